@@ -1,0 +1,103 @@
+/**
+ * @file mutex.h
+ * @brief Mutexes with priority inheritance, plain and recursive.
+ *
+ * A mutex is created available and records its holder. While a task waits for
+ * it, the holder runs at least at the waiter's priority (inheritance, applied
+ * to the SCHED_FIFO priority when that policy is in force); the holder drops
+ * back to its base priority when it holds no mutex any more, or, when a
+ * waiter gives up on timeout and the holder holds only this mutex, to the
+ * highest priority still waiting (FreeRTOS behaviour). Inheritance is one
+ * level deep: a holder that itself waits on another mutex does not pass the
+ * boost on. Waiters are served by priority, FIFO among equals.
+ *
+ * A recursive mutex counts the holder's takes and is released by as many
+ * unlocks. Mutexes are task-only: no call here may run in an interrupt.
+ *
+ * Memory: rtipc_mutex_footprint() bytes, one allocation when dynamic.
+ */
+#ifndef RTIPC_MUTEX_H
+#define RTIPC_MUTEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rtipc/task.h"
+#include "rtipc/time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque mutex handle. */
+typedef struct rtipc_mutex rtipc_mutex_t;
+
+/** Caller-provided memory for a statically created mutex. */
+typedef struct {
+    _Alignas(8) unsigned char opaque[40];
+} rtipc_mutex_static_t;
+
+/**
+ * Create a mutex (@p recursive: a recursive one).
+ * Context: task only. Blocking: no.
+ * @retval 0 created. @retval RTIPC_EINVAL out NULL.
+ * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out);
+
+/**
+ * Create a mutex in caller memory @p cb. Context: task only. Blocking: no.
+ * @retval 0 created. @retval RTIPC_EINVAL out or cb NULL.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mutex_t **out);
+
+/**
+ * Delete a mutex. Context: task only. Blocking: no. Concurrency: no other call
+ * on it may be in progress or follow.
+ * @retval 0 deleted. @retval RTIPC_EINVAL not a live mutex.
+ * @retval RTIPC_EBUSY it is held or tasks wait on it; not deleted.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_mutex_delete(rtipc_mutex_t *m);
+
+/**
+ * Take the mutex, waiting up to @p timeout. While waiting, the holder
+ * inherits the caller's priority if it is lower.
+ * Context: task only. Blocking: up to timeout. Concurrency: any.
+ * @retval 0 taken (recursive: taken again, count raised).
+ * @retval RTIPC_EINVAL not a live mutex.
+ * @retval RTIPC_EDEADLOCK a plain mutex the caller already holds.
+ * @retval RTIPC_EWOULDBLOCK held by another task and timeout RTIPC_NO_WAIT.
+ * @retval RTIPC_ETIMEDOUT still held when the timeout expired.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted.
+ */
+int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout);
+
+/**
+ * Release the mutex (recursive: once per take). On the last release the
+ * highest-priority waiter is woken and, if the caller holds no other mutex,
+ * its inherited priority is dropped.
+ * Context: task only. Never blocks.
+ * @retval 0 released. @retval RTIPC_EINVAL not a live mutex.
+ * @retval RTIPC_EPERM the caller does not hold it.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_mutex_unlock(rtipc_mutex_t *m);
+
+/**
+ * The holding task, or NULL when free or m is not a live mutex (a snapshot).
+ * Context: any. Never blocks.
+ */
+rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m);
+
+/** Bytes a mutex occupies (0 if m is not live; NULL gives the size of any
+ *  mutex). Context: any. Never blocks. */
+size_t rtipc_mutex_footprint(const rtipc_mutex_t *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

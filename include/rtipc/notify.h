@@ -1,0 +1,117 @@
+/**
+ * @file notify.h
+ * @brief Task notifications: RTIPC_NOTIFY_SLOTS 32-bit slots per task.
+ *
+ * Each slot holds a value and a pending flag. Any task may notify any task;
+ * only the owning task receives (take or wait act on the caller's own slots),
+ * so each slot has exactly one receiver by construction. Any action marks the
+ * slot pending and wakes the owner if it waits on that slot.
+ *
+ * Difference from FreeRTOS, on purpose: FreeRTOS's ulTaskNotifyTake returns
+ * 0 when it is woken by a notification that leaves the value at 0 (for
+ * example a no-action notify) before its timeout; rtipc_notify_take keeps
+ * waiting until the value is non-zero or the timeout expires.
+ *
+ * Memory: 8 bytes per slot inside the task descriptor.
+ */
+#ifndef RTIPC_NOTIFY_H
+#define RTIPC_NOTIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rtipc/task.h"
+#include "rtipc/time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a notification does to the slot's value. */
+typedef enum {
+    RTIPC_NOTIFY_NO_ACTION = 0,    /**< value unchanged; slot marked pending */
+    RTIPC_NOTIFY_SET_BITS = 1,     /**< value |= arg */
+    RTIPC_NOTIFY_INCREMENT = 2,    /**< value += 1 (arg ignored; wraps) */
+    RTIPC_NOTIFY_OVERWRITE = 3,    /**< value = arg */
+    RTIPC_NOTIFY_NO_OVERWRITE = 4, /**< value = arg unless pending (then RTIPC_EPENDING) */
+} rtipc_notify_action_t;
+
+/**
+ * Notify slot @p index of @p task with @p action and @p arg. The slot becomes
+ * pending and its owner is woken if it waits on that slot.
+ * Context: task only (the _from_isr variant serves handlers). Never blocks.
+ * Concurrency: any number of notifiers, concurrently with the owner.
+ * @param previous if not NULL, receives the value before the action (also
+ *        on RTIPC_EPENDING).
+ * @retval 0 done.
+ * @retval RTIPC_EINVAL task not a live task, index >= RTIPC_NOTIFY_SLOTS or
+ *         action unknown.
+ * @retval RTIPC_EPENDING action NO_OVERWRITE and the slot was pending; the
+ *         value is unchanged.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                 uint32_t *previous);
+
+/**
+ * Increment slot @p index of @p task (the lightweight counting-semaphore
+ * "give"). Same as rtipc_notify(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL).
+ */
+int rtipc_notify_give(rtipc_task_t *task, unsigned index);
+
+/**
+ * Wait up to @p timeout until the caller's slot @p index has a non-zero value,
+ * then either clear it (@p clear true) or decrement it, and clear its pending
+ * flag.
+ * Context: task only. Blocking: up to timeout. Concurrency: the owner only
+ * (by construction).
+ * @param value if not NULL, receives the value before it was cleared or
+ *        decremented.
+ * @retval 0 taken.
+ * @retval RTIPC_EINVAL index >= RTIPC_NOTIFY_SLOTS.
+ * @retval RTIPC_EWOULDBLOCK value 0 and timeout RTIPC_NO_WAIT.
+ * @retval RTIPC_ETIMEDOUT value still 0 when the timeout expired.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted.
+ */
+int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout);
+
+/**
+ * Wait up to @p timeout for the caller's slot @p index to be pending. On entry,
+ * if nothing is pending, the bits of @p clear_on_entry are cleared in the
+ * value. On success the value is captured into @p value (if not NULL), then
+ * the bits of @p clear_on_exit are cleared and the pending flag is cleared.
+ * On timeout nothing is cleared on exit (and *value gets the current value).
+ * Context: task only. Blocking: up to timeout. Concurrency: the owner only.
+ * @retval 0 a notification was received.
+ * @retval RTIPC_EINVAL index >= RTIPC_NOTIFY_SLOTS.
+ * @retval RTIPC_EWOULDBLOCK nothing pending and timeout RTIPC_NO_WAIT.
+ * @retval RTIPC_ETIMEDOUT nothing pending when the timeout expired.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted.
+ */
+int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t *value,
+                      rtipc_timeout_t timeout);
+
+/**
+ * Clear the pending flag of slot @p index of @p task (NULL = the caller).
+ * Context: task. Never blocks. Concurrency: any.
+ * @retval 1 it was pending. @retval 0 it was not.
+ * @retval RTIPC_EINVAL task not live or index out of range.
+ * @retval RTIPC_ENOMEM task NULL and the caller could not be adopted.
+ */
+int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index);
+
+/**
+ * Clear @p bits in the value of slot @p index of @p task (NULL = the caller),
+ * returning the value before in @p previous (if not NULL).
+ * Context: task. Never blocks. Concurrency: any.
+ * @retval 0 done. @retval RTIPC_EINVAL task not live or index out of range.
+ * @retval RTIPC_ENOMEM task NULL and the caller could not be adopted.
+ */
+int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, uint32_t *previous);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

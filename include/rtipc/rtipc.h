@@ -1,0 +1,17 @@
+/**
+ * @file rtipc.h
+ * @brief All of rtipc in one include.
+ */
+#ifndef RTIPC_RTIPC_H
+#define RTIPC_RTIPC_H
+
+#include "rtipc/config.h"
+#include "rtipc/error.h"
+#include "rtipc/mutex.h"
+#include "rtipc/notify.h"
+#include "rtipc/queue.h"
+#include "rtipc/sem.h"
+#include "rtipc/task.h"
+#include "rtipc/time.h"
+
+#endif

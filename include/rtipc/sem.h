@@ -1,0 +1,100 @@
+/**
+ * @file sem.h
+ * @brief Binary and counting semaphores (FreeRTOS semantics).
+ *
+ * A binary semaphore is created empty and counts 0..1; a counting semaphore
+ * counts 0..max from an initial count. Give never blocks and fails on a full
+ * semaphore; take waits for a count, tasks queued by priority, FIFO among
+ * equals. Any number of tasks may give and take concurrently.
+ *
+ * Memory: rtipc_sem_footprint() bytes, one allocation when dynamic.
+ */
+#ifndef RTIPC_SEM_H
+#define RTIPC_SEM_H
+
+#include <stddef.h>
+
+#include "rtipc/time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque semaphore handle. */
+typedef struct rtipc_sem rtipc_sem_t;
+
+/** Caller-provided memory for a statically created semaphore. */
+typedef struct {
+    _Alignas(8) unsigned char opaque[40];
+} rtipc_sem_static_t;
+
+/**
+ * Create a binary semaphore (empty: the first take blocks until a give).
+ * Context: task only. Blocking: no.
+ * @retval 0 created. @retval RTIPC_EINVAL out NULL.
+ * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_sem_create_binary(rtipc_sem_t **out);
+
+/**
+ * Create a counting semaphore with maximum @p max and count @p initial.
+ * Context: task only. Blocking: no.
+ * @retval 0 created.
+ * @retval RTIPC_EINVAL out NULL, max 0 or above INT32_MAX, initial > max.
+ * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_sem_create_counting(unsigned max, unsigned initial, rtipc_sem_t **out);
+
+/**
+ * Create a semaphore in caller memory @p cb (binary: max 1, initial 0).
+ * Context: task or interrupt. Blocking: no.
+ * @retval 0 created. @retval RTIPC_EINVAL as for the dynamic forms, or cb NULL.
+ */
+int rtipc_sem_create_static(unsigned max, unsigned initial, rtipc_sem_static_t *cb, rtipc_sem_t **out);
+
+/**
+ * Delete a semaphore. Context: task only. Blocking: no. Concurrency: no other
+ * call on it may be in progress or follow.
+ * @retval 0 deleted. @retval RTIPC_EINVAL not a live semaphore.
+ * @retval RTIPC_EBUSY tasks are waiting on it; not deleted.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_sem_delete(rtipc_sem_t *s);
+
+/**
+ * Add one to the count, waking the highest-priority waiter.
+ * Context: task only (the _from_isr variant serves handlers). Never blocks.
+ * Concurrency: any.
+ * @retval 0 given. @retval RTIPC_EINVAL not a live semaphore.
+ * @retval RTIPC_EOVERFLOW the count is already at its maximum; unchanged.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_sem_give(rtipc_sem_t *s);
+
+/**
+ * Take one from the count, waiting up to @p timeout for it to be non-zero.
+ * Context: task only. Blocking: up to timeout. Concurrency: any.
+ * @retval 0 taken. @retval RTIPC_EINVAL not a live semaphore.
+ * @retval RTIPC_EWOULDBLOCK count 0 and timeout RTIPC_NO_WAIT.
+ * @retval RTIPC_ETIMEDOUT still 0 when the timeout expired.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted to wait.
+ */
+int rtipc_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout);
+
+/** The count now (a snapshot), or RTIPC_EINVAL. Context: any. Never blocks. */
+int rtipc_sem_count(const rtipc_sem_t *s);
+
+/** The maximum count, or RTIPC_EINVAL. Context: any. Never blocks. */
+int rtipc_sem_max(const rtipc_sem_t *s);
+
+/** Bytes a semaphore occupies (0 if s is not live; NULL gives the size of
+ *  any semaphore). Context: any. Never blocks. */
+size_t rtipc_sem_footprint(const rtipc_sem_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,21 @@
+#include "rtipc/error.h"
+
+const char *rtipc_strerror(int code)
+{
+    switch (code) {
+    case RTIPC_OK:          return "success";
+    case RTIPC_EINVAL:      return "invalid argument";
+    case RTIPC_EWOULDBLOCK: return "operation would block";
+    case RTIPC_ETIMEDOUT:   return "timed out";
+    case RTIPC_ENOMEM:      return "out of memory";
+    case RTIPC_ECONTEXT:    return "not allowed in this context";
+    case RTIPC_EOVERFLOW:   return "count already at maximum";
+    case RTIPC_EPERM:       return "caller does not hold the mutex";
+    case RTIPC_EDEADLOCK:   return "operation would deadlock";
+    case RTIPC_ENOTSUP:     return "not supported by this object";
+    case RTIPC_EPENDING:    return "a notification is already pending";
+    case RTIPC_EBUSY:       return "object has waiting tasks";
+    case RTIPC_ESYSTEM:     return "operating system refused a resource";
+    default:                return "unknown rtipc error";
+    }
+}

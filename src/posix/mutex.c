@@ -1,0 +1,172 @@
+/* Mutexes on Linux: holder and depth under the object lock, priority-ordered
+ * waiters (wait.h) and one-level priority inheritance through the task's
+ * effective priority (task.c applies it to SCHED_FIFO). */
+#include "rtipc/mutex.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtipc/error.h"
+#include "task_internal.h"
+#include "wait.h"
+
+#define MUTEX_MAGIC 0x4d58u /* "MX" */
+#define MUTEX_DYNAMIC 0x1u
+#define MUTEX_RECURSIVE 0x2u
+
+struct rtipc_mutex {
+    rtipc_lock_t lock;
+    uint16_t magic;
+    uint16_t flags;
+    _Atomic(struct rtipc_task *) holder; /* written under lock, read anywhere */
+    uint32_t depth;                      /* takes by the holder (recursive) */
+    rtipc_waitlist_t waiters;
+};
+
+_Static_assert(sizeof(struct rtipc_mutex) <= sizeof(rtipc_mutex_static_t),
+               "rtipc_mutex_static_t must hold the mutex");
+
+static bool valid(const struct rtipc_mutex *m) { return m != NULL && m->magic == MUTEX_MAGIC; }
+
+static struct rtipc_task *holder_of(const struct rtipc_mutex *m)
+{
+    return atomic_load_explicit(&((struct rtipc_mutex *)m)->holder, memory_order_relaxed);
+}
+
+static void init(struct rtipc_mutex *m, bool recursive, uint16_t flags)
+{
+    memset(m, 0, sizeof *m);
+    m->flags = flags | (recursive ? MUTEX_RECURSIVE : 0);
+    m->magic = MUTEX_MAGIC;
+}
+
+int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!out)
+        return RTIPC_EINVAL;
+    struct rtipc_mutex *m = malloc(sizeof *m);
+    if (!m)
+        return RTIPC_ENOMEM;
+    init(m, recursive, MUTEX_DYNAMIC);
+    *out = m;
+    return RTIPC_OK;
+}
+
+int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mutex_t **out)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!out || !cb)
+        return RTIPC_EINVAL;
+    struct rtipc_mutex *m = (struct rtipc_mutex *)(void *)cb;
+    init(m, recursive, 0);
+    *out = m;
+    return RTIPC_OK;
+}
+
+int rtipc_mutex_delete(rtipc_mutex_t *m)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(m))
+        return RTIPC_EINVAL;
+    rtipc_lock(&m->lock);
+    if (holder_of(m) || !rtipc__waitlist_empty(&m->waiters)) {
+        rtipc_unlock(&m->lock);
+        return RTIPC_EBUSY;
+    }
+    m->magic = 0;
+    rtipc_unlock(&m->lock);
+    if (m->flags & MUTEX_DYNAMIC)
+        free(m);
+    return RTIPC_OK;
+}
+
+typedef struct {
+    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    struct rtipc_mutex *m;
+    struct rtipc_task *self;
+} mutex_op_t;
+
+static int attempt_lock(rtipc_op_t *op)
+{
+    mutex_op_t *o = (mutex_op_t *)op;
+    struct rtipc_mutex *m = o->m;
+    struct rtipc_task *holder = holder_of(m);
+    if (holder == NULL) {
+        atomic_store_explicit(&m->holder, o->self, memory_order_relaxed);
+        m->depth = 1;
+        atomic_fetch_add_explicit(&o->self->mutexes_held, 1, memory_order_relaxed);
+        return RTIPC_OK;
+    }
+    if (holder == o->self) {
+        if (!(m->flags & MUTEX_RECURSIVE))
+            return RTIPC_EDEADLOCK;
+        ++m->depth;
+        return RTIPC_OK;
+    }
+    /* About to wait: lend the holder our priority if it is lower. */
+    rtipc__task_inherit(holder, atomic_load_explicit(&o->self->effective_priority, memory_order_relaxed));
+    return RTIPC_EWOULDBLOCK;
+}
+
+/* A waiter gave up. If the holder holds only this mutex, it keeps no more
+ * than the highest priority still waiting (FreeRTOS does the same). */
+static void abandon_lock(rtipc_op_t *op)
+{
+    struct rtipc_mutex *m = ((mutex_op_t *)op)->m;
+    struct rtipc_task *holder = holder_of(m);
+    if (holder && atomic_load_explicit(&holder->mutexes_held, memory_order_relaxed) == 1)
+        rtipc__task_disinherit_to(holder, rtipc__waitlist_top_priority(&m->waiters));
+}
+
+int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(m))
+        return RTIPC_EINVAL;
+    struct rtipc_task *self = rtipc__self();
+    if (!self)
+        return RTIPC_ENOMEM;
+    mutex_op_t o = {.op = {.attempt = attempt_lock, .abandon = abandon_lock}, .m = m, .self = self};
+    return rtipc__block(&m->lock, &m->waiters, &o.op, timeout);
+}
+
+int rtipc_mutex_unlock(rtipc_mutex_t *m)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(m))
+        return RTIPC_EINVAL;
+    struct rtipc_task *self = rtipc__self();
+    rtipc_lock(&m->lock);
+    if (self == NULL || holder_of(m) != self) {
+        rtipc_unlock(&m->lock);
+        return RTIPC_EPERM;
+    }
+    if (--m->depth > 0) {
+        rtipc_unlock(&m->lock);
+        return RTIPC_OK;
+    }
+    atomic_store_explicit(&m->holder, NULL, memory_order_relaxed);
+    if (atomic_fetch_sub_explicit(&self->mutexes_held, 1, memory_order_relaxed) == 1)
+        rtipc__task_disinherit_to(self, -1);
+    struct rtipc_task *wake = rtipc__waitlist_wake_one(&m->waiters);
+    rtipc_unlock(&m->lock);
+    if (wake)
+        rtipc__unpark(wake);
+    return RTIPC_OK;
+}
+
+rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m) { return valid(m) ? holder_of(m) : NULL; }
+
+size_t rtipc_mutex_footprint(const rtipc_mutex_t *m)
+{
+    if (m != NULL && !valid(m))
+        return 0;
+    return sizeof(struct rtipc_mutex);
+}

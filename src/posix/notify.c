@@ -1,0 +1,177 @@
+/* Task notifications on Linux: slots in the task descriptor under the task's
+ * lock; the owner waits through the same blocking loop as every object, on a
+ * wait list that only it can join. */
+#include "rtipc/notify.h"
+
+#include "rtipc/error.h"
+#include "task_internal.h"
+#include "wait.h"
+
+static int apply(struct rtipc_task *t, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                 uint32_t *previous, struct rtipc_task **wake)
+{
+    rtipc_notify_slot_t *slot = &t->notify[index];
+    if (previous)
+        *previous = slot->value;
+    switch (action) {
+    case RTIPC_NOTIFY_NO_ACTION:
+        break;
+    case RTIPC_NOTIFY_SET_BITS:
+        slot->value |= arg;
+        break;
+    case RTIPC_NOTIFY_INCREMENT:
+        slot->value += 1;
+        break;
+    case RTIPC_NOTIFY_OVERWRITE:
+        slot->value = arg;
+        break;
+    case RTIPC_NOTIFY_NO_OVERWRITE:
+        if (slot->state == RTIPC__NOTIFY_PENDING)
+            return RTIPC_EPENDING;
+        slot->value = arg;
+        break;
+    }
+    slot->state = RTIPC__NOTIFY_PENDING;
+    if (!rtipc__waitlist_empty(&t->notify_waiters) && t->notify_wait_index == index)
+        *wake = rtipc__waitlist_wake_one(&t->notify_waiters);
+    return RTIPC_OK;
+}
+
+int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                 uint32_t *previous)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!rtipc__task_valid(task) || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
+        return RTIPC_EINVAL;
+    struct rtipc_task *wake = NULL;
+    rtipc_lock(&task->lock);
+    int rc = apply(task, index, arg, action, previous, &wake);
+    rtipc_unlock(&task->lock);
+    if (wake)
+        rtipc__unpark(wake);
+    return rc;
+}
+
+int rtipc_notify_give(rtipc_task_t *task, unsigned index)
+{
+    return rtipc_notify(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL);
+}
+
+typedef struct {
+    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    struct rtipc_task *self;
+    unsigned index;
+    bool clear;             /* take: clear rather than decrement */
+    uint32_t clear_on_exit; /* wait */
+    uint32_t value;         /* captured value */
+} notify_op_t;
+
+static int attempt_take(rtipc_op_t *op)
+{
+    notify_op_t *o = (notify_op_t *)op;
+    rtipc_notify_slot_t *slot = &o->self->notify[o->index];
+    o->value = slot->value;
+    if (slot->value == 0) {
+        o->self->notify_wait_index = o->index;
+        return RTIPC_EWOULDBLOCK;
+    }
+    slot->value = o->clear ? 0 : slot->value - 1;
+    slot->state = RTIPC__NOTIFY_IDLE;
+    return RTIPC_OK;
+}
+
+static int attempt_wait(rtipc_op_t *op)
+{
+    notify_op_t *o = (notify_op_t *)op;
+    rtipc_notify_slot_t *slot = &o->self->notify[o->index];
+    o->value = slot->value;
+    if (slot->state != RTIPC__NOTIFY_PENDING) {
+        o->self->notify_wait_index = o->index;
+        return RTIPC_EWOULDBLOCK;
+    }
+    slot->value &= ~o->clear_on_exit;
+    slot->state = RTIPC__NOTIFY_IDLE;
+    return RTIPC_OK;
+}
+
+int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    struct rtipc_task *self = rtipc__self();
+    if (!self)
+        return RTIPC_ENOMEM;
+    notify_op_t o = {.op = {.attempt = attempt_take}, .self = self, .index = index, .clear = clear};
+    int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout);
+    if (value)
+        *value = o.value;
+    return rc;
+}
+
+int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t *value,
+                      rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    struct rtipc_task *self = rtipc__self();
+    if (!self)
+        return RTIPC_ENOMEM;
+    /* Entry bits are cleared once, at entry, and only if nothing is pending. */
+    rtipc_lock(&self->lock);
+    if (self->notify[index].state != RTIPC__NOTIFY_PENDING)
+        self->notify[index].value &= ~clear_on_entry;
+    rtipc_unlock(&self->lock);
+    notify_op_t o = {.op = {.attempt = attempt_wait}, .self = self, .index = index, .clear_on_exit = clear_on_exit};
+    int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout);
+    if (value)
+        *value = o.value;
+    return rc;
+}
+
+static struct rtipc_task *resolve(rtipc_task_t *task, int *rc)
+{
+    if (task == NULL) {
+        task = rtipc__self();
+        *rc = task ? RTIPC_OK : RTIPC_ENOMEM;
+        return task;
+    }
+    *rc = rtipc__task_valid(task) ? RTIPC_OK : RTIPC_EINVAL;
+    return *rc == RTIPC_OK ? task : NULL;
+}
+
+int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
+{
+    int rc;
+    struct rtipc_task *t = resolve(task, &rc);
+    if (!t)
+        return rc;
+    if (index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    rtipc_lock(&t->lock);
+    int was = t->notify[index].state == RTIPC__NOTIFY_PENDING;
+    if (was)
+        t->notify[index].state = RTIPC__NOTIFY_IDLE;
+    rtipc_unlock(&t->lock);
+    return was;
+}
+
+int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, uint32_t *previous)
+{
+    int rc;
+    struct rtipc_task *t = resolve(task, &rc);
+    if (!t)
+        return rc;
+    if (index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    rtipc_lock(&t->lock);
+    if (previous)
+        *previous = t->notify[index].value;
+    t->notify[index].value &= ~bits;
+    rtipc_unlock(&t->lock);
+    return RTIPC_OK;
+}

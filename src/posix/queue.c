@@ -1,0 +1,284 @@
+/* Queues on Linux: a ring of fixed-size items under the object lock, with
+ * priority-ordered wait lists for senders and receivers (wait.h). */
+#include "rtipc/queue.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rtipc/error.h"
+#include "task_internal.h"
+#include "wait.h"
+
+#define QUEUE_MAGIC 0x5155u /* "QU" */
+#define QUEUE_DYNAMIC 0x1u
+
+struct rtipc_queue {
+    rtipc_lock_t lock;
+    uint16_t magic;
+    uint16_t flags;
+    uint32_t length;             /* capacity in items */
+    uint32_t item_size;          /* bytes per item */
+    uint32_t head;               /* index of the front item */
+    _Atomic uint32_t count;      /* items held; written under lock, read anywhere */
+    unsigned char *storage;      /* length x item_size bytes */
+    rtipc_waitlist_t senders;    /* tasks waiting for space */
+    rtipc_waitlist_t receivers;  /* tasks waiting for an item */
+    void *reserved;              /* queue-set membership */
+};
+
+_Static_assert(sizeof(struct rtipc_queue) <= sizeof(rtipc_queue_static_t),
+               "rtipc_queue_static_t must hold the control block");
+_Static_assert(sizeof(struct rtipc_queue) <= 64, "queue control block budget is 64 bytes");
+
+static bool valid(const struct rtipc_queue *q) { return q != NULL && q->magic == QUEUE_MAGIC; }
+
+static bool shape_ok(size_t length, size_t item_size)
+{
+    return length > 0 && item_size > 0 && length <= INT32_MAX && item_size <= UINT32_MAX &&
+           length <= UINT32_MAX / item_size;
+}
+
+size_t rtipc_queue_footprint_for(size_t length, size_t item_size)
+{
+    if (length == 0 && item_size == 0)
+        return sizeof(struct rtipc_queue);
+    if (!shape_ok(length, item_size))
+        return 0;
+    return sizeof(struct rtipc_queue) + length * item_size;
+}
+
+static void init(struct rtipc_queue *q, size_t length, size_t item_size, void *storage, uint16_t flags)
+{
+    memset(q, 0, sizeof *q);
+    q->length = (uint32_t)length;
+    q->item_size = (uint32_t)item_size;
+    q->storage = storage;
+    q->flags = flags;
+    q->magic = QUEUE_MAGIC;
+}
+
+int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!out || !shape_ok(length, item_size))
+        return RTIPC_EINVAL;
+    struct rtipc_queue *q = malloc(sizeof *q + length * item_size);
+    if (!q)
+        return RTIPC_ENOMEM;
+    init(q, length, item_size, (unsigned char *)(q + 1), QUEUE_DYNAMIC);
+    *out = q;
+    return RTIPC_OK;
+}
+
+int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rtipc_queue_static_t *cb,
+                              rtipc_queue_t **out)
+{
+    if (!out || !cb || !storage || !shape_ok(length, item_size))
+        return RTIPC_EINVAL;
+    struct rtipc_queue *q = (struct rtipc_queue *)(void *)cb;
+    init(q, length, item_size, storage, 0);
+    *out = q;
+    return RTIPC_OK;
+}
+
+int rtipc_queue_delete(rtipc_queue_t *q)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(q))
+        return RTIPC_EINVAL;
+    rtipc_lock(&q->lock);
+    if (!rtipc__waitlist_empty(&q->senders) || !rtipc__waitlist_empty(&q->receivers)) {
+        rtipc_unlock(&q->lock);
+        return RTIPC_EBUSY;
+    }
+    q->magic = 0;
+    rtipc_unlock(&q->lock);
+    if (q->flags & QUEUE_DYNAMIC)
+        free(q);
+    return RTIPC_OK;
+}
+
+/* ---- item ring (all under the lock) ----------------------------------- */
+static inline uint32_t count_of(const struct rtipc_queue *q)
+{
+    return atomic_load_explicit(&q->count, memory_order_relaxed);
+}
+
+static inline void set_count(struct rtipc_queue *q, uint32_t n)
+{
+    atomic_store_explicit(&q->count, n, memory_order_relaxed);
+}
+
+static inline unsigned char *slot(struct rtipc_queue *q, uint32_t index)
+{
+    return q->storage + (size_t)index * q->item_size;
+}
+
+static void put_back(struct rtipc_queue *q, const void *item)
+{
+    uint32_t tail = q->head + count_of(q);
+    if (tail >= q->length)
+        tail -= q->length;
+    memcpy(slot(q, tail), item, q->item_size);
+    set_count(q, count_of(q) + 1);
+}
+
+static void put_front(struct rtipc_queue *q, const void *item)
+{
+    q->head = q->head == 0 ? q->length - 1 : q->head - 1;
+    memcpy(slot(q, q->head), item, q->item_size);
+    set_count(q, count_of(q) + 1);
+}
+
+static void take_front(struct rtipc_queue *q, void *item)
+{
+    memcpy(item, slot(q, q->head), q->item_size);
+    if (++q->head == q->length)
+        q->head = 0;
+    set_count(q, count_of(q) - 1);
+}
+
+/* ---- operations --------------------------------------------------------- */
+typedef struct {
+    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    struct rtipc_queue *q;
+    const void *in;
+    void *out;
+    bool front;
+} queue_op_t;
+
+static int attempt_send(rtipc_op_t *op)
+{
+    queue_op_t *o = (queue_op_t *)op;
+    struct rtipc_queue *q = o->q;
+    if (count_of(q) == q->length)
+        return RTIPC_EWOULDBLOCK;
+    if (o->front)
+        put_front(q, o->in);
+    else
+        put_back(q, o->in);
+    op->wake = rtipc__waitlist_wake_one(&q->receivers);
+    return RTIPC_OK;
+}
+
+static int attempt_receive(rtipc_op_t *op)
+{
+    queue_op_t *o = (queue_op_t *)op;
+    struct rtipc_queue *q = o->q;
+    if (count_of(q) == 0)
+        return RTIPC_EWOULDBLOCK;
+    take_front(q, o->out);
+    op->wake = rtipc__waitlist_wake_one(&q->senders);
+    return RTIPC_OK;
+}
+
+static int attempt_peek(rtipc_op_t *op)
+{
+    queue_op_t *o = (queue_op_t *)op;
+    struct rtipc_queue *q = o->q;
+    if (count_of(q) == 0)
+        return RTIPC_EWOULDBLOCK;
+    memcpy(o->out, slot(q, q->head), q->item_size);
+    /* The item is still there: let the next receiver have a go at it. */
+    op->wake = rtipc__waitlist_wake_one(&q->receivers);
+    return RTIPC_OK;
+}
+
+static int send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout, bool front)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(q) || !item)
+        return RTIPC_EINVAL;
+    queue_op_t o = {.op = {.attempt = attempt_send}, .q = q, .in = item, .front = front};
+    return rtipc__block(&q->lock, &q->senders, &o.op, timeout);
+}
+
+int rtipc_queue_send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
+{
+    return send(q, item, timeout, false);
+}
+
+int rtipc_queue_send_to_front(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
+{
+    return send(q, item, timeout, true);
+}
+
+static int receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout, int (*attempt)(rtipc_op_t *))
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(q) || !item)
+        return RTIPC_EINVAL;
+    queue_op_t o = {.op = {.attempt = attempt}, .q = q, .out = item};
+    return rtipc__block(&q->lock, &q->receivers, &o.op, timeout);
+}
+
+int rtipc_queue_receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)
+{
+    return receive(q, item, timeout, attempt_receive);
+}
+
+int rtipc_queue_peek(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)
+{
+    return receive(q, item, timeout, attempt_peek);
+}
+
+int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(q) || !item)
+        return RTIPC_EINVAL;
+    if (q->length != 1)
+        return RTIPC_ENOTSUP;
+    rtipc_lock(&q->lock);
+    memcpy(q->storage, item, q->item_size);
+    q->head = 0;
+    set_count(q, 1);
+    struct rtipc_task *wake = rtipc__waitlist_wake_one(&q->receivers);
+    rtipc_unlock(&q->lock);
+    if (wake)
+        rtipc__unpark(wake);
+    return RTIPC_OK;
+}
+
+int rtipc_queue_reset(rtipc_queue_t *q)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(q))
+        return RTIPC_EINVAL;
+    rtipc_lock(&q->lock);
+    q->head = 0;
+    set_count(q, 0);
+    struct rtipc_task *wake = rtipc__waitlist_wake_one(&q->senders);
+    rtipc_unlock(&q->lock);
+    if (wake)
+        rtipc__unpark(wake);
+    return RTIPC_OK;
+}
+
+int rtipc_queue_messages_waiting(const rtipc_queue_t *q)
+{
+    if (!valid(q))
+        return RTIPC_EINVAL;
+    return (int)count_of(q);
+}
+
+int rtipc_queue_spaces_available(const rtipc_queue_t *q)
+{
+    if (!valid(q))
+        return RTIPC_EINVAL;
+    return (int)(q->length - count_of(q));
+}
+
+size_t rtipc_queue_footprint(const rtipc_queue_t *q)
+{
+    if (!valid(q))
+        return 0;
+    return rtipc_queue_footprint_for(q->length, q->item_size);
+}

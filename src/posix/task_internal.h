@@ -1,0 +1,65 @@
+/* The task descriptor of the POSIX port, shared by task.c, wait.c and the
+ * objects that need a task's priority or notification slots. */
+#ifndef RTIPC_POSIX_TASK_INTERNAL_H
+#define RTIPC_POSIX_TASK_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lock.h"
+#include "rtipc/task.h"
+#include "wait.h"
+
+/* One notification slot: the 32-bit value and its state, 8 bytes. */
+typedef struct {
+    uint32_t value;
+    uint8_t state; /* RTIPC__NOTIFY_IDLE / _WAITING / _PENDING */
+} rtipc_notify_slot_t;
+
+enum { RTIPC__NOTIFY_IDLE = 0, RTIPC__NOTIFY_WAITING = 1, RTIPC__NOTIFY_PENDING = 2 };
+
+#define RTIPC__TASK_MAGIC 0x7441534bu /* "tASK" */
+
+struct rtipc_task {
+    /* Futex word the task parks on; bumped by every unpark (see wait.h). */
+    _Atomic uint32_t park;
+    uint32_t magic;                 /* RTIPC__TASK_MAGIC while in use, 0 in the pool */
+    _Atomic int base_priority;      /* as set by the user */
+    _Atomic int effective_priority; /* base raised by mutex inheritance */
+    _Atomic unsigned mutexes_held;  /* mutexes this task holds (recursive: once) */
+    _Atomic bool delete_requested;  /* another task asked it to end */
+    bool adopted;                   /* a thread rtipc did not create */
+    bool released_on_exit;          /* detached: the exit hook returns it to the pool */
+    int core;
+    pthread_t thread;
+    uint32_t tid;
+    rtipc_task_fn entry;
+    void *arg;
+    char name[16];
+    /* Notification slots and the owner's wait, guarded by lock. */
+    rtipc_lock_t lock;
+    unsigned notify_wait_index;     /* slot the owner is waiting on */
+    rtipc_waitlist_t notify_waiters; /* the owner only, while it waits */
+    rtipc_notify_slot_t notify[RTIPC_NOTIFY_SLOTS];
+    struct rtipc_task *pool_next;   /* free-list link while recycled */
+};
+
+static inline bool rtipc__task_valid(const struct rtipc_task *t)
+{
+    return t != NULL && t->magic == RTIPC__TASK_MAGIC;
+}
+
+/* Raise t's effective priority to at least prio (inheritance). */
+void rtipc__task_inherit(struct rtipc_task *t, int prio);
+/* Set t's effective priority to max(base, prio) (disinheritance). */
+void rtipc__task_disinherit_to(struct rtipc_task *t, int prio);
+
+/* True while the calling thread runs an interrupt handler (issue: ISR port). */
+extern _Thread_local bool rtipc__in_interrupt;
+
+/* Ends the calling task (deletion point reached). Never returns. */
+_Noreturn void rtipc__task_exit_self(void);
+
+#endif

@@ -1,0 +1,150 @@
+/* Wait lists, park/unpark and the generic blocking loop (protocol in wait.h). */
+#include "wait.h"
+
+#include <limits.h>
+
+#include "futex.h"
+#include "rtipc/error.h"
+#include "spin.h"
+#include "task_internal.h"
+
+void rtipc__waitlist_insert(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+{
+    rtipc_waiter_t **link = &list->head;
+    /* Walk past every waiter of equal or higher priority: FIFO among equals. */
+    while (*link && (*link)->priority >= w->priority)
+        link = &(*link)->next;
+    w->next = *link;
+    *link = w;
+}
+
+bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+{
+    for (rtipc_waiter_t **link = &list->head; *link; link = &(*link)->next) {
+        if (*link == w) {
+            *link = w->next;
+            return true;
+        }
+    }
+    return false;
+}
+
+struct rtipc_task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list)
+{
+    rtipc_waiter_t *w = list->head;
+    if (!w)
+        return NULL;
+    list->head = w->next;
+    struct rtipc_task *task = w->task; /* read before woken: w may vanish after */
+    /* Release: pairs with the acquire loads of woken in park(); publishes the
+     * unlinking above, so a woken waiter never touches its stale node. */
+    atomic_store_explicit(&w->woken, 1, memory_order_release);
+    return task;
+}
+
+void rtipc__unpark(struct rtipc_task *task)
+{
+    /* Release: pairs with the acquire load of park in park(); orders this bump
+     * after the woken store that the waiter checks next. */
+    atomic_fetch_add_explicit(&task->park, 1, memory_order_release);
+    rtipc_futex_wake(&task->park, 1);
+}
+
+int64_t rtipc__deadline(rtipc_timeout_t timeout)
+{
+    if (rtipc_timeout_is_forever(timeout))
+        return -1;
+    int64_t now = rtipc_time_ns();
+    if (timeout.ns > INT64_MAX - now)
+        return -1; /* so far away that it is forever */
+    return now + timeout.ns;
+}
+
+enum { PARK_WOKEN = 0, PARK_TIMEDOUT = 1, PARK_DELETED = 2 };
+
+static inline bool is_woken(rtipc_waiter_t *w)
+{
+    /* Acquire: pairs with the release store in rtipc__waitlist_wake_one. */
+    return atomic_load_explicit(&w->woken, memory_order_acquire) != 0;
+}
+
+/* Block until w is woken, the deadline passes or deletion is requested. */
+static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
+{
+    if (rtipc__spin_until(&w->woken, deadline))
+        return PARK_WOKEN;
+    for (;;) {
+        /* Acquire: pairs with the release bump in rtipc__unpark. */
+        uint32_t seq = atomic_load_explicit(&self->park, memory_order_acquire);
+        if (is_woken(w))
+            return PARK_WOKEN;
+        if (atomic_load_explicit(&self->delete_requested, memory_order_relaxed))
+            return PARK_DELETED;
+        int r = rtipc_futex_wait(&self->park, seq, deadline);
+        if (r == -ETIMEDOUT || (deadline >= 0 && rtipc_time_ns() >= deadline))
+            return is_woken(w) ? PARK_WOKEN : PARK_TIMEDOUT;
+    }
+}
+
+int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout)
+{
+    struct rtipc_task *self = NULL;
+    int64_t deadline = 0;
+    bool timed_out = false;
+    rtipc_waiter_t w;
+
+    rtipc_lock(lock);
+    for (;;) {
+        op->wake = NULL;
+        int rc = op->attempt(op);
+        if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout) || rtipc__in_interrupt ||
+            timed_out) {
+            if (rc == RTIPC_EWOULDBLOCK && timed_out)
+                rc = RTIPC_ETIMEDOUT;
+            rtipc_unlock(lock);
+            if (op->wake)
+                rtipc__unpark(op->wake);
+            return rc;
+        }
+        if (!self) {
+            /* First time it must wait: now the clock and the task matter. */
+            self = rtipc__self();
+            if (!self) {
+                rtipc_unlock(lock);
+                return RTIPC_ENOMEM;
+            }
+            deadline = rtipc__deadline(timeout);
+        }
+        w.task = self;
+        w.priority = atomic_load_explicit(&self->effective_priority, memory_order_relaxed);
+        atomic_store_explicit(&w.woken, 0, memory_order_relaxed);
+        rtipc__waitlist_insert(list, &w);
+        rtipc_unlock(lock);
+
+        int parked = park(self, &w, deadline);
+
+        rtipc_lock(lock);
+        if (!is_woken(&w))
+            rtipc__waitlist_remove(list, &w);
+        if (parked == PARK_DELETED) {
+            struct rtipc_task *pass_on = NULL;
+            /* A wake-up meant for this waiter goes to the next one, so the
+             * item it announced is not left without a taker. */
+            if (is_woken(&w))
+                pass_on = rtipc__waitlist_wake_one(list);
+            if (op->abandon)
+                op->abandon(op);
+            rtipc_unlock(lock);
+            if (pass_on)
+                rtipc__unpark(pass_on);
+            rtipc__task_exit_self();
+        }
+        if (parked == PARK_TIMEDOUT) {
+            /* One last attempt under the lock decides: it may have become
+             * possible between the timeout and re-locking. */
+            timed_out = true;
+            if (op->abandon)
+                op->abandon(op);
+        }
+    }
+}

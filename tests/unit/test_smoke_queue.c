@@ -1,0 +1,31 @@
+#include "test_support.h"
+
+typedef struct { rtipc_queue_t *q; int n; } pc_t;
+
+static void consumer(void *arg)
+{
+    pc_t *pc = arg;
+    for (int i = 0; i < pc->n; ++i) {
+        int v = -1;
+        assert_int_equal(rtipc_queue_receive(pc->q, &v, RTIPC_FOREVER), RTIPC_OK);
+        assert_int_equal(v, i);
+    }
+}
+
+static void cross_core_fifo_order(void **state)
+{
+    (void)state;
+    pc_t pc = {.n = 100000};
+    assert_int_equal(rtipc_queue_create(4, sizeof(int), &pc.q), RTIPC_OK);
+    rtipc_task_t *c = start_task("cons", 5, test_core(0), consumer, &pc);
+    for (int i = 0; i < pc.n; ++i)
+        assert_int_equal(rtipc_queue_send(pc.q, &i, RTIPC_FOREVER), RTIPC_OK);
+    join_task(c);
+    assert_int_equal(rtipc_queue_delete(pc.q), RTIPC_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(cross_core_fifo_order)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
