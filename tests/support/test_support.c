@@ -43,3 +43,9 @@ long stress_count(long base)
     long n = (long)((double)base * f);
     return n > 0 ? n : 1;
 }
+
+/* The port's per-thread interrupt flag (src/posix/task_internal.h). */
+extern _Thread_local _Bool rtipc__in_interrupt;
+
+void enter_interrupt_context(void) { rtipc__in_interrupt = 1; }
+void leave_interrupt_context(void) { rtipc__in_interrupt = 0; }

@@ -32,4 +32,9 @@ int wait_for_flag(const volatile int *flag, int want, unsigned ms);
  * default 1.0) multiplied in. */
 long stress_count(long base);
 
+/* Run the calling thread as if it were inside an interrupt handler (until
+ * leave_interrupt_context), so tests can check the wrong-context errors. */
+void enter_interrupt_context(void);
+void leave_interrupt_context(void);
+
 #endif
