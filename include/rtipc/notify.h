@@ -60,6 +60,19 @@ int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_
 int rtipc_notify_give(rtipc_task_t *task, unsigned index);
 
 /**
+ * Interrupt-safe rtipc_notify; never blocks. Same parameters and errors but
+ * RTIPC_ECONTEXT.
+ * Context: interrupt or task.
+ * @param woken if not NULL, set to true (never cleared) when the notified task
+ *        was waiting on the slot and outranks the interrupted task (irq.h).
+ */
+int rtipc_notify_from_isr(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                          uint32_t *previous, bool *woken);
+
+/** Interrupt-safe rtipc_notify_give; as rtipc_notify_from_isr. */
+int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken);
+
+/**
  * Wait up to @p timeout until the caller's slot @p index has a non-zero value,
  * then either clear it (@p clear true) or decrement it, and clear its pending
  * flag.

@@ -15,6 +15,7 @@
 #ifndef RTIPC_QUEUE_H
 #define RTIPC_QUEUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rtipc/time.h"
@@ -123,6 +124,44 @@ int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item);
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_queue_reset(rtipc_queue_t *q);
+
+/**
+ * Interrupt-safe send to the back: never blocks.
+ * Context: interrupt or task. Concurrency: any.
+ * @param woken if not NULL, set to true (never cleared) when a task of higher
+ *        priority than the interrupted one was readied (see irq.h).
+ * @retval 0 sent. @retval RTIPC_EINVAL q not a live queue, or item NULL.
+ * @retval RTIPC_EWOULDBLOCK the queue is full.
+ */
+int rtipc_queue_send_from_isr(rtipc_queue_t *q, const void *item, bool *woken);
+
+/** Interrupt-safe send to the front; as rtipc_queue_send_from_isr. */
+int rtipc_queue_send_to_front_from_isr(rtipc_queue_t *q, const void *item, bool *woken);
+
+/**
+ * Interrupt-safe overwrite of a length-1 queue; never blocks.
+ * Context: interrupt or task.
+ * @retval 0 written. @retval RTIPC_EINVAL q not live or item NULL.
+ * @retval RTIPC_ENOTSUP the queue's length is not 1.
+ */
+int rtipc_queue_overwrite_from_isr(rtipc_queue_t *q, const void *item, bool *woken);
+
+/**
+ * Interrupt-safe receive; never blocks. @p woken as for send (a sender that
+ * was waiting for space may be readied).
+ * Context: interrupt or task.
+ * @retval 0 received. @retval RTIPC_EINVAL q not live or item NULL.
+ * @retval RTIPC_EWOULDBLOCK the queue is empty.
+ */
+int rtipc_queue_receive_from_isr(rtipc_queue_t *q, void *item, bool *woken);
+
+/**
+ * Interrupt-safe peek; never blocks, wakes nobody.
+ * Context: interrupt or task.
+ * @retval 0 copied. @retval RTIPC_EINVAL q not live or item NULL.
+ * @retval RTIPC_EWOULDBLOCK the queue is empty.
+ */
+int rtipc_queue_peek_from_isr(rtipc_queue_t *q, void *item);
 
 /**
  * Items in the queue now (a snapshot), or RTIPC_EINVAL.

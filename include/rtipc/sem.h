@@ -12,6 +12,7 @@
 #ifndef RTIPC_SEM_H
 #define RTIPC_SEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rtipc/time.h"
@@ -83,6 +84,24 @@ int rtipc_sem_give(rtipc_sem_t *s);
  * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted to wait.
  */
 int rtipc_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout);
+
+/**
+ * Interrupt-safe give; never blocks.
+ * Context: interrupt or task. Concurrency: any.
+ * @param woken if not NULL, set to true (never cleared) when a task of higher
+ *        priority than the interrupted one was readied (see irq.h).
+ * @retval 0 given. @retval RTIPC_EINVAL not a live semaphore.
+ * @retval RTIPC_EOVERFLOW already at its maximum; unchanged.
+ */
+int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken);
+
+/**
+ * Interrupt-safe take; never blocks.
+ * Context: interrupt or task. Concurrency: any.
+ * @retval 0 taken. @retval RTIPC_EINVAL not a live semaphore.
+ * @retval RTIPC_EWOULDBLOCK the count is 0.
+ */
+int rtipc_sem_take_from_isr(rtipc_sem_t *s, bool *woken);
 
 /** The count now (a snapshot), or RTIPC_EINVAL. Context: any. Never blocks. */
 int rtipc_sem_count(const rtipc_sem_t *s);

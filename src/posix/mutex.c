@@ -89,6 +89,11 @@ typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc_mutex *m;
     struct rtipc_task *self;
+    /* Whether a failed attempt will be followed by a wait, so the holder may
+     * inherit our priority: false for RTIPC_NO_WAIT, and from the moment the
+     * wait was abandoned (the blocking loop makes one last attempt after a
+     * timeout, which must not boost the holder again). */
+    bool will_wait;
 } mutex_op_t;
 
 static int attempt_lock(rtipc_op_t *op)
@@ -109,7 +114,8 @@ static int attempt_lock(rtipc_op_t *op)
         return RTIPC_OK;
     }
     /* About to wait: lend the holder our priority if it is lower. */
-    rtipc__task_inherit(holder, atomic_load_explicit(&o->self->effective_priority, memory_order_relaxed));
+    if (o->will_wait)
+        rtipc__task_inherit(holder, atomic_load_explicit(&o->self->effective_priority, memory_order_relaxed));
     return RTIPC_EWOULDBLOCK;
 }
 
@@ -117,6 +123,7 @@ static int attempt_lock(rtipc_op_t *op)
  * than the highest priority still waiting (FreeRTOS does the same). */
 static void abandon_lock(rtipc_op_t *op)
 {
+    ((mutex_op_t *)op)->will_wait = false;
     struct rtipc_mutex *m = ((mutex_op_t *)op)->m;
     struct rtipc_task *holder = holder_of(m);
     if (holder && atomic_load_explicit(&holder->mutexes_held, memory_order_relaxed) == 1)
@@ -132,7 +139,10 @@ int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
     struct rtipc_task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
-    mutex_op_t o = {.op = {.attempt = attempt_lock, .abandon = abandon_lock}, .m = m, .self = self};
+    mutex_op_t o = {.op = {.attempt = attempt_lock, .abandon = abandon_lock},
+                    .m = m,
+                    .self = self,
+                    .will_wait = !rtipc_timeout_is_no_wait(timeout)};
     return rtipc__block(&m->lock, &m->waiters, &o.op, timeout);
 }
 

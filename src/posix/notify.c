@@ -3,12 +3,15 @@
  * wait list that only it can join. */
 #include "rtipc/notify.h"
 
+#include "irq_internal.h"
 #include "rtipc/error.h"
 #include "task_internal.h"
 #include "wait.h"
 
+/* Applies the action under t->lock; returns whether the owner waits on this
+ * slot and must be woken. */
 static int apply(struct rtipc_task *t, unsigned index, uint32_t arg, rtipc_notify_action_t action,
-                 uint32_t *previous, struct rtipc_task **wake)
+                 uint32_t *previous, bool *wake_owner)
 {
     rtipc_notify_slot_t *slot = &t->notify[index];
     if (previous)
@@ -32,8 +35,7 @@ static int apply(struct rtipc_task *t, unsigned index, uint32_t arg, rtipc_notif
         break;
     }
     slot->state = RTIPC__NOTIFY_PENDING;
-    if (!rtipc__waitlist_empty(&t->notify_waiters) && t->notify_wait_index == index)
-        *wake = rtipc__waitlist_wake_one(&t->notify_waiters);
+    *wake_owner = !rtipc__waitlist_empty(&t->notify_waiters) && t->notify_wait_index == index;
     return RTIPC_OK;
 }
 
@@ -45,12 +47,36 @@ int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_
     if (!rtipc__task_valid(task) || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
         return RTIPC_EINVAL;
     struct rtipc_task *wake = NULL;
+    bool wake_owner = false;
     rtipc_lock(&task->lock);
-    int rc = apply(task, index, arg, action, previous, &wake);
+    int rc = apply(task, index, arg, action, previous, &wake_owner);
+    if (wake_owner)
+        wake = rtipc__waitlist_wake_one(&task->notify_waiters);
     rtipc_unlock(&task->lock);
     if (wake)
         rtipc__unpark(wake);
     return rc;
+}
+
+int rtipc_notify_from_isr(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                          uint32_t *previous, bool *woken)
+{
+    if (!rtipc__task_valid(task) || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
+        return RTIPC_EINVAL;
+    rtipc_isr_wake_t wake = {NULL, false};
+    bool wake_owner = false;
+    rtipc_lock(&task->lock);
+    int rc = apply(task, index, arg, action, previous, &wake_owner);
+    if (wake_owner)
+        wake = rtipc__isr_wake_one(&task->notify_waiters);
+    rtipc_unlock(&task->lock);
+    rtipc__isr_release(wake, woken);
+    return rc;
+}
+
+int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken)
+{
+    return rtipc_notify_from_isr(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL, woken);
 }
 
 int rtipc_notify_give(rtipc_task_t *task, unsigned index)

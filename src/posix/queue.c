@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "irq_internal.h"
 #include "rtipc/error.h"
 #include "task_internal.h"
 #include "wait.h"
@@ -260,6 +261,76 @@ int rtipc_queue_reset(rtipc_queue_t *q)
     if (wake)
         rtipc__unpark(wake);
     return RTIPC_OK;
+}
+
+/* ---- interrupt-safe calls --------------------------------------------- */
+enum isr_kind { ISR_SEND, ISR_SEND_FRONT, ISR_OVERWRITE, ISR_RECEIVE };
+
+static int isr_op(rtipc_queue_t *q, const void *in, void *out, enum isr_kind kind, bool *woken)
+{
+    if (!valid(q) || (kind == ISR_RECEIVE ? out == NULL : in == NULL))
+        return RTIPC_EINVAL;
+    if (kind == ISR_OVERWRITE && q->length != 1)
+        return RTIPC_ENOTSUP;
+    rtipc_isr_wake_t wake = {NULL, false};
+    int rc = RTIPC_OK;
+    rtipc_lock(&q->lock);
+    if (kind == ISR_RECEIVE) {
+        if (count_of(q) == 0) {
+            rc = RTIPC_EWOULDBLOCK;
+        } else {
+            take_front(q, out);
+            wake = rtipc__isr_wake_one(&q->senders);
+        }
+    } else if (kind == ISR_OVERWRITE) {
+        memcpy(q->storage, in, q->item_size);
+        q->head = 0;
+        set_count(q, 1);
+        wake = rtipc__isr_wake_one(&q->receivers);
+    } else if (count_of(q) == q->length) {
+        rc = RTIPC_EWOULDBLOCK;
+    } else {
+        if (kind == ISR_SEND_FRONT)
+            put_front(q, in);
+        else
+            put_back(q, in);
+        wake = rtipc__isr_wake_one(&q->receivers);
+    }
+    rtipc_unlock(&q->lock);
+    rtipc__isr_release(wake, woken);
+    return rc;
+}
+
+int rtipc_queue_send_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+{
+    return isr_op(q, item, NULL, ISR_SEND, woken);
+}
+
+int rtipc_queue_send_to_front_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+{
+    return isr_op(q, item, NULL, ISR_SEND_FRONT, woken);
+}
+
+int rtipc_queue_overwrite_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+{
+    return isr_op(q, item, NULL, ISR_OVERWRITE, woken);
+}
+
+int rtipc_queue_receive_from_isr(rtipc_queue_t *q, void *item, bool *woken)
+{
+    return isr_op(q, NULL, item, ISR_RECEIVE, woken);
+}
+
+int rtipc_queue_peek_from_isr(rtipc_queue_t *q, void *item)
+{
+    if (!valid(q) || !item)
+        return RTIPC_EINVAL;
+    rtipc_lock(&q->lock);
+    int rc = count_of(q) == 0 ? RTIPC_EWOULDBLOCK : RTIPC_OK;
+    if (rc == RTIPC_OK)
+        memcpy(item, slot(q, q->head), q->item_size);
+    rtipc_unlock(&q->lock);
+    return rc;
 }
 
 int rtipc_queue_messages_waiting(const rtipc_queue_t *q)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "irq_internal.h"
 #include "rtipc/error.h"
 #include "task_internal.h"
 #include "wait.h"
@@ -131,6 +132,37 @@ int rtipc_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout)
         return RTIPC_EINVAL;
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
     return rtipc__block(&s->lock, &s->takers, &o.op, timeout);
+}
+
+int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
+{
+    if (!valid(s))
+        return RTIPC_EINVAL;
+    rtipc_isr_wake_t wake = {NULL, false};
+    int rc = RTIPC_OK;
+    rtipc_lock(&s->lock);
+    uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
+    if (count == s->max) {
+        rc = RTIPC_EOVERFLOW;
+    } else {
+        atomic_store_explicit(&s->count, count + 1, memory_order_relaxed);
+        wake = rtipc__isr_wake_one(&s->takers);
+    }
+    rtipc_unlock(&s->lock);
+    rtipc__isr_release(wake, woken);
+    return rc;
+}
+
+int rtipc_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
+{
+    (void)woken; /* a take frees nothing a task could wait for */
+    if (!valid(s))
+        return RTIPC_EINVAL;
+    sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
+    rtipc_lock(&s->lock);
+    int rc = attempt_take(&o.op);
+    rtipc_unlock(&s->lock);
+    return rc;
 }
 
 int rtipc_sem_count(const rtipc_sem_t *s)

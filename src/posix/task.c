@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rtipc/error.h"
+#include "irq_internal.h"
 #include "rtipc/task.h"
 #include "task_internal.h"
 
@@ -155,6 +156,8 @@ static void on_thread_exit(void *arg)
 {
     struct rtipc_task *t = arg;
     current = NULL;
+    rtipc__irq_unregister_task(t);
+    rtipc__wdt_forget(t);
     if (t->adopted || t->released_on_exit)
         pool_put(t);
 }
@@ -167,7 +170,10 @@ static void bind_current(struct rtipc_task *t)
     t->tid = rtipc__tid();
     current = t;
     pthread_setspecific(exit_key, t);
+    rtipc__irq_register_task(t);
 }
+
+struct rtipc_task *rtipc__current_or_null(void) { return current; }
 
 struct rtipc_task *rtipc__self(void)
 {
@@ -205,15 +211,9 @@ static void *task_trampoline(void *arg)
 /* The smallest stack rtipc gives a task: enough for sanitizer builds. */
 #define MIN_STACK_BYTES (64 * 1024)
 
-static bool core_allowed(int core)
-{
-    if (core < 0 || core >= CPU_SETSIZE)
-        return false;
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
-        return false;
-    return CPU_ISSET(core, &set);
-}
+/* Cores are checked against the online count; a core the process's cpuset
+ * excludes is refused by pthread_create (EINVAL) below. */
+static bool core_allowed(int core) { return core >= 0 && core < CPU_SETSIZE && core < rtipc_core_count(); }
 
 int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
 {
@@ -251,7 +251,7 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
     pthread_attr_destroy(&attr);
     if (rc != 0) {
         pool_put(t);
-        return rc == ENOMEM ? RTIPC_ENOMEM : RTIPC_ESYSTEM;
+        return rc == ENOMEM ? RTIPC_ENOMEM : rc == EINVAL ? RTIPC_EINVAL : RTIPC_ESYSTEM;
     }
     /* pthread_setname_np fails harmlessly on names the kernel rejects. */
     pthread_setname_np(t->thread, t->name);
@@ -308,23 +308,32 @@ static void deletion_point(void)
         rtipc__task_exit_self();
 }
 
-int rtipc_task_delay(rtipc_timeout_t timeout)
+int rtipc__sleep_until(int64_t deadline)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
     struct rtipc_task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
-    int64_t deadline = rtipc__deadline(timeout);
+    /* Sleeping reschedules: release deferred wake-ups of this core first. */
+    rtipc__reschedule_point(self);
+    atomic_store_explicit(&self->blocked, true, memory_order_relaxed);
     for (;;) {
         deletion_point();
         if (deadline >= 0 && rtipc_time_ns() >= deadline)
-            return RTIPC_OK;
+            break;
         /* Sleep on the park word so that a deletion request wakes us. */
         uint32_t seq = atomic_load_explicit(&self->park, memory_order_acquire);
         deletion_point();
         rtipc_futex_wait(&self->park, seq, deadline);
     }
+    atomic_store_explicit(&self->blocked, false, memory_order_relaxed);
+    return RTIPC_OK;
+}
+
+int rtipc_task_delay(rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    return rtipc__sleep_until(rtipc__deadline(timeout));
 }
 
 int rtipc_task_yield(void)
@@ -332,6 +341,7 @@ int rtipc_task_yield(void)
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     deletion_point();
+    rtipc__reschedule_point(current);
     sched_yield();
     return RTIPC_OK;
 }

@@ -44,20 +44,40 @@ struct rtipc_task {
     rtipc_waitlist_t notify_waiters; /* the owner only, while it waits */
     rtipc_notify_slot_t notify[RTIPC_NOTIFY_SLOTS];
     struct rtipc_task *pool_next;   /* free-list link while recycled */
+    /* Interrupt bookkeeping (irq.c), guarded by the core's lock. */
+    _Atomic bool blocked;           /* parked (or about to) inside rtipc */
+    _Atomic bool deferred;          /* woken by a handler that did not yield: not yet released */
+    struct rtipc_task *cpu_next;    /* link in its core's task registry */
+    struct rtipc_task *deferred_next; /* link in its core's deferred list */
+    /* Task watchdog (wdt.c). */
+    _Atomic bool wdt_subscribed;
+    _Atomic int64_t wdt_last_reset_ns;
+    int64_t wdt_reported_at;        /* checker only */
+    struct rtipc_task *wdt_next;    /* subscriber list, guarded by wdt's lock */
 };
+
+/* Drop a task from the watchdog's subscribers (its thread is ending). */
+void rtipc__wdt_forget(struct rtipc_task *t);
 
 static inline bool rtipc__task_valid(const struct rtipc_task *t)
 {
     return t != NULL && t->magic == RTIPC__TASK_MAGIC;
 }
 
+/* The calling thread's task, or NULL if it has none yet (never adopts). */
+struct rtipc_task *rtipc__current_or_null(void);
+
 /* Raise t's effective priority to at least prio (inheritance). */
 void rtipc__task_inherit(struct rtipc_task *t, int prio);
 /* Set t's effective priority to max(base, prio) (disinheritance). */
 void rtipc__task_disinherit_to(struct rtipc_task *t, int prio);
 
-/* True while the calling thread runs an interrupt handler (issue: ISR port). */
+/* True while the calling thread runs an interrupt handler (irq.c). */
 extern _Thread_local bool rtipc__in_interrupt;
+
+/* Sleep the calling task until the absolute CLOCK_MONOTONIC time deadline
+ * (-1: forever), as a deletion point. Task context. */
+int rtipc__sleep_until(int64_t deadline);
 
 /* Ends the calling task (deletion point reached). Never returns. */
 _Noreturn void rtipc__task_exit_self(void);

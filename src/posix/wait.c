@@ -4,6 +4,7 @@
 #include <limits.h>
 
 #include "futex.h"
+#include "irq_internal.h"
 #include "rtipc/error.h"
 #include "spin.h"
 #include "task_internal.h"
@@ -68,8 +69,21 @@ static inline bool is_woken(rtipc_waiter_t *w)
     return atomic_load_explicit(&w->woken, memory_order_acquire) != 0;
 }
 
+/* A handler readied this task without yielding: it stays parked until its
+ * core reschedules (irq.h). */
+static void wait_until_released(struct rtipc_task *self)
+{
+    for (;;) {
+        uint32_t seq = atomic_load_explicit(&self->park, memory_order_acquire);
+        /* Acquire: pairs with the release store of deferred in irq.c flush(). */
+        if (!atomic_load_explicit(&self->deferred, memory_order_acquire))
+            return;
+        rtipc_futex_wait(&self->park, seq, -1);
+    }
+}
+
 /* Block until w is woken, the deadline passes or deletion is requested. */
-static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
+static int park_until(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
 {
     if (rtipc__spin_until(&w->woken, deadline))
         return PARK_WOKEN;
@@ -84,6 +98,16 @@ static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
         if (r == -ETIMEDOUT || (deadline >= 0 && rtipc_time_ns() >= deadline))
             return is_woken(w) ? PARK_WOKEN : PARK_TIMEDOUT;
     }
+}
+
+static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
+{
+    atomic_store_explicit(&self->blocked, true, memory_order_relaxed);
+    int r = park_until(self, w, deadline);
+    if (r == PARK_WOKEN)
+        wait_until_released(self);
+    atomic_store_explicit(&self->blocked, false, memory_order_relaxed);
+    return r;
 }
 
 int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout)
@@ -102,8 +126,12 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
             if (rc == RTIPC_EWOULDBLOCK && timed_out)
                 rc = RTIPC_ETIMEDOUT;
             rtipc_unlock(lock);
-            if (op->wake)
+            if (op->wake) {
                 rtipc__unpark(op->wake);
+                /* Waking a task reschedules: release deferred wake-ups. */
+                if (!rtipc__in_interrupt)
+                    rtipc__reschedule_point(self ? self : rtipc__current_or_null());
+            }
             return rc;
         }
         if (!self) {
@@ -120,6 +148,8 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
         atomic_store_explicit(&w.woken, 0, memory_order_relaxed);
         rtipc__waitlist_insert(list, &w);
         rtipc_unlock(lock);
+        /* Blocking reschedules: first release deferred wake-ups of this core. */
+        rtipc__reschedule_point(self);
 
         int parked = park(self, &w, deadline);
 

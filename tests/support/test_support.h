@@ -11,6 +11,9 @@
 #include <cmocka.h>
 
 #include "rtipc/rtipc.h"
+#include "rtipc/irq.h"
+#include "rtipc/tick.h"
+#include "rtipc/wdt.h"
 
 /* Start fn(arg) as an rtipc task; fails the test if creation fails. */
 rtipc_task_t *start_task(const char *name, unsigned priority, int core, rtipc_task_fn fn, void *arg);

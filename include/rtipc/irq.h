@@ -1,0 +1,120 @@
+/**
+ * @file irq.h
+ * @brief Interrupt sources per core, interrupt context and the yield contract.
+ *
+ * An rtipc interrupt (rtipc_irq_t) is a handler bound to a core. It runs when
+ * it is triggered in software (rtipc_irq_trigger, from any thread) or when its
+ * timer expires (one-shot or periodic). On Linux each core that has an
+ * interrupt source gets one interrupt thread, pinned to the core and run at a
+ * SCHED_FIFO priority above every task, so a handler preempts the tasks of its
+ * core as a hardware interrupt would (under the SCHED_OTHER fallback it does
+ * not preempt reliably; rtipc_sched_policy() tells). Handlers of one core run
+ * one at a time. A trigger that arrives while the same interrupt is already
+ * pending is merged with it, like a pending bit in an interrupt controller.
+ *
+ * Inside a handler, only calls documented for interrupt context may be used
+ * (the _from_isr variants, rtipc_irq_yield, rtipc_in_interrupt); blocking and
+ * task-only calls fail with RTIPC_ECONTEXT.
+ *
+ * The yield contract (FreeRTOS portYIELD_FROM_ISR): a _from_isr call that
+ * readies a task of higher priority than the interrupted task of this core
+ * sets the caller's woken flag (set only, never cleared). If the handler then
+ * calls rtipc_irq_yield(woken) with woken true, the readied task runs right
+ * after the handler. If it does not, a task readied on this core (pinned to it,
+ * or not pinned) runs at the next tick, or as soon as a task on this core makes
+ * an rtipc call that reschedules (blocks, yields, delays, or wakes a task),
+ * whichever comes first. A task pinned to another core is released at once,
+ * as the inter-processor interrupt of a dual-core part would do.
+ *
+ * "The interrupted task" is the highest-priority rtipc task pinned to the core
+ * that is not blocked in rtipc; with none, the core was idle and any readied
+ * task counts as higher.
+ */
+#ifndef RTIPC_IRQ_H
+#define RTIPC_IRQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque interrupt source. */
+typedef struct rtipc_irq rtipc_irq_t;
+
+/** An interrupt handler. Runs in interrupt context on the source's core. */
+typedef void (*rtipc_isr_fn)(void *arg);
+
+/**
+ * Create an interrupt source on @p core with @p handler. Starts the core's
+ * interrupt thread on first use.
+ * Context: task only. Blocking: no.
+ * @retval 0 created. @retval RTIPC_EINVAL out or handler NULL, or core not an
+ *         online core. @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ESYSTEM the interrupt thread could not be started.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out);
+
+/**
+ * Stop and delete an interrupt source. Returns after its handler (if running)
+ * has finished; the handler is never called again.
+ * Context: task only. Blocking: briefly, while its handler runs.
+ * @retval 0 deleted. @retval RTIPC_EINVAL not a live interrupt source.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_irq_delete(rtipc_irq_t *irq);
+
+/**
+ * Raise the interrupt in software (like setting its pending bit). Its handler
+ * runs on its core as soon as that core's interrupt thread gets the CPU.
+ * Context: any (task or interrupt). Never blocks. Concurrency: any.
+ * @retval 0 raised (or merged with a pending one).
+ * @retval RTIPC_EINVAL not a live interrupt source.
+ */
+int rtipc_irq_trigger(rtipc_irq_t *irq);
+
+/**
+ * Start the source's timer: first expiry after @p delay_ns, then every
+ * @p period_ns (0 = one-shot). Restarting replaces the previous setting.
+ * Context: any. Never blocks.
+ * @retval 0 started. @retval RTIPC_EINVAL not live, or delay_ns/period_ns < 0.
+ */
+int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns);
+
+/**
+ * Stop the source's timer (a pending expiry already being handled completes).
+ * Context: any. Never blocks.
+ * @retval 0 stopped. @retval RTIPC_EINVAL not a live interrupt source.
+ */
+int rtipc_irq_timer_stop(rtipc_irq_t *irq);
+
+/**
+ * Times the handler has run, or RTIPC_EINVAL. Context: any. Never blocks.
+ */
+int64_t rtipc_irq_count(const rtipc_irq_t *irq);
+
+/**
+ * Request a context switch at handler exit when @p woken is true (FreeRTOS
+ * portYIELD_FROM_ISR). With false it does nothing.
+ * Context: interrupt only.
+ * @retval 0 done. @retval RTIPC_ECONTEXT not in an interrupt handler.
+ */
+int rtipc_irq_yield(bool woken);
+
+/**
+ * True while the caller runs an interrupt handler. Context: any.
+ */
+bool rtipc_in_interrupt(void);
+
+/**
+ * The core whose interrupt the caller is handling, or -1 outside handlers.
+ * Context: any.
+ */
+int rtipc_irq_core(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

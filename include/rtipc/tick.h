@@ -1,0 +1,57 @@
+/**
+ * @file tick.h
+ * @brief The tick: a periodic time base (default 1000 Hz), tick count,
+ *        delay-until, and the moment deferred wake-ups are released.
+ *
+ * Ticks are boundaries of a fixed grid over CLOCK_MONOTONIC, counted from the
+ * first use of the tick. Nothing runs on a tick unless something waits for it
+ * (a task readied by a handler that did not yield, see irq.h), so an idle
+ * process pays nothing for the tick.
+ */
+#ifndef RTIPC_TICK_H
+#define RTIPC_TICK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Default tick rate in Hz (FreeRTOS configTICK_RATE_HZ). */
+#define RTIPC_TICK_HZ_DEFAULT 1000u
+
+/**
+ * Set the tick rate. The tick count stays continuous across a change.
+ * Context: task only. Never blocks.
+ * @retval 0 set. @retval RTIPC_EINVAL hz is 0 or above 100000.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_tick_set_rate(uint32_t hz);
+
+/** The tick rate in Hz. Context: any. Never blocks. */
+uint32_t rtipc_tick_rate(void);
+
+/** The tick period in nanoseconds. Context: any. Never blocks. */
+int64_t rtipc_tick_period_ns(void);
+
+/** Ticks since the tick started (starts on first use). Context: any. */
+uint64_t rtipc_tick_count(void);
+
+/**
+ * Sleep until tick *previous_wake + increment, then store that tick in
+ * *previous_wake (FreeRTOS xTaskDelayUntil): a periodic task without drift.
+ * If that tick has already passed, returns at once and sets *missed.
+ * A deletion point.
+ * Context: task only. Blocking: until the tick.
+ * @param missed optional; set to whether the wake tick had already passed.
+ * @retval 0 done. @retval RTIPC_EINVAL previous_wake NULL or increment 0.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted.
+ */
+int rtipc_task_delay_until(uint64_t *previous_wake, uint32_t increment, bool *missed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* Interrupt emulation internals shared by irq.c, tick.c, wait.c, task.c and
+ * the objects' _from_isr calls. */
+#ifndef RTIPC_POSIX_IRQ_INTERNAL_H
+#define RTIPC_POSIX_IRQ_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wait.h"
+
+struct rtipc_task;
+
+/* Register / unregister a task pinned to a core (for "the interrupted task"). */
+void rtipc__irq_register_task(struct rtipc_task *t);
+void rtipc__irq_unregister_task(struct rtipc_task *t);
+
+/* A task on its core makes an rtipc call that reschedules: release the tasks
+ * that handlers of this core readied without yielding. Cheap when none. */
+void rtipc__reschedule_point(struct rtipc_task *self);
+
+/* In a _from_isr call, with the object lock held: pop the first waiter of
+ * list (NULL if none). When the task must wait for this core's next
+ * reschedule, it is marked deferred before it can see its wake-up. Pass the
+ * result to rtipc__isr_release after unlocking. */
+typedef struct {
+    struct rtipc_task *task;
+    bool deferred;
+} rtipc_isr_wake_t;
+rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list);
+
+/* After unlocking: queue a deferred task on this core or release it now, and
+ * set *woken (if not NULL) when it outranks the interrupted task. */
+void rtipc__isr_release(rtipc_isr_wake_t wake, bool *woken);
+
+/* Next tick boundary strictly after now (tick.c). */
+int64_t rtipc__tick_next_boundary(int64_t now);
+
+#endif
