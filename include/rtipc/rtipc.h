@@ -7,11 +7,14 @@
 
 #include "rtipc/config.h"
 #include "rtipc/error.h"
+#include "rtipc/irq.h"
 #include "rtipc/mutex.h"
 #include "rtipc/notify.h"
 #include "rtipc/queue.h"
 #include "rtipc/sem.h"
 #include "rtipc/task.h"
+#include "rtipc/tick.h"
 #include "rtipc/time.h"
+#include "rtipc/wdt.h"
 
 #endif
