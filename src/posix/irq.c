@@ -141,16 +141,21 @@ void rtipc__reschedule_point(struct rtipc_task *self)
 
 rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list)
 {
-    rtipc_isr_wake_t r = {NULL, false};
     if (rtipc__waitlist_empty(list))
-        return r;
-    struct rtipc_task *t = list->head->task;
+        return (rtipc_isr_wake_t){NULL, false};
+    return rtipc__isr_wake(list, list->head);
+}
+
+rtipc_isr_wake_t rtipc__isr_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+{
+    rtipc_isr_wake_t r = {NULL, false};
+    struct rtipc_task *t = w->task;
     r.deferred = isr_core >= 0 && (t->core == isr_core || t->core == RTIPC_CORE_ANY);
     /* Set before the woken store (a release in wake_one), so the waiter that
      * sees itself woken also sees that it must wait to be released. */
     if (r.deferred)
         atomic_store_explicit(&t->deferred, true, memory_order_relaxed);
-    r.task = rtipc__waitlist_wake_one(list);
+    r.task = rtipc__waitlist_wake(list, w);
     return r;
 }
 

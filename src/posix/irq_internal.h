@@ -27,6 +27,8 @@ typedef struct {
     bool deferred;
 } rtipc_isr_wake_t;
 rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list);
+/* The same for a chosen waiter w on list. */
+rtipc_isr_wake_t rtipc__isr_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w);
 
 /* After unlocking: queue a deferred task on this core or release it now, and
  * set *woken (if not NULL) when it outranks the interrupted task. */

@@ -32,10 +32,12 @@ bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w)
 
 struct rtipc_task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list)
 {
-    rtipc_waiter_t *w = list->head;
-    if (!w)
-        return NULL;
-    list->head = w->next;
+    return list->head ? rtipc__waitlist_wake(list, list->head) : NULL;
+}
+
+struct rtipc_task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+{
+    rtipc__waitlist_remove(list, w);
     struct rtipc_task *task = w->task; /* read before woken: w may vanish after */
     /* Release: pairs with the acquire loads of woken in park(); publishes the
      * unlinking above, so a woken waiter never touches its stale node. */
@@ -144,6 +146,7 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
             deadline = rtipc__deadline(timeout);
         }
         w.task = self;
+        w.op = op;
         w.priority = atomic_load_explicit(&self->effective_priority, memory_order_relaxed);
         atomic_store_explicit(&w.woken, 0, memory_order_relaxed);
         rtipc__waitlist_insert(list, &w);

@@ -36,9 +36,14 @@
 
 struct rtipc_task;
 
+struct rtipc_op;
+
 typedef struct rtipc_waiter {
     struct rtipc_waiter *next;
     struct rtipc_task *task;
+    struct rtipc_op *op;     /* the waiter's operation: wakers may read its
+                                parameters and write results into it, under
+                                the object lock, before marking it woken */
     int priority;            /* effective priority when it queued */
     _Atomic uint32_t woken;  /* set once, by the waker, under the object lock */
 } rtipc_waiter_t;
@@ -55,6 +60,10 @@ bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w);
 /* Pops the first waiter and marks it woken; returns its task (to unpark after
  * unlocking) or NULL if the list is empty. */
 struct rtipc_task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list);
+/* Unlinks the given waiter (which must be on the list) and marks it woken;
+ * returns its task, to unpark after unlocking. For objects that choose whom
+ * to wake by each waiter's own condition (event groups, stream buffers). */
+struct rtipc_task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w);
 static inline bool rtipc__waitlist_empty(const rtipc_waitlist_t *list) { return list->head == NULL; }
 /* Highest priority queued, or -1 when empty. */
 static inline int rtipc__waitlist_top_priority(const rtipc_waitlist_t *list)
