@@ -108,9 +108,10 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
 
 /**
  * Clear the pending flag of slot @p index of @p task (NULL = the caller).
- * Context: task. Never blocks. Concurrency: any.
+ * Context: task only. Never blocks. Concurrency: any.
  * @retval 1 it was pending. @retval 0 it was not.
  * @retval RTIPC_EINVAL task not live or index out of range.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * @retval RTIPC_ENOMEM task NULL and the caller could not be adopted.
  */
 int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index);
@@ -118,8 +119,9 @@ int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index);
 /**
  * Clear @p bits in the value of slot @p index of @p task (NULL = the caller),
  * returning the value before in @p previous (if not NULL).
- * Context: task. Never blocks. Concurrency: any.
+ * Context: task only. Never blocks. Concurrency: any.
  * @retval 0 done. @retval RTIPC_EINVAL task not live or index out of range.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * @retval RTIPC_ENOMEM task NULL and the caller could not be adopted.
  */
 int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, uint32_t *previous);

@@ -61,7 +61,8 @@ int64_t rtipc_time_ns(void);
 uint64_t rtipc_cycles(void);
 
 /**
- * Convert a cycle-counter difference to nanoseconds.
+ * Convert a cycle-counter difference to nanoseconds (saturating at
+ * INT64_MAX for differences too large to represent).
  * Calibrates on first use (about 20 ms, once per process).
  * Context: task (first call), any afterwards. Thread-safe.
  */

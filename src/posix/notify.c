@@ -172,6 +172,10 @@ static struct rtipc_task *resolve(rtipc_task_t *task, int *rc)
 
 int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
 {
+    /* Task-only (irq.h): a handler has no slots of its own, and resolving
+     * NULL there would adopt the interrupt thread as a task. */
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
     int rc;
     struct rtipc_task *t = resolve(task, &rc);
     if (!t)
@@ -188,6 +192,8 @@ int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
 
 int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, uint32_t *previous)
 {
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
     int rc;
     struct rtipc_task *t = resolve(task, &rc);
     if (!t)

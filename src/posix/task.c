@@ -121,9 +121,17 @@ static void apply_kernel_priority(struct rtipc_task *t)
 {
     if (rtipc_sched_policy() != RTIPC_SCHED_FIFO || t->adopted)
         return;
+    /* Pairs with the fence in task_trampoline: either this sees the tid, or
+     * the new thread sees the priority stored before this call and applies
+     * it itself. Without the check, tid 0 would make sched_setscheduler act
+     * on the calling thread. */
+    atomic_thread_fence(memory_order_seq_cst);
+    uint32_t tid = atomic_load_explicit(&t->tid, memory_order_relaxed);
+    if (tid == 0)
+        return;
     struct sched_param sp = {
         .sched_priority = fifo_priority(atomic_load_explicit(&t->effective_priority, memory_order_relaxed))};
-    sched_setscheduler((pid_t)t->tid, SCHED_FIFO, &sp);
+    sched_setscheduler((pid_t)tid, SCHED_FIFO, &sp);
 }
 
 void rtipc__task_inherit(struct rtipc_task *t, int prio)
@@ -167,7 +175,7 @@ static void make_exit_key(void) { pthread_key_create(&exit_key, on_thread_exit);
 static void bind_current(struct rtipc_task *t)
 {
     pthread_once(&exit_key_once, make_exit_key);
-    t->tid = rtipc__tid();
+    atomic_store_explicit(&t->tid, rtipc__tid(), memory_order_relaxed);
     current = t;
     pthread_setspecific(exit_key, t);
     rtipc__irq_register_task(t);
@@ -204,6 +212,15 @@ static void *task_trampoline(void *arg)
 {
     struct rtipc_task *t = arg;
     bind_current(t);
+    /* Named from inside: the creator's handle may already be stale if the
+     * task ends (deletes itself) at once. Fails harmlessly on names the
+     * kernel rejects. */
+    pthread_setname_np(pthread_self(), t->name);
+    /* A priority set before the tid was visible was not applied (see
+     * apply_kernel_priority): apply the current one now. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&t->effective_priority, memory_order_relaxed) != t->created_priority)
+        apply_kernel_priority(t);
     t->entry(t->arg);
     return NULL;
 }
@@ -231,6 +248,7 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
     atomic_store_explicit(&t->base_priority, (int)cfg->priority, memory_order_relaxed);
     atomic_store_explicit(&t->effective_priority, (int)cfg->priority, memory_order_relaxed);
     t->core = cfg->core;
+    t->created_priority = (int)cfg->priority;
     t->entry = cfg->entry;
     t->arg = cfg->arg;
 
@@ -253,8 +271,6 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
         pool_put(t);
         return rc == ENOMEM ? RTIPC_ENOMEM : rc == EINVAL ? RTIPC_EINVAL : RTIPC_ESYSTEM;
     }
-    /* pthread_setname_np fails harmlessly on names the kernel rejects. */
-    pthread_setname_np(t->thread, t->name);
     *out = t;
     return RTIPC_OK;
 }

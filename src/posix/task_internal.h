@@ -34,7 +34,8 @@ struct rtipc_task {
     bool released_on_exit;          /* detached: the exit hook returns it to the pool */
     int core;
     pthread_t thread;
-    uint32_t tid;
+    _Atomic uint32_t tid;           /* kernel thread id; 0 until the thread has started */
+    int created_priority;           /* the kernel priority the thread starts with */
     rtipc_task_fn entry;
     void *arg;
     char name[16];

@@ -29,6 +29,10 @@ static int64_t raw_ns(void)
  * changes with frequency scaling and a calibration would be meaningless. */
 static bool tsc_usable;
 static double counter_hz = 1e9;
+/* Two stages: choosing the counter never sleeps (rtipc_cycles and
+ * rtipc_cycles_source need only that: "never blocks"); measuring its rate
+ * sleeps about 20 ms and is left to the calls documented to calibrate. */
+static pthread_once_t source_once = PTHREAD_ONCE_INIT;
 static pthread_once_t calibrate_once = PTHREAD_ONCE_INIT;
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -88,10 +92,19 @@ static int64_t bracketed_read(uint64_t *counter_mid)
 }
 #endif
 
-static void calibrate(void)
+static void choose_source(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     tsc_usable = cpu_has_invariant_tsc();
+#endif
+}
+
+static void ensure_source(void) { pthread_once(&source_once, choose_source); }
+
+static void calibrate(void)
+{
+    ensure_source();
+#if defined(__x86_64__) || defined(__i386__)
     if (!tsc_usable)
         return; /* counter_hz stays 1e9: the fallback counts nanoseconds */
 #elif defined(__aarch64__)
@@ -117,14 +130,21 @@ static void ensure_calibrated(void) { pthread_once(&calibrate_once, calibrate); 
 
 uint64_t rtipc_cycles(void)
 {
-    ensure_calibrated();
+    ensure_source();
     return read_counter();
 }
 
 int64_t rtipc_cycles_to_ns(uint64_t cycles)
 {
     ensure_calibrated();
-    return (int64_t)((double)cycles * 1e9 / counter_hz);
+    double ns = (double)cycles * 1e9 / counter_hz;
+    /* Saturate: converting a double beyond INT64_MAX is undefined (x86-64
+     * gives INT64_MIN), which a huge difference (or one taken the wrong way
+     * round) would otherwise turn into a negative duration. 2^63 exactly is
+     * representable, so the comparison is exact. */
+    if (ns >= 9223372036854775808.0)
+        return INT64_MAX;
+    return (int64_t)ns;
 }
 
 double rtipc_cycles_hz(void)
@@ -135,7 +155,7 @@ double rtipc_cycles_hz(void)
 
 const char *rtipc_cycles_source(void)
 {
-    ensure_calibrated();
+    ensure_source();
 #if defined(__x86_64__) || defined(__i386__)
     return tsc_usable ? "tsc" : "clock_monotonic_raw";
 #elif defined(__aarch64__)

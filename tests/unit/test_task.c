@@ -1,0 +1,943 @@
+/* Tasks: creation (name, priority, core pinning, stack), join, delete (of
+ * another task and of oneself), the current task, delay, yield, priorities,
+ * the scheduling policy and its SCHED_OTHER fallback, and every error path
+ * of task.h.
+ *
+ * Tasks only record what they see; all assertions run on the main thread. */
+#define _GNU_SOURCE /* sched_getcpu, pthread_getattr_np, CPU_* macros */
+
+#include "test_support.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MS (INT64_C(1000000))
+/* Generous upper slack for timing checks on a noisy machine. */
+#define SLACK (200 * MS)
+
+/* Helpers of timing checks run at a high priority, so that SCHED_FIFO load
+ * from other processes on the machine disturbs them less. */
+#define TIMING_PRIO (RTIPC_PRIORITY_LEVELS - 2)
+
+/* An elapsed time of at least `want`, and less than want + SLACK. */
+#define assert_elapsed(elapsed, want)                                                                      \
+    do {                                                                                                   \
+        int64_t e_ = (elapsed), w_ = (want);                                                               \
+        if (e_ < w_ || e_ >= w_ + SLACK)                                                                   \
+            fail_msg("elapsed %lld us, expected [%lld, %lld) us", (long long)(e_ / 1000),                  \
+                     (long long)(w_ / 1000), (long long)((w_ + SLACK) / 1000));                            \
+    } while (0)
+
+static void set_flag(int *flag, int v) { __atomic_store_n(flag, v, __ATOMIC_RELEASE); }
+static int get_flag(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+
+static int create(const char *name, unsigned priority, int core, rtipc_task_fn fn, void *arg, rtipc_task_t **out)
+{
+    rtipc_task_config_t cfg = {.name = name, .priority = priority, .core = core, .entry = fn, .arg = arg};
+    return rtipc_task_create(&cfg, out);
+}
+
+static void noop(void *arg) { (void)arg; }
+
+/* Whether the thread with kernel id tid still exists in this process. */
+static int thread_alive(long tid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%ld", tid);
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Poll until thread tid has gone (up to ms milliseconds). */
+static int wait_thread_gone(long tid, unsigned ms)
+{
+    for (unsigned i = 0; i < ms; ++i) {
+        if (!thread_alive(tid))
+            return 1;
+        sleep_ms(1);
+    }
+    return !thread_alive(tid);
+}
+
+/* ---- creation and pinning ------------------------------------------------ */
+
+typedef struct {
+    int expect_core;  /* RTIPC_CORE_ANY or the core */
+    int runs;         /* how many times it sampled its cpu */
+    int off_core;     /* samples not on expect_core */
+    int cpu_count;    /* CPUs in its affinity mask */
+    int has_core;     /* its mask contains expect_core */
+    rtipc_task_t *self;
+    rtipc_task_t *self_again;
+    int core_seen;    /* rtipc_task_core(self) from inside */
+    int prio_seen;
+} pin_obs_t;
+
+static void pinned_body(void *arg)
+{
+    pin_obs_t *o = arg;
+    o->self = rtipc_task_current();
+    for (int i = 0; i < 40; ++i) {
+        int cpu = sched_getcpu();
+        if (o->expect_core != RTIPC_CORE_ANY && cpu != o->expect_core)
+            ++o->off_core;
+        ++o->runs;
+        if (i % 8 == 7)
+            rtipc_task_delay(rtipc_ms(1)); /* give the scheduler chances to migrate it */
+        else
+            rtipc_task_yield();
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        o->cpu_count = CPU_COUNT(&set);
+        o->has_core = o->expect_core >= 0 && CPU_ISSET(o->expect_core, &set);
+    }
+    o->self_again = rtipc_task_current();
+    o->core_seen = rtipc_task_core(o->self);
+    o->prio_seen = rtipc_task_priority(o->self);
+}
+
+static void create_pinned_runs_on_its_core(void **state)
+{
+    (void)state;
+    int cores = rtipc_core_count();
+    int tried = 0;
+    for (int c = 0; c < cores && c < 4; ++c) {
+        pin_obs_t o;
+        memset(&o, 0, sizeof o);
+        o.expect_core = c;
+        char name[16];
+        snprintf(name, sizeof name, "pin%d", c);
+        rtipc_task_t *t = NULL;
+        int rc = create(name, 3, c, pinned_body, &o, &t);
+        if (rc == RTIPC_EINVAL)
+            continue; /* online but outside our affinity mask */
+        assert_int_equal(rc, RTIPC_OK);
+        assert_non_null(t);
+        ++tried;
+        assert_string_equal(rtipc_task_name(t), name);
+        assert_int_equal(rtipc_task_priority(t), 3);
+        assert_int_equal(rtipc_task_core(t), c);
+        join_task(t);
+        assert_int_equal(o.runs, 40);
+        assert_int_equal(o.off_core, 0);
+        assert_int_equal(o.cpu_count, 1);
+        assert_int_equal(o.has_core, 1);
+        assert_ptr_equal(o.self, t);
+        assert_ptr_equal(o.self_again, t);
+        assert_int_equal(o.core_seen, c);
+        assert_int_equal(o.prio_seen, 3);
+    }
+    assert_true(tried >= 1);
+}
+
+static void create_unpinned(void **state)
+{
+    (void)state;
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    assert_int_equal(sched_getaffinity(0, sizeof mine, &mine), 0);
+    pin_obs_t o;
+    memset(&o, 0, sizeof o);
+    o.expect_core = RTIPC_CORE_ANY;
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("any", 0, RTIPC_CORE_ANY, pinned_body, &o, &t), RTIPC_OK);
+    assert_int_equal(rtipc_task_core(t), RTIPC_CORE_ANY);
+    join_task(t);
+    assert_int_equal(o.runs, 40);
+    assert_int_equal(o.cpu_count, CPU_COUNT(&mine)); /* not narrowed */
+    assert_ptr_equal(o.self, t);
+    assert_int_equal(o.core_seen, RTIPC_CORE_ANY);
+    assert_int_equal(o.prio_seen, 0);
+}
+
+static void create_invalid(void **state)
+{
+    (void)state;
+    rtipc_task_t *t = NULL;
+    rtipc_task_config_t cfg = {.name = "bad", .priority = 1, .core = RTIPC_CORE_ANY, .entry = noop};
+    assert_int_equal(rtipc_task_create(NULL, &t), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_create(&cfg, NULL), RTIPC_EINVAL);
+    assert_int_equal(create("bad", 1, RTIPC_CORE_ANY, NULL, NULL, &t), RTIPC_EINVAL);
+    assert_int_equal(create("bad", RTIPC_PRIORITY_LEVELS, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_EINVAL);
+    assert_int_equal(create("bad", RTIPC_PRIORITY_LEVELS + 7, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_EINVAL);
+    assert_int_equal(create("bad", UINT_MAX, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_EINVAL);
+    const int bad_cores[] = {-2, INT_MIN, rtipc_core_count(), rtipc_core_count() + 1, CPU_SETSIZE, INT_MAX};
+    for (size_t i = 0; i < sizeof bad_cores / sizeof bad_cores[0]; ++i)
+        assert_int_equal(create("bad", 1, bad_cores[i], noop, NULL, &t), RTIPC_EINVAL);
+    /* The highest priority is valid. */
+    assert_int_equal(create("top", RTIPC_PRIORITY_LEVELS - 1, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+    assert_int_equal(rtipc_task_priority(t), RTIPC_PRIORITY_LEVELS - 1);
+    join_task(t);
+}
+
+typedef struct {
+    size_t stack;
+    int got;
+} stack_obs_t;
+
+static void stack_body(void *arg)
+{
+    stack_obs_t *o = arg;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        size_t size = 0;
+        if (pthread_attr_getstacksize(&attr, &size) == 0) {
+            o->stack = size;
+            o->got = 1;
+        }
+        pthread_attr_destroy(&attr);
+    }
+}
+
+static void create_stack_size(void **state)
+{
+    (void)state;
+    const size_t asked[] = {0, 1, 16 * 1024, 1024 * 1024};
+    for (size_t i = 0; i < sizeof asked / sizeof asked[0]; ++i) {
+        stack_obs_t o = {0, 0};
+        rtipc_task_config_t cfg = {.name = "stack", .core = RTIPC_CORE_ANY, .stack_size = asked[i],
+                                   .entry = stack_body, .arg = &o};
+        rtipc_task_t *t = NULL;
+        assert_int_equal(rtipc_task_create(&cfg, &t), RTIPC_OK);
+        join_task(t);
+        assert_int_equal(o.got, 1);
+        assert_true(o.stack >= 64 * 1024); /* raised to the minimum */
+        assert_true(o.stack >= asked[i]);
+    }
+}
+
+/* A stack no machine can map: the OS refuses the thread. */
+static void create_refused_by_os(void **state)
+{
+    (void)state;
+    rtipc_task_config_t cfg = {.name = "huge", .core = RTIPC_CORE_ANY, .stack_size = (size_t)1 << 46, .entry = noop};
+    rtipc_task_t *t = NULL;
+    int rc = rtipc_task_create(&cfg, &t);
+    if (rc == RTIPC_OK) {
+        join_task(t);
+        skip(); /* the machine mapped 64 TiB of stack: nothing to check */
+    }
+    assert_true(rc == RTIPC_ENOMEM || rc == RTIPC_ESYSTEM);
+    /* Still fine afterwards. */
+    assert_int_equal(create("after", 1, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+    join_task(t);
+}
+
+static void name_truncated(void **state)
+{
+    (void)state;
+    struct {
+        const char *given;
+        const char *kept;
+    } cases[] = {
+        {"abcdefghijklmnopqrstuvwxyz", "abcdefghijklmno"},
+        {"0123456789abcdef", "0123456789abcde"},
+        {"0123456789abcde", "0123456789abcde"},
+        {"x", "x"},
+        {NULL, "task"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        rtipc_task_t *t = NULL;
+        assert_int_equal(create(cases[i].given, 1, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+        const char *name = rtipc_task_name(t);
+        assert_non_null(name);
+        assert_string_equal(name, cases[i].kept);
+        assert_true(strlen(name) <= 15);
+        join_task(t);
+    }
+    assert_null(rtipc_task_name(NULL));
+}
+
+static void core_count(void **state)
+{
+    (void)state;
+    int n = rtipc_core_count();
+    assert_true(n >= 1);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (online > 0)
+        assert_int_equal(n, online);
+    assert_int_equal(rtipc_task_core(NULL), RTIPC_EINVAL);
+}
+
+/* ---- join ---------------------------------------------------------------- */
+
+typedef struct {
+    int done;
+} join_obs_t;
+
+static void slow_body(void *arg)
+{
+    join_obs_t *o = arg;
+    rtipc_task_delay(rtipc_ms(100));
+    set_flag(&o->done, 1);
+}
+
+static void join_waits_and_releases(void **state)
+{
+    (void)state;
+    join_obs_t o = {0};
+    rtipc_task_t *t = NULL;
+    int64_t t0 = rtipc_time_ns();
+    assert_int_equal(create("slow", TIMING_PRIO, RTIPC_CORE_ANY, slow_body, &o, &t), RTIPC_OK);
+    assert_int_equal(rtipc_task_join(t), RTIPC_OK);
+    int64_t dt = rtipc_time_ns() - t0;
+    assert_int_equal(get_flag(&o.done), 1);
+    assert_elapsed(dt, 100 * MS);
+    /* Released: the handle is no longer a live task. (Descriptors are
+     * recycled, never freed, so the stale handle may be passed as long as no
+     * task is created in between.) */
+    assert_int_equal(rtipc_task_priority(t), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_effective_priority(t), RTIPC_EINVAL);
+    assert_null(rtipc_task_name(t));
+    assert_int_equal(rtipc_task_core(t), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_join(t), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_delete(t), RTIPC_EINVAL);
+    /* The descriptor is reused by the next task (it went back to the pool). */
+    rtipc_task_t *t2 = NULL;
+    assert_int_equal(create("next", 2, RTIPC_CORE_ANY, noop, NULL, &t2), RTIPC_OK);
+    assert_ptr_equal(t2, t);
+    join_task(t2);
+}
+
+static void join_finished_task(void **state)
+{
+    (void)state;
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("quick", 2, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+    sleep_ms(20); /* it has returned long ago */
+    assert_int_equal(rtipc_task_join(t), RTIPC_OK);
+}
+
+static void join_invalid(void **state)
+{
+    (void)state;
+    assert_int_equal(rtipc_task_join(NULL), RTIPC_EINVAL);
+    /* The main thread was not created by rtipc_task_create. */
+    assert_int_equal(rtipc_task_join(rtipc_task_current()), RTIPC_EINVAL);
+}
+
+typedef struct {
+    int rc_join_self;
+    int rc_delete_main;
+    rtipc_task_t *main_task;
+} self_join_obs_t;
+
+static void join_self_body(void *arg)
+{
+    self_join_obs_t *o = arg;
+    o->rc_join_self = rtipc_task_join(rtipc_task_current());
+    o->rc_delete_main = rtipc_task_delete(o->main_task);
+}
+
+static void join_self_is_deadlock(void **state)
+{
+    (void)state;
+    self_join_obs_t o = {12345, 12345, rtipc_task_current()};
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("selfjoin", 2, RTIPC_CORE_ANY, join_self_body, &o, &t), RTIPC_OK);
+    join_task(t);
+    assert_int_equal(o.rc_join_self, RTIPC_EDEADLOCK);
+    /* Deleting an adopted thread (main) from another task is refused. */
+    assert_int_equal(o.rc_delete_main, RTIPC_EINVAL);
+}
+
+/* ---- the current task ------------------------------------------------------ */
+
+typedef struct {
+    rtipc_task_t *seen;
+    rtipc_task_t *seen_again;
+    char name[16];
+    int prio;
+    int core;
+} foreign_obs_t;
+
+/* The priority rtipc derives for a thread it adopts, given this thread's
+ * scheduling (a new pthread inherits it): SCHED_FIFO priority minus
+ * RTIPC_FIFO_BASE, clamped, or 0 under other policies. */
+static int adopted_priority(void)
+{
+    int policy;
+    struct sched_param sp;
+    if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0 || policy != SCHED_FIFO)
+        return 0;
+    int p = sp.sched_priority - RTIPC_FIFO_BASE;
+    return p < 0 ? 0 : p >= RTIPC_PRIORITY_LEVELS ? RTIPC_PRIORITY_LEVELS - 1 : p;
+}
+
+static void *foreign_thread(void *arg)
+{
+    foreign_obs_t *o = arg;
+    o->seen = rtipc_task_current();
+    o->seen_again = rtipc_task_current();
+    const char *n = rtipc_task_name(o->seen);
+    snprintf(o->name, sizeof o->name, "%s", n ? n : "(null)");
+    o->prio = rtipc_task_priority(o->seen);
+    o->core = rtipc_task_core(o->seen);
+    return NULL;
+}
+
+static void current_in_main_and_foreign_threads(void **state)
+{
+    (void)state;
+    rtipc_task_t *me = rtipc_task_current();
+    assert_non_null(me);
+    assert_ptr_equal(rtipc_task_current(), me);
+    assert_int_equal(strncmp(rtipc_task_name(me), "thread-", 7), 0);
+    assert_int_equal(rtipc_task_priority(me), adopted_priority());
+    assert_int_equal(rtipc_task_core(me), RTIPC_CORE_ANY);
+
+    foreign_obs_t o;
+    memset(&o, 0, sizeof o);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, foreign_thread, &o), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_non_null(o.seen);
+    assert_ptr_equal(o.seen, o.seen_again);
+    assert_ptr_not_equal(o.seen, me);
+    assert_int_equal(strncmp(o.name, "thread-", 7), 0);
+    assert_int_equal(o.prio, adopted_priority()); /* derived like main's */
+    assert_int_equal(o.core, RTIPC_CORE_ANY);
+}
+
+/* ---- delay and yield ------------------------------------------------------- */
+
+typedef struct {
+    int rc;
+    int64_t elapsed;
+    int rc_yield;
+    int rc_no_wait;
+    int64_t elapsed_no_wait;
+} delay_obs_t;
+
+static void delay_body(void *arg)
+{
+    delay_obs_t *o = arg;
+    int64_t t0 = rtipc_time_ns();
+    o->rc = rtipc_task_delay(rtipc_ms(60));
+    o->elapsed = rtipc_time_ns() - t0;
+    o->rc_yield = rtipc_task_yield();
+    t0 = rtipc_time_ns();
+    o->rc_no_wait = rtipc_task_delay(RTIPC_NO_WAIT);
+    o->elapsed_no_wait = rtipc_time_ns() - t0;
+}
+
+static void delay_sleeps_about_the_time(void **state)
+{
+    (void)state;
+    int64_t t0 = rtipc_time_ns();
+    assert_int_equal(rtipc_task_delay(rtipc_ms(100)), RTIPC_OK);
+    assert_elapsed(rtipc_time_ns() - t0, 100 * MS);
+
+    t0 = rtipc_time_ns();
+    assert_int_equal(rtipc_task_delay(RTIPC_NO_WAIT), RTIPC_OK);
+    assert_elapsed(rtipc_time_ns() - t0, 0);
+    assert_int_equal(rtipc_task_delay(rtipc_ns(-5)), RTIPC_OK);
+
+    delay_obs_t o = {12345, 0, 12345, 12345, 0};
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("delay", TIMING_PRIO, test_core(1), delay_body, &o, &t), RTIPC_OK);
+    join_task(t);
+    assert_int_equal(o.rc, RTIPC_OK);
+    assert_elapsed(o.elapsed, 60 * MS);
+    assert_int_equal(o.rc_yield, RTIPC_OK);
+    assert_int_equal(o.rc_no_wait, RTIPC_OK);
+    assert_elapsed(o.elapsed_no_wait, 0);
+    assert_int_equal(rtipc_task_yield(), RTIPC_OK);
+}
+
+/* ---- delete ---------------------------------------------------------------- */
+
+typedef struct {
+    rtipc_queue_t *q;
+    int started;
+    int after;  /* set if the blocking call ever returned */
+    int rc;
+    int item;
+} victim_obs_t;
+
+static void victim_queue(void *arg)
+{
+    victim_obs_t *o = arg;
+    set_flag(&o->started, 1);
+    o->rc = rtipc_queue_receive(o->q, &o->item, RTIPC_FOREVER);
+    set_flag(&o->after, 1);
+}
+
+static void victim_delay(void *arg)
+{
+    victim_obs_t *o = arg;
+    set_flag(&o->started, 1);
+    o->rc = rtipc_task_delay(RTIPC_FOREVER);
+    set_flag(&o->after, 1);
+}
+
+static void victim_notify(void *arg)
+{
+    victim_obs_t *o = arg;
+    set_flag(&o->started, 1);
+    uint32_t v = 0;
+    o->rc = rtipc_notify_take(0, true, &v, RTIPC_FOREVER);
+    set_flag(&o->after, 1);
+}
+
+static void delete_blocked_on_queue(void **state)
+{
+    (void)state;
+    victim_obs_t o;
+    memset(&o, 0, sizeof o);
+    o.rc = 12345;
+    assert_int_equal(rtipc_queue_create(1, sizeof(int), &o.q), RTIPC_OK);
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("victim", TIMING_PRIO, test_core(0), victim_queue, &o, &t), RTIPC_OK);
+    assert_true(wait_for_flag(&o.started, 1, 10000));
+    sleep_ms(50); /* blocked in the receive by now */
+    int64_t t0 = rtipc_time_ns();
+    assert_int_equal(rtipc_task_delete(t), RTIPC_OK);
+    assert_elapsed(rtipc_time_ns() - t0, 0);
+    assert_int_equal(get_flag(&o.after), 0); /* the receive never returned */
+    assert_int_equal(o.rc, 12345);
+    /* It left no waiter behind and took nothing: an item sent now stays. */
+    int item = 42;
+    assert_int_equal(rtipc_queue_send(o.q, &item, RTIPC_NO_WAIT), RTIPC_OK);
+    sleep_ms(20);
+    assert_int_equal(rtipc_queue_messages_waiting(o.q), 1);
+    item = 0;
+    assert_int_equal(rtipc_queue_receive(o.q, &item, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(item, 42);
+    assert_int_equal(o.item, 0);
+    assert_int_equal(rtipc_queue_delete(o.q), RTIPC_OK); /* not EBUSY: no waiter left */
+    /* Released: the handle is dead. */
+    assert_int_equal(rtipc_task_priority(t), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_delete(t), RTIPC_EINVAL);
+}
+
+static void delete_blocked_in_delay_and_take(void **state)
+{
+    (void)state;
+    rtipc_task_fn bodies[] = {victim_delay, victim_notify};
+    for (size_t i = 0; i < 2; ++i) {
+        victim_obs_t o;
+        memset(&o, 0, sizeof o);
+        o.rc = 12345;
+        rtipc_task_t *t = NULL;
+        assert_int_equal(create("victim", TIMING_PRIO, RTIPC_CORE_ANY, bodies[i], &o, &t), RTIPC_OK);
+        assert_true(wait_for_flag(&o.started, 1, 10000));
+        sleep_ms(30);
+        int64_t t0 = rtipc_time_ns();
+        assert_int_equal(rtipc_task_delete(t), RTIPC_OK);
+        assert_elapsed(rtipc_time_ns() - t0, 0);
+        assert_int_equal(get_flag(&o.after), 0);
+        assert_int_equal(o.rc, 12345);
+    }
+}
+
+static void delete_finished_task(void **state)
+{
+    (void)state;
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("done", 3, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+    sleep_ms(20);
+    assert_int_equal(rtipc_task_delete(t), RTIPC_OK);
+    assert_int_equal(rtipc_task_priority(t), RTIPC_EINVAL);
+}
+
+typedef struct {
+    int use_handle; /* delete(current) rather than delete(NULL) */
+    int before;
+    int after;
+    long tid;
+} self_del_obs_t;
+
+static void self_deleting(void *arg)
+{
+    self_del_obs_t *o = arg;
+    o->tid = (long)syscall(SYS_gettid);
+    set_flag(&o->before, 1);
+    /* Let rtipc_task_create return first: it still names the thread after
+     * starting it, which races with a task that ends at once (see the
+     * report on task.c). */
+    rtipc_task_delay(rtipc_ms(10));
+    rtipc_task_delete(o->use_handle ? rtipc_task_current() : NULL);
+    set_flag(&o->after, 1); /* never runs */
+}
+
+static void *foreign_self_deleting(void *arg)
+{
+    self_del_obs_t *o = arg;
+    o->tid = (long)syscall(SYS_gettid);
+    if (rtipc_task_current() == NULL) /* adopt it */
+        return NULL;
+    set_flag(&o->before, 1);
+    rtipc_task_delete(NULL);
+    set_flag(&o->after, 1); /* never runs */
+    return NULL;
+}
+
+static void self_delete_ends_task(void **state)
+{
+    (void)state;
+    /* Static, one per task, never reused: nothing joins a self-deleted task,
+     * so nothing orders its last accesses before a reuse of its record. */
+    static self_del_obs_t obs[2] = {{0, 0, 0, 0}, {1, 0, 0, 0}};
+    for (int use_handle = 0; use_handle < 2; ++use_handle) {
+        self_del_obs_t *od = &obs[use_handle];
+        rtipc_task_t *t = NULL;
+        assert_int_equal(create("selfdel", 3, RTIPC_CORE_ANY, self_deleting, od, &t), RTIPC_OK);
+        assert_true(wait_for_flag(&od->before, 1, 10000));
+        assert_true(od->tid > 0);
+        assert_true(wait_thread_gone(od->tid, 10000));
+        assert_int_equal(get_flag(&od->after), 0);
+        /* Released automatically (it must not be joined): its descriptor went
+         * back to the pool, so the next task gets it. */
+        rtipc_task_t *next = NULL;
+        assert_int_equal(create("next", 3, RTIPC_CORE_ANY, noop, NULL, &next), RTIPC_OK);
+        assert_ptr_equal(next, t);
+        join_task(next);
+    }
+    /* An adopted thread may delete itself too: it ends, and its pthread can be
+     * joined as usual. */
+    self_del_obs_t o = {0, 0, 0, 0};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, foreign_self_deleting, &o), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(get_flag(&o.before), 1);
+    assert_int_equal(get_flag(&o.after), 0);
+}
+
+/* ---- priorities ---------------------------------------------------------- */
+
+typedef struct {
+    int started;
+    int rc_take;
+    int kpolicy_created, kprio_created;   /* kernel view at start */
+    int pt_policy, pt_prio;               /* pthread_getschedparam at start */
+    int kpolicy_set, kprio_set;           /* after the main thread set 7 */
+    int rc_set_self;
+    int prio_self, eff_self;              /* after it set 9 on itself */
+    int kpolicy_self, kprio_self;
+} prio_obs_t;
+
+static void kernel_sched(int *policy, int *prio)
+{
+    struct sched_param sp = {0};
+    *policy = sched_getscheduler(0);
+    *prio = sched_getparam(0, &sp) == 0 ? sp.sched_priority : -1;
+}
+
+static void prio_body(void *arg)
+{
+    prio_obs_t *o = arg;
+    kernel_sched(&o->kpolicy_created, &o->kprio_created);
+    struct sched_param sp = {0};
+    if (pthread_getschedparam(pthread_self(), &o->pt_policy, &sp) == 0)
+        o->pt_prio = sp.sched_priority;
+    set_flag(&o->started, 1);
+    o->rc_take = rtipc_notify_take(0, true, NULL, rtipc_ms(5000)); /* the main thread's go */
+    kernel_sched(&o->kpolicy_set, &o->kprio_set);
+    o->rc_set_self = rtipc_task_set_priority(NULL, 9);
+    o->prio_self = rtipc_task_priority(rtipc_task_current());
+    o->eff_self = rtipc_task_effective_priority(rtipc_task_current());
+    kernel_sched(&o->kpolicy_self, &o->kprio_self);
+}
+
+static void priorities(void **state)
+{
+    (void)state;
+    prio_obs_t o;
+    memset(&o, 0, sizeof o);
+    o.rc_take = o.rc_set_self = 12345;
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("prio", 3, RTIPC_CORE_ANY, prio_body, &o, &t), RTIPC_OK);
+    assert_int_equal(rtipc_task_priority(t), 3);
+    assert_int_equal(rtipc_task_effective_priority(t), 3);
+    assert_true(wait_for_flag(&o.started, 1, 10000));
+
+    assert_int_equal(rtipc_task_set_priority(t, 7), RTIPC_OK);
+    assert_int_equal(rtipc_task_priority(t), 7);
+    assert_int_equal(rtipc_task_effective_priority(t), 7);
+    assert_int_equal(rtipc_task_set_priority(t, RTIPC_PRIORITY_LEVELS), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_set_priority(t, UINT_MAX), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_priority(t), 7);
+    assert_int_equal(rtipc_notify_give(t, 0), RTIPC_OK);
+    join_task(t);
+
+    assert_int_equal(o.rc_take, RTIPC_OK);
+    assert_int_equal(o.rc_set_self, RTIPC_OK);
+    assert_int_equal(o.prio_self, 9);
+    assert_int_equal(o.eff_self, 9);
+    if (rtipc_sched_policy() == RTIPC_SCHED_FIFO) {
+        assert_int_equal(o.pt_policy, SCHED_FIFO);
+        assert_int_equal(o.pt_prio, RTIPC_FIFO_BASE + 3);
+        assert_int_equal(o.kpolicy_created, SCHED_FIFO);
+        assert_int_equal(o.kprio_created, RTIPC_FIFO_BASE + 3);
+        assert_int_equal(o.kpolicy_set, SCHED_FIFO);
+        assert_int_equal(o.kprio_set, RTIPC_FIFO_BASE + 7);
+        assert_int_equal(o.kpolicy_self, SCHED_FIFO);
+        assert_int_equal(o.kprio_self, RTIPC_FIFO_BASE + 9);
+    } else {
+        assert_int_equal(o.pt_policy, SCHED_OTHER);
+        assert_int_equal(o.kpolicy_created, SCHED_OTHER);
+        assert_int_equal(o.kpolicy_set, SCHED_OTHER);
+        assert_int_equal(o.kpolicy_self, SCHED_OTHER);
+    }
+
+    assert_int_equal(rtipc_task_priority(NULL), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_effective_priority(NULL), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_set_priority(NULL, RTIPC_PRIORITY_LEVELS), RTIPC_EINVAL);
+
+    /* NULL is the caller (here the adopted main thread). */
+    rtipc_task_t *me = rtipc_task_current();
+    int old = rtipc_task_priority(me);
+    assert_int_equal(rtipc_task_set_priority(NULL, 5), RTIPC_OK);
+    assert_int_equal(rtipc_task_priority(me), 5);
+    assert_int_equal(rtipc_task_effective_priority(me), 5);
+    assert_int_equal(rtipc_task_set_priority(NULL, (unsigned)old), RTIPC_OK);
+    assert_int_equal(rtipc_task_priority(me), old);
+}
+
+/* The scheduling class of every priority, seen from inside the task. */
+typedef struct {
+    int pt_policy, pt_prio;
+    int kpolicy, kprio;
+} sched_obs_t;
+
+static void sched_body(void *arg)
+{
+    sched_obs_t *o = arg;
+    struct sched_param sp = {0};
+    if (pthread_getschedparam(pthread_self(), &o->pt_policy, &sp) == 0)
+        o->pt_prio = sp.sched_priority;
+    kernel_sched(&o->kpolicy, &o->kprio);
+}
+
+static void sched_policy_in_force(void **state)
+{
+    (void)state;
+    rtipc_sched_policy_t p = rtipc_sched_policy();
+    assert_true(p == RTIPC_SCHED_FIFO || p == RTIPC_SCHED_OTHER);
+    assert_int_equal(rtipc_sched_policy(), p); /* decided once */
+    const char *d = rtipc_sched_policy_describe();
+    assert_non_null(d);
+    assert_true(strlen(d) > 0);
+    if (p == RTIPC_SCHED_FIFO)
+        assert_string_equal(d, "SCHED_FIFO");
+    else
+        assert_int_equal(strncmp(d, "SCHED_OTHER (fallback", 21), 0);
+
+    const unsigned prios[] = {0, 4, RTIPC_PRIORITY_LEVELS - 1};
+    for (size_t i = 0; i < sizeof prios / sizeof prios[0]; ++i) {
+        sched_obs_t o = {-1, -1, -1, -1};
+        rtipc_task_t *t = NULL;
+        assert_int_equal(create("sched", prios[i], test_core(0), sched_body, &o, &t), RTIPC_OK);
+        join_task(t);
+        if (p == RTIPC_SCHED_FIFO) {
+            assert_int_equal(o.pt_policy, SCHED_FIFO);
+            assert_int_equal(o.pt_prio, RTIPC_FIFO_BASE + (int)prios[i]);
+            assert_int_equal(o.kpolicy, SCHED_FIFO);
+            assert_int_equal(o.kprio, RTIPC_FIFO_BASE + (int)prios[i]);
+        } else {
+            assert_int_equal(o.pt_policy, SCHED_OTHER);
+            assert_int_equal(o.kpolicy, SCHED_OTHER);
+        }
+    }
+}
+
+/* Effective priority under mutex inheritance, and set_priority while a
+ * mutex is held (the inherited priority stays). */
+typedef struct {
+    rtipc_mutex_t *m;
+    int rc_lock, rc_unlock;
+} inherit_obs_t;
+
+static void inherit_waiter(void *arg)
+{
+    inherit_obs_t *o = arg;
+    o->rc_lock = rtipc_mutex_lock(o->m, rtipc_ms(5000));
+    if (o->rc_lock == RTIPC_OK)
+        o->rc_unlock = rtipc_mutex_unlock(o->m);
+}
+
+static void effective_priority_inherited(void **state)
+{
+    (void)state;
+    rtipc_task_t *me = rtipc_task_current();
+    int old = rtipc_task_priority(me);
+    assert_int_equal(rtipc_task_set_priority(NULL, 1), RTIPC_OK);
+    inherit_obs_t o = {NULL, 12345, 12345};
+    assert_int_equal(rtipc_mutex_create(false, &o.m), RTIPC_OK);
+    assert_int_equal(rtipc_mutex_lock(o.m, RTIPC_NO_WAIT), RTIPC_OK);
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("high", 10, RTIPC_CORE_ANY, inherit_waiter, &o, &t), RTIPC_OK);
+    int boosted = 0;
+    for (int i = 0; i < 5000 && !boosted; ++i) {
+        boosted = rtipc_task_effective_priority(me) == 10;
+        if (!boosted)
+            sleep_ms(1);
+    }
+    assert_true(boosted);
+    assert_int_equal(rtipc_task_priority(me), 1);
+    /* Lowering the base while holding keeps the inherited priority. */
+    assert_int_equal(rtipc_task_set_priority(NULL, 2), RTIPC_OK);
+    assert_int_equal(rtipc_task_priority(me), 2);
+    assert_int_equal(rtipc_task_effective_priority(me), 10);
+    assert_int_equal(rtipc_mutex_unlock(o.m), RTIPC_OK);
+    assert_int_equal(rtipc_task_effective_priority(me), 2);
+    join_task(t);
+    assert_int_equal(o.rc_lock, RTIPC_OK);
+    assert_int_equal(o.rc_unlock, RTIPC_OK);
+    assert_int_equal(rtipc_mutex_delete(o.m), RTIPC_OK);
+    assert_int_equal(rtipc_task_set_priority(NULL, (unsigned)old), RTIPC_OK);
+    assert_int_equal(rtipc_task_effective_priority(me), old);
+}
+
+/* ---- SCHED_OTHER fallback, in a fresh process ------------------------------- */
+
+#define CHILD_ARG "--sched-other-child"
+
+/* Exit codes of the child: 0 all as expected, else the first check that
+ * failed. */
+enum { CHILD_OK = 0, CHILD_POLICY = 10, CHILD_DESCRIBE = 11, CHILD_CREATE = 12, CHILD_KERNEL = 13, CHILD_PRIO = 14 };
+
+static int sched_other_child(void)
+{
+    /* RTIPC_SCHED=other is in the environment; nothing of rtipc ran yet. */
+    if (rtipc_sched_policy() != RTIPC_SCHED_OTHER)
+        return CHILD_POLICY;
+    const char *d = rtipc_sched_policy_describe();
+    fprintf(stderr, "child: %s\n", d ? d : "(null)");
+    if (!d || strncmp(d, "SCHED_OTHER", 11) != 0 || !strstr(d, "fallback"))
+        return CHILD_DESCRIBE;
+    sched_obs_t o = {-1, -1, -1, -1};
+    rtipc_task_t *t = NULL;
+    if (create("other", 6, RTIPC_CORE_ANY, sched_body, &o, &t) != RTIPC_OK)
+        return CHILD_CREATE;
+    if (rtipc_task_priority(t) != 6) /* priorities stay logical */
+        return CHILD_PRIO;
+    if (rtipc_task_join(t) != RTIPC_OK)
+        return CHILD_CREATE;
+    if (o.kpolicy != SCHED_OTHER || o.pt_policy != SCHED_OTHER)
+        return CHILD_KERNEL;
+    return CHILD_OK;
+}
+
+static void sched_other_fallback(void **state)
+{
+    (void)state;
+    /* A fresh process (exec, not just fork: the policy of this process is
+     * already decided and a fork would inherit the decision). */
+    size_t n = 0;
+    while (environ[n])
+        ++n;
+    char **envp = calloc(n + 2, sizeof *envp);
+    assert_non_null(envp);
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (strncmp(environ[i], "RTIPC_SCHED=", 12) != 0)
+            envp[k++] = environ[i];
+    envp[k++] = "RTIPC_SCHED=other";
+    envp[k] = NULL;
+    char *argv[] = {"test_task", CHILD_ARG, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp);
+    free(envp);
+    assert_int_equal(rc, 0);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), CHILD_OK);
+}
+
+/* ---- wrong context ------------------------------------------------------- */
+
+static void wrong_context(void **state)
+{
+    (void)state;
+    rtipc_task_t *t = NULL;
+    assert_int_equal(create("ctx", 2, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+    rtipc_task_config_t cfg = {.name = "isr", .priority = 1, .core = RTIPC_CORE_ANY, .entry = noop};
+    rtipc_task_t *made = NULL;
+    rtipc_task_t *me = rtipc_task_current();
+    int me_prio = rtipc_task_priority(me);
+
+    enter_interrupt_context();
+    int r_create = rtipc_task_create(&cfg, &made);
+    int r_join = rtipc_task_join(t);
+    int r_delete = rtipc_task_delete(t);
+    int r_delete_self = rtipc_task_delete(NULL); /* must return, not end the caller */
+    int r_delay = rtipc_task_delay(rtipc_ms(10));
+    int r_delay_forever = rtipc_task_delay(RTIPC_FOREVER);
+    int r_yield = rtipc_task_yield();
+    int r_set = rtipc_task_set_priority(t, 4);
+    int r_set_self = rtipc_task_set_priority(NULL, 4);
+    /* Queries are allowed in any context. */
+    int q_prio = rtipc_task_priority(t);
+    int q_eff = rtipc_task_effective_priority(t);
+    const char *q_name = rtipc_task_name(t);
+    int q_core = rtipc_task_core(t);
+    leave_interrupt_context();
+
+    assert_int_equal(r_create, RTIPC_ECONTEXT);
+    assert_null(made);
+    assert_int_equal(r_join, RTIPC_ECONTEXT);
+    assert_int_equal(r_delete, RTIPC_ECONTEXT);
+    assert_int_equal(r_delete_self, RTIPC_ECONTEXT);
+    assert_int_equal(r_delay, RTIPC_ECONTEXT);
+    assert_int_equal(r_delay_forever, RTIPC_ECONTEXT);
+    assert_int_equal(r_yield, RTIPC_ECONTEXT);
+    assert_int_equal(r_set, RTIPC_ECONTEXT);
+    assert_int_equal(r_set_self, RTIPC_ECONTEXT);
+    assert_int_equal(q_prio, 2);
+    assert_int_equal(q_eff, 2);
+    assert_non_null(q_name);
+    assert_string_equal(q_name, "ctx");
+    assert_int_equal(q_core, RTIPC_CORE_ANY);
+    /* Nothing happened: priorities unchanged, the task still joinable. */
+    assert_int_equal(rtipc_task_priority(t), 2);
+    assert_int_equal(rtipc_task_priority(me), me_prio);
+    join_task(t);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], CHILD_ARG) == 0)
+        return sched_other_child();
+
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(create_pinned_runs_on_its_core),
+        cmocka_unit_test(create_unpinned),
+        cmocka_unit_test(create_invalid),
+        cmocka_unit_test(create_stack_size),
+        cmocka_unit_test(create_refused_by_os),
+        cmocka_unit_test(name_truncated),
+        cmocka_unit_test(core_count),
+        cmocka_unit_test(join_waits_and_releases),
+        cmocka_unit_test(join_finished_task),
+        cmocka_unit_test(join_invalid),
+        cmocka_unit_test(join_self_is_deadlock),
+        cmocka_unit_test(current_in_main_and_foreign_threads),
+        cmocka_unit_test(delay_sleeps_about_the_time),
+        cmocka_unit_test(delete_blocked_on_queue),
+        cmocka_unit_test(delete_blocked_in_delay_and_take),
+        cmocka_unit_test(delete_finished_task),
+        cmocka_unit_test(self_delete_ends_task),
+        cmocka_unit_test(priorities),
+        cmocka_unit_test(sched_policy_in_force),
+        cmocka_unit_test(effective_priority_inherited),
+        cmocka_unit_test(sched_other_fallback),
+        cmocka_unit_test(wrong_context),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
