@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "irq_internal.h"
+#include "queueset_internal.h"
 #include "rtipc/error.h"
 #include "task_internal.h"
 #include "wait.h"
@@ -25,7 +26,7 @@ struct rtipc_queue {
     unsigned char *storage;      /* length x item_size bytes */
     rtipc_waitlist_t senders;    /* tasks waiting for space */
     rtipc_waitlist_t receivers;  /* tasks waiting for an item */
-    void *reserved;              /* queue-set membership */
+    struct rtipc_queueset *set;  /* the queue set it belongs to, or NULL */
 };
 
 _Static_assert(sizeof(struct rtipc_queue) <= sizeof(rtipc_queue_static_t),
@@ -91,7 +92,7 @@ int rtipc_queue_delete(rtipc_queue_t *q)
     if (!valid(q))
         return RTIPC_EINVAL;
     rtipc_lock(&q->lock);
-    if (!rtipc__waitlist_empty(&q->senders) || !rtipc__waitlist_empty(&q->receivers)) {
+    if (!rtipc__waitlist_empty(&q->senders) || !rtipc__waitlist_empty(&q->receivers) || q->set) {
         rtipc_unlock(&q->lock);
         return RTIPC_EBUSY;
     }
@@ -161,6 +162,8 @@ static int attempt_send(rtipc_op_t *op)
         put_front(q, o->in);
     else
         put_back(q, o->in);
+    if (q->set)
+        rtipc__queueset_post(q->set, q, NULL);
     op->wake = rtipc__waitlist_wake_one(&q->receivers);
     return RTIPC_OK;
 }
@@ -239,6 +242,9 @@ int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item)
     rtipc_lock(&q->lock);
     memcpy(q->storage, item, q->item_size);
     q->head = 0;
+    /* A set hears of the item once: only when the queue was empty. */
+    if (q->set && count_of(q) == 0)
+        rtipc__queueset_post(q->set, q, NULL);
     set_count(q, 1);
     struct rtipc_task *wake = rtipc__waitlist_wake_one(&q->receivers);
     rtipc_unlock(&q->lock);
@@ -285,6 +291,8 @@ static int isr_op(rtipc_queue_t *q, const void *in, void *out, enum isr_kind kin
     } else if (kind == ISR_OVERWRITE) {
         memcpy(q->storage, in, q->item_size);
         q->head = 0;
+        if (q->set && count_of(q) == 0)
+            rtipc__queueset_post(q->set, q, woken);
         set_count(q, 1);
         wake = rtipc__isr_wake_one(&q->receivers);
     } else if (count_of(q) == q->length) {
@@ -294,6 +302,8 @@ static int isr_op(rtipc_queue_t *q, const void *in, void *out, enum isr_kind kin
             put_front(q, in);
         else
             put_back(q, in);
+        if (q->set)
+            rtipc__queueset_post(q->set, q, woken);
         wake = rtipc__isr_wake_one(&q->receivers);
     }
     rtipc_unlock(&q->lock);
@@ -329,6 +339,37 @@ int rtipc_queue_peek_from_isr(rtipc_queue_t *q, void *item)
     int rc = count_of(q) == 0 ? RTIPC_EWOULDBLOCK : RTIPC_OK;
     if (rc == RTIPC_OK)
         memcpy(item, slot(q, q->head), q->item_size);
+    rtipc_unlock(&q->lock);
+    return rc;
+}
+
+/* ---- queue-set membership (queueset.c) -------------------------------- */
+int rtipc__queue_attach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+{
+    struct rtipc_queue *q = member;
+    if (!valid(q))
+        return RTIPC_EINVAL;
+    rtipc_lock(&q->lock);
+    int rc = q->set || count_of(q) != 0 ? RTIPC_EBUSY : RTIPC_OK;
+    if (rc == RTIPC_OK) {
+        q->set = set;
+        *capacity = q->length;
+    }
+    rtipc_unlock(&q->lock);
+    return rc;
+}
+
+int rtipc__queue_detach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+{
+    struct rtipc_queue *q = member;
+    if (!valid(q))
+        return RTIPC_EINVAL;
+    rtipc_lock(&q->lock);
+    int rc = q->set != set ? RTIPC_EINVAL : count_of(q) != 0 ? RTIPC_EBUSY : RTIPC_OK;
+    if (rc == RTIPC_OK) {
+        q->set = NULL;
+        *capacity = q->length;
+    }
     rtipc_unlock(&q->lock);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "irq_internal.h"
+#include "queueset_internal.h"
 #include "rtipc/error.h"
 #include "task_internal.h"
 #include "wait.h"
@@ -21,7 +22,7 @@ struct rtipc_sem {
     _Atomic uint32_t count;   /* written under lock, read anywhere */
     uint32_t max;
     rtipc_waitlist_t takers;  /* tasks waiting for a count */
-    void *reserved;           /* queue-set membership */
+    struct rtipc_queueset *set; /* the queue set it belongs to, or NULL */
 };
 
 _Static_assert(sizeof(struct rtipc_sem) <= sizeof(rtipc_sem_static_t),
@@ -78,7 +79,7 @@ int rtipc_sem_delete(rtipc_sem_t *s)
     if (!valid(s))
         return RTIPC_EINVAL;
     rtipc_lock(&s->lock);
-    if (!rtipc__waitlist_empty(&s->takers)) {
+    if (!rtipc__waitlist_empty(&s->takers) || s->set) {
         rtipc_unlock(&s->lock);
         return RTIPC_EBUSY;
     }
@@ -102,6 +103,8 @@ int rtipc_sem_give(rtipc_sem_t *s)
         return RTIPC_EOVERFLOW;
     }
     atomic_store_explicit(&s->count, count + 1, memory_order_relaxed);
+    if (s->set)
+        rtipc__queueset_post(s->set, s, NULL);
     struct rtipc_task *wake = rtipc__waitlist_wake_one(&s->takers);
     rtipc_unlock(&s->lock);
     if (wake)
@@ -146,6 +149,8 @@ int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
         rc = RTIPC_EOVERFLOW;
     } else {
         atomic_store_explicit(&s->count, count + 1, memory_order_relaxed);
+        if (s->set)
+            rtipc__queueset_post(s->set, s, woken);
         wake = rtipc__isr_wake_one(&s->takers);
     }
     rtipc_unlock(&s->lock);
@@ -161,6 +166,39 @@ int rtipc_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
     rtipc_lock(&s->lock);
     int rc = attempt_take(&o.op);
+    rtipc_unlock(&s->lock);
+    return rc;
+}
+
+/* ---- queue-set membership (queueset.c) -------------------------------- */
+int rtipc__sem_attach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+{
+    struct rtipc_sem *s = member;
+    if (!valid(s))
+        return RTIPC_EINVAL;
+    rtipc_lock(&s->lock);
+    int rc = s->set || atomic_load_explicit(&s->count, memory_order_relaxed) != 0 ? RTIPC_EBUSY : RTIPC_OK;
+    if (rc == RTIPC_OK) {
+        s->set = set;
+        *capacity = s->max;
+    }
+    rtipc_unlock(&s->lock);
+    return rc;
+}
+
+int rtipc__sem_detach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+{
+    struct rtipc_sem *s = member;
+    if (!valid(s))
+        return RTIPC_EINVAL;
+    rtipc_lock(&s->lock);
+    int rc = s->set != set                                               ? RTIPC_EINVAL
+             : atomic_load_explicit(&s->count, memory_order_relaxed) != 0 ? RTIPC_EBUSY
+                                                                           : RTIPC_OK;
+    if (rc == RTIPC_OK) {
+        s->set = NULL;
+        *capacity = s->max;
+    }
     rtipc_unlock(&s->lock);
     return rc;
 }

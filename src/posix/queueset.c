@@ -1,0 +1,162 @@
+/* Queue sets: an rtipc queue of member handles plus the bookkeeping that
+ * enforces FreeRTOS's sizing and membership rules. */
+#include "rtipc/queueset.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "lock.h"
+#include "queueset_internal.h"
+#include "rtipc/error.h"
+#include "task_internal.h"
+
+#define SET_MAGIC 0x51534554u /* "QSET" */
+
+struct rtipc_queueset {
+    uint32_t magic;
+    rtipc_lock_t admin;          /* guards capacity_left and members */
+    uint32_t length;
+    uint32_t capacity_left;      /* length minus the members' capacities */
+    uint32_t members;
+    _Atomic uint32_t overflows;  /* events dropped: members read without select */
+    rtipc_queue_t *events;       /* queue of member handles (void *) */
+};
+
+static bool valid(const struct rtipc_queueset *set) { return set != NULL && set->magic == SET_MAGIC; }
+
+int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!out || length == 0 || length > INT32_MAX)
+        return RTIPC_EINVAL;
+    struct rtipc_queueset *set = calloc(1, sizeof *set);
+    if (!set)
+        return RTIPC_ENOMEM;
+    int rc = rtipc_queue_create(length, sizeof(void *), &set->events);
+    if (rc != RTIPC_OK) {
+        free(set);
+        return rc;
+    }
+    set->length = set->capacity_left = (uint32_t)length;
+    set->magic = SET_MAGIC;
+    *out = set;
+    return RTIPC_OK;
+}
+
+int rtipc_queueset_delete(rtipc_queueset_t *set)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(set))
+        return RTIPC_EINVAL;
+    rtipc_lock(&set->admin);
+    bool busy = set->members > 0;
+    rtipc_unlock(&set->admin);
+    if (busy)
+        return RTIPC_EBUSY;
+    int rc = rtipc_queue_delete(set->events); /* RTIPC_EBUSY while tasks select */
+    if (rc != RTIPC_OK)
+        return rc;
+    set->magic = 0;
+    free(set);
+    return RTIPC_OK;
+}
+
+typedef int (*link_fn)(void *member, struct rtipc_queueset *set, uint32_t *capacity);
+
+/* How one member type joins and leaves a set. */
+typedef struct {
+    link_fn attach, detach;
+} member_ops_t;
+
+static const member_ops_t queue_ops = {rtipc__queue_attach_set, rtipc__queue_detach_set};
+static const member_ops_t sem_ops = {rtipc__sem_attach_set, rtipc__sem_detach_set};
+
+static int add(rtipc_queueset_t *set, void *member, const member_ops_t *ops)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(set) || !member)
+        return RTIPC_EINVAL;
+    rtipc_lock(&set->admin);
+    uint32_t capacity = 0;
+    /* Attach first (the member checks itself under its own lock), then undo
+     * if the set cannot cover the member's capacity. */
+    int rc = ops->attach(member, set, &capacity);
+    if (rc == RTIPC_OK && capacity > set->capacity_left) {
+        ops->detach(member, set, &capacity); /* still empty: cannot fail */
+        rc = RTIPC_EOVERFLOW;
+    } else if (rc == RTIPC_OK) {
+        set->capacity_left -= capacity;
+        set->members++;
+    }
+    rtipc_unlock(&set->admin);
+    return rc;
+}
+
+static int remove_member(rtipc_queueset_t *set, void *member, const member_ops_t *ops)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(set) || !member)
+        return RTIPC_EINVAL;
+    rtipc_lock(&set->admin);
+    uint32_t capacity = 0;
+    int rc = ops->detach(member, set, &capacity);
+    if (rc == RTIPC_OK) {
+        set->capacity_left += capacity;
+        set->members--;
+    }
+    rtipc_unlock(&set->admin);
+    return rc;
+}
+
+int rtipc_queueset_add_queue(rtipc_queueset_t *set, rtipc_queue_t *q) { return add(set, q, &queue_ops); }
+
+int rtipc_queueset_add_sem(rtipc_queueset_t *set, rtipc_sem_t *s) { return add(set, s, &sem_ops); }
+
+int rtipc_queueset_remove_queue(rtipc_queueset_t *set, rtipc_queue_t *q)
+{
+    return remove_member(set, q, &queue_ops);
+}
+
+int rtipc_queueset_remove_sem(rtipc_queueset_t *set, rtipc_sem_t *s) { return remove_member(set, s, &sem_ops); }
+
+void rtipc__queueset_post(struct rtipc_queueset *set, void *member, bool *woken)
+{
+    /* The interrupt-safe send never blocks and, outside a handler, releases
+     * a selecting task at once. The sizing rule guarantees room unless
+     * members were read without select; then the event is dropped (the item
+     * itself stays in its member) and counted, never silently. */
+    if (rtipc_queue_send_from_isr(set->events, &member, woken) != RTIPC_OK)
+        atomic_fetch_add_explicit(&set->overflows, 1, memory_order_relaxed);
+}
+
+int64_t rtipc_queueset_overflows(const rtipc_queueset_t *set)
+{
+    return valid(set) ? (int64_t)atomic_load_explicit(&set->overflows, memory_order_relaxed) : RTIPC_EINVAL;
+}
+
+int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(set) || !member)
+        return RTIPC_EINVAL;
+    return rtipc_queue_receive(set->events, member, timeout);
+}
+
+int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member)
+{
+    if (!valid(set) || !member)
+        return RTIPC_EINVAL;
+    return rtipc_queue_receive_from_isr(set->events, member, NULL);
+}
+
+size_t rtipc_queueset_footprint(const rtipc_queueset_t *set)
+{
+    if (!valid(set))
+        return 0;
+    return sizeof *set + rtipc_queue_footprint(set->events);
+}
