@@ -11,6 +11,7 @@
 #include "rtipc/mutex.h"
 #include "rtipc/notify.h"
 #include "rtipc/queue.h"
+#include "rtipc/ringbuf.h"
 #include "rtipc/sem.h"
 #include "rtipc/task.h"
 #include "rtipc/tick.h"
