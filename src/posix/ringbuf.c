@@ -548,4 +548,3 @@ size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *rb)
 {
     return valid(rb) ? sizeof(struct rtipc_ringbuf) + rb->core.size : 0;
 }
-
