@@ -12,6 +12,7 @@
 #include "rtipc/notify.h"
 #include "rtipc/queue.h"
 #include "rtipc/queueset.h"
+#include "rtipc/ringbuf.h"
 #include "rtipc/sem.h"
 #include "rtipc/task.h"
 #include "rtipc/tick.h"

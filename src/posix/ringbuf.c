@@ -1,0 +1,550 @@
+/* Ring buffers on Linux: the portable byte layout (src/common/ringbuf_core.c)
+ * under the object lock, with priority-ordered wait lists for senders
+ * (waiting for space) and receivers (waiting for an item). */
+#include "rtipc/ringbuf.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/ringbuf_core.h"
+#include "irq_internal.h"
+#include "rtipc/error.h"
+#include "task_internal.h"
+#include "wait.h"
+
+#define RINGBUF_MAGIC 0x5242u /* "RB" */
+#define RINGBUF_DYNAMIC 0x1u
+
+_Static_assert((int)RTIPC_RINGBUF_NOSPLIT == (int)RTIPC__RB_NOSPLIT &&
+                   (int)RTIPC_RINGBUF_ALLOWSPLIT == (int)RTIPC__RB_ALLOWSPLIT &&
+                   (int)RTIPC_RINGBUF_BYTEBUF == (int)RTIPC__RB_BYTEBUF,
+               "public and core type values agree");
+_Static_assert(RTIPC_RINGBUF_HEADER_SIZE == RTIPC__RB_HEADER, "header size agrees with the core");
+_Static_assert(RTIPC_RINGBUF_MAX_SIZE == RTIPC__RB_MAX_SIZE, "largest size agrees with the core");
+
+struct rtipc_ringbuf {
+    rtipc_lock_t lock;
+    uint16_t magic;
+    uint8_t flags;
+    uint8_t spare;
+    rtipc__rb_t core;            /* layout and offsets, guarded by lock */
+    rtipc_waitlist_t senders;    /* tasks waiting for space (send, acquire) */
+    rtipc_waitlist_t receivers;  /* tasks waiting for an item */
+    void *set;                   /* reserved: queue-set membership (read side) */
+};
+
+_Static_assert(sizeof(struct rtipc_ringbuf) <= sizeof(rtipc_ringbuf_static_t),
+               "rtipc_ringbuf_static_t must hold the control block");
+
+static bool valid(const struct rtipc_ringbuf *rb) { return rb != NULL && rb->magic == RINGBUF_MAGIC; }
+
+static bool type_ok(rtipc_ringbuf_type_t type)
+{
+    return type == RTIPC_RINGBUF_NOSPLIT || type == RTIPC_RINGBUF_ALLOWSPLIT || type == RTIPC_RINGBUF_BYTEBUF;
+}
+
+static bool item_type(rtipc_ringbuf_type_t type) { return type != RTIPC_RINGBUF_BYTEBUF; }
+
+/* Capacity for a requested size, or 0 if invalid. round: dynamic creation
+ * rounds item types up to a multiple of 4; static creation demands it. */
+static uint32_t capacity_for(size_t size, rtipc_ringbuf_type_t type, bool round)
+{
+    if (!type_ok(type) || size == 0 || size > RTIPC_RINGBUF_MAX_SIZE)
+        return 0;
+    if (!item_type(type))
+        return (uint32_t)size;
+    if (size % RTIPC__RB_ALIGN != 0) {
+        if (!round)
+            return 0;
+        size = (size + RTIPC__RB_ALIGN - 1) & ~(size_t)(RTIPC__RB_ALIGN - 1);
+    }
+    /* A header and at least one aligned data word. */
+    return size >= RTIPC__RB_HEADER + RTIPC__RB_ALIGN ? (uint32_t)size : 0;
+}
+
+size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type)
+{
+    if (size == 0)
+        return type_ok(type) ? sizeof(struct rtipc_ringbuf) : 0;
+    uint32_t cap = capacity_for(size, type, true);
+    return cap ? sizeof(struct rtipc_ringbuf) + cap : 0;
+}
+
+size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
+{
+    if (!type_ok(type) || size == 0 || size > RTIPC_RINGBUF_MAX_SIZE)
+        return 0;
+    return rtipc__rb_item_bytes((unsigned)type, (uint32_t)size);
+}
+
+static void init(struct rtipc_ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap, uint8_t flags)
+{
+    memset(rb, 0, sizeof *rb);
+    rtipc__rb_init(&rb->core, (unsigned)type, storage, cap);
+    rb->flags = flags;
+    rb->magic = RINGBUF_MAGIC;
+}
+
+int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t **out)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    uint32_t cap = capacity_for(size, type, true);
+    if (!out || cap == 0)
+        return RTIPC_EINVAL;
+    /* The control block is a multiple of 8 bytes: the storage after it is
+     * aligned for headers. */
+    struct rtipc_ringbuf *rb = malloc(sizeof *rb + cap);
+    if (!rb)
+        return RTIPC_ENOMEM;
+    init(rb, type, (unsigned char *)(rb + 1), cap, RINGBUF_DYNAMIC);
+    *out = rb;
+    return RTIPC_OK;
+}
+
+int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *storage, rtipc_ringbuf_static_t *cb,
+                                rtipc_ringbuf_t **out)
+{
+    uint32_t cap = capacity_for(size, type, false);
+    if (!out || !cb || !storage || cap == 0)
+        return RTIPC_EINVAL;
+    if (item_type(type) && (uintptr_t)storage % RTIPC__RB_ALIGN != 0)
+        return RTIPC_EINVAL;
+    struct rtipc_ringbuf *rb = (struct rtipc_ringbuf *)(void *)cb;
+    init(rb, type, storage, cap, 0);
+    *out = rb;
+    return RTIPC_OK;
+}
+
+int rtipc_ringbuf_delete(rtipc_ringbuf_t *rb)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(rb))
+        return RTIPC_EINVAL;
+    rtipc_lock(&rb->lock);
+    if (!rtipc__waitlist_empty(&rb->senders) || !rtipc__waitlist_empty(&rb->receivers) ||
+        rtipc__rb_in_use(&rb->core)) {
+        rtipc_unlock(&rb->lock);
+        return RTIPC_EBUSY;
+    }
+    rb->magic = 0;
+    rtipc_unlock(&rb->lock);
+    if (rb->flags & RINGBUF_DYNAMIC)
+        free(rb);
+    return RTIPC_OK;
+}
+
+/* ---- whom to wake (all under the lock) ----------------------------------- */
+typedef struct {
+    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    struct rtipc_ringbuf *rb;
+    const void *data;        /* send */
+    uint32_t size;           /* send, acquire: item length; receive: max bytes */
+    void *acquired;          /* acquire: result */
+    rtipc__rb_span_t span;   /* receive: result */
+    struct rtipc_task *wake2; /* a second task to unpark after the loop unlocked */
+} rb_op_t;
+
+/* Waiters chosen under the lock, to be woken (unlinked and marked) there and
+ * unparked after unlocking. */
+typedef struct {
+    rtipc_waiter_t *receiver, *sender;
+} wakes_t;
+
+/* The highest-priority waiting sender whose item fits now, or NULL. Senders
+ * wait for different amounts of space, so the first in line may not be the
+ * one that can proceed. */
+static rtipc_waiter_t *fitting_sender(struct rtipc_ringbuf *rb)
+{
+    for (rtipc_waiter_t *w = rb->senders.head; w; w = w->next)
+        if (rtipc__rb_fits(&rb->core, ((rb_op_t *)w->op)->size))
+            return w;
+    return NULL;
+}
+
+/* The receiver to wake when a receive would now succeed, or NULL. */
+static rtipc_waiter_t *ready_receiver(struct rtipc_ringbuf *rb)
+{
+    return rtipc__rb_readable(&rb->core) ? rb->receivers.head : NULL;
+}
+
+/* `items` items have just become receivable. This is the one place where
+ * readers learn of new data (send, send_from_isr, complete), so the read-side
+ * queue-set hook belongs here: one post to rb->set per item. Returns the
+ * receiver to wake, or NULL. */
+static rtipc_waiter_t *items_available(struct rtipc_ringbuf *rb, uint32_t items)
+{
+    if (items == 0)
+        return NULL;
+    return ready_receiver(rb);
+}
+
+/* After storing an item (or reserving space): a receiver for it, and the next
+ * waiting sender that still fits, so that senders for whom a return freed
+ * room proceed one after the other. */
+static wakes_t after_store(struct rtipc_ringbuf *rb, uint32_t items)
+{
+    return (wakes_t){items_available(rb, items), fitting_sender(rb)};
+}
+
+/* After a give-back: the sender that now fits (if space was freed) and, for
+ * a byte buffer, a receiver (the stream is no longer held by that read). */
+static wakes_t after_return(struct rtipc_ringbuf *rb, bool freed)
+{
+    wakes_t w = {NULL, NULL};
+    if (freed)
+        w.sender = fitting_sender(rb);
+    if (rb->core.type == RTIPC__RB_BYTEBUF)
+        w.receiver = ready_receiver(rb);
+    return w;
+}
+
+static void wake_tasks(struct rtipc_ringbuf *rb, wakes_t w, struct rtipc_task *out[2])
+{
+    out[0] = w.receiver ? rtipc__waitlist_wake(&rb->receivers, w.receiver) : NULL;
+    out[1] = w.sender ? rtipc__waitlist_wake(&rb->senders, w.sender) : NULL;
+}
+
+static void wake_isr(struct rtipc_ringbuf *rb, wakes_t w, rtipc_isr_wake_t out[2])
+{
+    rtipc_isr_wake_t none = {NULL, false};
+    out[0] = w.receiver ? rtipc__isr_wake(&rb->receivers, w.receiver) : none;
+    out[1] = w.sender ? rtipc__isr_wake(&rb->senders, w.sender) : none;
+}
+
+/* In an attempt: the first task goes to the blocking loop, the second is
+ * unparked by the caller once the loop has returned (and unlocked). */
+static void hand_over(rb_op_t *o, struct rtipc_task *t[2])
+{
+    o->op.wake = t[0] ? t[0] : t[1];
+    o->wake2 = t[0] ? t[1] : NULL;
+}
+
+/* Outside the lock: unpark what the calls above chose. */
+static void unpark_all(struct rtipc_task *a, struct rtipc_task *b)
+{
+    if (a)
+        rtipc__unpark(a);
+    if (b)
+        rtipc__unpark(b);
+    if (a || b)
+        rtipc__reschedule_point(rtipc__current_or_null()); /* waking a task reschedules */
+}
+
+/* ---- sending ------------------------------------------------------------------ */
+static int attempt_send(rtipc_op_t *op)
+{
+    rb_op_t *o = (rb_op_t *)op;
+    struct rtipc_ringbuf *rb = o->rb;
+    o->wake2 = NULL;
+    if (!rtipc__rb_fits(&rb->core, o->size))
+        return RTIPC_EWOULDBLOCK;
+    uint32_t items = rtipc__rb_write(&rb->core, o->data, o->size);
+    struct rtipc_task *t[2];
+    wake_tasks(rb, after_store(rb, items), t);
+    hand_over(o, t);
+    return RTIPC_OK;
+}
+
+static int attempt_acquire(rtipc_op_t *op)
+{
+    rb_op_t *o = (rb_op_t *)op;
+    struct rtipc_ringbuf *rb = o->rb;
+    o->wake2 = NULL;
+    if (!rtipc__rb_fits(&rb->core, o->size))
+        return RTIPC_EWOULDBLOCK;
+    o->acquired = rtipc__rb_acquire(&rb->core, o->size);
+    struct rtipc_task *t[2];
+    wake_tasks(rb, after_store(rb, 0), t); /* nothing receivable until completed */
+    hand_over(o, t);
+    return RTIPC_OK;
+}
+
+/* Common check of the sending calls: 0, or the error to return. */
+static int check_size(const struct rtipc_ringbuf *rb, size_t size)
+{
+    if (size == 0 || size > rtipc__rb_max_item(&rb->core))
+        return RTIPC_EINVAL;
+    return RTIPC_OK;
+}
+
+int rtipc_ringbuf_send(rtipc_ringbuf_t *rb, const void *data, size_t size, rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(rb) || !data || check_size(rb, size))
+        return RTIPC_EINVAL;
+    rb_op_t o = {.op = {.attempt = attempt_send}, .rb = rb, .data = data, .size = (uint32_t)size};
+    int rc = rtipc__block(&rb->lock, &rb->senders, &o.op, timeout);
+    unpark_all(o.wake2, NULL);
+    return rc;
+}
+
+int rtipc_ringbuf_acquire(rtipc_ringbuf_t *rb, void **item, size_t size, rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(rb) || !item)
+        return RTIPC_EINVAL;
+    if (rb->core.type != RTIPC__RB_NOSPLIT)
+        return RTIPC_ENOTSUP;
+    if (check_size(rb, size))
+        return RTIPC_EINVAL;
+    rb_op_t o = {.op = {.attempt = attempt_acquire}, .rb = rb, .size = (uint32_t)size};
+    int rc = rtipc__block(&rb->lock, &rb->senders, &o.op, timeout);
+    unpark_all(o.wake2, NULL);
+    if (rc == RTIPC_OK)
+        *item = o.acquired;
+    return rc;
+}
+
+int rtipc_ringbuf_complete(rtipc_ringbuf_t *rb, void *item)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(rb) || !item)
+        return RTIPC_EINVAL;
+    uint32_t items;
+    struct rtipc_task *t[2] = {NULL, NULL};
+    rtipc_lock(&rb->lock);
+    bool ok = rtipc__rb_complete(&rb->core, item, &items);
+    if (ok)
+        wake_tasks(rb, (wakes_t){items_available(rb, items), NULL}, t);
+    rtipc_unlock(&rb->lock);
+    unpark_all(t[0], t[1]);
+    return ok ? RTIPC_OK : RTIPC_EINVAL;
+}
+
+int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *rb, const void *data, size_t size, bool *woken)
+{
+    if (!valid(rb) || !data || check_size(rb, size))
+        return RTIPC_EINVAL;
+    rtipc_isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
+    int rc = RTIPC_OK;
+    rtipc_lock(&rb->lock);
+    if (!rtipc__rb_fits(&rb->core, (uint32_t)size)) {
+        rc = RTIPC_EWOULDBLOCK;
+    } else {
+        uint32_t items = rtipc__rb_write(&rb->core, data, (uint32_t)size);
+        wake_isr(rb, after_store(rb, items), wake);
+    }
+    rtipc_unlock(&rb->lock);
+    rtipc__isr_release(wake[0], woken);
+    rtipc__isr_release(wake[1], woken);
+    return rc;
+}
+
+/* ---- receiving ------------------------------------------------------------------ */
+static int attempt_receive(rtipc_op_t *op)
+{
+    rb_op_t *o = (rb_op_t *)op;
+    struct rtipc_ringbuf *rb = o->rb;
+    o->wake2 = NULL;
+    if (!rtipc__rb_take(&rb->core, o->size, &o->span))
+        return RTIPC_EWOULDBLOCK;
+    /* Several items may have become receivable at once (a completion): the
+     * next receiver in line gets its turn now. */
+    rtipc_waiter_t *w = ready_receiver(rb);
+    if (w)
+        op->wake = rtipc__waitlist_wake(&rb->receivers, w);
+    return RTIPC_OK;
+}
+
+enum recv_kind { RECV_WHOLE, RECV_SPLIT, RECV_UP_TO };
+
+/* Argument and type checks of every receive: 0, or the error to return. */
+static int check_receive(const struct rtipc_ringbuf *rb, enum recv_kind kind, const void *a, const void *b,
+                         const void *c, const void *d, size_t max)
+{
+    if (!valid(rb) || !a || !b || (kind == RECV_SPLIT && (!c || !d)))
+        return RTIPC_EINVAL;
+    unsigned type = rb->core.type;
+    if ((kind == RECV_WHOLE && type == RTIPC__RB_ALLOWSPLIT) || (kind == RECV_SPLIT && type == RTIPC__RB_BYTEBUF) ||
+        (kind == RECV_UP_TO && type != RTIPC__RB_BYTEBUF))
+        return RTIPC_ENOTSUP;
+    if (kind == RECV_UP_TO && max == 0)
+        return RTIPC_EINVAL;
+    return RTIPC_OK;
+}
+
+static uint32_t clamp_max(size_t max) { return max > UINT32_MAX ? UINT32_MAX : (uint32_t)max; }
+
+static int receive(rtipc_ringbuf_t *rb, rtipc__rb_span_t *span, size_t max, rtipc_timeout_t timeout)
+{
+    rb_op_t o = {.op = {.attempt = attempt_receive}, .rb = rb, .size = clamp_max(max)};
+    int rc = rtipc__block(&rb->lock, &rb->receivers, &o.op, timeout);
+    if (rc == RTIPC_OK)
+        *span = o.span;
+    return rc;
+}
+
+int rtipc_ringbuf_receive(rtipc_ringbuf_t *rb, void **item, size_t *size, rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    int rc = check_receive(rb, RECV_WHOLE, item, size, NULL, NULL, 0);
+    rtipc__rb_span_t span;
+    if (rc == RTIPC_OK)
+        rc = receive(rb, &span, SIZE_MAX, timeout);
+    if (rc == RTIPC_OK) {
+        *item = span.p[0];
+        *size = span.n[0];
+    }
+    return rc;
+}
+
+int rtipc_ringbuf_receive_split(rtipc_ringbuf_t *rb, void **head, size_t *head_size, void **tail,
+                                size_t *tail_size, rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    int rc = check_receive(rb, RECV_SPLIT, head, head_size, tail, tail_size, 0);
+    rtipc__rb_span_t span;
+    if (rc == RTIPC_OK)
+        rc = receive(rb, &span, SIZE_MAX, timeout);
+    if (rc == RTIPC_OK) {
+        *head = span.p[0];
+        *head_size = span.n[0];
+        *tail = span.p[1];
+        *tail_size = span.n[1];
+    }
+    return rc;
+}
+
+int rtipc_ringbuf_receive_up_to(rtipc_ringbuf_t *rb, void **item, size_t *size, size_t max,
+                                rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    int rc = check_receive(rb, RECV_UP_TO, item, size, NULL, NULL, max);
+    rtipc__rb_span_t span;
+    if (rc == RTIPC_OK)
+        rc = receive(rb, &span, max, timeout);
+    if (rc == RTIPC_OK) {
+        *item = span.p[0];
+        *size = span.n[0];
+    }
+    return rc;
+}
+
+/* Interrupt-safe receive: one attempt, wakes nobody (receiving frees no
+ * space; a task woken for an earlier item passes the turn on itself). */
+static int receive_isr(rtipc_ringbuf_t *rb, rtipc__rb_span_t *span, size_t max)
+{
+    rtipc_lock(&rb->lock);
+    bool ok = rtipc__rb_take(&rb->core, clamp_max(max), span);
+    rtipc_unlock(&rb->lock);
+    return ok ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_ringbuf_receive_from_isr(rtipc_ringbuf_t *rb, void **item, size_t *size)
+{
+    int rc = check_receive(rb, RECV_WHOLE, item, size, NULL, NULL, 0);
+    rtipc__rb_span_t span;
+    if (rc == RTIPC_OK)
+        rc = receive_isr(rb, &span, SIZE_MAX);
+    if (rc == RTIPC_OK) {
+        *item = span.p[0];
+        *size = span.n[0];
+    }
+    return rc;
+}
+
+int rtipc_ringbuf_receive_split_from_isr(rtipc_ringbuf_t *rb, void **head, size_t *head_size, void **tail,
+                                         size_t *tail_size)
+{
+    int rc = check_receive(rb, RECV_SPLIT, head, head_size, tail, tail_size, 0);
+    rtipc__rb_span_t span;
+    if (rc == RTIPC_OK)
+        rc = receive_isr(rb, &span, SIZE_MAX);
+    if (rc == RTIPC_OK) {
+        *head = span.p[0];
+        *head_size = span.n[0];
+        *tail = span.p[1];
+        *tail_size = span.n[1];
+    }
+    return rc;
+}
+
+int rtipc_ringbuf_receive_up_to_from_isr(rtipc_ringbuf_t *rb, void **item, size_t *size, size_t max)
+{
+    int rc = check_receive(rb, RECV_UP_TO, item, size, NULL, NULL, max);
+    rtipc__rb_span_t span;
+    if (rc == RTIPC_OK)
+        rc = receive_isr(rb, &span, max);
+    if (rc == RTIPC_OK) {
+        *item = span.p[0];
+        *size = span.n[0];
+    }
+    return rc;
+}
+
+/* ---- returning ------------------------------------------------------------------ */
+int rtipc_ringbuf_return(rtipc_ringbuf_t *rb, void *item)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!valid(rb) || !item)
+        return RTIPC_EINVAL;
+    struct rtipc_task *t[2] = {NULL, NULL};
+    bool freed;
+    rtipc_lock(&rb->lock);
+    bool ok = rtipc__rb_give_back(&rb->core, item, &freed);
+    if (ok)
+        wake_tasks(rb, after_return(rb, freed), t);
+    rtipc_unlock(&rb->lock);
+    unpark_all(t[0], t[1]);
+    return ok ? RTIPC_OK : RTIPC_EINVAL;
+}
+
+int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *rb, void *item, bool *woken)
+{
+    if (!valid(rb) || !item)
+        return RTIPC_EINVAL;
+    rtipc_isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
+    bool freed;
+    rtipc_lock(&rb->lock);
+    bool ok = rtipc__rb_give_back(&rb->core, item, &freed);
+    if (ok)
+        wake_isr(rb, after_return(rb, freed), wake);
+    rtipc_unlock(&rb->lock);
+    rtipc__isr_release(wake[0], woken);
+    rtipc__isr_release(wake[1], woken);
+    return ok ? RTIPC_OK : RTIPC_EINVAL;
+}
+
+/* ---- queries ---------------------------------------------------------------------- */
+/* Queries lock a const handle: the lock is the object's mutable part, and
+ * every ring buffer lives in writable memory (malloc or caller storage). */
+static int query(const rtipc_ringbuf_t *crb, int (*get)(const rtipc__rb_t *))
+{
+    if (!valid(crb))
+        return RTIPC_EINVAL;
+    struct rtipc_ringbuf *rb = (struct rtipc_ringbuf *)(uintptr_t)crb;
+    rtipc_lock(&rb->lock);
+    int v = get(&rb->core);
+    rtipc_unlock(&rb->lock);
+    return v;
+}
+
+static int get_free(const rtipc__rb_t *c) { return (int)rtipc__rb_free_size(c); }
+static int get_waiting(const rtipc__rb_t *c) { return (int)rtipc__rb_waiting(c); }
+static int get_used(const rtipc__rb_t *c) { return (int)c->used; }
+
+int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *rb) { return query(rb, get_free); }
+
+int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *rb)
+{
+    return valid(rb) ? (int)rtipc__rb_max_item(&rb->core) : RTIPC_EINVAL; /* fixed at creation */
+}
+
+int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *rb) { return query(rb, get_waiting); }
+
+int rtipc_ringbuf_bytes_used(const rtipc_ringbuf_t *rb) { return query(rb, get_used); }
+
+size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *rb)
+{
+    return valid(rb) ? sizeof(struct rtipc_ringbuf) + rb->core.size : 0;
+}
