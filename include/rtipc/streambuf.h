@@ -20,6 +20,12 @@
  * it wrote nothing. So an error always means "nothing happened", and 0 means
  * "*sent bytes were written", as FreeRTOS's byte count would say.
  *
+ * As in FreeRTOS, a writer that waits for more than size - (trigger - 1)
+ * free bytes can wait forever against a reader that waits for the trigger
+ * level (fewer bytes than the trigger are buffered, yet too few are free for
+ * the writer). With long timeouts on both sides, keep each send at most
+ * size - trigger + 1 bytes.
+ *
  * Concurrency (the single-writer / single-reader contract of FreeRTOS, made
  * checkable): at most one task or handler may be inside a writing call
  * (send, send_from_isr) and at most one inside a reading call (receive,

@@ -21,6 +21,10 @@ static void pin_main_to_core0(void)
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
+/* Long enough never to expire in a passing run; finite, so that a missing
+ * wake-up fails the test instead of hanging it. */
+#define LONG_WAIT rtipc_ms(10000)
+
 static int other_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
 
 typedef struct {
@@ -47,6 +51,14 @@ static void io_task(void *arg)
         io->rc = rtipc_msgbuf_receive(io->mb, io->data, io->len, &io->n, io->timeout);
     io->t1 = rtipc_time_ns();
     atomic_store(&io->done, 1);
+}
+
+/* Join the task of io and check that its call ended well before LONG_WAIT:
+ * a call that should have been woken but ran into its timeout fails here. */
+static void join_io(rtipc_task_t *t, const io_t *io)
+{
+    join_task(t);
+    assert_true(io->t1 - io->t0 < 5000000000LL);
 }
 
 static rtipc_task_t *start_blocked(io_t *io)
@@ -243,19 +255,22 @@ static void blocked_send_completes_only_when_the_whole_message_fits(void **state
     (void)state;
     rtipc_msgbuf_t *mb;
     assert_int_equal(rtipc_msgbuf_create(20, &mb), RTIPC_OK);
-    put(mb, "a");        /* 5 bytes */
-    put(mb, "bcdefghi"); /* 12 bytes: 17 used, 3 free */
-    io_t io = {.mb = mb, .send = true, .len = 6, .timeout = RTIPC_FOREVER}; /* needs 10 */
-    memcpy(io.data, "UVWXYZ", 6);
+    put(mb, "a");     /* 5 bytes */
+    put(mb, "b");     /* 5 bytes */
+    put(mb, "cdefg"); /* 9 bytes: 19 used, 1 free */
+    io_t io = {.mb = mb, .send = true, .len = 7, .timeout = LONG_WAIT}; /* needs 11 */
+    memcpy(io.data, "UVWXYZ!", 7);
     rtipc_task_t *t = start_blocked(&io);
-    take(mb, "a"); /* 8 free: not yet */
+    take(mb, "a"); /* 6 free: not yet */
     sleep_ms(50);
     int done_early = atomic_load(&io.done);
-    take(mb, "bcdefghi"); /* 20 free */
-    join_task(t);
+    take(mb, "b"); /* exactly 11 free */
+    join_io(t, &io);
     assert_false(done_early);
     assert_int_equal(io.rc, RTIPC_OK);
-    take(mb, "UVWXYZ");
+    assert_int_equal(rtipc_msgbuf_spaces_available(mb), 0);
+    take(mb, "cdefg");
+    take(mb, "UVWXYZ!");
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_OK);
 }
 
@@ -267,7 +282,7 @@ static void blocked_reader_wakes_for_any_whole_message(void **state)
     io_t io = {.mb = mb, .len = 32, .timeout = rtipc_ms(10000)};
     rtipc_task_t *t = start_blocked(&io);
     put(mb, "x");
-    join_task(t);
+    join_io(t, &io);
     assert_int_equal(io.rc, RTIPC_OK);
     assert_int_equal(io.n, 1);
     assert_int_equal(io.data[0], 'x');
@@ -288,7 +303,7 @@ static void second_writer_and_second_reader_are_refused_with_busy(void **state)
     rtipc_msgbuf_t *mb;
     assert_int_equal(rtipc_msgbuf_create(16, &mb), RTIPC_OK);
     put(mb, "12345678");
-    io_t w = {.mb = mb, .send = true, .len = 8, .timeout = RTIPC_FOREVER};
+    io_t w = {.mb = mb, .send = true, .len = 8, .timeout = LONG_WAIT};
     memcpy(w.data, "abcdefgh", 8);
     rtipc_task_t *t = start_blocked(&w);
     bool woken = false;
@@ -297,7 +312,7 @@ static void second_writer_and_second_reader_are_refused_with_busy(void **state)
     int rc_reset = rtipc_msgbuf_reset(mb);
     int rc_delete = rtipc_msgbuf_delete(mb);
     take(mb, "12345678");
-    join_task(t);
+    join_io(t, &w);
     assert_int_equal(rc_send, RTIPC_EBUSY);
     assert_int_equal(rc_isr, RTIPC_EBUSY);
     assert_int_equal(rc_reset, RTIPC_EBUSY);
@@ -305,7 +320,7 @@ static void second_writer_and_second_reader_are_refused_with_busy(void **state)
     assert_int_equal(w.rc, RTIPC_OK);
     take(mb, "abcdefgh");
 
-    io_t r = {.mb = mb, .len = 16, .timeout = RTIPC_FOREVER};
+    io_t r = {.mb = mb, .len = 16, .timeout = LONG_WAIT};
     t = start_blocked(&r);
     char out[16];
     size_t n = 99;
@@ -313,7 +328,7 @@ static void second_writer_and_second_reader_are_refused_with_busy(void **state)
     size_t n_recv = n;
     int rc_isr_recv = rtipc_msgbuf_receive_from_isr(mb, out, 16, &n, &woken);
     put(mb, "hello");
-    join_task(t);
+    join_io(t, &r);
     assert_int_equal(rc_recv, RTIPC_EBUSY);
     assert_int_equal(n_recv, 0);
     assert_int_equal(rc_isr_recv, RTIPC_EBUSY);
@@ -388,8 +403,8 @@ static void interrupt_handler_sends_and_receives_whole_messages_and_reports_woke
     assert_int_equal(rtipc_irq_create(other_core(), isr_handler, &p, &irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_trigger(irq), RTIPC_OK);
     assert_true(wait_for_flag((volatile int *)&p.ran, 1, 2000));
-    join_task(tr);
-    join_task(tw);
+    join_io(tr, &reader);
+    join_io(tw, &writer);
     const int want[8] = {RTIPC_OK, RTIPC_EBUSY,  RTIPC_OK, RTIPC_OK,
                          RTIPC_EWOULDBLOCK, RTIPC_EINVAL, RTIPC_OK, RTIPC_EWOULDBLOCK};
     for (int i = 0; i < 8; ++i)

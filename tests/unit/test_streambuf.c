@@ -23,6 +23,10 @@ static void pin_main_to_core0(void)
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
+/* Long enough never to expire in a passing run; finite, so that a missing
+ * wake-up fails the test instead of hanging it. */
+#define LONG_WAIT rtipc_ms(10000)
+
 static int other_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
 
 /* One send or receive run by a task, with its outcome for the main thread. */
@@ -50,6 +54,14 @@ static void io_task(void *arg)
         io->rc = rtipc_streambuf_receive(io->sb, io->data, io->len, &io->n, io->timeout);
     io->t1 = rtipc_time_ns();
     atomic_store(&io->done, 1);
+}
+
+/* Join the task of io and check that its call ended well before LONG_WAIT:
+ * a call that should have been woken but ran into its timeout fails here. */
+static void join_io(rtipc_task_t *t, const io_t *io)
+{
+    join_task(t);
+    assert_true(io->t1 - io->t0 < 5000000000LL);
 }
 
 /* Start io on core 1 and give it time to block. */
@@ -253,7 +265,7 @@ static void blocked_send_waits_for_its_whole_request_then_completes(void **state
     rtipc_streambuf_t *sb;
     assert_int_equal(rtipc_streambuf_create(8, 1, &sb), RTIPC_OK);
     fill(sb, "abcdefgh");
-    io_t io = {.sb = sb, .send = true, .len = 4, .timeout = RTIPC_FOREVER};
+    io_t io = {.sb = sb, .send = true, .len = 4, .timeout = LONG_WAIT};
     memcpy(io.data, "WXYZ", 4);
     rtipc_task_t *t = start_blocked(&io);
     char out[8];
@@ -262,7 +274,7 @@ static void blocked_send_waits_for_its_whole_request_then_completes(void **state
     sleep_ms(50);
     int done_with_two_free = atomic_load(&io.done);
     assert_int_equal(rtipc_streambuf_receive(sb, out, 2, &n, RTIPC_NO_WAIT), RTIPC_OK);
-    join_task(t);
+    join_io(t, &io);
     assert_false(done_with_two_free);
     assert_int_equal(io.rc, RTIPC_OK);
     assert_int_equal(io.n, 4);
@@ -278,7 +290,7 @@ static void send_larger_than_the_buffer_waits_for_it_to_empty_and_fills_it(void 
     rtipc_streambuf_t *sb;
     assert_int_equal(rtipc_streambuf_create(8, 1, &sb), RTIPC_OK);
     fill(sb, "abc");
-    io_t io = {.sb = sb, .send = true, .len = 20, .timeout = RTIPC_FOREVER};
+    io_t io = {.sb = sb, .send = true, .len = 20, .timeout = LONG_WAIT};
     memcpy(io.data, "ABCDEFGHIJKLMNOPQRST", 20);
     rtipc_task_t *t = start_blocked(&io);
     int done_early = atomic_load(&io.done);
@@ -286,7 +298,7 @@ static void send_larger_than_the_buffer_waits_for_it_to_empty_and_fills_it(void 
     size_t n;
     assert_int_equal(rtipc_streambuf_receive(sb, out, 8, &n, RTIPC_NO_WAIT), RTIPC_OK);
     assert_int_equal(n, 3);
-    join_task(t);
+    join_io(t, &io);
     assert_false(done_early);
     assert_int_equal(io.rc, RTIPC_OK);
     assert_int_equal(io.n, 8);
@@ -307,7 +319,7 @@ static void blocked_reader_wakes_only_when_the_trigger_level_is_reached(void **s
     sleep_ms(60);
     int done_below = atomic_load(&io.done);
     fill(sb, "defghij"); /* 10 bytes: the trigger level */
-    join_task(t);
+    join_io(t, &io);
     assert_false(done_below);
     assert_int_equal(io.rc, RTIPC_OK);
     assert_int_equal(io.n, 10);
@@ -324,7 +336,7 @@ static void reader_takes_what_is_there_when_its_timeout_expires_below_the_trigge
     io_t io = {.sb = sb, .len = 32, .timeout = rtipc_ms(150)};
     rtipc_task_t *t = start_blocked(&io);
     fill(sb, "abc");
-    join_task(t);
+    join_io(t, &io);
     assert_int_equal(io.rc, RTIPC_OK);
     assert_int_equal(io.n, 3);
     assert_memory_equal(io.data, "abc", 3);
@@ -371,7 +383,7 @@ static void trigger_level_zero_means_one_and_above_the_size_is_refused(void **st
     io_t io = {.sb = sb, .len = 16, .timeout = rtipc_ms(10000)};
     rtipc_task_t *t = start_blocked(&io);
     fill(sb, "z");
-    join_task(t);
+    join_io(t, &io);
     assert_int_equal(io.rc, RTIPC_OK);
     assert_int_equal(io.n, 1);
     assert_true(io.t1 - io.t0 < 5000000000LL);
@@ -380,7 +392,7 @@ static void trigger_level_zero_means_one_and_above_the_size_is_refused(void **st
     io_t io2 = {.sb = sb, .len = 16, .timeout = rtipc_ms(100)};
     t = start_blocked(&io2);
     fill(sb, "y");
-    join_task(t);
+    join_io(t, &io2);
     assert_int_equal(io2.rc, RTIPC_OK);
     assert_true(io2.t1 - io2.t0 >= 100000000); /* not woken by 1 byte: took it at the timeout */
     assert_int_equal(rtipc_streambuf_delete(sb), RTIPC_OK);
@@ -393,7 +405,7 @@ static void second_writer_is_refused_while_the_first_is_blocked_in_send(void **s
     rtipc_streambuf_t *sb;
     assert_int_equal(rtipc_streambuf_create(4, 1, &sb), RTIPC_OK);
     fill(sb, "abcd");
-    io_t io = {.sb = sb, .send = true, .len = 2, .timeout = RTIPC_FOREVER};
+    io_t io = {.sb = sb, .send = true, .len = 2, .timeout = LONG_WAIT};
     memcpy(io.data, "XY", 2);
     rtipc_task_t *t = start_blocked(&io);
     size_t n = 99;
@@ -406,7 +418,7 @@ static void second_writer_is_refused_while_the_first_is_blocked_in_send(void **s
     int bytes = rtipc_streambuf_bytes_available(sb);
     char out[8];
     assert_int_equal(rtipc_streambuf_receive(sb, out, 2, &n, RTIPC_NO_WAIT), RTIPC_OK);
-    join_task(t);
+    join_io(t, &io);
     assert_int_equal(rc_send, RTIPC_EBUSY);
     assert_int_equal(n_send, 0);
     assert_int_equal(rc_isr, RTIPC_EBUSY);
@@ -428,7 +440,7 @@ static void second_reader_is_refused_while_the_first_is_blocked_in_receive(void 
     (void)state;
     rtipc_streambuf_t *sb;
     assert_int_equal(rtipc_streambuf_create(8, 1, &sb), RTIPC_OK);
-    io_t io = {.sb = sb, .len = 8, .timeout = RTIPC_FOREVER};
+    io_t io = {.sb = sb, .len = 8, .timeout = LONG_WAIT};
     rtipc_task_t *t = start_blocked(&io);
     char out[8];
     size_t n = 99;
@@ -437,7 +449,7 @@ static void second_reader_is_refused_while_the_first_is_blocked_in_receive(void 
     int rc_isr = rtipc_streambuf_receive_from_isr(sb, out, 8, &n, &woken);
     int rc_reset = rtipc_streambuf_reset(sb);
     fill(sb, "hi");
-    join_task(t);
+    join_io(t, &io);
     assert_int_equal(rc_recv, RTIPC_EBUSY);
     assert_int_equal(rc_isr, RTIPC_EBUSY);
     assert_int_equal(rc_reset, RTIPC_EBUSY);
@@ -453,7 +465,7 @@ static void deleting_a_blocked_writer_or_reader_frees_its_side(void **state)
     rtipc_streambuf_t *sb;
     assert_int_equal(rtipc_streambuf_create(4, 1, &sb), RTIPC_OK);
     fill(sb, "abcd");
-    io_t w = {.sb = sb, .send = true, .len = 2, .timeout = RTIPC_FOREVER};
+    io_t w = {.sb = sb, .send = true, .len = 2, .timeout = LONG_WAIT};
     rtipc_task_t *t = start_blocked(&w);
     assert_int_equal(rtipc_task_delete(t), RTIPC_OK);
     assert_false(atomic_load(&w.done));
@@ -464,7 +476,7 @@ static void deleting_a_blocked_writer_or_reader_frees_its_side(void **state)
     assert_int_equal(rtipc_streambuf_send(sb, "ok", 2, &n, RTIPC_NO_WAIT), RTIPC_OK);
     assert_int_equal(rtipc_streambuf_reset(sb), RTIPC_OK);
 
-    io_t r = {.sb = sb, .len = 8, .timeout = RTIPC_FOREVER};
+    io_t r = {.sb = sb, .len = 8, .timeout = LONG_WAIT};
     t = start_blocked(&r);
     assert_int_equal(rtipc_task_delete(t), RTIPC_OK);
     assert_false(atomic_load(&r.done));
@@ -543,8 +555,8 @@ static void interrupt_handler_sends_and_receives_and_reports_woken_tasks(void **
     assert_int_equal(rtipc_irq_create(other_core(), isr_handler, &p, &irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_trigger(irq), RTIPC_OK);
     assert_true(wait_for_flag((volatile int *)&p.ran, 1, 2000));
-    join_task(tr);
-    join_task(tw);
+    join_io(tr, &reader);
+    join_io(tw, &writer);
 
     const int want[10] = {RTIPC_OK,          RTIPC_EBUSY, RTIPC_OK,          RTIPC_OK,     RTIPC_EWOULDBLOCK,
                           RTIPC_OK,          RTIPC_OK,    RTIPC_EWOULDBLOCK, RTIPC_EINVAL, RTIPC_EINVAL};
