@@ -138,12 +138,21 @@ static bool met(const eg_op_t *o, uint32_t bits)
  * can hand back only one task). */
 typedef struct {
     bool isr;
-    int capacity;
+    int capacity; /* entries in the array below (0: none) */
     int n;
     bool *woken;
+    union {
+        struct rtipc_task **tasks;   /* task context */
+        rtipc_isr_wake_t *isr_wakes; /* interrupt context */
+    };
+} wake_batch_t;
+
+/* The on-stack storage behind a batch: 256 bytes (task) or 512 bytes
+ * (interrupt) on a 64-bit host, half that on a 32-bit MCU. */
+typedef union {
     struct rtipc_task *tasks[WAKE_BATCH];
     rtipc_isr_wake_t isr_wakes[WAKE_BATCH];
-} wake_batch_t;
+} wake_store_t;
 
 static void batch_wake(wake_batch_t *b, rtipc_waitlist_t *list, rtipc_waiter_t *w)
 {
@@ -282,7 +291,12 @@ static int set_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *value, bool
 {
     if (!valid(eg) || (bits & RESERVED))
         return RTIPC_EINVAL;
+    wake_store_t store;
     wake_batch_t b = {.isr = isr, .capacity = WAKE_BATCH, .woken = woken};
+    if (isr)
+        b.isr_wakes = store.isr_wakes;
+    else
+        b.tasks = store.tasks;
     rtipc_lock(&eg->lock);
     uint32_t after = set_and_wake(eg, bits, &b);
     rtipc_unlock(&eg->lock);
