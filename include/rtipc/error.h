@@ -42,7 +42,8 @@ enum rtipc_error {
     /** A notification value is still pending and the action was
      *  "no overwrite", so the value was left unchanged. */
     RTIPC_EPENDING = -10,
-    /** The object is in use: it still has waiting tasks (delete refused). */
+    /** The object is in use: it has waiting tasks, or another task is
+     *  already inside a single-writer/single-reader call. */
     RTIPC_EBUSY = -11,
     /** The operating system refused a resource (thread creation, scheduling
      *  attribute); the object was not created. */

@@ -14,7 +14,7 @@ const char *rtipc_strerror(int code)
     case RTIPC_EDEADLOCK:   return "operation would deadlock";
     case RTIPC_ENOTSUP:     return "not supported by this object";
     case RTIPC_EPENDING:    return "a notification is already pending";
-    case RTIPC_EBUSY:       return "object has waiting tasks";
+    case RTIPC_EBUSY:       return "object in use";
     case RTIPC_ESYSTEM:     return "operating system refused a resource";
     default:                return "unknown rtipc error";
     }
