@@ -157,8 +157,20 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
         int parked = park(self, &w, deadline);
 
         rtipc_lock(lock);
-        if (!is_woken(&w))
+        if (!is_woken(&w)) {
             rtipc__waitlist_remove(list, &w);
+        } else if (parked != PARK_WOKEN && atomic_load_explicit(&self->deferred, memory_order_acquire)) {
+            /* A handler woke us after the timeout or the deletion request
+             * ended the park, and deferred the wake-up: we are (or are about
+             * to be) on the core's deferred list. Wait for the release as a
+             * woken waiter does; leaving while still listed would let a later
+             * deferral link this task to itself. The acquire pairs with the
+             * release in flush() (the relaxed store of true happened before
+             * the woken store we saw). */
+            rtipc_unlock(lock);
+            wait_until_released(self);
+            rtipc_lock(lock);
+        }
         if (parked == PARK_DELETED) {
             struct rtipc_task *pass_on = NULL;
             /* A wake-up meant for this waiter goes to the next one, so the

@@ -1,0 +1,68 @@
+/* The mailbox's control block, shared by the portable core (mailbox.c) and a
+ * port's waiting part (src/posix/mailbox_wait.c on Linux). */
+#ifndef RTIPC_COMMON_MAILBOX_INTERNAL_H
+#define RTIPC_COMMON_MAILBOX_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rtipc/mailbox.h"
+
+#define RTIPC__MAILBOX_MAGIC 0x4d424f58u /* "MBOX" */
+#define RTIPC__MAILBOX_DYNAMIC 0x1u
+
+/* The unit of the value copies: the widest unsigned integer whose atomic
+ * loads and stores are lock-free (and so plain moves), 64 bits where the
+ * machine has them. Storage is sized in multiples of 8 bytes either way. */
+#if ATOMIC_LLONG_LOCK_FREE == 2
+typedef unsigned long long rtipc__mb_word_t;
+#else
+typedef uint32_t rtipc__mb_word_t;
+#endif
+
+/* Bytes reserved for the port's waiting part (lock and one wait list on
+ * Linux: 16 bytes). */
+#define RTIPC__MAILBOX_PORT_BYTES 16
+
+struct rtipc_mailbox {
+    uint32_t magic;
+    uint32_t flags;
+    uint32_t size;                 /* value bytes */
+    uint32_t words;                /* words per copy */
+    _Atomic rtipc__mb_word_t *buf; /* copy 0, then copy 1 */
+    /* 2 x version, +1 while a write is in progress. Version v lives in copy
+     * v & 1. */
+    _Atomic uint64_t seq;
+    /* 1 while tasks may wait for a newer version; set by a waiter and
+     * recomputed by wakers, both under the port lock; read lock-free by
+     * writers (see mailbox.c). */
+    _Atomic uint32_t sleepers;
+    _Alignas(8) unsigned char port[RTIPC__MAILBOX_PORT_BYTES];
+};
+
+_Static_assert(sizeof(struct rtipc_mailbox) <= sizeof(rtipc_mailbox_static_t),
+               "rtipc_mailbox_static_t holds the control block");
+_Static_assert(_Alignof(struct rtipc_mailbox) <= _Alignof(rtipc_mailbox_static_t),
+               "rtipc_mailbox_static_t is aligned for the control block");
+
+static inline bool rtipc__mailbox_valid(const struct rtipc_mailbox *mb)
+{
+    return mb != NULL && mb->magic == RTIPC__MAILBOX_MAGIC;
+}
+
+bool rtipc__mailbox_size_ok(size_t value_size);
+
+void rtipc__mailbox_init(struct rtipc_mailbox *mb, size_t value_size, const void *initial, void *storage,
+                         uint32_t flags);
+
+/* The newest complete version. Acquire (see mailbox.c, A1). */
+uint64_t rtipc__mailbox_version(const struct rtipc_mailbox *mb);
+
+/* Provided by the port: wake the tasks waiting for a version newer than the
+ * current one. From a handler, through the interrupt path (setting *woken as
+ * irq.h says; woken may be NULL); from a task, directly. */
+void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken);
+
+#endif

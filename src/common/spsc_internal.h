@@ -1,0 +1,94 @@
+/* The SPSC ring's control block, shared by the portable core (spsc.c) and a
+ * port's waiting part (src/posix/spsc_wait.c on Linux).
+ *
+ * Three cache lines, so that each side writes only its own line on the fast
+ * path:
+ *
+ *   line 0  shared, read-mostly: shape, storage pointer, the two "sleeping"
+ *           flags and the port's waiting part (lock, wait lists). Written only
+ *           at creation and when a side parks or wakes a parked side, so on
+ *           the fast path it sits in both cores' caches in the shared state.
+ *   line 1  producer: tail (the producer's free-running index) and
+ *           head_cache, the producer's private copy of the consumer's index.
+ *   line 2  consumer: head and tail_cache, the mirror image.
+ *
+ * A side keeps its cache of the other side's index on its own line because
+ * it writes that line on every operation anyway (its index): a separate line
+ * for the cache would cost 64 more bytes and save no coherence transfer.
+ *
+ * Indices run freely over uint32_t; the slot of index i is i & mask, and
+ * tail - head (mod 2^32) is the number of items, at most capacity <= 2^30. */
+#ifndef RTIPC_COMMON_SPSC_INTERNAL_H
+#define RTIPC_COMMON_SPSC_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rtipc/spsc.h"
+
+#define RTIPC__CACHE_LINE 64
+#define RTIPC__SPSC_MAGIC 0x53505343u /* "SPSC" */
+#define RTIPC__SPSC_DYNAMIC 0x1u
+#define RTIPC__SPSC_MAX_CAPACITY (1u << 30)
+
+/* Which side is parked or to be woken: indexes sleeping[] and the port's wait
+ * lists. */
+enum { RTIPC__SPSC_CONSUMER = 0, RTIPC__SPSC_PRODUCER = 1 };
+
+/* Bytes line 0 reserves for the port's waiting part (lock and two wait lists
+ * on Linux: 24 bytes). The port checks that its part fits. */
+#define RTIPC__SPSC_PORT_BYTES 32
+
+struct rtipc_spsc {
+    /* ---- line 0: shared, read-mostly ---- */
+    _Alignas(RTIPC__CACHE_LINE) uint32_t magic;
+    uint32_t flags;
+    uint32_t mask;              /* capacity - 1 */
+    uint32_t item_size;         /* bytes per item */
+    unsigned char *slots;       /* capacity x item_size bytes */
+    /* sleeping[side] is 1 while that side is parked (or about to park) in a
+     * blocking call. Set by that side under the port lock; cleared under the
+     * port lock by the side itself or by the waker. Read lock-free by the
+     * other side after every successful operation (see spsc.c). */
+    _Atomic uint32_t sleeping[2];
+    _Alignas(8) unsigned char port[RTIPC__SPSC_PORT_BYTES];
+    /* ---- line 1: the producer's ---- */
+    _Alignas(RTIPC__CACHE_LINE) _Atomic uint32_t tail; /* next index to fill */
+    uint32_t head_cache;        /* producer only: last head it read */
+    /* ---- line 2: the consumer's ---- */
+    _Alignas(RTIPC__CACHE_LINE) _Atomic uint32_t head; /* next index to take */
+    uint32_t tail_cache;        /* consumer only: last tail it read */
+};
+
+_Static_assert(sizeof(struct rtipc_spsc) == 3 * RTIPC__CACHE_LINE, "SPSC control block is three cache lines");
+_Static_assert(offsetof(struct rtipc_spsc, tail) == RTIPC__CACHE_LINE, "tail starts line 1");
+_Static_assert(offsetof(struct rtipc_spsc, head) == 2 * RTIPC__CACHE_LINE, "head starts line 2");
+_Static_assert(sizeof(struct rtipc_spsc) <= sizeof(rtipc_spsc_static_t), "rtipc_spsc_static_t holds the block");
+_Static_assert(_Alignof(rtipc_spsc_static_t) >= RTIPC__CACHE_LINE, "static block is cache-line aligned");
+
+static inline bool rtipc__spsc_valid(const struct rtipc_spsc *r)
+{
+    return r != NULL && r->magic == RTIPC__SPSC_MAGIC;
+}
+
+/* Whether (capacity, item_size) is a valid shape. */
+bool rtipc__spsc_shape_ok(size_t capacity, size_t item_size);
+
+/* Initialise a control block (zeroing the port part). */
+void rtipc__spsc_init(struct rtipc_spsc *r, size_t capacity, size_t item_size, void *storage, uint32_t flags);
+
+/* The wait-free moves. Copy up to n items in (put, producer side) or out
+ * (get, consumer side); return how many moved. When at least one moved,
+ * *peer_sleeping tells whether the other side was seen parked afterwards (the
+ * caller must then wake it); with none moved it is false. */
+uint32_t rtipc__spsc_put(struct rtipc_spsc *r, const void *items, uint32_t n, bool *peer_sleeping);
+uint32_t rtipc__spsc_get(struct rtipc_spsc *r, void *items, uint32_t n, bool *peer_sleeping);
+
+/* Provided by the port: wake the side `side` parked on r, which the caller
+ * saw sleeping. From a handler, through the interrupt path (setting *woken as
+ * irq.h says, woken may be NULL); from a task, directly. */
+void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken);
+
+#endif

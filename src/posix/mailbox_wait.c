@@ -1,0 +1,173 @@
+/* The mailbox on Linux: creation and deletion, waiting for a newer version,
+ * and waking the waiters (the port half of src/common/mailbox.c).
+ *
+ * The waiting part is the usual object lock and one wait list, touched only
+ * while some task waits. Each waiter's operation carries the version it last
+ * saw, so a writer wakes exactly the waiters its version is news to. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../common/mailbox_internal.h"
+#include "irq_internal.h"
+#include "rtipc/error.h"
+#include "task_internal.h"
+#include "wait.h"
+
+typedef struct {
+    rtipc_lock_t lock;
+    rtipc_waitlist_t waiters; /* tasks in rtipc_mailbox_wait_newer */
+} mailbox_port_t;
+
+_Static_assert(sizeof(mailbox_port_t) <= RTIPC__MAILBOX_PORT_BYTES, "the waiting part fits");
+_Static_assert(_Alignof(mailbox_port_t) <= 8, "the waiting part's alignment is provided");
+
+/* Waiters woken per critical section: the tasks to unpark are kept on the
+ * stack until the lock is dropped. More waiters take more rounds. */
+enum { WAKE_BATCH = 8 };
+
+static mailbox_port_t *port_of(struct rtipc_mailbox *mb) { return (mailbox_port_t *)(void *)mb->port; }
+
+/* Under the port lock: the flag says whether anybody still waits. Relaxed:
+ * written only under the lock, which orders it against the waiters' stores. */
+static void update_sleepers(struct rtipc_mailbox *mb)
+{
+    atomic_store_explicit(&mb->sleepers, rtipc__waitlist_empty(&port_of(mb)->waiters) ? 0u : 1u,
+                          memory_order_relaxed);
+}
+
+int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!out || !rtipc__mailbox_size_ok(value_size))
+        return RTIPC_EINVAL;
+    /* The control block's size is a multiple of 8, so the copies that follow
+     * it are 8-byte aligned. */
+    _Static_assert(sizeof(struct rtipc_mailbox) % 8 == 0, "copies follow the block aligned");
+    struct rtipc_mailbox *mb = malloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
+    if (!mb)
+        return RTIPC_ENOMEM;
+    rtipc__mailbox_init(mb, value_size, initial, mb + 1, RTIPC__MAILBOX_DYNAMIC);
+    *out = mb;
+    return RTIPC_OK;
+}
+
+int rtipc_mailbox_delete(rtipc_mailbox_t *mb)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!rtipc__mailbox_valid(mb))
+        return RTIPC_EINVAL;
+    mailbox_port_t *p = port_of(mb);
+    rtipc_lock(&p->lock);
+    if (!rtipc__waitlist_empty(&p->waiters)) {
+        rtipc_unlock(&p->lock);
+        return RTIPC_EBUSY;
+    }
+    mb->magic = 0;
+    rtipc_unlock(&p->lock);
+    if (mb->flags & RTIPC__MAILBOX_DYNAMIC)
+        free(mb);
+    return RTIPC_OK;
+}
+
+/* ---- waiting ---------------------------------------------------------------- */
+typedef struct {
+    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    struct rtipc_mailbox *mb;
+    uint64_t last_seen;
+    bool abandoned; /* gave up waiting: the last attempt must not set the flag */
+} mailbox_op_t;
+
+/* Under the port lock. Announce a sleeper, then look at the version once
+ * more; on EWOULDBLOCK the blocking loop queues us in this same critical
+ * section, so a writer that sees the flag and takes the lock finds us. */
+static int attempt(rtipc_op_t *op)
+{
+    mailbox_op_t *o = (mailbox_op_t *)op;
+    struct rtipc_mailbox *mb = o->mb;
+    if (rtipc__mailbox_version(mb) > o->last_seen)
+        return RTIPC_OK;
+    if (o->abandoned)
+        return RTIPC_EWOULDBLOCK;
+    atomic_store_explicit(&mb->sleepers, 1, memory_order_relaxed);
+    /* F2: full fence, pairs with F1 in the write (mailbox.c); orders the flag
+     * store before the version load. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (rtipc__mailbox_version(mb) > o->last_seen) {
+        update_sleepers(mb); /* not waiting after all */
+        return RTIPC_OK;
+    }
+    return RTIPC_EWOULDBLOCK;
+}
+
+/* Under the port lock, after a timeout or deletion unlinked us. */
+static void abandon(rtipc_op_t *op)
+{
+    mailbox_op_t *o = (mailbox_op_t *)op;
+    o->abandoned = true;
+    update_sleepers(o->mb);
+}
+
+int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen, uint64_t *version,
+                             rtipc_timeout_t timeout)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    if (!rtipc__mailbox_valid(mb) || !buf)
+        return RTIPC_EINVAL;
+    if (rtipc__mailbox_version(mb) <= last_seen) {
+        if (rtipc_timeout_is_no_wait(timeout))
+            return RTIPC_EWOULDBLOCK;
+        /* Adopt a foreign thread now, before the flag is raised for it. */
+        if (!rtipc__self())
+            return RTIPC_ENOMEM;
+        mailbox_op_t o = {.op = {.attempt = attempt, .abandon = abandon}, .mb = mb, .last_seen = last_seen};
+        mailbox_port_t *p = port_of(mb);
+        int rc = rtipc__block(&p->lock, &p->waiters, &o.op, timeout);
+        if (rc != RTIPC_OK)
+            return rc;
+    }
+    /* Versions only grow: this copy is at least the one that satisfied us. */
+    return rtipc_mailbox_read(mb, buf, version);
+}
+
+/* ---- waking ----------------------------------------------------------------- */
+void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
+{
+    mailbox_port_t *p = port_of(mb);
+    bool in_isr = rtipc__in_interrupt, any = false, more;
+    do {
+        rtipc_isr_wake_t isr_wake[WAKE_BATCH];
+        struct rtipc_task *task_wake[WAKE_BATCH];
+        int n = 0;
+        more = false;
+        rtipc_lock(&p->lock);
+        uint64_t now = rtipc__mailbox_version(mb);
+        for (rtipc_waiter_t *w = p->waiters.head, *next; w; w = next) {
+            next = w->next;
+            if (((mailbox_op_t *)w->op)->last_seen >= now)
+                continue; /* waits for a version beyond this one */
+            if (n == WAKE_BATCH) {
+                more = true;
+                break;
+            }
+            if (in_isr)
+                isr_wake[n++] = rtipc__isr_wake(&p->waiters, w);
+            else
+                task_wake[n++] = rtipc__waitlist_wake(&p->waiters, w);
+        }
+        update_sleepers(mb);
+        rtipc_unlock(&p->lock);
+        for (int i = 0; i < n; ++i) {
+            if (in_isr)
+                rtipc__isr_release(isr_wake[i], woken);
+            else
+                rtipc__unpark(task_wake[i]);
+        }
+        any = any || n > 0;
+    } while (more);
+    /* Waking tasks reschedules: release deferred wake-ups (irq.h). */
+    if (any && !in_isr)
+        rtipc__reschedule_point(rtipc__current_or_null());
+}

@@ -1,0 +1,518 @@
+#define _GNU_SOURCE
+/* Stress: the SPSC ring under a random mix of every call.
+ *
+ * 1. A producer task on core 0 and a consumer task on core 1 exchange
+ *    >= 10^6 sequence-numbered items through a 64-slot ring, each side
+ *    choosing at random between the single try calls, the bulk calls (1..16
+ *    items), the _from_isr calls from task context and the blocking calls
+ *    with random timeouts (no wait, 0..200 us, forever); the consumer also
+ *    peeks. Every item carries (sequence, check word).
+ * 2. A periodic interrupt on core 0 produces (push_from_isr and
+ *    push_bulk_from_isr, yielding when told to most of the time) and a
+ *    consumer task on the same core takes the items with blocking pops: the
+ *    park handshake against interrupt-context producers, including wake-ups
+ *    deferred to the next tick.
+ *
+ * The consumer checks that item i is the i-th item: a lost, duplicated or
+ * reordered item (or a torn copy) is an error. Random choices come from a
+ * seed printed at the start (RTIPC_STRESS_SEED replays them; the
+ * interleaving cannot be replayed). Tasks record errors; the main thread
+ * asserts after joining. A stall (no progress for 30 s) fails the test: it
+ * is how a lost wake-up shows. */
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rtipc/spsc.h"
+#include "test_support.h"
+
+#define STALL_NS (30 * 1000000000ll)
+#define MAX_FINITE_US 200u
+#define BULK_MAX 16
+
+/* ---- seeded random numbers ---------------------------------------------- */
+static uint64_t run_seed(void)
+{
+    static uint64_t seed;
+    static int have;
+    if (!have) {
+        const char *s = getenv("RTIPC_STRESS_SEED");
+        seed = s ? strtoull(s, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
+        have = 1;
+        printf("stress_spsc: seed %" PRIu64 " (RTIPC_STRESS_SEED=%" PRIu64 " replays the random choices)\n", seed,
+               seed);
+        fflush(stdout);
+    }
+    return seed;
+}
+
+typedef struct {
+    uint64_t s;
+} rng_t;
+
+static uint64_t rnd(rng_t *r)
+{
+    /* splitmix64 */
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t below(rng_t *r, uint32_t n) { return (uint32_t)(rnd(r) % n); }
+
+static rng_t rng_for(uint64_t stream)
+{
+    rng_t r = {run_seed() ^ (stream * 0xd1342543de82ef95ull)};
+    rnd(&r);
+    return r;
+}
+
+/* ---- items ------------------------------------------------------------------ */
+typedef struct {
+    uint64_t seq;
+    uint64_t check;
+} item_t;
+
+static uint64_t check_of(uint64_t seq)
+{
+    uint64_t x = seq * 0x9e3779b97f4a7c15ull;
+    return x ^ (x >> 29) ^ 0x5a5a5a5a5a5a5a5aull;
+}
+
+static item_t mk(uint64_t seq) { return (item_t){seq, check_of(seq)}; }
+
+/* ---- shared state -------------------------------------------------------------- */
+typedef struct {
+    uint64_t no_wait, finite, forever;   /* blocking calls, by timeout kind */
+    uint64_t wouldblock, timedout;       /* "not now" results */
+    uint64_t single, bulk, isr, blocking, peeks; /* calls that moved items */
+} counts_t;
+
+typedef struct {
+    rtipc_spsc_t *r;
+    long total;
+    atomic_long produced, consumed; /* progress, read by the main thread */
+    atomic_long errors;
+    char first_error[200];
+    atomic_int claimed;
+    counts_t prod, cons;
+    uint64_t irq_runs;
+    atomic_int irq_done;
+    atomic_int consumer_tid;
+    atomic_int consumer_in_pop;
+    rtipc_task_t *consumer_task;
+} ctx_t;
+
+static void error(ctx_t *c, const char *what, uint64_t want, uint64_t got)
+{
+    if (atomic_fetch_add(&c->errors, 1) == 0 && atomic_exchange(&c->claimed, 1) == 0)
+        snprintf(c->first_error, sizeof c->first_error, "%s: expected %" PRIu64 ", got %" PRIu64, what, want, got);
+}
+
+static rtipc_timeout_t random_timeout(rng_t *g, counts_t *k)
+{
+    switch (below(g, 3)) {
+    case 0:
+        k->no_wait++;
+        return RTIPC_NO_WAIT;
+    case 1:
+        k->finite++;
+        return rtipc_us(below(g, MAX_FINITE_US + 1));
+    default:
+        k->forever++;
+        return RTIPC_FOREVER;
+    }
+}
+
+static void count_not_now(counts_t *k, int rc)
+{
+    if (rc == RTIPC_EWOULDBLOCK)
+        k->wouldblock++;
+    else if (rc == RTIPC_ETIMEDOUT)
+        k->timedout++;
+}
+
+/* ---- the consumer's check ------------------------------------------------------ */
+typedef struct {
+    ctx_t *c;
+    uint64_t next; /* sequence number expected next */
+} checker_t;
+
+static void check_item(checker_t *ck, item_t it)
+{
+    if (it.check != check_of(it.seq))
+        error(ck->c, "torn or corrupt item (check word) at seq", ck->next, it.seq);
+    else if (it.seq != ck->next)
+        error(ck->c, it.seq > ck->next ? "item lost: next seq" : "item duplicated or reordered: next seq", ck->next,
+              it.seq);
+    ck->next = it.seq + 1; /* resynchronise, so one fault counts once */
+}
+
+/* ======================================================================== */
+/* 1. task producer, task consumer                                           */
+/* ======================================================================== */
+static void producer_task(void *arg)
+{
+    ctx_t *c = arg;
+    rng_t g = rng_for(1);
+    counts_t *k = &c->prod;
+    uint64_t next = 0, total = (uint64_t)c->total;
+    item_t batch[BULK_MAX];
+    while (next < total) {
+        uint32_t choice = below(&g, 10);
+        int rc;
+        if (choice < 3) { /* single try */
+            item_t it = mk(next);
+            rc = rtipc_spsc_try_push(c->r, &it);
+            if (rc == RTIPC_OK) {
+                next++;
+                k->single++;
+            }
+        } else if (choice < 6) { /* bulk */
+            uint32_t n = 1 + below(&g, BULK_MAX);
+            if (n > total - next)
+                n = (uint32_t)(total - next);
+            for (uint32_t i = 0; i < n; ++i)
+                batch[i] = mk(next + i);
+            rc = rtipc_spsc_push_bulk(c->r, batch, n);
+            if (rc < 0 || rc > (int)n) {
+                error(c, "push_bulk result in range 0..n, n", n, (uint64_t)(int64_t)rc);
+                return;
+            }
+            next += (uint64_t)rc;
+            if (rc > 0)
+                k->bulk++;
+            rc = rc > 0 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+        } else if (choice < 7) { /* interrupt-safe call from a task */
+            item_t it = mk(next);
+            bool woken = false;
+            rc = rtipc_spsc_push_from_isr(c->r, &it, &woken);
+            if (rc == RTIPC_OK) {
+                next++;
+                k->isr++;
+            }
+        } else { /* blocking, random timeout */
+            item_t it = mk(next);
+            rc = rtipc_spsc_push(c->r, &it, random_timeout(&g, k));
+            if (rc == RTIPC_OK) {
+                next++;
+                k->blocking++;
+            }
+        }
+        if (rc != RTIPC_OK) {
+            if (rc != RTIPC_EWOULDBLOCK && rc != RTIPC_ETIMEDOUT) {
+                error(c, "push result (0 = OK)", 0, (uint64_t)(int64_t)rc);
+                return;
+            }
+            count_not_now(k, rc);
+        }
+        atomic_store_explicit(&c->produced, (long)next, memory_order_relaxed);
+    }
+}
+
+static void consumer_task(void *arg)
+{
+    ctx_t *c = arg;
+    rng_t g = rng_for(2);
+    counts_t *k = &c->cons;
+    checker_t ck = {c, 0};
+    uint64_t total = (uint64_t)c->total;
+    item_t batch[BULK_MAX];
+    while (ck.next < total) {
+        uint32_t choice = below(&g, 10);
+        int rc;
+        item_t it;
+        if (choice < 3) {
+            rc = rtipc_spsc_try_pop(c->r, &it);
+            if (rc == RTIPC_OK) {
+                check_item(&ck, it);
+                k->single++;
+            }
+        } else if (choice < 6) {
+            uint32_t n = 1 + below(&g, BULK_MAX);
+            rc = rtipc_spsc_pop_bulk(c->r, batch, n);
+            if (rc < 0 || rc > (int)n) {
+                error(c, "pop_bulk result in range 0..n, n", n, (uint64_t)(int64_t)rc);
+                return;
+            }
+            for (int i = 0; i < rc; ++i)
+                check_item(&ck, batch[i]);
+            if (rc > 0)
+                k->bulk++;
+            rc = rc > 0 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+        } else if (choice < 7) {
+            item_t peeked;
+            bool woken = false;
+            rc = rtipc_spsc_peek(c->r, &peeked);
+            if (rc == RTIPC_OK) {
+                k->peeks++;
+                /* The peeked item is the one the next pop returns. */
+                if (rtipc_spsc_pop_from_isr(c->r, &it, &woken) != RTIPC_OK)
+                    error(c, "pop after a successful peek (0 = OK)", 0, 1);
+                else if (it.seq != peeked.seq || it.check != peeked.check)
+                    error(c, "peeked seq = popped seq", peeked.seq, it.seq);
+                check_item(&ck, it);
+                k->isr++;
+            }
+        } else {
+            rc = rtipc_spsc_pop(c->r, &it, random_timeout(&g, k));
+            if (rc == RTIPC_OK) {
+                check_item(&ck, it);
+                k->blocking++;
+            }
+        }
+        if (rc != RTIPC_OK) {
+            if (rc != RTIPC_EWOULDBLOCK && rc != RTIPC_ETIMEDOUT) {
+                error(c, "pop result (0 = OK)", 0, (uint64_t)(int64_t)rc);
+                return;
+            }
+            count_not_now(k, rc);
+        }
+        atomic_store_explicit(&c->consumed, (long)ck.next, memory_order_relaxed);
+    }
+    /* Nothing more may arrive. */
+    item_t extra;
+    if (rtipc_spsc_try_pop(c->r, &extra) == RTIPC_OK)
+        error(c, "items after the last one: seq", total, extra.seq);
+}
+
+/* Main thread: wait until *done reaches want, failing on a stall. Returns
+ * whether it finished (false: tasks still run; leak the state). */
+static bool wait_progress(atomic_long *done, long want, const char *what)
+{
+    long last = -1;
+    int64_t last_change = rtipc_time_ns();
+    for (;;) {
+        long now = atomic_load(done);
+        if (now >= want)
+            return true;
+        if (now != last) {
+            last = now;
+            last_change = rtipc_time_ns();
+        } else if (rtipc_time_ns() - last_change > STALL_NS) {
+            printf("stress_spsc: STALL in %s at %ld of %ld (a lost wake-up or a lost item)\n", what, now, want);
+            return false;
+        }
+        sleep_ms(20);
+    }
+}
+
+static void print_counts(const char *side, const counts_t *k)
+{
+    printf("  %s: moved by single %" PRIu64 ", bulk %" PRIu64 ", isr/peek %" PRIu64 " (peeks %" PRIu64
+           "), blocking %" PRIu64 "; timeouts no-wait %" PRIu64 " finite %" PRIu64 " forever %" PRIu64
+           "; not-now would-block %" PRIu64 " timed-out %" PRIu64 "\n",
+           side, k->single, k->bulk, k->isr, k->peeks, k->blocking, k->no_wait, k->finite, k->forever, k->wouldblock,
+           k->timedout);
+}
+
+static void task_producer_and_consumer_on_two_cores_exchange_every_item_once_in_order(void **state)
+{
+    (void)state;
+    ctx_t *c = calloc(1, sizeof *c); /* leaked if a stall leaves tasks running */
+    assert_non_null(c);
+    c->total = stress_count(1000000);
+    assert_int_equal(rtipc_spsc_create(64, sizeof(item_t), &c->r), RTIPC_OK);
+    double t0 = (double)rtipc_time_ns();
+    rtipc_task_t *cons = start_task("cons", 5, test_core(1), consumer_task, c);
+    rtipc_task_t *prod = start_task("prod", 5, test_core(0), producer_task, c);
+    if (!wait_progress(&c->consumed, c->total, "consumer"))
+        fail_msg("stalled: produced %ld, consumed %ld of %ld; %ld errors (first: %s)", atomic_load(&c->produced),
+                 atomic_load(&c->consumed), c->total, atomic_load(&c->errors), c->first_error);
+    join_task(prod);
+    join_task(cons);
+    double secs = ((double)rtipc_time_ns() - t0) / 1e9;
+    printf("stress_spsc tasks: %ld items in %.2f s (%.0f items/s), %s\n", c->total, secs, c->total / secs,
+           rtipc_sched_policy_describe());
+    print_counts("producer", &c->prod);
+    print_counts("consumer", &c->cons);
+    if (atomic_load(&c->errors))
+        fail_msg("%ld errors; first: %s", atomic_load(&c->errors), c->first_error);
+    assert_int_equal(atomic_load(&c->consumed), c->total);
+    assert_int_equal(rtipc_spsc_size(c->r), 0);
+    /* Both sides really parked and were woken (the path under test). */
+    assert_true(c->prod.blocking > 0 && c->cons.blocking > 0);
+    assert_int_equal(rtipc_spsc_delete(c->r), RTIPC_OK);
+    free(c);
+}
+
+/* ======================================================================== */
+/* 2. interrupt producer, task consumer on the interrupt's core              */
+/* ======================================================================== */
+typedef struct {
+    ctx_t *c;
+    rng_t g;
+    uint64_t next;
+    uint64_t yields, no_yields, woken;
+} isr_state_t;
+
+static void producer_isr(void *arg)
+{
+    isr_state_t *s = arg;
+    ctx_t *c = s->c;
+    uint64_t total = (uint64_t)c->total;
+    c->irq_runs++;
+    if (s->next >= total) {
+        atomic_store(&c->irq_done, 1);
+        return;
+    }
+    bool woken = false;
+    uint32_t burst = 1 + below(&s->g, 64);
+    while (burst > 0 && s->next < total) {
+        if (below(&s->g, 2) == 0) {
+            item_t it = mk(s->next);
+            if (rtipc_spsc_push_from_isr(c->r, &it, &woken) != RTIPC_OK)
+                break; /* full */
+            s->next++;
+            burst--;
+        } else {
+            item_t batch[BULK_MAX];
+            uint32_t n = 1 + below(&s->g, BULK_MAX);
+            if (n > burst)
+                n = burst;
+            if (n > total - s->next)
+                n = (uint32_t)(total - s->next);
+            for (uint32_t i = 0; i < n; ++i)
+                batch[i] = mk(s->next + i);
+            int rc = rtipc_spsc_push_bulk_from_isr(c->r, batch, n, &woken);
+            if (rc < 0 || rc > (int)n) {
+                error(c, "push_bulk_from_isr in range 0..n, n", n, (uint64_t)(int64_t)rc);
+                return;
+            }
+            s->next += (uint64_t)rc;
+            burst -= (uint32_t)rc;
+            if ((uint32_t)rc < n)
+                break; /* full */
+        }
+    }
+    atomic_store_explicit(&c->produced, (long)s->next, memory_order_relaxed);
+    if (woken)
+        s->woken++;
+    /* Mostly yield as told; sometimes not, so the consumer is released at the
+     * next tick or when the core reschedules. */
+    if (below(&s->g, 8) != 0) {
+        rtipc_irq_yield(woken);
+        s->yields++;
+    } else {
+        s->no_yields++;
+    }
+}
+
+static void blocking_consumer_task(void *arg)
+{
+    ctx_t *c = arg;
+    atomic_store(&c->consumer_tid, (int)syscall(SYS_gettid));
+    rng_t g = rng_for(3);
+    counts_t *k = &c->cons;
+    checker_t ck = {c, 0};
+    uint64_t total = (uint64_t)c->total;
+    item_t batch[BULK_MAX];
+    while (ck.next < total) {
+        item_t it;
+        int rc;
+        /* Drain what is there in bulk; when empty, wait in a blocking pop. */
+        int n = rtipc_spsc_pop_bulk(c->r, batch, 1 + below(&g, BULK_MAX));
+        for (int i = 0; i < n; ++i)
+            check_item(&ck, batch[i]);
+        if (n > 0) {
+            k->bulk++;
+            rc = RTIPC_OK;
+        } else {
+            /* Finite or forever: the interrupt keeps producing. */
+            rtipc_timeout_t t = below(&g, 2) ? RTIPC_FOREVER : rtipc_us(below(&g, MAX_FINITE_US + 1));
+            if (rtipc_timeout_is_forever(t))
+                k->forever++;
+            else
+                k->finite++;
+            atomic_store_explicit(&c->consumer_in_pop, rtipc_timeout_is_forever(t) ? 2 : 1, memory_order_relaxed);
+            rc = rtipc_spsc_pop(c->r, &it, t);
+            atomic_store_explicit(&c->consumer_in_pop, 0, memory_order_relaxed);
+            if (rc == RTIPC_OK) {
+                check_item(&ck, it);
+                k->blocking++;
+            }
+        }
+        if (rc != RTIPC_OK) {
+            if (rc != RTIPC_EWOULDBLOCK && rc != RTIPC_ETIMEDOUT) {
+                error(c, "pop result (0 = OK)", 0, (uint64_t)(int64_t)rc);
+                return;
+            }
+            count_not_now(k, rc);
+        }
+        atomic_store_explicit(&c->consumed, (long)ck.next, memory_order_relaxed);
+    }
+}
+
+/* The scheduler state of thread tid ('R' running or runnable, 'S' asleep). */
+static char thread_state(int tid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return '?';
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p[2] : '?';
+}
+
+static void interrupt_producer_and_parked_consumer_exchange_every_item_once_in_order(void **state)
+{
+    (void)state;
+    ctx_t *c = calloc(1, sizeof *c);
+    isr_state_t *s = calloc(1, sizeof *s);
+    assert_non_null(c);
+    assert_non_null(s);
+    c->total = stress_count(1000000);
+    s->c = c;
+    s->g = rng_for(4);
+    assert_int_equal(rtipc_spsc_create(64, sizeof(item_t), &c->r), RTIPC_OK);
+    rtipc_irq_t *irq;
+    assert_int_equal(rtipc_irq_create(0, producer_isr, s, &irq), RTIPC_OK);
+    double t0 = (double)rtipc_time_ns();
+    rtipc_task_t *cons = start_task("cons", 5, test_core(0), blocking_consumer_task, c);
+    /* Every 100 us: fast enough to keep the consumer parking and waking, slow
+     * enough that the interrupt thread leaves the core to the consumer. */
+    assert_int_equal(rtipc_irq_timer_start(irq, 100000, 100000), RTIPC_OK);
+    if (!wait_progress(&c->consumed, c->total, "interrupt consumer"))
+        fail_msg("stalled: produced %ld, consumed %ld of %ld, ring holds %d, handler ran %lld times, consumer "
+                 "state %c, in pop %d; %ld errors (first: %s)",
+                 atomic_load(&c->produced), atomic_load(&c->consumed), c->total, rtipc_spsc_size(c->r),
+                 (long long)rtipc_irq_count(irq), thread_state(atomic_load(&c->consumer_tid)),
+                 atomic_load(&c->consumer_in_pop), atomic_load(&c->errors), c->first_error);
+    join_task(cons);
+    assert_int_equal(rtipc_irq_timer_stop(irq), RTIPC_OK);
+    assert_int_equal(rtipc_irq_delete(irq), RTIPC_OK);
+    double secs = ((double)rtipc_time_ns() - t0) / 1e9;
+    printf("stress_spsc interrupt: %ld items in %.2f s (%.0f items/s), %" PRIu64 " handler runs, %" PRIu64
+           " woke the consumer, %" PRIu64 " yields, %" PRIu64 " without yield\n",
+           c->total, secs, c->total / secs, c->irq_runs, s->woken, s->yields, s->no_yields);
+    print_counts("consumer", &c->cons);
+    if (atomic_load(&c->errors))
+        fail_msg("%ld errors; first: %s", atomic_load(&c->errors), c->first_error);
+    assert_int_equal(atomic_load(&c->consumed), c->total);
+    assert_int_equal(rtipc_spsc_size(c->r), 0);
+    assert_true(s->woken > 0); /* the consumer was parked and readied by the handler */
+    assert_int_equal(rtipc_spsc_delete(c->r), RTIPC_OK);
+    free(s);
+    free(c);
+}
+
+int main(void)
+{
+    run_seed();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(task_producer_and_consumer_on_two_cores_exchange_every_item_once_in_order),
+        cmocka_unit_test(interrupt_producer_and_parked_consumer_exchange_every_item_once_in_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
