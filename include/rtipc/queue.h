@@ -61,7 +61,8 @@ int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rt
  * may be in progress or follow.
  * @retval 0 deleted.
  * @retval RTIPC_EINVAL q is not a live queue.
- * @retval RTIPC_EBUSY tasks are waiting on the queue; it was not deleted.
+ * @retval RTIPC_EBUSY tasks are waiting on the queue, or it is a member of a
+ *         queue set (queueset.h); it was not deleted.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_queue_delete(rtipc_queue_t *q);

@@ -1,17 +1,21 @@
 /**
  * @file queueset.h
- * @brief Queue sets: block on several queues and semaphores at once
+ * @brief Queue sets: block on several queues, semaphores and ring buffers at once
  *        (FreeRTOS queue-set semantics, with the rules enforced).
  *
- * A set is a queue of member handles: every item sent to a member queue and
- * every give of a member semaphore pushes that member's handle into the set.
+ * A set is a queue of member handles: every item sent to a member queue,
+ * every give of a member semaphore and every item made receivable in a member
+ * ring buffer (read side, as ESP-IDF's xRingbufferAddToQueueSetRead) pushes
+ * that member's handle into the set.
  * rtipc_queueset_select returns the handle of a member that has data; read
  * that member right after with RTIPC_NO_WAIT (it is then guaranteed to
  * succeed if only the selecting task reads the members).
  *
  * Rules, checked when a member is added (FreeRTOS only asserts them):
  * - the set's length must cover the sum of its members' capacities (a queue
- *   counts its length, a semaphore its maximum count), else RTIPC_EOVERFLOW;
+ *   counts its length, a semaphore its maximum count, a ring buffer the number
+ *   of smallest items it can hold: a byte buffer its size in bytes), else
+ *   RTIPC_EOVERFLOW;
  * - a member must be empty when added or removed, else RTIPC_EBUSY;
  * - a member belongs to at most one set, else RTIPC_EBUSY.
  * Reading a member without selecting it first leaves its handle in the set,
@@ -31,6 +35,7 @@
 #include <stdint.h>
 
 #include "rtipc/queue.h"
+#include "rtipc/ringbuf.h"
 #include "rtipc/sem.h"
 #include "rtipc/time.h"
 
@@ -85,6 +90,18 @@ int rtipc_queueset_remove_queue(rtipc_queueset_t *set, rtipc_queue_t *q);
 
 /** Remove a semaphore. Same contract as remove_queue. */
 int rtipc_queueset_remove_sem(rtipc_queueset_t *set, rtipc_sem_t *s);
+
+/**
+ * Add a ring buffer's read side (it must be empty, with no item received and
+ * not yet returned). Same contract as add_queue. A byte buffer posts one
+ * event per send, but one receive may take the bytes of several sends, so
+ * later selects may name it while it is empty: receive with RTIPC_NO_WAIT and
+ * accept RTIPC_EWOULDBLOCK there.
+ */
+int rtipc_queueset_add_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb);
+
+/** Remove a ring buffer. Same contract as remove_queue. */
+int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb);
 
 /**
  * Wait up to @p timeout for a member with data; store its handle (the

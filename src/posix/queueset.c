@@ -72,6 +72,7 @@ typedef struct {
 
 static const member_ops_t queue_ops = {rtipc__queue_attach_set, rtipc__queue_detach_set};
 static const member_ops_t sem_ops = {rtipc__sem_attach_set, rtipc__sem_detach_set};
+static const member_ops_t ringbuf_ops = {rtipc__ringbuf_attach_set, rtipc__ringbuf_detach_set};
 
 static int add(rtipc_queueset_t *set, void *member, const member_ops_t *ops)
 {
@@ -122,6 +123,13 @@ int rtipc_queueset_remove_queue(rtipc_queueset_t *set, rtipc_queue_t *q)
 }
 
 int rtipc_queueset_remove_sem(rtipc_queueset_t *set, rtipc_sem_t *s) { return remove_member(set, s, &sem_ops); }
+
+int rtipc_queueset_add_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb) { return add(set, rb, &ringbuf_ops); }
+
+int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
+{
+    return remove_member(set, rb, &ringbuf_ops);
+}
 
 void rtipc__queueset_post(struct rtipc_queueset *set, void *member, bool *woken)
 {

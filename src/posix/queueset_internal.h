@@ -20,5 +20,7 @@ int rtipc__queue_attach_set(void *q, struct rtipc_queueset *set, uint32_t *capac
 int rtipc__queue_detach_set(void *q, struct rtipc_queueset *set, uint32_t *capacity);
 int rtipc__sem_attach_set(void *s, struct rtipc_queueset *set, uint32_t *capacity);
 int rtipc__sem_detach_set(void *s, struct rtipc_queueset *set, uint32_t *capacity);
+int rtipc__ringbuf_attach_set(void *rb, struct rtipc_queueset *set, uint32_t *capacity);
+int rtipc__ringbuf_detach_set(void *rb, struct rtipc_queueset *set, uint32_t *capacity);
 
 #endif

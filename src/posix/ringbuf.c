@@ -9,6 +9,7 @@
 
 #include "../common/ringbuf_core.h"
 #include "irq_internal.h"
+#include "queueset_internal.h"
 #include "rtipc/error.h"
 #include "task_internal.h"
 #include "wait.h"
@@ -31,7 +32,7 @@ struct rtipc_ringbuf {
     rtipc__rb_t core;            /* layout and offsets, guarded by lock */
     rtipc_waitlist_t senders;    /* tasks waiting for space (send, acquire) */
     rtipc_waitlist_t receivers;  /* tasks waiting for an item */
-    void *set;                   /* reserved: queue-set membership (read side) */
+    struct rtipc_queueset *set;  /* the queue set its read side belongs to, or NULL */
 };
 
 _Static_assert(sizeof(struct rtipc_ringbuf) <= sizeof(rtipc_ringbuf_static_t),
@@ -125,7 +126,7 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *rb)
         return RTIPC_EINVAL;
     rtipc_lock(&rb->lock);
     if (!rtipc__waitlist_empty(&rb->senders) || !rtipc__waitlist_empty(&rb->receivers) ||
-        rtipc__rb_in_use(&rb->core)) {
+        rtipc__rb_in_use(&rb->core) || rb->set) {
         rtipc_unlock(&rb->lock);
         return RTIPC_EBUSY;
     }
@@ -174,19 +175,22 @@ static rtipc_waiter_t *ready_receiver(struct rtipc_ringbuf *rb)
  * readers learn of new data (send, send_from_isr, complete), so the read-side
  * queue-set hook belongs here: one post to rb->set per item. Returns the
  * receiver to wake, or NULL. */
-static rtipc_waiter_t *items_available(struct rtipc_ringbuf *rb, uint32_t items)
+static rtipc_waiter_t *items_available(struct rtipc_ringbuf *rb, uint32_t items, bool *woken)
 {
     if (items == 0)
         return NULL;
+    if (rb->set)
+        for (uint32_t i = 0; i < items; ++i)
+            rtipc__queueset_post(rb->set, rb, woken);
     return ready_receiver(rb);
 }
 
 /* After storing an item (or reserving space): a receiver for it, and the next
  * waiting sender that still fits, so that senders for whom a return freed
  * room proceed one after the other. */
-static wakes_t after_store(struct rtipc_ringbuf *rb, uint32_t items)
+static wakes_t after_store(struct rtipc_ringbuf *rb, uint32_t items, bool *woken)
 {
-    return (wakes_t){items_available(rb, items), fitting_sender(rb)};
+    return (wakes_t){items_available(rb, items, woken), fitting_sender(rb)};
 }
 
 /* After a give-back: the sender that now fits (if space was freed) and, for
@@ -243,7 +247,7 @@ static int attempt_send(rtipc_op_t *op)
         return RTIPC_EWOULDBLOCK;
     uint32_t items = rtipc__rb_write(&rb->core, o->data, o->size);
     struct rtipc_task *t[2];
-    wake_tasks(rb, after_store(rb, items), t);
+    wake_tasks(rb, after_store(rb, items, NULL), t);
     hand_over(o, t);
     return RTIPC_OK;
 }
@@ -257,7 +261,7 @@ static int attempt_acquire(rtipc_op_t *op)
         return RTIPC_EWOULDBLOCK;
     o->acquired = rtipc__rb_acquire(&rb->core, o->size);
     struct rtipc_task *t[2];
-    wake_tasks(rb, after_store(rb, 0), t); /* nothing receivable until completed */
+    wake_tasks(rb, after_store(rb, 0, NULL), t); /* nothing receivable until completed */
     hand_over(o, t);
     return RTIPC_OK;
 }
@@ -311,7 +315,7 @@ int rtipc_ringbuf_complete(rtipc_ringbuf_t *rb, void *item)
     rtipc_lock(&rb->lock);
     bool ok = rtipc__rb_complete(&rb->core, item, &items);
     if (ok)
-        wake_tasks(rb, (wakes_t){items_available(rb, items), NULL}, t);
+        wake_tasks(rb, (wakes_t){items_available(rb, items, NULL), NULL}, t);
     rtipc_unlock(&rb->lock);
     unpark_all(t[0], t[1]);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
@@ -328,7 +332,7 @@ int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *rb, const void *data, size_t si
         rc = RTIPC_EWOULDBLOCK;
     } else {
         uint32_t items = rtipc__rb_write(&rb->core, data, (uint32_t)size);
-        wake_isr(rb, after_store(rb, items), wake);
+        wake_isr(rb, after_store(rb, items, woken), wake);
     }
     rtipc_unlock(&rb->lock);
     rtipc__isr_release(wake[0], woken);
@@ -547,4 +551,45 @@ int rtipc_ringbuf_bytes_used(const rtipc_ringbuf_t *rb) { return query(rb, get_u
 size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *rb)
 {
     return valid(rb) ? sizeof(struct rtipc_ringbuf) + rb->core.size : 0;
+}
+
+/* ---- queue-set membership, read side (queueset.c) ---------------------- */
+/* Each stored item posts one event, so the most events at once is the number
+ * of smallest items that fit: that is what the member counts against the set. */
+static uint32_t set_capacity(const struct rtipc_ringbuf *rb)
+{
+    return rb->core.size / rtipc__rb_item_bytes(rb->core.type, 1);
+}
+
+int rtipc__ringbuf_attach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+{
+    struct rtipc_ringbuf *rb = member;
+    if (!valid(rb))
+        return RTIPC_EINVAL;
+    rtipc_lock(&rb->lock);
+    int rc = rb->set || rtipc__rb_waiting(&rb->core) != 0 || rtipc__rb_in_use(&rb->core) ? RTIPC_EBUSY
+                                                                                           : RTIPC_OK;
+    if (rc == RTIPC_OK) {
+        rb->set = set;
+        *capacity = set_capacity(rb);
+    }
+    rtipc_unlock(&rb->lock);
+    return rc;
+}
+
+int rtipc__ringbuf_detach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+{
+    struct rtipc_ringbuf *rb = member;
+    if (!valid(rb))
+        return RTIPC_EINVAL;
+    rtipc_lock(&rb->lock);
+    int rc = rb->set != set                                                       ? RTIPC_EINVAL
+             : rtipc__rb_waiting(&rb->core) != 0 || rtipc__rb_in_use(&rb->core) ? RTIPC_EBUSY
+                                                                                  : RTIPC_OK;
+    if (rc == RTIPC_OK) {
+        rb->set = NULL;
+        *capacity = set_capacity(rb);
+    }
+    rtipc_unlock(&rb->lock);
+    return rc;
 }

@@ -25,13 +25,15 @@ int test_core(int which) { return rtipc_core_count() >= 2 ? which : RTIPC_CORE_A
 
 int wait_for_flag(const volatile int *flag, int want, unsigned ms)
 {
-    for (unsigned i = 0; i < ms * 10; ++i) {
-        if (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == want)
-            return 1;
+    /* Bounded by the clock, not by a count of sleeps (which overrun). */
+    int64_t deadline = rtipc_time_ns() + (int64_t)ms * 1000000;
+    while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != want) {
+        if (rtipc_time_ns() >= deadline)
+            return 0;
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
     }
-    return __atomic_load_n(flag, __ATOMIC_ACQUIRE) == want;
+    return 1;
 }
 
 long stress_count(long base)

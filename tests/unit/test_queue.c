@@ -591,6 +591,25 @@ static void delete_with_waiting_sender_is_refused_busy(void **state)
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
+static void delete_of_a_queue_in_a_set_is_refused_busy(void **state)
+{
+    (void)state;
+    rtipc_queue_t *q = new_queue(2, sizeof(int));
+    rtipc_queueset_t *set = NULL;
+    assert_int_equal(rtipc_queueset_create(4, &set), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_queue(set, q), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(q), RTIPC_EBUSY);
+    /* Not deleted: still a working member. */
+    send_int(q, 3);
+    void *member = NULL;
+    assert_int_equal(rtipc_queueset_select(set, &member, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_ptr_equal(member, (void *)q);
+    assert_int_equal(receive_int(q), 3);
+    assert_int_equal(rtipc_queueset_remove_queue(set, q), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_delete(set), RTIPC_OK);
+}
+
 /* ======================================================================== */
 /* send / send_to_front / receive                                            */
 /* ======================================================================== */
@@ -1752,6 +1771,7 @@ int main(void)
         cmocka_unit_test(delete_discards_items_still_in_the_queue),
         cmocka_unit_test(delete_with_waiting_receiver_is_refused_busy),
         cmocka_unit_test(delete_with_waiting_sender_is_refused_busy),
+        cmocka_unit_test(delete_of_a_queue_in_a_set_is_refused_busy),
         /* send / send_to_front */
         cmocka_unit_test(send_and_receive_are_fifo),
         cmocka_unit_test(send_copies_the_item_by_value),

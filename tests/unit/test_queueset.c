@@ -175,7 +175,7 @@ static void one_task_blocking_on_a_set_serves_three_producers(void **state)
         assert_int_equal(rtipc_queue_create(10, sizeof(int), &c.q[i]), RTIPC_OK);
         assert_int_equal(rtipc_queueset_add_queue(c.set, c.q[i]), RTIPC_OK);
     }
-    rtipc_task_t *t = start_task("select", 6, test_core(1), select_consumer, &c);
+    rtipc_task_t *t = start_task("select", 20, test_core(1), select_consumer, &c);
     long want = 0;
     for (int i = 0; i < 3000; ++i) {
         want += i;
@@ -263,6 +263,45 @@ static void queueset_calls_reject_bad_arguments_and_context(void **state)
     assert_int_equal(rtipc_queueset_delete(set), RTIPC_OK);
 }
 
+static void ring_buffer_read_side_is_a_member(void **state)
+{
+    (void)state;
+    rtipc_queueset_t *set;
+    rtipc_ringbuf_t *rb, *bytes;
+    rtipc_queue_t *q;
+    assert_int_equal(rtipc_ringbuf_create(64, RTIPC_RINGBUF_NOSPLIT, &rb), RTIPC_OK);
+    assert_int_equal(rtipc_ringbuf_create(64, RTIPC_RINGBUF_BYTEBUF, &bytes), RTIPC_OK);
+    assert_int_equal(rtipc_queue_create(64, sizeof(int), &q), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_create(2, &set), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_ringbuf(set, bytes), RTIPC_EOVERFLOW); /* 64 one-byte sends */
+    assert_int_equal(rtipc_queueset_delete(set), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_create(64, &set), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_ringbuf(set, rb), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_queue(set, q), RTIPC_EOVERFLOW); /* the ring buffer counts its items */
+    assert_int_equal(rtipc_queueset_add_ringbuf(set, rb), RTIPC_EBUSY);
+    assert_int_equal(rtipc_ringbuf_delete(rb), RTIPC_EBUSY);
+    const char msg[] = "hello";
+    assert_int_equal(rtipc_ringbuf_send(rb, msg, sizeof msg, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_remove_ringbuf(set, rb), RTIPC_EBUSY); /* not empty */
+    void *m;
+    assert_int_equal(rtipc_queueset_select(set, &m, rtipc_ms(100)), RTIPC_OK);
+    assert_ptr_equal(m, rb);
+    void *item;
+    size_t size;
+    assert_int_equal(rtipc_ringbuf_receive(m, &item, &size, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(size, sizeof msg);
+    assert_memory_equal(item, msg, sizeof msg);
+    assert_int_equal(rtipc_queueset_remove_ringbuf(set, rb), RTIPC_EBUSY); /* item not returned */
+    assert_int_equal(rtipc_ringbuf_return(rb, item), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_select(set, &m, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    assert_int_equal(rtipc_queueset_remove_ringbuf(set, rb), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_remove_ringbuf(set, rb), RTIPC_EINVAL);
+    assert_int_equal(rtipc_queueset_delete(set), RTIPC_OK);
+    assert_int_equal(rtipc_ringbuf_delete(rb), RTIPC_OK);
+    assert_int_equal(rtipc_ringbuf_delete(bytes), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +313,7 @@ int main(void)
         cmocka_unit_test(one_task_blocking_on_a_set_serves_three_producers),
         cmocka_unit_test(select_from_an_interrupt_handler_never_blocks),
         cmocka_unit_test(queueset_calls_reject_bad_arguments_and_context),
+        cmocka_unit_test(ring_buffer_read_side_is_a_member),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
