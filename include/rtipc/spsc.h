@@ -217,9 +217,10 @@ int rtipc_spsc_push_bulk_from_isr(rtipc_spsc_t *r, const void *items, size_t n, 
 int rtipc_spsc_pop_bulk_from_isr(rtipc_spsc_t *r, void *items, size_t n, bool *woken);
 
 /**
- * Items in the ring now, or RTIPC_EINVAL. Exact when called by the producer or
- * the consumer between its own operations; from anyone else a snapshot that
- * may be stale by the time it returns (never above the capacity).
+ * Items in the ring, or RTIPC_EINVAL: a snapshot, never above the capacity.
+ * The other side may change it at once, but in a known direction: called by
+ * the consumer, at least this many items can be popped; called by the
+ * producer, at least capacity - size items can be pushed.
  * Context: any. Never blocks. Concurrency: any.
  */
 int rtipc_spsc_size(const rtipc_spsc_t *r);

@@ -10,7 +10,8 @@
  *   R2 consumer: release store of head after copying slots out
  *      pairs with A2, the producer's acquire load of head (refreshing
  *      head_cache). Publishes that the consumer has finished reading the
- *      slots below head, so the producer may overwrite them.
+ *      slots below head, so the producer may overwrite them. R2 also pairs
+ *      with A3 in rtipc_spsc_size (a tail read after a head is not smaller).
  *
  * Checking for a parked peer ("publish, then check for sleepers") is a
  * Dekker-style handshake and needs a full fence on each side; acquire and

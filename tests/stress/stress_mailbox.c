@@ -108,7 +108,7 @@ static uint64_t count_of(uint64_t seq) { return seq & ((1ull << 56) - 1); }
 enum { READERS = 4 }; /* 2 readers, 2 waiters */
 
 typedef struct {
-    uint64_t reads, waits_ok, no_wait, finite, forever, wouldblock, timedout, retries_seen;
+    uint64_t reads, waits_ok, no_wait, finite, forever, wouldblock, timedout;
     uint64_t last_version;
     uint64_t last_count[WRITERS];
 } reader_stats_t;
@@ -126,7 +126,7 @@ typedef struct {
     reader_stats_t isr_rs;
     uint64_t written[WRITERS], refused[WRITERS];
     atomic_int writers_done;
-    unsigned reader_index_next;
+    atomic_uint reader_index_next; /* readers take their slot in start order */
 } ctx_t;
 
 /* Record an error (any task or handler): what happened and two numbers. */
@@ -169,7 +169,7 @@ static bool readers_should_stop(ctx_t *c, const reader_stats_t *s)
 static void reader_task(void *arg)
 {
     ctx_t *c = arg;
-    unsigned me = __atomic_fetch_add(&c->reader_index_next, 1, __ATOMIC_RELAXED);
+    unsigned me = atomic_fetch_add(&c->reader_index_next, 1);
     reader_stats_t *s = &c->rs[me];
     while (!readers_should_stop(c, s)) {
         value_t v;
@@ -194,7 +194,7 @@ static void reader_task(void *arg)
 static void waiter_task(void *arg)
 {
     ctx_t *c = arg;
-    unsigned me = __atomic_fetch_add(&c->reader_index_next, 1, __ATOMIC_RELAXED);
+    unsigned me = atomic_fetch_add(&c->reader_index_next, 1);
     reader_stats_t *s = &c->rs[me];
     rng_t g = rng_for(100 + me);
     uint64_t last_seen = 0;
@@ -292,13 +292,13 @@ static void start_readers(ctx_t *c, rtipc_task_t *t[READERS])
 {
     /* One at a time, so each takes the index that matches its core. */
     t[0] = start_task("rd0", 4, test_core(0), reader_task, c);
-    while (__atomic_load_n(&c->reader_index_next, __ATOMIC_RELAXED) < 1)
+    while (atomic_load(&c->reader_index_next) < 1)
         sleep_ms(1);
     t[1] = start_task("rd1", 4, test_core(1), reader_task, c);
-    while (__atomic_load_n(&c->reader_index_next, __ATOMIC_RELAXED) < 2)
+    while (atomic_load(&c->reader_index_next) < 2)
         sleep_ms(1);
     t[2] = start_task("wt0", 6, test_core(0), waiter_task, c);
-    while (__atomic_load_n(&c->reader_index_next, __ATOMIC_RELAXED) < 3)
+    while (atomic_load(&c->reader_index_next) < 3)
         sleep_ms(1);
     t[3] = start_task("wt1", 6, test_core(1), waiter_task, c);
 }

@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../../src/common/spsc_internal.h" /* stall diagnostics only */
 #include "rtipc/spsc.h"
 #include "test_support.h"
 
@@ -105,7 +106,7 @@ typedef struct {
     counts_t prod, cons;
     uint64_t irq_runs;
     atomic_int irq_done;
-    atomic_int consumer_tid;
+    atomic_int consumer_tid, producer_tid;
     atomic_int consumer_in_pop;
     rtipc_task_t *consumer_task;
 } ctx_t;
@@ -161,6 +162,7 @@ static void check_item(checker_t *ck, item_t it)
 static void producer_task(void *arg)
 {
     ctx_t *c = arg;
+    atomic_store(&c->producer_tid, (int)syscall(SYS_gettid));
     rng_t g = rng_for(1);
     counts_t *k = &c->prod;
     uint64_t next = 0, total = (uint64_t)c->total;
@@ -220,6 +222,7 @@ static void producer_task(void *arg)
 static void consumer_task(void *arg)
 {
     ctx_t *c = arg;
+    atomic_store(&c->consumer_tid, (int)syscall(SYS_gettid));
     rng_t g = rng_for(2);
     counts_t *k = &c->cons;
     checker_t ck = {c, 0};
@@ -283,6 +286,30 @@ static void consumer_task(void *arg)
         error(c, "items after the last one: seq", total, extra.seq);
 }
 
+/* The scheduler state of thread tid ('R' running or runnable, 'S' asleep). */
+static char thread_state(int tid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return '?';
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* One line on a ring's state, for stall reports. */
+static void dump_ring(const char *name, rtipc_spsc_t *r)
+{
+    struct rtipc_spsc *in = (struct rtipc_spsc *)r;
+    printf("  %s: size %d, head %u, tail %u, sleeping consumer %u producer %u\n", name, rtipc_spsc_size(r),
+           atomic_load(&in->head), atomic_load(&in->tail), atomic_load(&in->sleeping[RTIPC__SPSC_CONSUMER]),
+           atomic_load(&in->sleeping[RTIPC__SPSC_PRODUCER]));
+}
+
 /* Main thread: wait until *done reaches want, failing on a stall. Returns
  * whether it finished (false: tasks still run; leak the state). */
 static bool wait_progress(atomic_long *done, long want, const char *what)
@@ -323,9 +350,14 @@ static void task_producer_and_consumer_on_two_cores_exchange_every_item_once_in_
     double t0 = (double)rtipc_time_ns();
     rtipc_task_t *cons = start_task("cons", 5, test_core(1), consumer_task, c);
     rtipc_task_t *prod = start_task("prod", 5, test_core(0), producer_task, c);
-    if (!wait_progress(&c->consumed, c->total, "consumer"))
-        fail_msg("stalled: produced %ld, consumed %ld of %ld; %ld errors (first: %s)", atomic_load(&c->produced),
-                 atomic_load(&c->consumed), c->total, atomic_load(&c->errors), c->first_error);
+    if (!wait_progress(&c->consumed, c->total, "consumer")) {
+        dump_ring("ring", c->r);
+        fail_msg("stalled: produced %ld, consumed %ld of %ld, producer state %c, consumer state %c; %ld errors "
+                 "(first: %s)",
+                 atomic_load(&c->produced), atomic_load(&c->consumed), c->total,
+                 thread_state(atomic_load(&c->producer_tid)), thread_state(atomic_load(&c->consumer_tid)),
+                 atomic_load(&c->errors), c->first_error);
+    }
     join_task(prod);
     join_task(cons);
     double secs = ((double)rtipc_time_ns() - t0) / 1e9;
@@ -450,20 +482,6 @@ static void blocking_consumer_task(void *arg)
     }
 }
 
-/* The scheduler state of thread tid ('R' running or runnable, 'S' asleep). */
-static char thread_state(int tid)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return '?';
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')');
-    return p && p[1] == ' ' ? p[2] : '?';
-}
 
 static void interrupt_producer_and_parked_consumer_exchange_every_item_once_in_order(void **state)
 {
@@ -483,12 +501,14 @@ static void interrupt_producer_and_parked_consumer_exchange_every_item_once_in_o
     /* Every 100 us: fast enough to keep the consumer parking and waking, slow
      * enough that the interrupt thread leaves the core to the consumer. */
     assert_int_equal(rtipc_irq_timer_start(irq, 100000, 100000), RTIPC_OK);
-    if (!wait_progress(&c->consumed, c->total, "interrupt consumer"))
+    if (!wait_progress(&c->consumed, c->total, "interrupt consumer")) {
+        dump_ring("ring", c->r);
         fail_msg("stalled: produced %ld, consumed %ld of %ld, ring holds %d, handler ran %lld times, consumer "
                  "state %c, in pop %d; %ld errors (first: %s)",
                  atomic_load(&c->produced), atomic_load(&c->consumed), c->total, rtipc_spsc_size(c->r),
                  (long long)rtipc_irq_count(irq), thread_state(atomic_load(&c->consumer_tid)),
                  atomic_load(&c->consumer_in_pop), atomic_load(&c->errors), c->first_error);
+    }
     join_task(cons);
     assert_int_equal(rtipc_irq_timer_stop(irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_delete(irq), RTIPC_OK);
@@ -507,12 +527,103 @@ static void interrupt_producer_and_parked_consumer_exchange_every_item_once_in_o
     free(c);
 }
 
+/* ======================================================================== */
+/* 3. ping-pong with waits that never time out                               */
+/* ======================================================================== */
+/* Two one-slot rings; each side waits forever for the other's item, so every
+ * round parks and wakes both sides, with the push racing the other side's
+ * "announce, fence, look again" (the Dekker handshake). One lost wake-up
+ * leaves both sides asleep for good: the stall check turns it into a
+ * failure. Random short pauses vary where in the other side's wait the push
+ * lands. */
+typedef struct {
+    rtipc_spsc_t *ping, *pong;
+    long rounds;
+    atomic_long done;
+    atomic_long errors;
+    atomic_int ping_tid, pong_tid;
+} pp_t;
+
+static void pause_ns(uint32_t ns)
+{
+    int64_t until = rtipc_time_ns() + ns;
+    while (rtipc_time_ns() < until) {
+    }
+}
+
+static void pinger_task(void *arg)
+{
+    pp_t *p = arg;
+    atomic_store(&p->ping_tid, (int)syscall(SYS_gettid));
+    rng_t g = rng_for(5);
+    for (long i = 0; i < p->rounds; ++i) {
+        item_t it = mk((uint64_t)i), back;
+        if (rtipc_spsc_push(p->ping, &it, RTIPC_FOREVER) != RTIPC_OK ||
+            rtipc_spsc_pop(p->pong, &back, RTIPC_FOREVER) != RTIPC_OK || back.seq != (uint64_t)i ||
+            back.check != check_of((uint64_t)i)) {
+            atomic_fetch_add(&p->errors, 1);
+            return;
+        }
+        atomic_store_explicit(&p->done, i + 1, memory_order_relaxed);
+        pause_ns(below(&g, 3000));
+    }
+}
+
+static void ponger_task(void *arg)
+{
+    pp_t *p = arg;
+    atomic_store(&p->pong_tid, (int)syscall(SYS_gettid));
+    rng_t g = rng_for(6);
+    for (long i = 0; i < p->rounds; ++i) {
+        item_t it;
+        if (rtipc_spsc_pop(p->ping, &it, RTIPC_FOREVER) != RTIPC_OK) {
+            atomic_fetch_add(&p->errors, 1);
+            return;
+        }
+        pause_ns(below(&g, 3000));
+        if (rtipc_spsc_push(p->pong, &it, RTIPC_FOREVER) != RTIPC_OK) {
+            atomic_fetch_add(&p->errors, 1);
+            return;
+        }
+    }
+}
+
+static void ping_pong_with_waits_forever_never_loses_a_wake_up(void **state)
+{
+    (void)state;
+    pp_t *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    p->rounds = stress_count(100000);
+    assert_int_equal(rtipc_spsc_create(1, sizeof(item_t), &p->ping), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_create(1, sizeof(item_t), &p->pong), RTIPC_OK);
+    double t0 = (double)rtipc_time_ns();
+    rtipc_task_t *b = start_task("pong", 5, test_core(1), ponger_task, p);
+    rtipc_task_t *a = start_task("ping", 5, test_core(0), pinger_task, p);
+    if (!wait_progress(&p->done, p->rounds, "ping-pong")) {
+        dump_ring("ping", p->ping);
+        dump_ring("pong", p->pong);
+        fail_msg("stalled after %ld of %ld rounds (pinger state %c, ponger state %c): a lost wake-up",
+                 atomic_load(&p->done), p->rounds, thread_state(atomic_load(&p->ping_tid)),
+                 thread_state(atomic_load(&p->pong_tid)));
+    }
+    join_task(a);
+    join_task(b);
+    double secs = ((double)rtipc_time_ns() - t0) / 1e9;
+    printf("stress_spsc ping-pong: %ld rounds in %.2f s (%.1f us per round trip)\n", p->rounds, secs,
+           secs * 1e6 / (double)p->rounds);
+    assert_int_equal(atomic_load(&p->errors), 0);
+    assert_int_equal(rtipc_spsc_delete(p->ping), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_delete(p->pong), RTIPC_OK);
+    free(p);
+}
+
 int main(void)
 {
     run_seed();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(task_producer_and_consumer_on_two_cores_exchange_every_item_once_in_order),
         cmocka_unit_test(interrupt_producer_and_parked_consumer_exchange_every_item_once_in_order),
+        cmocka_unit_test(ping_pong_with_waits_forever_never_loses_a_wake_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -627,7 +627,7 @@ static void cached_index_spares_the_producer_a_look_at_the_consumer(void **state
     rtipc_spsc_t *r = new_ring(8);
     struct rtipc_spsc *in = (struct rtipc_spsc *)r;
     for (uint32_t i = 0; i < 8; ++i)
-        push_seq(r, i); /* the eighth push needed a fresh look (cache 0) */
+        push_seq(r, i); /* a cached head of 0 shows room for all eight */
     assert_int_equal(in->head_cache, 0);
     for (uint32_t i = 0; i < 4; ++i)
         pop_seq(r);
