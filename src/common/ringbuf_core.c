@@ -74,12 +74,6 @@ void rtipc__rb_init(rtipc__rb_t *r, unsigned type, void *buf, uint32_t size)
     r->type = type & 3u;
 }
 
-uint32_t rtipc__rb_max_item(const rtipc__rb_t *r)
-{
-    /* The empty buffer starts at offset 0: one unit may span all of it. */
-    return r->type == RTIPC__RB_BYTEBUF ? r->size : r->size - RTIPC__RB_HEADER;
-}
-
 /* Longest data that fits a free run of `run` bytes as one unit. */
 static inline uint32_t fit(uint32_t run) { return run >= RTIPC__RB_HEADER + RTIPC__RB_ALIGN ? run - RTIPC__RB_HEADER : 0; }
 

@@ -52,6 +52,8 @@ typedef struct {
     uint32_t pending;   /* item types: items stored and not yet received
                            (acquired ones included); byte buffer: length of
                            the outstanding read, 0 when none */
+    /* One word, hence one memory location: like every field but buf and
+     * size (fixed at creation), read and written only under the lock. */
     unsigned type : 2;      /* RTIPC__RB_* */
     unsigned acquired : 30; /* items acquired and not yet completed */
 } rtipc__rb_t;
@@ -66,8 +68,15 @@ typedef struct {
  * least 8, and 4-byte aligned storage; all types at most RTIPC__RB_MAX_SIZE). */
 void rtipc__rb_init(rtipc__rb_t *r, unsigned type, void *buf, uint32_t size);
 
-/* Largest item the empty buffer accepts. */
-uint32_t rtipc__rb_max_item(const rtipc__rb_t *r);
+/* Largest item an empty buffer of this type and capacity accepts: one unit
+ * may span all of it, since an empty buffer starts over at offset 0. */
+static inline uint32_t rtipc__rb_max_item_for(unsigned type, uint32_t size)
+{
+    return type == RTIPC__RB_BYTEBUF ? size : size - RTIPC__RB_HEADER;
+}
+
+/* The same for r (under the lock: it reads the type). */
+static inline uint32_t rtipc__rb_max_item(const rtipc__rb_t *r) { return rtipc__rb_max_item_for(r->type, r->size); }
 
 /* Largest item that could be stored now without waiting: every length from
  * 1 up to it fits, and no larger one does. */

@@ -28,7 +28,9 @@ struct rtipc_ringbuf {
     rtipc_lock_t lock;
     uint16_t magic;
     uint8_t flags;
-    uint8_t spare;
+    uint8_t type;                /* fixed at creation: read without the lock
+                                    (the core's copy shares a word with a
+                                    counter and is read only under it) */
     rtipc__rb_t core;            /* layout and offsets, guarded by lock */
     rtipc_waitlist_t senders;    /* tasks waiting for space (send, acquire) */
     rtipc_waitlist_t receivers;  /* tasks waiting for an item */
@@ -83,6 +85,7 @@ static void init(struct rtipc_ringbuf *rb, rtipc_ringbuf_type_t type, void *stor
 {
     memset(rb, 0, sizeof *rb);
     rtipc__rb_init(&rb->core, (unsigned)type, storage, cap);
+    rb->type = (uint8_t)type;
     rb->flags = flags;
     rb->magic = RINGBUF_MAGIC;
 }
@@ -200,7 +203,7 @@ static wakes_t after_return(struct rtipc_ringbuf *rb, bool freed)
     wakes_t w = {NULL, NULL};
     if (freed)
         w.sender = fitting_sender(rb);
-    if (rb->core.type == RTIPC__RB_BYTEBUF)
+    if (rb->type == RTIPC__RB_BYTEBUF)
         w.receiver = ready_receiver(rb);
     return w;
 }
@@ -269,7 +272,7 @@ static int attempt_acquire(rtipc_op_t *op)
 /* Common check of the sending calls: 0, or the error to return. */
 static int check_size(const struct rtipc_ringbuf *rb, size_t size)
 {
-    if (size == 0 || size > rtipc__rb_max_item(&rb->core))
+    if (size == 0 || size > rtipc__rb_max_item_for(rb->type, rb->core.size))
         return RTIPC_EINVAL;
     return RTIPC_OK;
 }
@@ -292,7 +295,7 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *rb, void **item, size_t size, rtipc_t
         return RTIPC_ECONTEXT;
     if (!valid(rb) || !item)
         return RTIPC_EINVAL;
-    if (rb->core.type != RTIPC__RB_NOSPLIT)
+    if (rb->type != RTIPC__RB_NOSPLIT)
         return RTIPC_ENOTSUP;
     if (check_size(rb, size))
         return RTIPC_EINVAL;
@@ -364,7 +367,7 @@ static int check_receive(const struct rtipc_ringbuf *rb, enum recv_kind kind, co
 {
     if (!valid(rb) || !a || !b || (kind == RECV_SPLIT && (!c || !d)))
         return RTIPC_EINVAL;
-    unsigned type = rb->core.type;
+    unsigned type = rb->type;
     if ((kind == RECV_WHOLE && type == RTIPC__RB_ALLOWSPLIT) || (kind == RECV_SPLIT && type == RTIPC__RB_BYTEBUF) ||
         (kind == RECV_UP_TO && type != RTIPC__RB_BYTEBUF))
         return RTIPC_ENOTSUP;
@@ -541,7 +544,7 @@ int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *rb) { return query(rb, get_fr
 
 int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *rb)
 {
-    return valid(rb) ? (int)rtipc__rb_max_item(&rb->core) : RTIPC_EINVAL; /* fixed at creation */
+    return valid(rb) ? (int)rtipc__rb_max_item_for(rb->type, rb->core.size) : RTIPC_EINVAL; /* fixed */
 }
 
 int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *rb) { return query(rb, get_waiting); }
