@@ -2,7 +2,7 @@
  * lock, with a wait list per side (wait.h). A message buffer is the same ring
  * with a 4-byte length before each message and all-or-nothing transfers.
  *
- * Single writer, single reader: each side has an "inside" word that a call
+ * Single writer, single reader: each side has a claim word that a call
  * claims on entry and gives back on exit, so a second concurrent writer (or
  * reader) is refused with RTIPC_EBUSY instead of corrupting the order of the
  * bytes. The ring itself is guarded by the lock, not by those words: they
