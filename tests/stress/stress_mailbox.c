@@ -17,6 +17,9 @@
  *    values appear in that writer's order, and the final version equals the
  *    writes that succeeded.
  *
+ * 3. Ping-pong through two mailboxes with waits that never time out: every
+ *    round parks both sides, so a single lost wake-up stalls it.
+ *
  * Random choices come from a printed seed (RTIPC_STRESS_SEED replays them).
  * Tasks record errors; the main thread asserts after joining. A stall (no
  * progress for 30 s) fails the test: it is how a lost wake-up shows. */
@@ -473,12 +476,111 @@ static void several_writers_are_serialised_and_every_write_counts(void **state)
     free(c);
 }
 
+/* ======================================================================== */
+/* 3. ping-pong with waits that never time out                               */
+/* ======================================================================== */
+/* Two mailboxes: one side writes round i to the first and waits forever for
+ * version i of the second; the other waits forever for version i of the
+ * first and answers in the second. Every round the write races the other
+ * side's "announce, fence, look again"; one lost wake-up leaves both asleep
+ * for good, which the stall check turns into a failure. */
+typedef struct {
+    rtipc_mailbox_t *there, *back;
+    long rounds;
+    atomic_long done;
+    atomic_long errors;
+} pp_t;
+
+static void pause_ns(uint32_t ns)
+{
+    int64_t until = rtipc_time_ns() + ns;
+    while (rtipc_time_ns() < until) {
+    }
+}
+
+static void ping_task(void *arg)
+{
+    pp_t *p = arg;
+    rng_t g = rng_for(7);
+    for (long i = 1; i <= p->rounds; ++i) {
+        value_t v = val((uint64_t)i), got;
+        uint64_t ver;
+        if (rtipc_mailbox_write(p->there, &v) != RTIPC_OK ||
+            rtipc_mailbox_wait_newer(p->back, &got, (uint64_t)i - 1, &ver, RTIPC_FOREVER) != RTIPC_OK ||
+            ver != (uint64_t)i || !whole(&got) || got.seq[0] != (uint64_t)i) {
+            atomic_fetch_add(&p->errors, 1);
+            return;
+        }
+        atomic_store_explicit(&p->done, i, memory_order_relaxed);
+        pause_ns(below(&g, 3000));
+    }
+}
+
+static void pong_task(void *arg)
+{
+    pp_t *p = arg;
+    rng_t g = rng_for(8);
+    for (long i = 1; i <= p->rounds; ++i) {
+        value_t got;
+        uint64_t ver;
+        if (rtipc_mailbox_wait_newer(p->there, &got, (uint64_t)i - 1, &ver, RTIPC_FOREVER) != RTIPC_OK ||
+            ver != (uint64_t)i || !whole(&got)) {
+            atomic_fetch_add(&p->errors, 1);
+            return;
+        }
+        pause_ns(below(&g, 3000));
+        if (rtipc_mailbox_write(p->back, &got) != RTIPC_OK) {
+            atomic_fetch_add(&p->errors, 1);
+            return;
+        }
+    }
+}
+
+static void ping_pong_with_waits_forever_never_loses_a_wake_up(void **state)
+{
+    (void)state;
+    pp_t *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    p->rounds = stress_count(50000);
+    assert_int_equal(rtipc_mailbox_create(sizeof(value_t), NULL, &p->there), RTIPC_OK);
+    assert_int_equal(rtipc_mailbox_create(sizeof(value_t), NULL, &p->back), RTIPC_OK);
+    double t0 = (double)rtipc_time_ns();
+    rtipc_task_t *b = start_task("pong", 5, test_core(1), pong_task, p);
+    rtipc_task_t *a = start_task("ping", 5, test_core(0), ping_task, p);
+    long last = -1;
+    int64_t last_change = rtipc_time_ns();
+    while (atomic_load(&p->done) < p->rounds && atomic_load(&p->errors) == 0) {
+        long now = atomic_load(&p->done);
+        if (now != last) {
+            last = now;
+            last_change = rtipc_time_ns();
+        } else if (rtipc_time_ns() - last_change > STALL_NS) {
+            uint64_t v1 = 0, v2 = 0;
+            rtipc_mailbox_version(p->there, &v1);
+            rtipc_mailbox_version(p->back, &v2);
+            fail_msg("stalled after %ld of %ld rounds (versions %" PRIu64 " / %" PRIu64 "): a lost wake-up", now,
+                     p->rounds, v1, v2);
+        }
+        sleep_ms(20);
+    }
+    join_task(a);
+    join_task(b);
+    double secs = ((double)rtipc_time_ns() - t0) / 1e9;
+    printf("stress_mailbox ping-pong: %ld rounds in %.2f s (%.1f us per round trip)\n", p->rounds, secs,
+           secs * 1e6 / (double)p->rounds);
+    assert_int_equal(atomic_load(&p->errors), 0);
+    assert_int_equal(rtipc_mailbox_delete(p->there), RTIPC_OK);
+    assert_int_equal(rtipc_mailbox_delete(p->back), RTIPC_OK);
+    free(p);
+}
+
 int main(void)
 {
     run_seed();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_writer_and_readers_on_both_cores_never_see_a_torn_or_older_value),
         cmocka_unit_test(several_writers_are_serialised_and_every_write_counts),
+        cmocka_unit_test(ping_pong_with_waits_forever_never_loses_a_wake_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -593,7 +593,7 @@ static void ping_pong_with_waits_forever_never_loses_a_wake_up(void **state)
     (void)state;
     pp_t *p = calloc(1, sizeof *p);
     assert_non_null(p);
-    p->rounds = stress_count(100000);
+    p->rounds = stress_count(50000);
     assert_int_equal(rtipc_spsc_create(1, sizeof(item_t), &p->ping), RTIPC_OK);
     assert_int_equal(rtipc_spsc_create(1, sizeof(item_t), &p->pong), RTIPC_OK);
     double t0 = (double)rtipc_time_ns();
