@@ -119,17 +119,24 @@ static void delay_until_rejects_bad_arguments(void **state)
     assert_int_equal(rc, RTIPC_ECONTEXT);
 }
 
+/* Every test starts at the default rate, even after a failed one. */
+static int default_rate(void **state)
+{
+    (void)state;
+    return rtipc_tick_set_rate(RTIPC_TICK_HZ_DEFAULT) == RTIPC_OK ? 0 : -1;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(default_rate_is_1000_hz),
-        cmocka_unit_test(set_rate_rejects_zero_and_absurd_rates),
-        cmocka_unit_test(set_rate_from_a_handler_is_wrong_context),
-        cmocka_unit_test(tick_count_advances_at_the_rate),
-        cmocka_unit_test(tick_count_stays_continuous_across_a_rate_change),
-        cmocka_unit_test(delay_until_wakes_on_its_tick_without_drift),
-        cmocka_unit_test(delay_until_reports_a_missed_wake_tick),
-        cmocka_unit_test(delay_until_rejects_bad_arguments),
+        cmocka_unit_test_setup(default_rate_is_1000_hz, default_rate),
+        cmocka_unit_test_setup(set_rate_rejects_zero_and_absurd_rates, default_rate),
+        cmocka_unit_test_setup(set_rate_from_a_handler_is_wrong_context, default_rate),
+        cmocka_unit_test_setup(tick_count_advances_at_the_rate, default_rate),
+        cmocka_unit_test_setup(tick_count_stays_continuous_across_a_rate_change, default_rate),
+        cmocka_unit_test_setup(delay_until_wakes_on_its_tick_without_drift, default_rate),
+        cmocka_unit_test_setup(delay_until_reports_a_missed_wake_tick, default_rate),
+        cmocka_unit_test_setup(delay_until_rejects_bad_arguments, default_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
