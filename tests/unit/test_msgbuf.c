@@ -25,6 +25,10 @@ static void pin_main_to_core0(void)
  * wake-up fails the test instead of hanging it. */
 #define LONG_WAIT rtipc_ms(10000)
 
+/* High, so that busy real-time threads of other programs on a shared machine
+ * do not starve the test's tasks. */
+#define TASK_PRIORITY 20
+
 static int other_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
 
 typedef struct {
@@ -63,9 +67,9 @@ static void join_io(rtipc_task_t *t, const io_t *io)
 
 static rtipc_task_t *start_blocked(io_t *io)
 {
-    rtipc_task_t *t = start_task(io->send ? "writer" : "reader", 10, other_core(), io_task, io);
-    assert_true(wait_for_flag((volatile int *)&io->started, 1, 2000));
-    sleep_ms(50);
+    rtipc_task_t *t = start_task(io->send ? "writer" : "reader", TASK_PRIORITY, other_core(), io_task, io);
+    assert_true(wait_for_flag((volatile int *)&io->started, 1, 10000));
+    sleep_ms(100);
     return t;
 }
 
@@ -402,7 +406,7 @@ static void interrupt_handler_sends_and_receives_whole_messages_and_reports_woke
     rtipc_irq_t *irq;
     assert_int_equal(rtipc_irq_create(other_core(), isr_handler, &p, &irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_trigger(irq), RTIPC_OK);
-    assert_true(wait_for_flag((volatile int *)&p.ran, 1, 2000));
+    assert_true(wait_for_flag((volatile int *)&p.ran, 1, 10000));
     join_io(tr, &reader);
     join_io(tw, &writer);
     const int want[8] = {RTIPC_OK, RTIPC_EBUSY,  RTIPC_OK, RTIPC_OK,
