@@ -18,7 +18,7 @@ SANITIZER_STRESS_SCALE ?= 0.2
 # log as the first failure.
 CTEST_FLAGS ?= --repeat until-pass:2
 
-BUILD_DEPS := cmake make gcc clang libclang-rt-14-dev pkg-config libcmocka-dev
+BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev
 SHELL := /bin/bash
 
 .PHONY: all build check check-release check-asan check-tsan deps clean
@@ -35,19 +35,19 @@ define cmake_build
 endef
 
 build: deps
-	$(call cmake_build,release,Release,-DCMAKE_C_COMPILER=gcc)
+	$(call cmake_build,release,Release,-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++)
 
 # Tests run one at a time: stress and timing tests need both cores.
 check-release: deps
-	$(call cmake_build,release,Release,-DCMAKE_C_COMPILER=gcc)
+	$(call cmake_build,release,Release,-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++)
 	cd $(BUILD)/release && ctest --output-on-failure $(CTEST_FLAGS)
 
 check-asan: deps
-	$(call cmake_build,asan,RelWithDebInfo,-DCMAKE_C_COMPILER=gcc -DRTIPC_SANITIZE=address)
+	$(call cmake_build,asan,RelWithDebInfo,-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DRTIPC_SANITIZE=address)
 	cd $(BUILD)/asan && RTIPC_STRESS_SCALE=$(SANITIZER_STRESS_SCALE) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure $(CTEST_FLAGS)
 
 check-tsan: deps
-	$(call cmake_build,tsan,RelWithDebInfo,-DCMAKE_C_COMPILER=clang -DRTIPC_SANITIZE=thread)
+	$(call cmake_build,tsan,RelWithDebInfo,-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRTIPC_SANITIZE=thread)
 	cd $(BUILD)/tsan && RTIPC_STRESS_SCALE=$(SANITIZER_STRESS_SCALE) TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure $(CTEST_FLAGS)
 
 check: check-release check-asan check-tsan

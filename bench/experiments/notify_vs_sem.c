@@ -1,0 +1,14 @@
+/* PLACEHOLDER: replaced by the real experiment before this branch merges. */
+#include "experiments.h"
+
+static int run_notify_vs_sem(bench_run_t *run)
+{
+    return bench_fail(run, "notify-vs-sem: not implemented yet");
+}
+
+const bench_experiment_t exp_notify_vs_sem = {
+    .id = "notify-vs-sem",
+    .summary = "(not implemented yet)",
+    .definitions = "(not implemented yet)",
+    .run = run_notify_vs_sem,
+};

@@ -1,0 +1,156 @@
+/* rtipc-bench harness: options, the run, results, experiments.
+ *
+ * An experiment is a function that measures, then records what it measured
+ * with bench_add_* calls. The harness prints the tables, writes JSON/CSV and
+ * audits the claims from the recorded results; experiments never print
+ * results themselves. Latencies are recorded in nanoseconds. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "env.h"
+#include "stats.h"
+
+/* Command-line options an experiment may read. Zero means "the experiment's
+ * default" for the numeric ones. */
+typedef struct {
+    bool quick;           /* short run for CI and smoke tests */
+    size_t samples;       /* recorded samples per latency row (0 = default) */
+    double duration_s;    /* length of rate/throughput phases (0 = default) */
+    long warmup;          /* discarded samples before recording (-1 = default) */
+    int cpu[2];           /* the CPUs playing "core 0" and "core 1" */
+    uint32_t tick_hz;     /* tick rate in force (0 = library default) */
+    uint64_t seed;        /* seeds every pseudo-random choice */
+    bool progress;        /* progress lines on stderr */
+} bench_opts_t;
+
+typedef enum { BENCH_DIST, BENCH_VALUE, BENCH_MISSING } bench_kind_t;
+
+/* One row of results. */
+typedef struct {
+    bench_kind_t kind;
+    char experiment[32];
+    char mechanism[48];
+    char variant[64];
+    char metric[32];
+    char unit[16];
+    bench_stats_t stats;   /* BENCH_DIST */
+    double value;          /* BENCH_VALUE */
+    char note[160];        /* BENCH_MISSING: why; otherwise optional remark */
+} bench_result_t;
+
+typedef struct bench_experiment bench_experiment_t;
+
+/* How one experiment went. */
+typedef struct {
+    const bench_experiment_t *experiment;
+    int failed;              /* 1 when it failed (its rows may be partial) */
+    char failure[256];       /* why */
+    char notes[2048];        /* its remarks */
+    double seconds;          /* wall time it took */
+} bench_outcome_t;
+
+/* Verdict of one audited claim. */
+typedef enum { CLAIM_HOLDS, CLAIM_DOES_NOT_HOLD, CLAIM_NOT_TESTABLE } bench_verdict_t;
+typedef struct {
+    int id;
+    const char *claim;       /* the claim, as EXPERIMENTS.md states it */
+    const char *rule;        /* how the verdict is computed */
+    bench_verdict_t verdict;
+    char evidence[512];      /* the figures behind it */
+} bench_claim_t;
+
+#define BENCH_MAX_EXPERIMENTS 32
+#define BENCH_CLAIMS 9
+
+typedef struct {
+    bench_opts_t opts;
+    bench_env_t env;
+    bench_result_t *results;
+    size_t n_results, cap_results;
+    const bench_experiment_t *current;  /* experiment being run */
+    char failure[256];                  /* why the current experiment failed */
+    char notes[2048];                   /* remarks printed under its tables */
+    bench_outcome_t outcomes[BENCH_MAX_EXPERIMENTS];
+    size_t n_outcomes;
+    bench_claim_t claims[BENCH_CLAIMS];
+} bench_run_t;
+
+struct bench_experiment {
+    const char *id;
+    const char *summary;      /* one line, for `list` */
+    const char *definitions;  /* what each metric spans, for `help ID` */
+    int (*run)(bench_run_t *run);  /* 0, or -1 after bench_fail() */
+};
+
+/* ---- recording results (from the experiment's own thread) ---- */
+
+/* Compute statistics of @p s (sorted in place) and add a distribution row.
+ * Returns the row, or NULL (and a failure message) when s is empty. */
+bench_result_t *bench_add_dist(bench_run_t *run, const char *mechanism, const char *variant,
+                               const char *metric, bench_samples_t *s);
+/* Add a scalar row (rates, bytes, counts, ratios). */
+bench_result_t *bench_add_value(bench_run_t *run, const char *mechanism, const char *variant,
+                                const char *metric, const char *unit, double value);
+/* Record that a mechanism the experiment names does not exist here. */
+void bench_add_missing(bench_run_t *run, const char *mechanism, const char *why);
+/* A remark printed under the experiment's tables (and kept in JSON). */
+void bench_note(bench_run_t *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Record why the experiment failed; returns -1 for `return bench_fail(...)`. */
+int bench_fail(bench_run_t *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Progress of the current experiment, 0..1 (shown on a terminal only). */
+void bench_progress(bench_run_t *run, double fraction);
+
+/* ---- reading results (claim audit, ratios) ---- */
+
+/* The row matching all given fields (NULL field = any), or NULL. */
+const bench_result_t *bench_find(const bench_run_t *run, const char *experiment,
+                                 const char *mechanism, const char *variant, const char *metric);
+
+/* ---- sizing helpers ---- */
+
+/* Samples to record: opts.samples, else quick or full default. */
+size_t bench_sample_count(const bench_run_t *run, size_t full, size_t quick);
+/* Warm-up samples: opts.warmup, else a tenth of @p samples (at least 100). */
+size_t bench_warmup_count(const bench_run_t *run, size_t samples);
+/* Seconds for a timed phase: opts.duration_s, else quick or full default. */
+double bench_duration(const bench_run_t *run, double full, double quick);
+/* CPU id of logical core 0 or 1. */
+int bench_cpu(const bench_run_t *run, int logical_core);
+
+/* A deterministic pseudo-random stream (xorshift64*), seeded from --seed. */
+typedef struct { uint64_t s; } bench_rng_t;
+void bench_rng_init(bench_rng_t *r, const bench_run_t *run, uint64_t stream);
+uint64_t bench_rng_next(bench_rng_t *r);
+/* Uniform in [lo, hi]. */
+int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi);
+
+/* ---- time ---- */
+/* Nanoseconds from the calibrated cycle counter. */
+int64_t bench_now_ns(void);
+/* Spin until bench_now_ns() >= t (the caller keeps its core). */
+void bench_spin_until(int64_t t);
+
+/* ---- output (report.c) ---- */
+void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc);
+void bench_print_env(FILE *out, const bench_env_t *env);
+void bench_print_claims(FILE *out, const bench_run_t *run);
+/* 0, or -1 with errno set when the file cannot be written. */
+int bench_write_json(const bench_run_t *run, const char *path);
+int bench_write_csv(const bench_run_t *run, const char *path);
+
+/* ---- the claim audit (claims.c) ---- */
+void bench_audit_claims(bench_run_t *run);
+const char *bench_verdict_name(bench_verdict_t v);
+
+/* ---- the experiment list ---- */
+extern const bench_experiment_t *const bench_experiments[];
+extern const size_t bench_experiment_count;
+const bench_experiment_t *bench_experiment_find(const char *id);
+
+#endif

@@ -1,0 +1,214 @@
+#define _POSIX_C_SOURCE 200809L
+#include "handoff.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef struct {
+    bench_run_t *run;
+    const handoff_ops_t *ops;
+    const handoff_cfg_t *cfg;
+    bench_samples_t *out;
+    int64_t *t_send;          /* per message: timed send start or intended time */
+    size_t total;             /* warmup + samples */
+    bench_rng_t rng;
+    /* consumer -> producer: messages received so far. Release by the
+     * consumer after it has checked and recorded a message; acquire by the
+     * producer before it sends the next (closed loop). */
+    _Atomic size_t received;
+    _Atomic int consumer_ready;   /* consumer task started (release/acquire) */
+    _Atomic int go;               /* ops bound to both tasks: the producer may
+                                     start (release by the runner, acquire by
+                                     the producer; publishes the bind) */
+    _Atomic int failed;           /* either side failed; the other stops */
+    char why[200];                /* written once, by whoever sets failed */
+} handoff_state_t;
+
+static void fail_once(handoff_state_t *st, const char *fmt, long a, long b)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&st->failed, &expected, 1))
+        snprintf(st->why, sizeof st->why, fmt, a, b);
+}
+
+static void sleep_ns(int64_t ns)
+{
+    struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
+    nanosleep(&ts, NULL);
+}
+
+/* Wait for the consumer without holding the producer's core when both share
+ * one: a spinning producer would keep a lower-priority consumer off it. */
+static int wait_received(handoff_state_t *st, size_t want, int64_t deadline)
+{
+    bool same_cpu = st->cfg->producer_cpu == st->cfg->consumer_cpu;
+    while (atomic_load_explicit(&st->received, memory_order_acquire) < want) {
+        if (atomic_load(&st->failed))
+            return -1;
+        if (bench_now_ns() > deadline)
+            return -2;
+        if (same_cpu)
+            sleep_ns(20000);
+    }
+    return 0;
+}
+
+static void producer(void *arg)
+{
+    handoff_state_t *st = arg;
+    const handoff_cfg_t *cfg = st->cfg;
+    int64_t stall = cfg->stall_ns ? cfg->stall_ns : 2000000000;
+    while (!atomic_load_explicit(&st->consumer_ready, memory_order_acquire) ||
+           !atomic_load_explicit(&st->go, memory_order_acquire))
+        sleep_ns(100000);
+    sleep_ns(1000000);  /* let the consumer reach its first receive */
+
+    int64_t period = cfg->mode == HANDOFF_OPEN_LOOP ? (int64_t)(1e9 / cfg->rate_hz) : 0;
+    int64_t start = bench_now_ns() + 1000000;
+    for (size_t i = 0; i < st->total; i++) {
+        if (atomic_load(&st->failed))
+            return;
+        if (cfg->mode == HANDOFF_CLOSED_LOOP) {
+            int w = wait_received(st, i, bench_now_ns() + stall);
+            if (w == -2)
+                fail_once(st, "message %ld not received within %ld ms (lost?)", (long)i - 1,
+                          (long)(stall / 1000000));
+            if (w)
+                return;
+            int64_t gap = bench_rng_range(&st->rng, cfg->gap_min_ns, cfg->gap_max_ns);
+            if (gap > 0)
+                bench_spin_until(bench_now_ns() + gap);
+            if (st->ops->before_send)
+                st->ops->before_send(st->ops->obj);
+            st->t_send[i] = bench_now_ns();
+        } else {
+            int64_t due = start + (int64_t)i * period;
+            st->t_send[i] = due;
+            if (st->ops->before_send)
+                st->ops->before_send(st->ops->obj);
+            int64_t now = bench_now_ns();
+            if (due - now > 200000)
+                sleep_ns(due - now - 100000);
+            bench_spin_until(due);
+        }
+        int rc = st->ops->send(st->ops->obj, (uint32_t)i);
+        if (rc != 0) {
+            fail_once(st, "send of message %ld failed with %ld", (long)i, rc);
+            return;
+        }
+    }
+    if (wait_received(st, st->total, bench_now_ns() + stall) == -2)
+        fail_once(st, "only %ld of %ld messages received (lost?)",
+                  (long)atomic_load(&st->received), (long)st->total);
+}
+
+static void consumer(void *arg)
+{
+    handoff_state_t *st = arg;
+    atomic_store_explicit(&st->consumer_ready, 1, memory_order_release);
+    for (size_t i = 0; i < st->total; i++) {
+        uint32_t seq = UINT32_MAX;
+        int rc = st->ops->recv(st->ops->obj, &seq);
+        int64_t t = bench_now_ns();
+        if (rc != 0) {
+            fail_once(st, "receive of message %ld failed with %ld", (long)i, rc);
+            return;
+        }
+        if (seq != (uint32_t)i) {
+            fail_once(st, "message %ld arrived where %ld was due (lost, duplicated or reordered)",
+                      (long)seq, (long)i);
+            return;
+        }
+        if (i >= st->total - st->cfg->samples)
+            bench_samples_push(st->out, t - st->t_send[i]);
+        atomic_store_explicit(&st->received, i + 1, memory_order_release);
+    }
+}
+
+handoff_cfg_t handoff_default(const bench_run_t *run, size_t full_samples, size_t quick_samples)
+{
+    handoff_cfg_t cfg = {0};
+    cfg.producer_cpu = bench_cpu(run, 1);
+    cfg.consumer_cpu = bench_cpu(run, 0);
+    cfg.producer_prio = 10;
+    cfg.consumer_prio = 12;
+    cfg.samples = bench_sample_count(run, full_samples, quick_samples);
+    cfg.warmup = bench_warmup_count(run, cfg.samples);
+    cfg.mode = HANDOFF_CLOSED_LOOP;
+    cfg.gap_min_ns = 20000;
+    cfg.gap_max_ns = 40000;
+    return cfg;
+}
+
+int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t *cfg,
+                bench_samples_t *out)
+{
+    if (out->cap < cfg->samples)
+        return bench_fail(run, "handoff: sample buffer too small");
+    if (cfg->mode == HANDOFF_OPEN_LOOP && !(cfg->rate_hz > 0))
+        return bench_fail(run, "handoff: open loop needs a rate");
+    handoff_state_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return bench_fail(run, "handoff: out of memory");
+    st->run = run;
+    st->ops = ops;
+    st->cfg = cfg;
+    st->out = out;
+    st->total = cfg->samples + cfg->warmup;
+    st->t_send = calloc(st->total, sizeof *st->t_send);
+    bench_rng_init(&st->rng, run, (uint64_t)cfg->samples);
+    if (!st->t_send) {
+        free(st);
+        return bench_fail(run, "handoff: out of memory");
+    }
+    out->n = 0;
+
+    rtipc_task_t *cons = NULL, *prod = NULL;
+    rtipc_task_config_t cc = {.name = "bench-consumer", .priority = cfg->consumer_prio,
+                              .core = cfg->consumer_cpu, .entry = consumer, .arg = st};
+    rtipc_task_config_t pc = {.name = "bench-producer", .priority = cfg->producer_prio,
+                              .core = cfg->producer_cpu, .entry = producer, .arg = st};
+    int rc = rtipc_task_create(&cc, &cons);
+    if (rc == 0)
+        rc = rtipc_task_create(&pc, &prod);
+    if (rc != 0) {
+        atomic_store(&st->failed, 1);
+        snprintf(st->why, sizeof st->why, "task creation failed (%d)", rc);
+        if (cons)
+            rtipc_task_delete(cons);
+    } else {
+        if (ops->bind)
+            ops->bind(ops->obj, prod, cons);
+        atomic_store_explicit(&st->go, 1, memory_order_release);
+        rtipc_task_join(prod);
+        if (atomic_load(&st->failed))
+            rtipc_task_delete(cons);  /* it may be blocked for a lost message */
+        else
+            rtipc_task_join(cons);
+    }
+    int result = 0;
+    if (atomic_load(&st->failed))
+        result = bench_fail(run, "%s", st->why);
+    free(st->t_send);
+    free(st);
+    return result;
+}
+
+const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, const char *variant,
+                                      const handoff_ops_t *ops, const handoff_cfg_t *cfg)
+{
+    bench_samples_t s;
+    if (bench_samples_init(&s, cfg->samples) != 0) {
+        bench_fail(run, "out of memory");
+        return NULL;
+    }
+    const bench_result_t *row = NULL;
+    if (handoff_run(run, ops, cfg, &s) == 0)
+        row = bench_add_dist(run, mechanism, variant, "latency", &s);
+    else
+        bench_fail(run, "%s/%s", mechanism, variant);
+    bench_samples_free(&s);
+    return row;
+}

@@ -1,0 +1,68 @@
+/* The handoff driver: one producer task and one consumer task, pinned and
+ * prioritised, passing sequence-numbered messages through a mechanism.
+ *
+ * Latency of a message = consumer's timestamp right after its receive call
+ * returned (the consumer is running) - the producer's timestamp right before
+ * its send call (closed loop), or the message's intended send time (open
+ * loop, so a late producer cannot hide delay: no coordinated omission).
+ *
+ * Closed loop: the producer sends one message, waits until the consumer has
+ * acknowledged it, pauses for a random gap (so the consumer is parked again
+ * in its receive call), and sends the next. Open loop: the producer sends at
+ * a fixed rate whatever the consumer does.
+ *
+ * Every message carries its sequence number; the consumer checks it, and a
+ * lost, duplicated or reordered message fails the run. */
+#ifndef BENCH_HANDOFF_H
+#define BENCH_HANDOFF_H
+
+#include <stdint.h>
+
+#include "bench.h"
+#include "rtipc/task.h"
+
+typedef struct {
+    /* Producer: deliver the message numbered @p seq. 0 or a negative rtipc
+     * error code (which fails the run). */
+    int (*send)(void *obj, uint32_t seq);
+    /* Consumer: block until the next message; store its number in *seq. */
+    int (*recv)(void *obj, uint32_t *seq);
+    /* Optional: told both task handles before any message is sent (a
+     * notification needs the consumer's handle). */
+    void (*bind)(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer);
+    /* Optional, untimed, in the producer before each send (e.g. evicting the
+     * mechanism's storage from the cache). */
+    void (*before_send)(void *obj);
+    void *obj;
+} handoff_ops_t;
+
+typedef enum { HANDOFF_CLOSED_LOOP, HANDOFF_OPEN_LOOP } handoff_mode_t;
+
+typedef struct {
+    int producer_cpu, consumer_cpu;      /* CPU ids (bench_cpu()) */
+    unsigned producer_prio, consumer_prio;
+    size_t samples;                      /* recorded messages */
+    size_t warmup;                       /* messages sent first, not recorded */
+    handoff_mode_t mode;
+    int64_t gap_min_ns, gap_max_ns;      /* closed loop: pause after each ack */
+    double rate_hz;                      /* open loop: messages per second */
+    int64_t stall_ns;                    /* fail when a message is not received
+                                            within this time (0 = 2 s) */
+} handoff_cfg_t;
+
+/* A closed-loop configuration with the harness defaults: producer on logical
+ * core 1 at priority 10, consumer on logical core 0 at priority 12, gap
+ * 20-40 us, sample counts from the options. */
+handoff_cfg_t handoff_default(const bench_run_t *run, size_t full_samples, size_t quick_samples);
+
+/* Run it. @p out must be initialised with capacity >= cfg->samples; it gets
+ * one latency per recorded message. 0, or -1 after bench_fail(). */
+int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t *cfg,
+                bench_samples_t *out);
+
+/* handoff_run and bench_add_dist in one: records the row
+ * (mechanism, variant, metric "latency"). Returns the row or NULL. */
+const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, const char *variant,
+                                      const handoff_ops_t *ops, const handoff_cfg_t *cfg);
+
+#endif

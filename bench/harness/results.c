@@ -1,0 +1,195 @@
+/* Result rows, notes, failures, progress, sizing and small utilities that
+ * every experiment shares. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "rtipc/time.h"
+
+static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *mechanism,
+                               const char *variant, const char *metric, const char *unit)
+{
+    if (run->n_results == run->cap_results) {
+        size_t cap = run->cap_results ? run->cap_results * 2 : 64;
+        bench_result_t *r = realloc(run->results, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        run->results = r;
+        run->cap_results = cap;
+    }
+    bench_result_t *row = &run->results[run->n_results++];
+    memset(row, 0, sizeof *row);
+    row->kind = kind;
+    snprintf(row->experiment, sizeof row->experiment, "%s", run->current ? run->current->id : "");
+    snprintf(row->mechanism, sizeof row->mechanism, "%s", mechanism ? mechanism : "");
+    snprintf(row->variant, sizeof row->variant, "%s", variant ? variant : "");
+    snprintf(row->metric, sizeof row->metric, "%s", metric ? metric : "");
+    snprintf(row->unit, sizeof row->unit, "%s", unit ? unit : "");
+    return row;
+}
+
+bench_result_t *bench_add_dist(bench_run_t *run, const char *mechanism, const char *variant,
+                               const char *metric, bench_samples_t *s)
+{
+    if (s->n == 0) {
+        bench_fail(run, "%s/%s: no samples recorded", mechanism, variant);
+        return NULL;
+    }
+    bench_result_t *row = new_row(run, BENCH_DIST, mechanism, variant, metric, "ns");
+    if (!row || bench_stats_compute(s, &row->stats) != 0) {
+        if (row)
+            run->n_results--;
+        bench_fail(run, "out of memory recording %s/%s", mechanism, variant);
+        return NULL;
+    }
+    return row;
+}
+
+bench_result_t *bench_add_value(bench_run_t *run, const char *mechanism, const char *variant,
+                                const char *metric, const char *unit, double value)
+{
+    bench_result_t *row = new_row(run, BENCH_VALUE, mechanism, variant, metric, unit);
+    if (!row) {
+        bench_fail(run, "out of memory recording %s/%s", mechanism, variant);
+        return NULL;
+    }
+    row->value = value;
+    return row;
+}
+
+void bench_add_missing(bench_run_t *run, const char *mechanism, const char *why)
+{
+    bench_result_t *row = new_row(run, BENCH_MISSING, mechanism, "", "", "");
+    if (row)
+        snprintf(row->note, sizeof row->note, "%s", why);
+}
+
+void bench_note(bench_run_t *run, const char *fmt, ...)
+{
+    size_t used = strlen(run->notes);
+    if (used + 2 >= sizeof run->notes)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run->notes + used, sizeof run->notes - used - 1, fmt, ap);
+    va_end(ap);
+    used = strlen(run->notes);
+    run->notes[used] = '\n';
+    run->notes[used + 1] = 0;
+}
+
+int bench_fail(bench_run_t *run, const char *fmt, ...)
+{
+    if (run->failure[0])  /* keep the first reason: later ones are consequences */
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run->failure, sizeof run->failure, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const bench_result_t *bench_find(const bench_run_t *run, const char *experiment,
+                                 const char *mechanism, const char *variant, const char *metric)
+{
+    for (size_t i = 0; i < run->n_results; i++) {
+        const bench_result_t *r = &run->results[i];
+        if (r->kind == BENCH_MISSING)
+            continue;
+        if ((!experiment || strcmp(r->experiment, experiment) == 0) &&
+            (!mechanism || strcmp(r->mechanism, mechanism) == 0) &&
+            (!variant || strcmp(r->variant, variant) == 0) &&
+            (!metric || strcmp(r->metric, metric) == 0))
+            return r;
+    }
+    return NULL;
+}
+
+size_t bench_sample_count(const bench_run_t *run, size_t full, size_t quick)
+{
+    if (run->opts.samples)
+        return run->opts.samples;
+    return run->opts.quick ? quick : full;
+}
+
+size_t bench_warmup_count(const bench_run_t *run, size_t samples)
+{
+    if (run->opts.warmup >= 0)
+        return (size_t)run->opts.warmup;
+    size_t w = samples / 10;
+    return w < 100 ? 100 : w;
+}
+
+double bench_duration(const bench_run_t *run, double full, double quick)
+{
+    if (run->opts.duration_s > 0)
+        return run->opts.duration_s;
+    return run->opts.quick ? quick : full;
+}
+
+int bench_cpu(const bench_run_t *run, int logical_core)
+{
+    return run->opts.cpu[logical_core ? 1 : 0];
+}
+
+void bench_rng_init(bench_rng_t *r, const bench_run_t *run, uint64_t stream)
+{
+    /* splitmix64 of (seed, stream) so that streams are independent. */
+    uint64_t z = run->opts.seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    r->s = z ? z : 1;
+}
+
+uint64_t bench_rng_next(bench_rng_t *r)
+{
+    uint64_t x = r->s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->s = x;
+    return x * 0x2545f4914f6cdd1dULL;
+}
+
+int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi)
+{
+    if (hi <= lo)
+        return lo;
+    return lo + (int64_t)(bench_rng_next(r) % (uint64_t)(hi - lo + 1));
+}
+
+/* The cycle counter's origin: conversion through double stays exact to the
+ * nanosecond for days from here. */
+static uint64_t cycles_origin;
+
+int64_t bench_now_ns(void)
+{
+    if (!cycles_origin)
+        cycles_origin = rtipc_cycles();
+    return rtipc_cycles_to_ns(rtipc_cycles() - cycles_origin);
+}
+
+void bench_spin_until(int64_t t)
+{
+    while (bench_now_ns() < t) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+}
+
+void bench_progress(bench_run_t *run, double fraction)
+{
+    if (!run->opts.progress || !run->current)
+        return;
+    if (fraction < 0)
+        fraction = 0;
+    if (fraction > 1)
+        fraction = 1;
+    fprintf(stderr, "\r  %-20s %3d%%", run->current->id, (int)(fraction * 100 + 0.5));
+    fflush(stderr);
+}
