@@ -2,6 +2,8 @@
 # names the configurations and installs missing Debian packages first.
 #   make check   build Release, ASan+UBSan and TSan, and run every test in each
 #   make build   Release build only
+#   make bench   build Release and run the default rtipc-bench suite; tables on
+#                stdout and in results/latest.txt, JSON in results/latest.json
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -21,7 +23,11 @@ CTEST_FLAGS ?= --repeat until-pass:2
 BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev
 SHELL := /bin/bash
 
-.PHONY: all build check check-release check-asan check-tsan deps clean
+.PHONY: all build bench check check-release check-asan check-tsan deps clean
+
+# Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
+BENCH_FLAGS ?=
+RESULTS ?= results
 
 all: build
 
@@ -36,6 +42,12 @@ endef
 
 build: deps
 	$(call cmake_build,release,Release,-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++)
+
+bench: deps
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
+	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc-bench
+	@mkdir -p $(RESULTS)
+	set -o pipefail; $(BUILD)/release/bench/rtipc-bench run --json $(RESULTS)/latest.json --csv $(RESULTS)/latest.csv $(BENCH_FLAGS) | tee $(RESULTS)/latest.txt
 
 # Tests run one at a time: stress and timing tests need both cores.
 check-release: deps
