@@ -32,7 +32,7 @@ struct rtipc_irq {
     int64_t timer_period;      /* 0 = one-shot; cpu lock */
     _Atomic int64_t count;     /* handler runs */
     bool due;                  /* interrupt thread only */
-    struct rtipc_irq *next;    /* cpu->irqs; cpu lock */
+    struct rtipc_irq *next;    /* cpu->irqs; written under cpu lock and run_mutex */
 };
 
 /* Per-core interrupt controller. */
@@ -317,10 +317,15 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
     irq->arg = arg;
     irq->timer_next = -1;
     struct rtipc_cpu *cpu = &cpus[core];
+    /* Both locks, as in delete: the interrupt thread walks the list under
+     * cpu->lock to collect pending sources and under run_mutex alone to run
+     * their handlers. */
+    pthread_mutex_lock(&cpu->run_mutex);
     rtipc_lock(&cpu->lock);
     irq->next = cpu->irqs;
     cpu->irqs = irq;
     rtipc_unlock(&cpu->lock);
+    pthread_mutex_unlock(&cpu->run_mutex);
     *out = irq;
     return RTIPC_OK;
 }
