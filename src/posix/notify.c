@@ -54,7 +54,7 @@ int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_
         wake = rtipc__waitlist_wake_one(&task->notify_waiters);
     rtipc_unlock(&task->lock);
     if (wake)
-        rtipc__unpark(wake);
+        rtipc__wake_from_task(wake);
     return rc;
 }
 

@@ -249,7 +249,7 @@ int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item)
     struct rtipc_task *wake = rtipc__waitlist_wake_one(&q->receivers);
     rtipc_unlock(&q->lock);
     if (wake)
-        rtipc__unpark(wake);
+        rtipc__wake_from_task(wake);
     return RTIPC_OK;
 }
 
@@ -265,7 +265,7 @@ int rtipc_queue_reset(rtipc_queue_t *q)
     struct rtipc_task *wake = rtipc__waitlist_wake_one(&q->senders);
     rtipc_unlock(&q->lock);
     if (wake)
-        rtipc__unpark(wake);
+        rtipc__wake_from_task(wake);
     return RTIPC_OK;
 }
 

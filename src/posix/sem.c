@@ -108,7 +108,7 @@ int rtipc_sem_give(rtipc_sem_t *s)
     struct rtipc_task *wake = rtipc__waitlist_wake_one(&s->takers);
     rtipc_unlock(&s->lock);
     if (wake)
-        rtipc__unpark(wake);
+        rtipc__wake_from_task(wake);
     return RTIPC_OK;
 }
 

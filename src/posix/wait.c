@@ -193,3 +193,9 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
         }
     }
 }
+
+void rtipc__wake_from_task(struct rtipc_task *task)
+{
+    rtipc__unpark(task);
+    rtipc__reschedule_point(rtipc__current_or_null());
+}

@@ -74,6 +74,11 @@ static inline int rtipc__waitlist_top_priority(const rtipc_waitlist_t *list)
 /* Wake a task parked in rtipc__park (or about to park). Any context. */
 void rtipc__unpark(struct rtipc_task *task);
 
+/* Unpark @p task from task context (a non-blocking give/send/overwrite that
+ * readied it), then release this core's deferred wake-ups: waking a task is a
+ * rescheduling call, as in the blocking loop. */
+void rtipc__wake_from_task(struct rtipc_task *task);
+
 /* One attempt at an operation, run with the object's lock held. Returns 0 or
  * an error to finish, or RTIPC_EWOULDBLOCK to wait and retry. It may name one
  * task in `wake`, unparked once the lock is dropped. */

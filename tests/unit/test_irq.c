@@ -393,6 +393,8 @@ typedef struct {
     _Atomic int go;      /* 1: make the call now */
     _Atomic int stop;
     int64_t called_at;
+    rtipc_sem_t *give;   /* NULL: the call is rtipc_task_yield; else a give
+                            that readies a task waiting on this semaphore */
 } busy_t;
 
 static void busy_task(void *arg)
@@ -401,7 +403,14 @@ static void busy_task(void *arg)
     while (!atomic_load(&b->go))
         ;
     b->called_at = rtipc_time_ns();
-    rtipc_task_yield();
+    if (b->give)
+        rtipc_sem_give(b->give);
+    else
+        rtipc_task_yield();
+    /* No other rtipc call for 10 ms: a wake-up released later than that
+     * was not released by the call above. */
+    while (rtipc_time_ns() - b->called_at < 10000000)
+        ;
     atomic_store(&b->go, 2);
     while (!atomic_load(&b->stop))
         rtipc_task_delay(rtipc_ms(1));
@@ -423,13 +432,20 @@ static void one_receiver(void *arg)
     r->woke_at = rtipc_time_ns();
 }
 
-static void without_yield_the_task_runs_when_the_interrupted_task_reschedules(void **state)
+static void sem_waiter(void *arg)
 {
-    (void)state;
+    rtipc_sem_take(arg, rtipc_ms(5000));
+}
+
+/* give: NULL -> the interrupted task yields; else it gives a semaphore that
+ * a task on core 0 waits on (a non-blocking call that readies a task). */
+static void run_reschedule_case(rtipc_sem_t *give)
+{
     assert_int_equal(rtipc_tick_set_rate(5), RTIPC_OK); /* 200 ms: the tick stays out of the way */
     one_receiver_t r = {0};
-    busy_t b = {0};
+    busy_t b = {.give = give};
     handoff_isr_t h = {0};
+    rtipc_task_t *waiter = give ? start_task("waiter", 5, 0, sem_waiter, give) : NULL;
     assert_int_equal(rtipc_queue_create(1, sizeof(int64_t), &r.q), RTIPC_OK);
     h.q = r.q;
     rtipc_task_t *rx = start_task("rx", 10, irq_core(), one_receiver, &r);
@@ -452,6 +468,8 @@ static void without_yield_the_task_runs_when_the_interrupted_task_reschedules(vo
     join_task(rx);
     atomic_store(&b.stop, 1);
     join_task(busy);
+    if (waiter)
+        join_task(waiter);
     assert_int_equal(r.rc, RTIPC_OK);
     assert_false(woke_before_call);
     int64_t after_call = r.woke_at - b.called_at;
@@ -459,9 +477,25 @@ static void without_yield_the_task_runs_when_the_interrupted_task_reschedules(vo
                   after_call / 1e3);
     assert_true(after_call >= 0);
     assert_true(after_call < rtipc_tick_period_ns() / 4); /* at the call, not at the tick */
+    assert_true(after_call < 5000000);                     /* and not at a later call */
     assert_int_equal(rtipc_irq_delete(irq), RTIPC_OK);
     assert_int_equal(rtipc_queue_delete(r.q), RTIPC_OK);
     assert_int_equal(rtipc_tick_set_rate(1000), RTIPC_OK);
+}
+
+static void without_yield_the_task_runs_when_the_interrupted_task_reschedules(void **state)
+{
+    (void)state;
+    run_reschedule_case(NULL);
+}
+
+static void without_yield_the_task_runs_when_the_interrupted_task_readies_a_task(void **state)
+{
+    (void)state;
+    rtipc_sem_t *s;
+    assert_int_equal(rtipc_sem_create_binary(&s), RTIPC_OK);
+    run_reschedule_case(s);
+    assert_int_equal(rtipc_sem_delete(s), RTIPC_OK);
 }
 
 int main(void)
@@ -479,6 +513,7 @@ int main(void)
         cmocka_unit_test(with_yield_the_task_runs_right_after_the_handler),
         cmocka_unit_test(without_yield_the_task_waits_for_the_next_tick),
         cmocka_unit_test(without_yield_the_task_runs_when_the_interrupted_task_reschedules),
+        cmocka_unit_test(without_yield_the_task_runs_when_the_interrupted_task_readies_a_task),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
