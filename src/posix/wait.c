@@ -102,9 +102,9 @@ static int park_until(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadli
     }
 }
 
+/* self->blocked was set by the caller before it queued w. */
 static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
 {
-    atomic_store_explicit(&self->blocked, true, memory_order_relaxed);
     int r = park_until(self, w, deadline);
     if (r == PARK_WOKEN)
         wait_until_released(self);
@@ -149,6 +149,11 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
         w.op = op;
         w.priority = atomic_load_explicit(&self->effective_priority, memory_order_relaxed);
         atomic_store_explicit(&w.woken, 0, memory_order_relaxed);
+        /* Blocked from the moment it is queued: a handler that wakes it next
+         * must not count it among the tasks it interrupted (it would then
+         * see no higher-priority task readied and report woken = false).
+         * The object lock orders this store before the handler's look. */
+        atomic_store_explicit(&self->blocked, true, memory_order_relaxed);
         rtipc__waitlist_insert(list, &w);
         rtipc_unlock(lock);
         /* Blocking reschedules: first release deferred wake-ups of this core. */
