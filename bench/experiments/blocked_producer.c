@@ -1,14 +1,354 @@
-/* PLACEHOLDER: replaced by the real experiment before this branch merges. */
+/* blocked-producer: the consumer of a depth-10 queue stalls (a bus timeout)
+ * while a producer keeps sending at a steady rate and resets its task
+ * watchdog subscription once per loop. Does blocking in the send trip the
+ * watchdog, and what does a send timeout with a drop counter change? */
+#define _POSIX_C_SOURCE 200809L
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "experiments.h"
+
+#define BP_DEPTH 10
+#define BP_PERIOD_NS 1000000LL    /* one item per millisecond */
+#define BP_RECV_POLL_MS 20        /* consumer's receive timeout (to notice the end) */
+
+/* Trips seen by the watchdog callback (interrupt context: atomics only). */
+typedef struct {
+    _Atomic(rtipc_task_t *) producer;   /* trips naming it count as producer trips */
+    _Atomic uint64_t producer_trips, idle_trips, other_trips;
+} bp_trips_t;
+
+typedef struct {
+    const char *name;
+    bool forever;      /* send with RTIPC_FOREVER, else with a 10 ms timeout */
+    bool subscribe;    /* the producer subscribes to the watchdog */
+} bp_variant_t;
+
+typedef struct {
+    const bp_variant_t *v;
+    rtipc_queue_t *q;
+    int64_t start_ns, stall_at_ns, stall_ns, end_ns;   /* absolute times except stall_ns */
+    size_t cap;                 /* most items the producer may send */
+    /* Producer's results (read after producer_done, acquire). */
+    uint8_t *dropped;           /* per sequence number: 1 = timed out, dropped */
+    size_t sent, n_dropped;
+    int64_t max_stall_ns;
+    /* Consumer's results (read after consumer_done, acquire). */
+    uint32_t *got;              /* delivered sequence numbers, in delivery order */
+    size_t n_got;
+    _Atomic int go, producer_done, consumer_done, failed;
+    char why[200];
+} bp_state_t;
+
+static void bp_fail(bp_state_t *st, const char *what, long a, long b)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&st->failed, &expected, 1))
+        snprintf(st->why, sizeof st->why, what, a, b);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void on_trip(const rtipc_wdt_trip_t *trip, void *arg)
+{
+    bp_trips_t *t = arg;
+    if (trip->task && trip->task == atomic_load(&t->producer))
+        atomic_fetch_add(&t->producer_trips, 1);
+    else if (!trip->task)
+        atomic_fetch_add(&t->idle_trips, 1);
+    else
+        atomic_fetch_add(&t->other_trips, 1);
+}
+
+static void producer(void *arg)
+{
+    bp_state_t *st = arg;
+    while (!atomic_load_explicit(&st->go, memory_order_acquire))
+        rtipc_task_delay(rtipc_us(100));
+    if (st->v->subscribe) {
+        int rc = rtipc_wdt_add(NULL);
+        if (rc != 0) {
+            bp_fail(st, "producer cannot subscribe to the watchdog (%ld)", rc, 0);
+            atomic_store_explicit(&st->producer_done, 1, memory_order_release);
+            return;
+        }
+    }
+    rtipc_timeout_t timeout = st->v->forever ? RTIPC_FOREVER : rtipc_ms(10);
+    int64_t next = st->start_ns;
+    for (;;) {
+        int64_t now = bench_now_ns();
+        if (now >= st->end_ns || st->sent == st->cap || atomic_load(&st->failed))
+            break;
+        if (next > now)
+            rtipc_task_delay(rtipc_ns(next - now));
+        if (st->v->subscribe)
+            rtipc_wdt_reset();
+        uint32_t seq = (uint32_t)st->sent;
+        int64_t t0 = bench_now_ns();
+        int rc = rtipc_queue_send(st->q, &seq, timeout);
+        int64_t t1 = bench_now_ns();
+        if (t1 - t0 > st->max_stall_ns)
+            st->max_stall_ns = t1 - t0;
+        st->sent++;
+        if (rc == RTIPC_ETIMEDOUT && !st->v->forever) {
+            st->dropped[seq] = 1;
+            st->n_dropped++;
+        } else if (rc != 0) {
+            bp_fail(st, "send of item %ld failed with %ld", (long)seq, rc);
+            break;
+        }
+        /* Steady rate, no catch-up burst after a long block. */
+        next += BP_PERIOD_NS;
+        if (next < t1)
+            next = t1;
+    }
+    if (st->v->subscribe)
+        rtipc_wdt_delete(NULL);
+    atomic_store_explicit(&st->producer_done, 1, memory_order_release);
+}
+
+/* Deliver one received item: numbers must increase (gaps are checked
+ * against the producer's drops at the end). */
+static bool take(bp_state_t *st, uint32_t seq)
+{
+    if (st->n_got == st->cap || (st->n_got && seq <= st->got[st->n_got - 1])) {
+        bp_fail(st, "item %ld delivered after item %ld (duplicated or reordered)", (long)seq,
+                st->n_got ? (long)st->got[st->n_got - 1] : -1L);
+        return false;
+    }
+    st->got[st->n_got++] = seq;
+    return true;
+}
+
+static void consumer(void *arg)
+{
+    bp_state_t *st = arg;
+    while (!atomic_load_explicit(&st->go, memory_order_acquire))
+        rtipc_task_delay(rtipc_us(100));
+    bool stalled = false;
+    while (!atomic_load(&st->failed)) {
+        if (!stalled && bench_now_ns() >= st->stall_at_ns) {
+            rtipc_task_delay(rtipc_ns(st->stall_ns));  /* the bus timeout: nothing is read */
+            stalled = true;
+        }
+        uint32_t seq;
+        int rc = rtipc_queue_receive(st->q, &seq, rtipc_ms(BP_RECV_POLL_MS));
+        if (rc == 0) {
+            if (!take(st, seq))
+                break;
+        } else if (rc == RTIPC_ETIMEDOUT) {
+            if (!atomic_load_explicit(&st->producer_done, memory_order_acquire))
+                continue;
+            /* The producer has finished its last send: drain what is left. */
+            while ((rc = rtipc_queue_receive(st->q, &seq, RTIPC_NO_WAIT)) == 0)
+                if (!take(st, seq))
+                    break;
+            if (rc != RTIPC_EWOULDBLOCK && !atomic_load(&st->failed))
+                bp_fail(st, "final receive failed with %ld", rc, 0);
+            break;
+        } else {
+            bp_fail(st, "receive failed with %ld", rc, 0);
+            break;
+        }
+    }
+    atomic_store_explicit(&st->consumer_done, 1, memory_order_release);
+}
+
+/* Exactly one of "delivered" and "dropped" for every number sent. */
+static int check_accounting(bench_run_t *run, const bp_state_t *st)
+{
+    if (st->sent != st->n_got + st->n_dropped)
+        return bench_fail(run, "%s: sent %zu != delivered %zu + dropped %zu", st->v->name, st->sent,
+                          st->n_got, st->n_dropped);
+    size_t j = 0;
+    for (size_t seq = 0; seq < st->sent; seq++) {
+        bool delivered = j < st->n_got && st->got[j] == seq;
+        j += delivered;
+        if (delivered == (st->dropped[seq] != 0))
+            return bench_fail(run, "%s: item %zu was %s", st->v->name, seq,
+                              delivered ? "both delivered and counted dropped"
+                                        : "lost (neither delivered nor dropped)");
+    }
+    if (j != st->n_got)
+        return bench_fail(run, "%s: item %u delivered but never sent", st->v->name, st->got[j]);
+    return 0;
+}
+
+static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trips, int64_t stall_ns,
+                       int64_t pre_ns, int64_t post_ns)
+{
+    bp_state_t *st = calloc(1, sizeof *st);
+    if (!st)
+        return bench_fail(run, "out of memory");
+    st->v = v;
+    st->stall_ns = stall_ns;
+    st->cap = (size_t)((pre_ns + stall_ns + post_ns) / BP_PERIOD_NS) + 64;
+    st->dropped = calloc(st->cap, 1);
+    st->got = calloc(st->cap, sizeof *st->got);
+    int rc = rtipc_queue_create(BP_DEPTH, sizeof(uint32_t), &st->q);
+    if (!st->dropped || !st->got || rc != 0) {
+        if (rc == 0)
+            rtipc_queue_delete(st->q);
+        free(st->dropped);
+        free(st->got);
+        free(st);
+        return bench_fail(run, "%s: setup failed (%s)", v->name, rc ? rtipc_strerror(rc) : "out of memory");
+    }
+
+    rtipc_task_t *prod = NULL, *cons = NULL;
+    rtipc_task_config_t cc = {.name = "bp-consumer", .priority = 12, .core = bench_cpu(run, 0),
+                              .entry = consumer, .arg = st};
+    rtipc_task_config_t pc = {.name = "bp-producer", .priority = 10, .core = bench_cpu(run, 1),
+                              .entry = producer, .arg = st};
+    rc = rtipc_task_create(&cc, &cons);
+    if (rc == 0)
+        rc = rtipc_task_create(&pc, &prod);
+    if (rc != 0) {
+        atomic_store(&st->failed, 1);
+        snprintf(st->why, sizeof st->why, "task creation failed: %s", rtipc_strerror(rc));
+        if (cons) {
+            atomic_store_explicit(&st->go, 1, memory_order_release);
+            rtipc_task_delete(cons);
+        }
+    } else {
+        atomic_store(&trips->producer, prod);
+        atomic_store(&trips->producer_trips, 0);
+        atomic_store(&trips->idle_trips, 0);
+        atomic_store(&trips->other_trips, 0);
+        st->start_ns = bench_now_ns() + 2000000;
+        st->stall_at_ns = st->start_ns + pre_ns;
+        st->end_ns = st->start_ns + pre_ns + stall_ns + post_ns;
+        atomic_store_explicit(&st->go, 1, memory_order_release);
+        /* Bounded wait: a producer blocked for good or a consumer that lost
+         * the end is deleted, and the variant fails. */
+        int64_t deadline = st->end_ns + 3000000000LL;
+        while ((!atomic_load_explicit(&st->producer_done, memory_order_acquire) ||
+                !atomic_load_explicit(&st->consumer_done, memory_order_acquire)) &&
+               bench_now_ns() < deadline)
+            sleep_ms(2);
+        bool pdone = atomic_load_explicit(&st->producer_done, memory_order_acquire);
+        bool cdone = atomic_load_explicit(&st->consumer_done, memory_order_acquire);
+        if (!pdone || !cdone)
+            bp_fail(st, !pdone ? "producer still blocked 3 s after the end (items lost?)"
+                               : "consumer did not finish within 3 s of the end",
+                    0, 0);
+        if (cdone)
+            rtipc_task_join(cons);
+        else
+            rtipc_task_delete(cons);
+        if (pdone)
+            rtipc_task_join(prod);
+        else
+            rtipc_task_delete(prod);
+        atomic_store(&trips->producer, NULL);
+    }
+
+    int result = 0;
+    if (atomic_load(&st->failed)) {
+        result = bench_fail(run, "%s: %s", v->name, st->why);
+    } else if (check_accounting(run, st) == 0) {
+        const char *m = "rtipc-queue";
+        bench_add_value(run, m, v->name, "watchdog-trips", "count",
+                        (double)atomic_load(&trips->producer_trips));
+        bench_result_t *r =
+            bench_add_value(run, m, v->name, "idle-trips", "count", (double)atomic_load(&trips->idle_trips));
+        if (r && atomic_load(&trips->idle_trips))
+            snprintf(r->note, sizeof r->note, "a core's idle task was starved (by anything on the machine)");
+        bench_add_value(run, m, v->name, "max-stall", "ms", st->max_stall_ns / 1e6);
+        bench_add_value(run, m, v->name, "sent", "count", (double)st->sent);
+        bench_add_value(run, m, v->name, "delivered", "count", (double)st->n_got);
+        bench_add_value(run, m, v->name, "dropped", "count", (double)st->n_dropped);
+        if (atomic_load(&trips->idle_trips))
+            bench_note(run, "%s: an idle task starved for a whole timeout: something (other real-time "
+                            "load on the machine) held a core, so trips here may come from starvation",
+                       v->name);
+        if (atomic_load(&trips->other_trips))
+            bench_note(run, "%s: %llu trip(s) named another subscriber of this process", v->name,
+                       (unsigned long long)atomic_load(&trips->other_trips));
+    } else {
+        result = -1;
+    }
+    rtipc_queue_delete(st->q);
+    free(st->dropped);
+    free(st->got);
+    free(st);
+    return result;
+}
 
 static int run_blocked_producer(bench_run_t *run)
 {
-    return bench_fail(run, "blocked-producer: not implemented yet");
+    static const bp_variant_t variants[] = {
+        {"wait-forever/subscribed", true, true},
+        {"wait-forever/unsubscribed", true, false},
+        {"timeout-10ms/subscribed", false, true},
+    };
+    int64_t stall_ns = (int64_t)(bench_duration(run, 1.0, 0.3) * 1e9);
+    int64_t pre_ns = run->opts.quick ? 30000000 : 300000000;
+    int64_t post_ns = run->opts.quick ? 40000000 : 300000000;
+    /* Shorter than the stall, so a producer blocked through it can trip it. */
+    int64_t wdt_ns = run->opts.quick ? stall_ns / 3 : stall_ns / 2;
+    if (wdt_ns < 1000000)
+        wdt_ns = 1000000;
+
+    bp_trips_t *trips = calloc(1, sizeof *trips);
+    if (!trips)
+        return bench_fail(run, "out of memory");
+    rtipc_wdt_config_t wc = {.timeout_ns = wdt_ns, .idle_check = true, .on_trip = on_trip, .arg = trips};
+    int rc = rtipc_wdt_start(&wc);
+    if (rc != 0) {
+        free(trips);
+        if (rc == RTIPC_EBUSY)
+            return bench_fail(run, "the task watchdog is already running: its settings cannot be read "
+                                   "back to restore them, so this experiment does not replace it");
+        return bench_fail(run, "watchdog start: %s", rtipc_strerror(rc));
+    }
+    int result = 0;
+    size_t nv = sizeof variants / sizeof variants[0];
+    for (size_t i = 0; i < nv && result == 0; i++) {
+        bench_progress(run, (double)i / (double)nv);
+        result = run_variant(run, &variants[i], trips, stall_ns, pre_ns, post_ns);
+    }
+    rtipc_wdt_stop();  /* back to "not running", as found */
+    free(trips);
+    bench_progress(run, 1.0);
+    if (result != 0)
+        return -1;
+
+    bench_note(run, "consumer stall %.0f ms, watchdog timeout %.0f ms (checked every %.0f ms, idle check "
+                    "on), producer 1 item/ms into a depth-%d queue",
+               stall_ns / 1e6, wdt_ns / 1e6, wdt_ns / 4e6, BP_DEPTH);
+    bench_note(run, "FreeRTOS/ESP-IDF: a task blocked in a send does not trip the task watchdog by "
+                    "itself. It trips when a SUBSCRIBED task stops resetting it for a whole timeout (a "
+                    "producer blocked in its send cannot reset), or when a core's idle task is starved; "
+                    "a blocked task frees its core, so it cannot starve the idle task.");
+    return 0;
 }
 
 const bench_experiment_t exp_blocked_producer = {
     .id = "blocked-producer",
-    .summary = "(not implemented yet)",
-    .definitions = "(not implemented yet)",
+    .summary = "consumer stalls 1 s; producer with a watchdog subscription blocks forever vs times out",
+    .definitions =
+        "Setup: producer task on core 1 (priority 10) sends sequence numbers (4 B) every 1 ms into a\n"
+        "  depth-10 queue, resetting its task-watchdog subscription once per loop; consumer task on\n"
+        "  core 0 (priority 12) receives, and once (after 300 ms; quick 30 ms) stalls for 1 s (quick\n"
+        "  0.3 s, or --duration) in a delay, as if a bus transaction timed out. The task watchdog runs\n"
+        "  with a timeout of half the stall (quick: a third) and its idle-task check on; it is stopped\n"
+        "  again afterwards. The producer never catches up in a burst after a long send.\n"
+        "Variants: wait-forever/subscribed (send with RTIPC_FOREVER), wait-forever/unsubscribed (same,\n"
+        "  no subscription), timeout-10ms/subscribed (send times out after 10 ms: the item is dropped,\n"
+        "  counted, and the producer goes on).\n"
+        "watchdog-trips: trips reported for the producer's subscription during the variant.\n"
+        "idle-trips: trips for a starved idle task during the variant (not caused by the producer).\n"
+        "max-stall (ms): the longest time the producer spent inside one rtipc_queue_send call.\n"
+        "sent / delivered / dropped: items the producer sent, the consumer received, the producer\n"
+        "  dropped after a timeout. sent = delivered + dropped must hold exactly, delivered numbers\n"
+        "  must increase, and every gap must be an item the producer dropped; otherwise it fails.",
     .run = run_blocked_producer,
 };

@@ -194,8 +194,9 @@ static void claim_queue_set(const bench_run_t *run, bench_claim_t *c)
     if (!set || !tasks)
         return untestable(c, e);
     say(c, set->value < tasks->value ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "memory (objects + task stacks + task descriptors): queue set %.0f B, 3 consumer tasks "
-        "%.0f B (%+.0f B)", set->value, tasks->value, tasks->value - set->value);
+        "memory (objects + consumer task stacks; task descriptors not exposed, not counted): "
+        "queue set %.0f B, 3 consumer tasks %.0f B (%+.0f B)", set->value, tasks->value,
+        tasks->value - set->value);
 }
 
 static void claim_notify(const bench_run_t *run, bench_claim_t *c)
