@@ -25,12 +25,12 @@ static int run_queue_latency(bench_run_t *run)
         goto out;
     bench_progress(run, 0.7);
 
-    /* Open loop: 10 kHz sends whatever the consumer does, latency from the
+    /* Open loop: 5 kHz sends whatever the consumer does, latency from the
      * intended send time. */
-    handoff_cfg_t open = handoff_default(run, 20000, 2000);
+    handoff_cfg_t open = handoff_default(run, 10000, 1000);
     open.mode = HANDOFF_OPEN_LOOP;
-    open.rate_hz = 10000;
-    handoff_measure(run, "rtipc-queue", "cross-core/open-loop-10kHz", &ops, &open);
+    open.rate_hz = 5000;
+    handoff_measure(run, "rtipc-queue", "cross-core/open-loop-5kHz", &ops, &open);
     bench_progress(run, 1.0);
 out:
     rtipc_queue_delete(q);
@@ -47,7 +47,7 @@ const bench_experiment_t exp_queue_latency = {
         "  producer waits for the previous message's acknowledgement, then a random 20-40 us gap).\n"
         "  cross-core: producer on core 1 (priority 10), consumer on core 0 (priority 12).\n"
         "  same-core: both on core 0; the consumer outranks the producer.\n"
-        "latency (open loop, 10 kHz): from the message's intended send time on a fixed 100 us grid\n"
+        "latency (open loop, 5 kHz): from the message's intended send time on a fixed 200 us grid\n"
         "  to the consumer running after its receive; a late producer adds to the latency.\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_queue_latency,

@@ -45,7 +45,10 @@ typedef struct {
     size_t warmup;                       /* messages sent first, not recorded */
     handoff_mode_t mode;
     int64_t gap_min_ns, gap_max_ns;      /* closed loop: pause after each ack */
-    double rate_hz;                      /* open loop: messages per second */
+    double rate_hz;                      /* open loop: messages per second; at
+                                            most ~5 kHz keeps the producer's
+                                            spinning under the kernel's
+                                            real-time throttling limit */
     int64_t stall_ns;                    /* fail when a message is not received
                                             within this time (0 = 2 s) */
 } handoff_cfg_t;
