@@ -4,9 +4,11 @@
  *   rtipc-bench list
  *   rtipc-bench help ID
  *   rtipc-bench run [options] [ID...]
+ *   rtipc-bench compare BASE.json NEW.json [--threshold PCT]   (compare/compare.h)
  *
  * Exit status: 0 every experiment ran; 1 one failed or an output could not be
- * written (the reason is printed); 2 usage error. */
+ * written (the reason is printed); 2 usage error. compare: 0 nothing
+ * regressed, 1 a metric regressed, 2 usage error or invalid input. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "compare/compare.h"
 #include "harness/bench.h"
 #include "rtipc/rtipc.h"
 
@@ -23,6 +26,9 @@ static const char usage_text[] =
     "usage: rtipc-bench list\n"
     "       rtipc-bench help ID          what experiment ID measures and what each latency spans\n"
     "       rtipc-bench run [options] [ID...]   run the given experiments (all when none)\n"
+    "       rtipc-bench compare BASE.json NEW.json [--threshold PCT]\n"
+    "                                    compare two --json files; exit 1 when a metric\n"
+    "                                    regressed past PCT% (default 10; compare --help)\n"
     "\n"
     "options for run:\n"
     "  --quick            short run (CI, smoke tests): few samples, p99.9 omitted\n"
@@ -242,7 +248,7 @@ static int cmd_run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("%s", "a command is required: list, help ID or run");
+        return usage_error("%s", "a command is required: list, help ID, run or compare");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
         fputs(usage_text, stdout);
@@ -264,8 +270,10 @@ int main(int argc, char **argv)
             }
         }
         rc = cmd_run(argc - 1, argv + 1);
+    } else if (!strcmp(cmd, "compare")) {
+        rc = bench_compare_main(argc - 1, argv + 1);
     } else
-        return usage_error("unknown command '%s' (list, help, run)", cmd);
+        return usage_error("unknown command '%s' (list, help, run, compare)", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing to stdout failed\n");
         return 1;
