@@ -21,6 +21,7 @@
 #include "compare/compare.h"
 #include "harness/bench.h"
 #include "rtipc/rtipc.h"
+#include "trace/trace.h"
 
 static const char usage_text[] =
     "usage: rtipc-bench list\n"
@@ -41,6 +42,10 @@ static const char usage_text[] =
     "  --csv FILE         write one CSV line per result\n"
     "  --seed N           seed of every pseudo-random choice (default 1)\n"
     "  --no-progress      no progress line on stderr (it is shown only on a terminal)\n"
+    "  --vcd FILE         write waveforms of the first messages of each row (Value Change\n"
+    "                     Dump for GTKWave or PulseView; docs/methodology.md)\n"
+    "  --perfetto FILE    write the same as a timeline (trace-event JSON for ui.perfetto.dev)\n"
+    "  --trace-samples N  messages traced per row with --vcd/--perfetto (default 200)\n"
     "  -h, --help         this text\n"
     "\n"
     "Latencies are in microseconds in tables and nanoseconds in JSON. A percentile is\n"
@@ -109,6 +114,42 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
     fflush(stdout);
 }
 
+/* After the run with --vcd/--perfetto: the recorder's cost (measured now
+ * when queue-latency did not measure it), its counts, and the files. */
+static int finish_trace(bench_run_t *run, const char *vcd, const char *perfetto)
+{
+    int status = 0;
+    const bench_result_t *p50 = bench_find(run, "queue-latency", "rtipc-queue", "cross-core", "trace-overhead-p50");
+    const bench_result_t *p99 = bench_find(run, "queue-latency", "rtipc-queue", "cross-core", "trace-overhead-p99");
+    if (p50 && p99) {
+        printf("\ntrace overhead: p50 %+.0f ns, p99 %+.0f ns (traced - untraced; see queue-latency's note)\n",
+               p50->value, p99->value);
+    } else {
+        bench_trace_overhead_t o;
+        run->failure[0] = 0;
+        if (bench_trace_measure_overhead(run, &o) == 0) {
+            char text[800];
+            bench_trace_describe_overhead(&o, text, sizeof text);
+            printf("\n%s\n", text);
+        } else {
+            fprintf(stderr, "rtipc-bench: %s\n", run->failure);
+            status = 1;
+        }
+    }
+    printf("trace: %zu events recorded, %zu dropped (the array was full), first %zu messages per row\n",
+           bench_trace_recorded(), bench_trace_dropped(), bench_trace_samples_per_row());
+    if (vcd && bench_trace_write_vcd(vcd, &run->env) != 0) {
+        fprintf(stderr, "rtipc-bench: cannot write %s: %s\n", vcd, strerror(errno));
+        status = 1;
+    }
+    if (perfetto && bench_trace_write_perfetto(perfetto, &run->env) != 0) {
+        fprintf(stderr, "rtipc-bench: cannot write %s: %s\n", perfetto, strerror(errno));
+        status = 1;
+    }
+    bench_trace_shutdown();
+    return status;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static bench_run_t run;
@@ -118,13 +159,18 @@ static int cmd_run(int argc, char **argv)
     run.opts.seed = 1;
     run.opts.progress = isatty(STDERR_FILENO);
     const char *json = NULL, *csv = NULL;
-    enum { O_QUICK = 256, O_SAMPLES, O_DURATION, O_WARMUP, O_CPUS, O_TICK, O_JSON, O_CSV, O_SEED, O_NOPROG };
+    const char *vcd = NULL, *perfetto = NULL;
+    size_t trace_samples = 0;
+    enum { O_QUICK = 256, O_SAMPLES, O_DURATION, O_WARMUP, O_CPUS, O_TICK, O_JSON, O_CSV, O_SEED, O_NOPROG,
+           O_VCD, O_PERFETTO, O_TRACE_SAMPLES };
     static const struct option longopts[] = {
         {"quick", no_argument, 0, O_QUICK},       {"samples", required_argument, 0, O_SAMPLES},
         {"duration", required_argument, 0, O_DURATION}, {"warmup", required_argument, 0, O_WARMUP},
         {"cpus", required_argument, 0, O_CPUS},   {"tick-hz", required_argument, 0, O_TICK},
         {"json", required_argument, 0, O_JSON},   {"csv", required_argument, 0, O_CSV},
         {"seed", required_argument, 0, O_SEED},   {"no-progress", no_argument, 0, O_NOPROG},
+        {"vcd", required_argument, 0, O_VCD},     {"perfetto", required_argument, 0, O_PERFETTO},
+        {"trace-samples", required_argument, 0, O_TRACE_SAMPLES},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     int c;
     unsigned long long v;
@@ -174,6 +220,13 @@ static int cmd_run(int argc, char **argv)
             run.opts.seed = v;
             break;
         case O_NOPROG: run.opts.progress = false; break;
+        case O_VCD: vcd = optarg; break;
+        case O_PERFETTO: perfetto = optarg; break;
+        case O_TRACE_SAMPLES:
+            if (parse_u64(optarg, &v) || v < 1 || v > BENCH_TRACE_MAX_SAMPLES)
+                return usage_error("--trace-samples wants a count from 1 to 100000, not '%s'", optarg);
+            trace_samples = (size_t)v;
+            break;
         case 'h': fputs(usage_text, stdout); return 0;
         default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
         }
@@ -192,6 +245,13 @@ static int cmd_run(int argc, char **argv)
     if (n == 0)
         for (; n < bench_experiment_count; n++)
             chosen[n] = bench_experiments[n];
+    if (trace_samples && !vcd && !perfetto)
+        return usage_error("%s", "--trace-samples needs --vcd or --perfetto");
+    if ((vcd || perfetto) &&
+        bench_trace_init(trace_samples ? trace_samples : BENCH_TRACE_DEFAULT_SAMPLES) != 0) {
+        fprintf(stderr, "rtipc-bench: cannot allocate the trace: %s\n", strerror(errno));
+        return 1;
+    }
 
     if (run.opts.tick_hz) {
         int rc = rtipc_tick_set_rate(run.opts.tick_hz);
@@ -234,6 +294,8 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "rtipc-bench: cannot write %s: %s\n", csv, strerror(errno));
         status = 1;
     }
+    if (bench_trace_enabled() && finish_trace(&run, vcd, perfetto) != 0)
+        status = 1;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing the results to stdout failed\n");
         status = 1;

@@ -22,7 +22,7 @@ static int run_core_placement(bench_run_t *run)
         return bench_fail(run, "semaphore create: %s", rtipc_strerror(rc));
     }
     const handoff_ops_t ops[MECHS] = {
-        {.send = exp_queue_send, .recv = exp_queue_recv, .obj = q},
+        {.send = exp_queue_send, .recv = exp_queue_recv, .depth = exp_queue_depth, .obj = q},
         {.send = hx_sem_send, .recv = hx_sem_recv, .obj = &sem},
         {.send = hx_notify_value_send, .recv = hx_notify_value_recv, .bind = hx_notify_bind,
          .obj = &note},

@@ -10,8 +10,10 @@
 #include "rtipc/rtipc.h"
 
 /* Handoff adapters for an rtipc queue of uint32_t items (obj = the queue):
- * send blocks forever when full; recv blocks forever. */
+ * send blocks forever when full; recv blocks forever; depth is
+ * rtipc_queue_messages_waiting (for the trace). */
 int exp_queue_send(void *queue, uint32_t seq);
 int exp_queue_recv(void *queue, uint32_t *seq);
+int exp_queue_depth(void *queue);
 
 #endif

@@ -97,6 +97,8 @@ int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t
             size_t total = hc->cfg.samples;
             handoff_cfg_t cfg = hc->cfg;
             cfg.samples = total / rounds + (r < total % rounds);
+            cfg.mechanism = hc->mechanism;  /* traced under the row's names */
+            cfg.variant = hc->variant;
             if (cfg.samples == 0)
                 continue;
             if (hc->start && hc->start(run, hc->ctx) != 0) {

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "experiments.h"
+#include "../trace/trace.h"
 
 #define CONSUMER_PRIO 12
 #define TRIGGER_PRIO 10  /* the task on core 1 that raises the interrupt */
@@ -201,18 +202,23 @@ typedef struct {
     _Atomic long early;         /* consumer ran before the handler's stamp */
     _Atomic size_t received;    /* consumer -> driver (release/acquire) */
     _Atomic int consumer_ready;
+    int core0;                  /* CPU of core 0 (the trace's consumer events) */
 } lat_t;
 
 static void lat_isr(void *arg)
 {
     lat_t *st = arg;
     uint32_t seq = st->isr_seq++;
+    BENCH_TRACE(TRACE_ISR_ENTER, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     if (seq >= st->total) {
         fail_once(&st->f, "interrupt %ld raised beyond the %ld planned", (long)seq, (long)st->total);
         return;
     }
     bool woken = false;
+    BENCH_TRACE(TRACE_SEND_BEGIN, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     int rc = rtipc_queue_send_from_isr(st->q, &seq, &woken);
+    BENCH_TRACE(TRACE_SEND_END, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
+    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_ISR, rtipc_irq_core(), seq, rtipc_queue_messages_waiting(st->q));
     if (rc != 0)
         fail_once(&st->f, "send from the handler failed with %d (message %ld)", rc, (long)seq);
     if (st->yield) {
@@ -220,6 +226,9 @@ static void lat_isr(void *arg)
             atomic_fetch_add_explicit(&st->not_woken, 1, memory_order_relaxed);
         rtipc_irq_yield(woken);
     }
+    /* Before the latency's start stamp: recording after it would delay the
+     * consumer, which runs on this core once the handler returns. */
+    BENCH_TRACE(TRACE_ISR_EXIT, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     /* Release: the consumer's acquire load sees the stamp of its message. */
     atomic_store_explicit(&st->t_exit[seq], bench_now_ns(), memory_order_release);
 }
@@ -231,8 +240,10 @@ static void lat_consumer(void *arg)
     int64_t last = bench_now_ns();
     for (size_t i = 0; i < st->total;) {
         uint32_t seq = UINT32_MAX;
+        BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_CONSUMER, st->core0, i, 0);
         int rc = rtipc_queue_receive(st->q, &seq, rtipc_ms(20));
         int64_t t = bench_now_ns();
+        BENCH_TRACE_AT(t, TRACE_RUNNING, TRACE_TASK_CONSUMER, st->core0, i, 0);
         if (rc == RTIPC_ETIMEDOUT) {
             if (failed(&st->f))
                 return;
@@ -264,6 +275,8 @@ static void lat_consumer(void *arg)
         }
         if (i >= st->warmup)
             bench_samples_push(st->out, lat);
+        BENCH_TRACE_AT(t, TRACE_RECEIVED, TRACE_TASK_CONSUMER, st->core0, seq, 0);
+        BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, st->core0, seq, rtipc_queue_messages_waiting(st->q));
         last = t;
         i++;
         /* Release: the driver raises the next interrupt only after this. */
@@ -348,7 +361,11 @@ static int lat_phase(bench_run_t *run, lat_mode_t mode, const char *variant, siz
         bench_fail(run, "interrupt create: %s", rtipc_strerror(r));
         goto out;
     }
-    if (run_tasks(run, &st->f, &st->busy, lat_consumer, lat_driver, st) != 0) {
+    st->core0 = bench_cpu(run, 0);
+    bench_trace_row_begin(run, "rtipc-queue", variant, (uint32_t)warmup, (uint32_t)samples);
+    r = run_tasks(run, &st->f, &st->busy, lat_consumer, lat_driver, st);
+    bench_trace_row_end();
+    if (r != 0) {
         bench_fail(run, "rtipc-queue/%s", variant);
         goto out;
     }
@@ -402,6 +419,7 @@ typedef struct {
     _Atomic uint64_t delivered; /* messages received and checked */
     _Atomic int consumer_ready;
     _Atomic int finish;         /* driver -> consumer: all accounted for */
+    int core0;                  /* CPU of core 0 (the trace's consumer events) */
     /* Driver's measurements, read after the join. */
     uint64_t d0, d1, c0, c1;    /* delivered and handler runs at window edges */
     int64_t t0, t1;
@@ -424,8 +442,12 @@ static void tp_isr(void *arg)
         return;
     }
     uint32_t seq = st->seq++;
+    BENCH_TRACE(TRACE_ISR_ENTER, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     bool woken = false;
+    BENCH_TRACE(TRACE_SEND_BEGIN, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     int rc = rtipc_queue_send_from_isr(st->q, &seq, &woken);
+    BENCH_TRACE(TRACE_SEND_END, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
+    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_ISR, rtipc_irq_core(), seq, rtipc_queue_messages_waiting(st->q));
     if (rc == RTIPC_EWOULDBLOCK) {
         st->dropped++;
         atomic_fetch_or_explicit(&st->drop_bits[seq / 64], (uint64_t)1 << (seq % 64), memory_order_relaxed);
@@ -435,6 +457,7 @@ static void tp_isr(void *arg)
     st->woken += woken;
     if (st->yield)
         rtipc_irq_yield(woken);
+    BENCH_TRACE(TRACE_ISR_EXIT, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
 }
 
 static bool dropped_bit(tp_t *st, uint32_t s)
@@ -462,6 +485,8 @@ static bool tp_check(tp_t *st, uint32_t seq, uint32_t *expect)
         return false;
     }
     *expect = seq + 1;
+    BENCH_TRACE(TRACE_RECEIVED, TRACE_TASK_CONSUMER, st->core0, seq, 0);
+    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, st->core0, seq, rtipc_queue_messages_waiting(st->q));
     atomic_store_explicit(&st->delivered, atomic_load_explicit(&st->delivered, memory_order_relaxed) + 1,
                           memory_order_release);
     return true;
@@ -475,7 +500,9 @@ static void tp_consumer(void *arg)
     int64_t last = bench_now_ns();
     for (;;) {
         uint32_t seq;
+        BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_CONSUMER, st->core0, expect, 0);
         int rc = rtipc_queue_receive(st->q, &seq, rtipc_ms(20));
+        BENCH_TRACE(TRACE_RUNNING, TRACE_TASK_CONSUMER, st->core0, expect, 0);
         if (rc == RTIPC_ETIMEDOUT) {
             if (atomic_load_explicit(&st->finish, memory_order_acquire) || failed(&st->f))
                 return;
@@ -602,7 +629,11 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duratio
         bench_fail(run, "interrupt create: %s", rtipc_strerror(r));
         goto out;
     }
-    if (run_tasks(run, &st->f, &st->busy, tp_consumer, tp_driver, st) != 0) {
+    st->core0 = bench_cpu(run, 0);
+    bench_trace_row_begin(run, "rtipc-queue", variant, 0, UINT32_MAX);  /* the first N interrupts */
+    r = run_tasks(run, &st->f, &st->busy, tp_consumer, tp_driver, st);
+    bench_trace_row_end();
+    if (r != 0) {
         bench_fail(run, "rtipc-queue/%s", variant);
         goto out;
     }

@@ -2,6 +2,7 @@
  * sends a 4-byte counter through a depth-100 rtipc queue to a consumer task
  * on core 0 that is blocked in its receive call. */
 #include "experiments.h"
+#include "../trace/trace.h"
 
 static int run_queue_latency(bench_run_t *run)
 {
@@ -9,7 +10,7 @@ static int run_queue_latency(bench_run_t *run)
     int rc = rtipc_queue_create(100, sizeof(uint32_t), &q);
     if (rc != 0)
         return bench_fail(run, "queue create: %s", rtipc_strerror(rc));
-    handoff_ops_t ops = {.send = exp_queue_send, .recv = exp_queue_recv, .obj = q};
+    handoff_ops_t ops = {.send = exp_queue_send, .recv = exp_queue_recv, .depth = exp_queue_depth, .obj = q};
 
     handoff_cfg_t cfg = handoff_default(run, 50000, 3000);
     bench_progress(run, 0.0);
@@ -30,7 +31,14 @@ static int run_queue_latency(bench_run_t *run)
     handoff_cfg_t open = handoff_default(run, 10000, 1000);
     open.mode = HANDOFF_OPEN_LOOP;
     open.rate_hz = 5000;
-    handoff_measure(run, "rtipc-queue", "cross-core/open-loop-5kHz", &ops, &open);
+    if (!handoff_measure(run, "rtipc-queue", "cross-core/open-loop-5kHz", &ops, &open))
+        goto out;
+    bench_progress(run, 0.9);
+
+    /* With --vcd/--perfetto: what the recorder costs the cross-core row. */
+    bench_trace_overhead_t overhead;
+    if (bench_trace_enabled() && bench_trace_measure_overhead(run, &overhead) == 0)
+        bench_trace_report_overhead(run, &overhead);
     bench_progress(run, 1.0);
 out:
     rtipc_queue_delete(q);

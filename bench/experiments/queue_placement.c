@@ -140,6 +140,8 @@ static int run_queue_placement(bench_run_t *run)
         cfg.samples = kinds * (left < share ? left : share);
         cfg.warmup = bench_warmup_count(run, cfg.samples);
         pl.next = 0;  /* before the producer exists: its creation publishes it */
+        cfg.mechanism = "rtipc-queue";  /* traced as one row: the kinds alternate by message */
+        cfg.variant = "warm+flushed";
         if (handoff_run(run, &ops, &cfg, &round) != 0) {
             rc = bench_fail(run, "rtipc-queue/warm+flushed");
             goto out;

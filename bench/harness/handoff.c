@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../trace/trace.h"
+
 typedef struct {
     bench_run_t *run;
     const handoff_ops_t *ops;
@@ -33,6 +35,11 @@ static void fail_once(handoff_state_t *st, const char *fmt, long a, long b)
         snprintf(st->why, sizeof st->why, fmt, a, b);
 }
 
+static int depth_of(const handoff_ops_t *ops)
+{
+    return ops->depth ? ops->depth(ops->obj) : -1;
+}
+
 static void sleep_ns(int64_t ns)
 {
     struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
@@ -49,8 +56,11 @@ static int wait_received(handoff_state_t *st, size_t want, int64_t deadline)
             return -1;
         if (bench_now_ns() > deadline)
             return -2;
-        if (same_cpu)
+        if (same_cpu) {
+            BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_PRODUCER, st->cfg->producer_cpu, want, 0);
             sleep_ns(20000);
+            BENCH_TRACE(TRACE_RUNNING, TRACE_TASK_PRODUCER, st->cfg->producer_cpu, want, 0);
+        }
     }
     return 0;
 }
@@ -98,6 +108,11 @@ static void producer(void *arg)
             bench_spin_until(due);
         }
         int rc = st->ops->send(st->ops->obj, (uint32_t)i);
+        /* Recorded after the send, so that nothing is added to the timed
+         * span; the begin reuses the latency's own start stamp. */
+        BENCH_TRACE(TRACE_SEND_END, TRACE_TASK_PRODUCER, cfg->producer_cpu, i, 0);
+        BENCH_TRACE_AT(st->t_send[i], TRACE_SEND_BEGIN, TRACE_TASK_PRODUCER, cfg->producer_cpu, i, 0);
+        BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_PRODUCER, cfg->producer_cpu, i, depth_of(st->ops));
         if (rc != 0) {
             fail_once(st, "send of message %ld failed with %ld", (long)i, rc);
             return;
@@ -112,8 +127,10 @@ static void consumer(void *arg)
 {
     handoff_state_t *st = arg;
     atomic_store_explicit(&st->consumer_ready, 1, memory_order_release);
+    int cpu = st->cfg->consumer_cpu;
     for (size_t i = 0; i < st->total; i++) {
         uint32_t seq = UINT32_MAX;
+        BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_CONSUMER, cpu, i, 0);
         int rc = st->ops->recv(st->ops->obj, &seq);
         int64_t t = bench_now_ns();
         if (rc != 0) {
@@ -127,6 +144,9 @@ static void consumer(void *arg)
         }
         if (i >= st->total - st->cfg->samples)
             bench_samples_push(st->out, t - st->t_send[i]);
+        BENCH_TRACE_AT(t, TRACE_RUNNING, TRACE_TASK_CONSUMER, cpu, i, 0);
+        BENCH_TRACE_AT(t, TRACE_RECEIVED, TRACE_TASK_CONSUMER, cpu, seq, 0);
+        BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, cpu, i, depth_of(st->ops));
         atomic_store_explicit(&st->received, i + 1, memory_order_release);
     }
 }
@@ -169,6 +189,9 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
     }
     out->n = 0;
 
+    /* Before the tasks exist and after they are joined: their creation and
+     * joins order the trace's state with their hooks. */
+    bench_trace_row_begin(run, cfg->mechanism, cfg->variant, (uint32_t)cfg->warmup, (uint32_t)cfg->samples);
     rtipc_task_t *cons = NULL, *prod = NULL;
     rtipc_task_config_t cc = {.name = "bench-consumer", .priority = cfg->consumer_prio,
                               .core = cfg->consumer_cpu, .entry = consumer, .arg = st};
@@ -192,6 +215,7 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
         else
             rtipc_task_join(cons);
     }
+    bench_trace_row_end();
     int result = 0;
     if (atomic_load(&st->failed))
         result = bench_fail(run, "%s", st->why);
@@ -209,7 +233,10 @@ const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, c
         return NULL;
     }
     const bench_result_t *row = NULL;
-    if (handoff_run(run, ops, cfg, &s) == 0)
+    handoff_cfg_t named = *cfg;
+    named.mechanism = mechanism;
+    named.variant = variant;
+    if (handoff_run(run, ops, &named, &s) == 0)
         row = bench_add_dist(run, mechanism, variant, "latency", &s);
     else
         bench_fail(run, "%s/%s", mechanism, variant);

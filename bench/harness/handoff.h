@@ -33,6 +33,10 @@ typedef struct {
     /* Optional, untimed, in the producer before each send (e.g. evicting the
      * mechanism's storage from the cache). */
     void (*before_send)(void *obj);
+    /* Optional: messages waiting in the mechanism now (>= 0), or negative
+     * when unknown. Called only for traced messages, after the send returned
+     * and after the consumer's latency stamp (the trace's queue depth). */
+    int (*depth)(void *obj);
     void *obj;
 } handoff_ops_t;
 
@@ -51,6 +55,8 @@ typedef struct {
                                             real-time throttling limit */
     int64_t stall_ns;                    /* fail when a message is not received
                                             within this time (0 = 2 s) */
+    const char *mechanism, *variant;     /* the row, for the trace (--vcd,
+                                            --perfetto); NULL: not traced */
 } handoff_cfg_t;
 
 /* A closed-loop configuration with the harness defaults: producer on logical
@@ -64,7 +70,8 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
                 bench_samples_t *out);
 
 /* handoff_run and bench_add_dist in one: records the row
- * (mechanism, variant, metric "latency"). Returns the row or NULL. */
+ * (mechanism, variant, metric "latency"), and traces it under those names.
+ * Returns the row or NULL. */
 const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, const char *variant,
                                       const handoff_ops_t *ops, const handoff_cfg_t *cfg);
 
