@@ -3,7 +3,8 @@
 #   make check   build Release, ASan+UBSan and TSan, and run every test in each
 #   make build   Release build only
 #   make bench   build Release and run the default rtipc-bench suite; tables on
-#                stdout and in results/latest.txt, JSON in results/latest.json
+#                stdout and in results/latest.txt, JSON in results/latest.json,
+#                the HTML report in results/index.html
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -21,6 +22,8 @@ SANITIZER_STRESS_SCALE ?= 0.2
 CTEST_FLAGS ?= --repeat until-pass:2
 
 BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev
+# The HTML report's charts (gnuplot), and its test (xmllint, headless Chromium).
+BUILD_DEPS += gnuplot-nox libxml2-utils chromium
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan deps clean
@@ -47,7 +50,7 @@ bench: deps
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc-bench
 	@mkdir -p $(RESULTS)
-	set -o pipefail; $(BUILD)/release/bench/rtipc-bench run --json $(RESULTS)/latest.json --csv $(RESULTS)/latest.csv $(BENCH_FLAGS) | tee $(RESULTS)/latest.txt
+	set -o pipefail; $(BUILD)/release/bench/rtipc-bench run --json $(RESULTS)/latest.json --csv $(RESULTS)/latest.csv --report $(RESULTS) $(BENCH_FLAGS) | tee $(RESULTS)/latest.txt
 
 # Tests run one at a time: stress and timing tests need both cores.
 check-release: deps

@@ -5,6 +5,7 @@
  *   rtipc-bench help ID
  *   rtipc-bench run [options] [ID...]
  *   rtipc-bench compare BASE.json NEW.json [--threshold PCT]   (compare/compare.h)
+ *   rtipc-bench report RESULTS.json DIR
  *
  * Exit status: 0 every experiment ran; 1 one failed or an output could not be
  * written (the reason is printed); 2 usage error. compare: 0 nothing
@@ -20,6 +21,7 @@
 
 #include "compare/compare.h"
 #include "harness/bench.h"
+#include "report/html.h"
 #include "rtipc/rtipc.h"
 #include "trace/trace.h"
 
@@ -30,6 +32,7 @@ static const char usage_text[] =
     "       rtipc-bench compare BASE.json NEW.json [--threshold PCT]\n"
     "                                    compare two --json files; exit 1 when a metric\n"
     "                                    regressed past PCT% (default 10; compare --help)\n"
+    "       rtipc-bench report RESULTS.json DIR  build DIR/index.html from a --json file\n"
     "\n"
     "options for run:\n"
     "  --quick            short run (CI, smoke tests): few samples, p99.9 omitted\n"
@@ -40,6 +43,7 @@ static const char usage_text[] =
     "  --tick-hz HZ       tick rate during the run (default: the library's, 1000)\n"
     "  --json FILE        write results in the rtipc-bench/1 schema (docs/json-schema.md)\n"
     "  --csv FILE         write one CSV line per result\n"
+    "  --report DIR       write an HTML report to DIR/index.html (charts need gnuplot)\n"
     "  --seed N           seed of every pseudo-random choice (default 1)\n"
     "  --no-progress      no progress line on stderr (it is shown only on a terminal)\n"
     "  --vcd FILE         write waveforms of the first messages of each row (Value Change\n"
@@ -86,6 +90,34 @@ static int cmd_help(const char *id)
         return usage_error("unknown experiment '%s' (see 'rtipc-bench list')", id);
     printf("%s: %s\n\n%s\n", e->id, e->summary, e->definitions);
     return 0;
+}
+
+/* Says how writing DIR/index.html went: 1 when the page could not be written,
+ * else 0; charts that could not be drawn (no gnuplot) only warn. */
+static int report_status(int rc, const bench_html_outcome_t *outcome, const char *dir, const char *err)
+{
+    if (rc != 0) {
+        fprintf(stderr, "rtipc-bench: no report written in %s: %s\n", dir, err);
+        return 1;
+    }
+    if (outcome->charts_missing)
+        fprintf(stderr, "rtipc-bench: warning: %s/index.html lacks %d chart(s): %s\n", dir,
+                outcome->charts_missing, outcome->warning);
+    return 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc != 3)
+        return usage_error("%s", "report wants a results file and a directory: report RESULTS.json DIR");
+    bench_html_outcome_t outcome;
+    char err[512];
+    int rc = bench_html_report_from_file(argv[1], argv[2], &outcome, err, sizeof err);
+    return report_status(rc, &outcome, argv[2], err);
 }
 
 static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index, size_t count)
@@ -158,11 +190,11 @@ static int cmd_run(int argc, char **argv)
     run.opts.warmup = -1;
     run.opts.seed = 1;
     run.opts.progress = isatty(STDERR_FILENO);
-    const char *json = NULL, *csv = NULL;
+    const char *json = NULL, *csv = NULL, *report = NULL;
     const char *vcd = NULL, *perfetto = NULL;
     size_t trace_samples = 0;
     enum { O_QUICK = 256, O_SAMPLES, O_DURATION, O_WARMUP, O_CPUS, O_TICK, O_JSON, O_CSV, O_SEED, O_NOPROG,
-           O_VCD, O_PERFETTO, O_TRACE_SAMPLES };
+           O_VCD, O_PERFETTO, O_TRACE_SAMPLES, O_REPORT };
     static const struct option longopts[] = {
         {"quick", no_argument, 0, O_QUICK},       {"samples", required_argument, 0, O_SAMPLES},
         {"duration", required_argument, 0, O_DURATION}, {"warmup", required_argument, 0, O_WARMUP},
@@ -171,6 +203,7 @@ static int cmd_run(int argc, char **argv)
         {"seed", required_argument, 0, O_SEED},   {"no-progress", no_argument, 0, O_NOPROG},
         {"vcd", required_argument, 0, O_VCD},     {"perfetto", required_argument, 0, O_PERFETTO},
         {"trace-samples", required_argument, 0, O_TRACE_SAMPLES},
+        {"report", required_argument, 0, O_REPORT},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     int c;
     unsigned long long v;
@@ -214,6 +247,7 @@ static int cmd_run(int argc, char **argv)
             break;
         case O_JSON: json = optarg; break;
         case O_CSV: csv = optarg; break;
+        case O_REPORT: report = optarg; break;
         case O_SEED:
             if (parse_u64(optarg, &v))
                 return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
@@ -296,6 +330,16 @@ static int cmd_run(int argc, char **argv)
     }
     if (bench_trace_enabled() && finish_trace(&run, vcd, perfetto) != 0)
         status = 1;
+    if (report) {
+        /* The same path as `report FILE DIR`: the JSON text, parsed again. */
+        char *text = bench_json_text(&run);
+        bench_html_outcome_t outcome = {0};
+        char err[512] = "out of memory";
+        int rc = text ? bench_html_report(text, report, &outcome, err, sizeof err) : -1;
+        if (report_status(rc, &outcome, report, err) != 0)
+            status = 1;
+        free(text);
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing the results to stdout failed\n");
         status = 1;
@@ -310,7 +354,7 @@ static int cmd_run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("%s", "a command is required: list, help ID, run or compare");
+        return usage_error("%s", "a command is required: list, help ID, run, compare or report");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
         fputs(usage_text, stdout);
@@ -334,8 +378,10 @@ int main(int argc, char **argv)
         rc = cmd_run(argc - 1, argv + 1);
     } else if (!strcmp(cmd, "compare")) {
         rc = bench_compare_main(argc - 1, argv + 1);
+    } else if (!strcmp(cmd, "report")) {
+        rc = cmd_report(argc - 1, argv + 1);
     } else
-        return usage_error("unknown command '%s' (list, help, run, compare)", cmd);
+        return usage_error("unknown command '%s' (list, help, run, compare, report)", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing to stdout failed\n");
         return 1;

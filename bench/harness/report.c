@@ -227,7 +227,7 @@ static int write_text(const char *path, const char *text)
     return ok ? 0 : -1;
 }
 
-int bench_write_json(const bench_run_t *run, const char *path)
+char *bench_json_text(const bench_run_t *run)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "rtipc-bench/1");
@@ -237,6 +237,7 @@ int bench_write_json(const bench_run_t *run, const char *path)
         const bench_outcome_t *oc = &run->outcomes[i];
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "id", oc->experiment->id);
+        cJSON_AddStringToObject(e, "summary", oc->experiment->summary);
         cJSON_AddStringToObject(e, "status", oc->failed ? "failed" : "ok");
         if (oc->failed)
             cJSON_AddStringToObject(e, "failure", oc->failure);
@@ -259,14 +260,21 @@ int bench_write_json(const bench_run_t *run, const char *path)
         cJSON_AddStringToObject(o, "evidence", c->evidence);
         cJSON_AddItemToArray(claims, o);
     }
+    /* cJSON allocates with malloc (no hooks are installed), so free() it. */
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
-    if (!text) {
+    if (!text)
         errno = ENOMEM;
+    return text;
+}
+
+int bench_write_json(const bench_run_t *run, const char *path)
+{
+    char *text = bench_json_text(run);
+    if (!text)
         return -1;
-    }
     int rc = write_text(path, text);
-    cJSON_free(text);
+    free(text);
     return rc;
 }
 

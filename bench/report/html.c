@@ -1,0 +1,1247 @@
+/* The HTML report (html.h). The page is written in XML syntax (every element
+ * closed, attributes quoted) so that XML tools can check it, and every string
+ * that comes from the results file goes through put_text(). */
+#define _POSIX_C_SOURCE 200809L
+#include "html.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot.h"
+
+#define SCHEMA "rtipc-bench/1"
+#define CHART_WIDTH 960
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------ JSON access */
+
+static const cJSON *item(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const char *str_or(const cJSON *o, const char *key, const char *fallback)
+{
+    const cJSON *v = item(o, key);
+    return cJSON_IsString(v) && v->valuestring ? v->valuestring : fallback;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    return str_or(o, key, "");
+}
+
+/* NAN when absent, null or not a number. */
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = item(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static bool is_dist(const cJSON *row)
+{
+    return cJSON_IsNumber(item(row, "n"));
+}
+
+static bool is_value(const cJSON *row)
+{
+    return !is_dist(row) && item(row, "value") && !cJSON_IsTrue(item(row, "missing"));
+}
+
+static bool is_missing(const cJSON *row)
+{
+    return cJSON_IsTrue(item(row, "missing"));
+}
+
+static bool in_experiment(const cJSON *row, const char *id)
+{
+    return strcmp(str(row, "experiment"), id) == 0;
+}
+
+/* ------------------------------------------------------------- HTML text */
+
+/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0)
+            lo = 0xa0;
+        if (c == 0xed)
+            hi = 0x9f;   /* no UTF-16 surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0)
+            lo = 0x90;
+        if (c == 0xf4)
+            hi = 0x8f;
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+/* Text or attribute value: markup characters escaped; control characters
+ * (other than tab and newline) and invalid UTF-8 replaced by U+FFFD, which
+ * keeps the page well-formed whatever the file holds. */
+static void put_text(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        switch (c) {
+        case '&': fputs("&amp;", f); p++; continue;
+        case '<': fputs("&lt;", f); p++; continue;
+        case '>': fputs("&gt;", f); p++; continue;
+        case '"': fputs("&quot;", f); p++; continue;
+        case '\'': fputs("&#39;", f); p++; continue;
+        default: break;
+        }
+        if (c == '\t' || c == '\n' || (c >= 0x20 && c < 0x7f)) {
+            fputc(c, f);
+            p++;
+        } else if (c >= 0x80 && utf8_len(p)) {
+            size_t n = utf8_len(p);
+            fwrite(p, 1, n, f);
+            p += n;
+        } else {
+            fputs("\xef\xbf\xbd", f);
+            p++;
+        }
+    }
+}
+
+/* An id or class fragment: letters, digits, '-' and '_' kept, others '_'. */
+static void put_token(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+                      *s == '-' || *s == '_'
+                  ? *s
+                  : '_',
+              f);
+}
+
+static void put_us(FILE *f, double ns)
+{
+    if (isnan(ns))
+        fputs("-", f);
+    else
+        fprintf(f, "%.3f", ns / 1000.0);
+}
+
+static void put_number(FILE *f, double v)
+{
+    if (isnan(v))
+        fputs("-", f);
+    else
+        fprintf(f, "%.6g", v);
+}
+
+/* One line per '\n'-separated piece of S, as list items. */
+static void put_lines_as_list(FILE *f, const char *s, const char *cls)
+{
+    if (!*s)
+        return;
+    fprintf(f, "<ul class=\"%s\">\n", cls);
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (len) {
+            char *line = strndup(s, len);
+            if (line) {
+                fputs("<li>", f);
+                put_text(f, line);
+                fputs("</li>\n", f);
+                free(line);
+            }
+        }
+        s += len + (nl ? 1 : 0);
+    }
+    fputs("</ul>\n", f);
+}
+
+static const char page_style[] =
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
+    "color:#1d2330;background:#fff;margin:0 auto;padding:0 24px 48px;max-width:1240px}\n"
+    "h1{font-size:24px;margin:20px 0 4px}h2{font-size:19px;margin:32px 0 6px;padding-top:8px;"
+    "border-top:2px solid #dfe3ea}h3{font-size:15px;margin:18px 0 6px}\n"
+    "p.lead{margin:0 0 10px;color:#445}code,pre{font:12.5px/1.4 'DejaVu Sans Mono',monospace}\n"
+    "pre{background:#f5f6f8;border:1px solid #e3e6ea;padding:8px 10px;overflow-x:auto;"
+    "white-space:pre-wrap}\n"
+    "table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}\n"
+    "th,td{border:1px solid #dde1e6;padding:3px 7px;text-align:left;vertical-align:top}\n"
+    "th{background:#eef1f5;font-weight:600;white-space:nowrap}\n"
+    "table.dist{font-size:12px}table.dist th,table.dist td{padding:2px 5px}\n"
+    "tbody tr:nth-child(even){background:#fafbfc}td.num{text-align:right;"
+    "font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+    "div.wide{overflow-x:auto}td.id{white-space:nowrap}h2 code{font-size:18px}\n"
+    "dl.env{display:grid;grid-template-columns:max-content 1fr max-content 1fr;gap:2px 12px;"
+    "font-size:13px;margin:6px 0;max-width:1240px}dl.env dt{font-weight:600;text-align:right;"
+    "color:#334}dl.env dd{margin:0;overflow-wrap:anywhere}\n"
+    ".badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;"
+    "font-weight:600;white-space:nowrap;color:#fff;background:#6b7280}\n"
+    ".v-holds,.s-ok{background:#1f7a3a}.v-does-not-hold,.s-failed{background:#b42318}"
+    ".v-not-testable{background:#6b7280}.quick{background:#a15c07}\n"
+    ".notice{border-left:4px solid #a15c07;background:#fff7e8;padding:6px 10px;margin:8px 0}\n"
+    ".failure{border-left:4px solid #b42318;background:#fdecea;padding:6px 10px;margin:8px 0}\n"
+    "ul.notes{margin:6px 0;padding-left:20px;color:#333}ul.notes li{margin:2px 0}\n"
+    "details{margin:6px 0}summary{cursor:pointer;color:#2b4c7e}\n"
+    "figure{margin:10px 0}figcaption{font-size:12.5px;color:#445;max-width:960px}\n"
+    "svg.chart{max-width:100%;height:auto;border:1px solid #e3e6ea}\n"
+    "nav ul{columns:3;padding-left:20px;margin:4px 0}nav li{margin:1px 0}\n"
+    "footer{margin-top:36px;color:#556;font-size:12.5px}\n";
+
+/* ------------------------------------------------------------- the report */
+
+typedef struct {
+    FILE *f;
+    const cJSON *root, *env, *experiments, *results, *claims;
+    bench_plot_t *plot;     /* NULL when no plot session could be set up */
+    char plot_error[256];   /* then why */
+    int chart_no;
+    bench_html_outcome_t *outcome;
+} report_t;
+
+/* What draws the charts, or why nothing does. */
+static const char *plotter_status(const report_t *r)
+{
+    return r->plot ? bench_plot_status(r->plot) : r->plot_error;
+}
+
+static void chart_missing(report_t *r, const char *why)
+{
+    r->outcome->charts_missing++;
+    if (!r->outcome->warning[0])
+        snprintf(r->outcome->warning, sizeof r->outcome->warning, "%s", why);
+    fputs("<p class=\"notice\">Chart not drawn: ", r->f);
+    put_text(r->f, why);
+    fputs("</p>\n", r->f);
+}
+
+/* Renders SCRIPT and inlines the chart with CAPTION (our own text). */
+static void put_chart(report_t *r, const char *script, int height, const char *kind,
+                      const char *experiment, const char *caption)
+{
+    if (!bench_plot_available(r->plot)) {
+        chart_missing(r, plotter_status(r));
+        return;
+    }
+    char prefix[32], err[320];
+    snprintf(prefix, sizeof prefix, "c%d-", ++r->chart_no);
+    char *svg = NULL;
+    if (bench_plot_render(r->plot, script, CHART_WIDTH, height, prefix, &svg, err, sizeof err) != 0) {
+        chart_missing(r, err);
+        return;
+    }
+    fprintf(r->f, "<figure class=\"chart\" data-chart=\"%s\"", kind);
+    if (experiment) {
+        fputs(" data-experiment=\"", r->f);
+        put_text(r->f, experiment);
+        fputs("\"", r->f);
+    }
+    fputs(">\n", r->f);
+    /* gnuplot's root element, with our class added for the page style. */
+    fputs("<svg class=\"chart\"", r->f);
+    fputs(svg + strlen("<svg"), r->f);
+    fprintf(r->f, "\n<figcaption>%s</figcaption>\n</figure>\n", caption);
+    free(svg);
+    r->outcome->charts_drawn++;
+}
+
+/* Every env field, whatever the file holds, as name/value pairs. */
+static void put_env(report_t *r)
+{
+    FILE *f = r->f;
+    fputs("<dl class=\"env\">\n", f);
+    for (const cJSON *v = r->env ? r->env->child : NULL; v; v = v->next) {
+        fputs("<dt>", f);
+        put_text(f, v->string ? v->string : "");
+        fputs("</dt><dd>", f);
+        if (cJSON_IsString(v))
+            put_text(f, v->valuestring);
+        else if (cJSON_IsBool(v))
+            fputs(cJSON_IsTrue(v) ? "yes" : "no", f);
+        else if (cJSON_IsNumber(v))
+            fprintf(f, "%.10g", v->valuedouble);
+        else if (cJSON_IsNull(v))
+            fputs("-", f);
+        else {
+            char *text = cJSON_PrintUnformatted(v);
+            put_text(f, text ? text : "?");
+            cJSON_free(text);
+        }
+        fputs("</dd>\n", f);
+    }
+    fputs("</dl>\n", f);
+}
+
+static void put_header(report_t *r)
+{
+    FILE *f = r->f;
+    const cJSON *env = r->env;
+    fputs("<header>\n<h1>rtipc-bench report</h1>\n<p class=\"lead\">rtipc ", f);
+    put_text(f, str_or(env, "rtipc_version", "?"));
+    fputs(", commit <code>", f);
+    put_text(f, str_or(env, "git_commit", "?"));
+    fputs("</code>, started ", f);
+    put_text(f, str_or(env, "started_utc", "?"));
+    fputs(" on ", f);
+    put_text(f, str_or(env, "cpu_model", "?"));
+    fputs(" (", f);
+    put_text(f, str_or(env, "sched_policy", "?"));
+    fputs(")", f);
+    if (cJSON_IsTrue(item(env, "quick")))
+        fputs(" <span class=\"badge quick\">quick run</span>", f);
+    fputs("</p>\n", f);
+    if (cJSON_IsTrue(item(env, "quick")))
+        fputs("<p class=\"notice\">A <code>--quick</code> run: few samples per row, p99.9 omitted. "
+              "Good for checking that everything runs, not for conclusions.</p>\n",
+              f);
+    if (!bench_plot_available(r->plot)) {
+        fputs("<p class=\"notice\">This report has no charts: ", f);
+        put_text(f, plotter_status(r));
+        fputs(". Once gnuplot runs here, <code>rtipc-bench report RESULTS.json DIR</code> rebuilds the page "
+              "with them.</p>\n",
+              f);
+    }
+    fputs("<details open=\"open\"><summary>Environment</summary>\n", f);
+    put_env(r);
+    fputs("</details>\n</header>\n", f);
+}
+
+static void put_contents(report_t *r)
+{
+    FILE *f = r->f;
+    fputs("<nav>\n<h2>Contents</h2>\n<ul>\n<li><a href=\"#claims\">Claim audit</a></li>\n"
+          "<li><a href=\"#overview\">Latency against memory</a></li>\n",
+          f);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, r->experiments)
+    {
+        const char *id = str(e, "id"), *status = str(e, "status");
+        fputs("<li><a href=\"#exp-", f);
+        put_token(f, id);
+        fputs("\">", f);
+        put_text(f, id);
+        fputs("</a>", f);
+        if (strcmp(status, "ok") != 0) {
+            fputs(" <span class=\"badge s-failed\">", f);
+            put_text(f, status);
+            fputs("</span>", f);
+        }
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>\n</nav>\n", f);
+}
+
+static void put_claims(report_t *r)
+{
+    FILE *f = r->f;
+    static const char *const verdicts[] = {"holds", "does-not-hold", "not-testable"};
+    int count[3] = {0, 0, 0};
+    const cJSON *c;
+    cJSON_ArrayForEach(c, r->claims)
+    {
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(str(c, "verdict"), verdicts[k]))
+                count[k]++;
+    }
+    fprintf(f, "<section id=\"claims\">\n<h2>Claim audit</h2>\n<p>%d hold, %d do not hold, %d not "
+               "testable in this run (an experiment that did not run or failed leaves its claim "
+               "not testable). Each verdict is computed from this run's rows by the rule beside it.</p>\n",
+            count[0], count[1], count[2]);
+    fputs("<div class=\"wide\"><table class=\"claims\">\n<thead><tr><th>#</th><th>Claim</th><th>Verdict</th>"
+          "<th>Rule</th><th>Evidence</th></tr></thead>\n<tbody>\n",
+          f);
+    cJSON_ArrayForEach(c, r->claims)
+    {
+        const char *verdict = str(c, "verdict");
+        const char *cls = "unknown";
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(verdict, verdicts[k]))
+                cls = verdicts[k];
+        fputs("<tr><td class=\"num\">", f);
+        put_number(f, num(c, "id"));
+        fputs("</td><td>", f);
+        put_text(f, str(c, "claim"));
+        fprintf(f, "</td><td><span class=\"badge v-%s\">", cls);
+        put_text(f, verdict);
+        fputs("</span></td><td>", f);
+        put_text(f, str(c, "rule"));
+        fputs("</td><td>", f);
+        put_text(f, str(c, "evidence"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table></div>\n</section>\n", f);
+}
+
+/* ------------------------------------------------- latency tail chart */
+
+/* Width in ns of the histogram bucket starting at LOW (docs/json-schema.md:
+ * one ns per bucket below 2^bits, then 2^bits buckets per power of two). */
+static double bucket_width(double low, int bits)
+{
+    uint64_t v = (uint64_t)low;
+    if (v < ((uint64_t)1 << bits))
+        return 1;
+    int top = 63 - __builtin_clzll(v);
+    return (double)((uint64_t)1 << (top - bits));
+}
+
+/* Values below 1 ns (an overhead minus the timestamp cost can reach 0) are
+ * drawn at 1 ns, the left edge a log axis can show. */
+static double chart_us(double ns)
+{
+    return (ns < 1 ? 1 : ns) / 1000.0;
+}
+
+/* Writes the exceedance curve of ROW's histogram as one data block: at each
+ * non-empty bucket's lower and upper edge, the fraction of samples at or
+ * above that edge (straight lines between edges: samples spread evenly
+ * inside a bucket). Returns the sample count, 0 when there is no usable
+ * histogram (nothing written). */
+static double write_tail_block(FILE *data, const cJSON *row)
+{
+    const cJSON *hist = item(row, "histogram");
+    const cJSON *buckets = item(hist, "buckets");
+    double bits_d = num(hist, "sub_bucket_bits");
+    if (!cJSON_IsArray(buckets) || isnan(bits_d) || bits_d < 0 || bits_d > 30)
+        return 0;
+    int bits = (int)bits_d;
+    double total = 0;
+    const cJSON *b;
+    cJSON_ArrayForEach(b, buckets)
+    {
+        double count = cJSON_GetArrayItem(b, 1) ? cJSON_GetArrayItem(b, 1)->valuedouble : 0;
+        if (cJSON_IsNumber(cJSON_GetArrayItem(b, 0)) && count > 0)
+            total += count;
+    }
+    if (!(total > 0))
+        return 0;
+    double at_or_above = total;
+    cJSON_ArrayForEach(b, buckets)
+    {
+        const cJSON *lo = cJSON_GetArrayItem(b, 0), *cnt = cJSON_GetArrayItem(b, 1);
+        if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(cnt) || !(cnt->valuedouble > 0) || lo->valuedouble < 0 ||
+            lo->valuedouble > 9e18)
+            continue;
+        double low = lo->valuedouble, high = low + bucket_width(low, bits);
+        fprintf(data, "%.9g %.9g\n", chart_us(low), at_or_above / total);
+        at_or_above -= cnt->valuedouble;
+        if (at_or_above > 0.5)
+            fprintf(data, "%.9g %.9g\n", chart_us(high), at_or_above / total);
+    }
+    fputs("\n\n", data);
+    return total;
+}
+
+/* A curve's title: the fields (mechanism, variant, metric) that differ
+ * between the experiment's rows, or all of them when nothing differs. */
+static void row_title(char *out, size_t outlen, const cJSON *row, const bool varies[3])
+{
+    static const char *const fields[] = {"mechanism", "variant", "metric"};
+    bool any = varies[0] || varies[1] || varies[2];
+    out[0] = 0;
+    size_t used = 0;
+    for (int k = 0; k < 3; k++) {
+        const char *v = str(row, fields[k]);
+        if ((any && !varies[k]) || !*v)
+            continue;
+        int n = snprintf(out + used, outlen - used, "%s%s", used ? " " : "", v);
+        if (n < 0 || (size_t)n >= outlen - used)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static const char *const line_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                          "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+#define N_COLORS (sizeof line_colors / sizeof *line_colors)
+
+static void put_tail_chart(report_t *r, const char *id)
+{
+    static const char *const fields[] = {"mechanism", "variant", "metric"};
+    const cJSON *row, *first = NULL;
+    bool varies[3] = {false, false, false};
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (!in_experiment(row, id) || !is_dist(row))
+            continue;
+        if (!first)
+            first = row;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(str(row, fields[k]), str(first, fields[k])) != 0)
+                varies[k] = true;
+    }
+    if (!first)
+        return;
+    if (!bench_plot_available(r->plot)) {
+        chart_missing(r, plotter_status(r));
+        return;
+    }
+    FILE *data = bench_plot_data_file(r->plot, "tail.dat");
+    char *script = NULL;
+    size_t script_len = 0;
+    FILE *s = data ? open_memstream(&script, &script_len) : NULL;
+    if (!s) {
+        if (data)
+            fclose(data);
+        chart_missing(r, "cannot write the chart's data in the scratch directory");
+        return;
+    }
+    int curves = 0;
+    size_t longest = 8;
+    double most = 1;
+    char title[200];
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (!in_experiment(row, id) || !is_dist(row))
+            continue;
+        double n = write_tail_block(data, row);
+        if (n <= 0)
+            continue;
+        if (n > most)
+            most = n;
+        row_title(title, sizeof title, row, varies);
+        if (strlen(title) > longest)
+            longest = strlen(title);
+        fprintf(s, "%s '%s' index %d using 1:2 with lines lc rgb '%s' dt %d lw 1.6 title ",
+                curves ? ", \\\n    " : "plot", curves ? "" : "tail.dat", curves, line_colors[curves % N_COLORS],
+                1 + (curves / (int)N_COLORS) % 5);
+        bench_plot_put_string(s, title);
+        curves++;
+    }
+    bool data_ok = fclose(data) == 0;
+    fputc('\n', s);
+    fclose(s);
+    if (!curves || !data_ok) {
+        free(script);
+        chart_missing(r, curves ? "cannot write the chart's data in the scratch directory"
+                                : "no distribution row has a usable histogram");
+        return;
+    }
+    /* The setup goes before the plot command collected above. */
+    double bottom = pow(10, floor(log10(0.5 / most)));
+    char *full = NULL;
+    size_t full_len = 0;
+    FILE *g = open_memstream(&full, &full_len);
+    if (!g) {
+        free(script);
+        chart_missing(r, "out of memory");
+        return;
+    }
+    fprintf(g, "set logscale xy 10\nset format x '%%g'\nset mxtics 10\n"
+               "set xlabel 'latency [µs]'\nset ylabel 'fraction of samples at or above the latency'\n"
+               "set yrange [%g:1.5]\nset ytics ('1' 1, '0.5 = p50' 0.5, '0.1 = p90' 0.1, "
+               "'0.01 = p99' 0.01, '0.001 = p99.9' 0.001",
+            bottom);
+    for (double y = 1e-4; y >= bottom * 0.999; y /= 10)
+        fprintf(g, ", '%g' %g", y, y);
+    fputs(")\nset grid xtics ytics mxtics lt 1 lc rgb '#dddddd' lw 1, lt 1 lc rgb '#f0f0f0' lw 1\n"
+          "set border 3\nset xtics nomirror\nset ytics nomirror\n"
+          "set key outside below left Left reverse samplen 3 spacing 1.1 font ',9'\n",
+          g);
+    /* The key goes under the plot in as many columns as the longest title
+     * allows (gnuplot counts about 5.9 px per character at 9 px, plus 70 px
+     * for the sample line), and the canvas grows by its rows (15 px each). */
+    int columns = (CHART_WIDTH - 60) / (int)(longest * 5.9 + 70);
+    if (columns < 1)
+        columns = 1;
+    int key_rows = (curves + columns - 1) / columns;
+    fprintf(g, "set key maxrows %d\n", key_rows);
+    fputs(script, g);
+    fclose(g);
+    free(script);
+    int height = 420 + key_rows * 15;
+    char caption[640];
+    snprintf(caption, sizeof caption,
+             "Latency tail of every distribution row of this experiment: for each latency x, the "
+             "fraction of that row's samples at or above x, from the row's histogram (log axes). "
+             "A curve crosses 0.5 at its median and 0.01 at its p99; the further right a curve "
+             "reaches at the bottom, the longer its tail.");
+    put_chart(r, full, height, "latency-tail", id, caption);
+    free(full);
+}
+
+/* ------------------------------------------------------------ tables */
+
+/* The cells naming a row: mechanism, variant, metric. */
+static void put_row_names(FILE *f, const cJSON *row)
+{
+    static const char *const fields[] = {"mechanism", "variant", "metric"};
+    for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+        fputs("<td class=\"id\">", f);
+        put_text(f, str(row, fields[k]));
+        fputs("</td>", f);
+    }
+}
+
+static void put_dist_table(report_t *r, const char *id)
+{
+    FILE *f = r->f;
+    bool any = false, notes = false;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (in_experiment(row, id) && is_dist(row)) {
+            any = true;
+            if (*str(row, "note"))
+                notes = true;
+        }
+    }
+    if (!any)
+        return;
+    fputs("<h3>Distributions</h3>\n<div class=\"wide\"><table class=\"dist\">\n<thead><tr>"
+          "<th>mechanism</th><th>variant</th><th>metric</th><th>n</th><th>min [µs]</th>"
+          "<th>mean [µs]</th><th>p50 [µs]</th><th>p90 [µs]</th><th>p99 [µs]</th><th>p99.9 [µs]</th>"
+          "<th>max [µs]</th><th>jitter [µs]</th><th>sd [µs]</th><th>p50 95% CI [µs]</th>",
+          f);
+    if (notes)
+        fputs("<th>note</th>", f);
+    fputs("</tr></thead>\n<tbody>\n", f);
+    static const char *const columns[] = {"min", "mean", "p50", "p90", "p99", "p999", "max", "jitter", "stddev"};
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (!in_experiment(row, id) || !is_dist(row))
+            continue;
+        fputs("<tr>", f);
+        put_row_names(f, row);
+        fputs("<td class=\"num\">", f);
+        put_number(f, num(row, "n"));
+        fputs("</td>", f);
+        for (size_t k = 0; k < sizeof columns / sizeof *columns; k++) {
+            fputs("<td class=\"num\">", f);
+            put_us(f, num(row, columns[k]));
+            fputs("</td>", f);
+        }
+        fputs("<td class=\"num\">", f);
+        const cJSON *ci = item(row, "p50_ci95");
+        if (cJSON_GetArraySize(ci) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) &&
+            cJSON_IsNumber(cJSON_GetArrayItem(ci, 1))) {
+            put_us(f, cJSON_GetArrayItem(ci, 0)->valuedouble);
+            fputs("–", f);
+            put_us(f, cJSON_GetArrayItem(ci, 1)->valuedouble);
+        } else {
+            fputs("-", f);
+        }
+        fputs("</td>", f);
+        if (notes) {
+            fputs("<td>", f);
+            put_text(f, str(row, "note"));
+            fputs("</td>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</tbody>\n</table></div>\n", f);
+}
+
+static void put_value_table(report_t *r, const char *id)
+{
+    FILE *f = r->f;
+    bool any = false;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (in_experiment(row, id) && is_value(row))
+            any = true;
+    }
+    if (!any)
+        return;
+    fputs("<h3>Values</h3>\n<div class=\"wide\"><table class=\"values\">\n<thead><tr><th>mechanism</th>"
+          "<th>variant</th><th>metric</th><th>value</th><th>unit</th><th>note</th></tr></thead>\n<tbody>\n",
+          f);
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (!in_experiment(row, id) || !is_value(row))
+            continue;
+        fputs("<tr>", f);
+        put_row_names(f, row);
+        fputs("<td class=\"num\">", f);
+        put_number(f, num(row, "value"));
+        fputs("</td><td>", f);
+        put_text(f, str(row, "unit"));
+        fputs("</td><td>", f);
+        put_text(f, str(row, "note"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</tbody>\n</table></div>\n", f);
+}
+
+static void put_missing_rows(report_t *r, const char *id)
+{
+    FILE *f = r->f;
+    bool any = false;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (!in_experiment(row, id) || !is_missing(row))
+            continue;
+        if (!any)
+            fputs("<h3>Missing mechanisms</h3>\n<ul class=\"notes\">\n", f);
+        any = true;
+        fputs("<li><code>", f);
+        put_text(f, str(row, "mechanism"));
+        fputs("</code>: ", f);
+        put_text(f, str(row, "note"));
+        fputs("</li>\n", f);
+    }
+    if (any)
+        fputs("</ul>\n", f);
+}
+
+static void put_experiment(report_t *r, const cJSON *e)
+{
+    FILE *f = r->f;
+    const char *id = str(e, "id"), *status = str_or(e, "status", "?");
+    fputs("<section class=\"experiment\" id=\"exp-", f);
+    put_token(f, id);
+    fputs("\">\n<h2><code>", f);
+    put_text(f, id);
+    fprintf(f, "</code> <span class=\"badge %s\">", !strcmp(status, "ok") ? "s-ok" : "s-failed");
+    put_text(f, status);
+    fputs("</span></h2>\n", f);
+    const char *summary = str(e, "summary");
+    fputs("<p class=\"lead\">", f);
+    put_text(f, summary);
+    if (!isnan(num(e, "seconds")))
+        fprintf(f, "%s(ran %.1f s)", *summary ? " " : "", num(e, "seconds"));
+    fputs("</p>\n", f);
+    if (*str(e, "failure")) {
+        fputs("<p class=\"failure\"><strong>Failed:</strong> ", f);
+        put_text(f, str(e, "failure"));
+        fputs("</p>\n", f);
+    }
+    if (*str(e, "definitions")) {
+        fputs("<details><summary>Definitions: what each figure spans</summary>\n<pre>", f);
+        put_text(f, str(e, "definitions"));
+        fputs("</pre>\n</details>\n", f);
+    }
+    put_dist_table(r, id);
+    put_value_table(r, id);
+    put_missing_rows(r, id);
+    if (*str(e, "notes")) {
+        fputs("<h3>Notes</h3>\n", f);
+        put_lines_as_list(f, str(e, "notes"), "notes");
+    }
+    put_tail_chart(r, id);
+    fputs("</section>\n", f);
+}
+
+/* ------------------------------------------ latency against memory */
+
+typedef struct {
+    const cJSON *latency;    /* distribution row */
+    const cJSON *memory;     /* value row in bytes */
+    int series;              /* index into overview_series */
+} overview_point_t;
+
+/* What the two series' latencies are, for the chart's key. */
+static const char *const overview_series[] = {"round trip", "one-way handoff"};
+
+/* The experiments that time a one-way cross-core handoff of a mechanism,
+ * most specific first; the first row found for a mechanism is used. */
+static const char *const handoff_experiments[] = {"core-placement", "queue-latency", "notify-vs-sem"};
+
+/* Those experiments name a binary semaphore "rtipc-sem"; footprint measures
+ * it as "rtipc-sem-binary". */
+static const char *footprint_name(const char *mechanism)
+{
+    return !strcmp(mechanism, "rtipc-sem") ? "rtipc-sem-binary" : mechanism;
+}
+
+static const cJSON *find_row(const report_t *r, const char *experiment, const char *mechanism,
+                             const char *variant, const char *metric, bool dist)
+{
+    const cJSON *row;
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (!in_experiment(row, experiment) || (dist ? !is_dist(row) : !is_value(row)))
+            continue;
+        if ((mechanism && strcmp(str(row, "mechanism"), mechanism)) ||
+            (variant && strcmp(str(row, "variant"), variant)) ||
+            (metric && strcmp(str(row, "metric"), metric)))
+            continue;
+        if (!dist && isnan(num(row, "value")))
+            continue;
+        return row;
+    }
+    return NULL;
+}
+
+/* Footprint of MECHANISM: its measured bytes for the depth-100, 4-byte shape
+ * the handoff experiments use when there is one, else its first measured
+ * size, else its documented size (formula). */
+static const cJSON *footprint_of(const report_t *r, const char *mechanism)
+{
+    const char *name = footprint_name(mechanism);
+    const cJSON *row = find_row(r, "footprint", name, "len=100,item=4", "bytes", false);
+    if (!row)
+        row = find_row(r, "footprint", name, NULL, "bytes", false);
+    if (!row)
+        row = find_row(r, "footprint", name, NULL, "formula", false);
+    return row;
+}
+
+static bool seen_mechanism(overview_point_t *pts, size_t n, int series, const char *mechanism)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].series == series && !strcmp(str(pts[i].latency, "mechanism"), mechanism))
+            return true;
+    return false;
+}
+
+/* Candidates: every mechanism with a latency of either kind, with its
+ * memory row or NULL. */
+static size_t overview_candidates(const report_t *r, overview_point_t *pts, size_t cap)
+{
+    size_t n = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, r->results)
+    {
+        if (n == cap || !in_experiment(row, "mechanism-compare") || !is_dist(row) ||
+            strcmp(str(row, "metric"), "round-trip") != 0)
+            continue;
+        const char *mech = str(row, "mechanism");
+        if (seen_mechanism(pts, n, 0, mech))
+            continue;
+        const cJSON *best = find_row(r, "mechanism-compare", mech, "item=4", "round-trip", true);
+        pts[n].latency = best ? best : row;
+        pts[n].memory = find_row(r, "mechanism-compare", mech, NULL, "memory", false);
+        pts[n].series = 0;
+        n++;
+    }
+    for (size_t e = 0; e < sizeof handoff_experiments / sizeof *handoff_experiments; e++) {
+        cJSON_ArrayForEach(row, r->results)
+        {
+            if (n == cap || !in_experiment(row, handoff_experiments[e]) || !is_dist(row) ||
+                strcmp(str(row, "variant"), "cross-core") != 0 || strcmp(str(row, "metric"), "latency") != 0)
+                continue;
+            const char *mech = str(row, "mechanism");
+            if (seen_mechanism(pts, n, 1, mech))
+                continue;
+            pts[n].latency = row;
+            pts[n].memory = footprint_of(r, mech);
+            pts[n].series = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The points the chart draws: those with a memory figure and a median. */
+static bool overview_drawable(const overview_point_t *pt)
+{
+    return pt->memory && !isnan(num(pt->latency, "p50")) && num(pt->memory, "value") > 0;
+}
+
+static void put_overview_chart(report_t *r, const overview_point_t *pts, size_t n)
+{
+    if (!bench_plot_available(r->plot)) {
+        chart_missing(r, plotter_status(r));
+        return;
+    }
+    FILE *data = bench_plot_data_file(r->plot, "overview.dat");
+    char *plot = NULL;
+    size_t plot_len = 0;
+    FILE *s = data ? open_memstream(&plot, &plot_len) : NULL;
+    if (!s) {
+        if (data)
+            fclose(data);
+        chart_missing(r, "cannot write the chart's data in the scratch directory");
+        return;
+    }
+    /* One data block and one key entry per point, numbered as in the table
+     * under the chart: names next to the points would overlap, since several
+     * mechanisms need nearly the same memory and time. */
+    double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
+    int drawn = 0;
+    char title[200];
+    for (size_t i = 0; i < n; i++) {
+        if (!overview_drawable(&pts[i]))
+            continue;
+        double bytes = num(pts[i].memory, "value");
+        double p50 = num(pts[i].latency, "p50") / 1000.0, p99 = num(pts[i].latency, "p99") / 1000.0;
+        if (isnan(p99) || p99 < p50)
+            p99 = p50;
+        x_lo = fmin(x_lo, bytes);
+        x_hi = fmax(x_hi, bytes);
+        y_lo = fmin(y_lo, p50);
+        y_hi = fmax(y_hi, p99);
+        drawn++;
+        fprintf(data, "%.9g %.9g %.9g %.9g \"%d\"\n\n\n", bytes, p50, p50, p99, drawn);
+        snprintf(title, sizeof title, "%d  %s, %s", drawn, str(pts[i].latency, "mechanism"),
+                 overview_series[pts[i].series]);
+        int style = pts[i].series + 1;
+        fprintf(s, "%s 'overview.dat' index %d using 1:2:3:4 with yerrorbars ls %d title ",
+                drawn > 1 ? ", \\\n    " : "plot", drawn - 1, style);
+        bench_plot_put_string(s, title);
+        fprintf(s, ", \\\n    '' index %d using 1:2:5 with labels offset char %s textcolor ls %d notitle",
+                drawn - 1, drawn % 2 ? "0.9,0.6 left" : "-0.9,0.6 right", style);
+    }
+    bool data_ok = fclose(data) == 0;
+    fputc('\n', s);
+    fclose(s);
+    if (!data_ok || !drawn) {
+        free(plot);
+        chart_missing(r, drawn ? "cannot write the chart's data in the scratch directory"
+                               : "no latency row with a memory figure has a median");
+        return;
+    }
+    char *script = NULL;
+    size_t script_len = 0;
+    FILE *g = open_memstream(&script, &script_len);
+    if (!g) {
+        free(plot);
+        chart_missing(r, "out of memory");
+        return;
+    }
+    /* The key stands right of the plot, one entry per point. */
+    int height = 120 + drawn * 19;
+    if (height < 560)
+        height = 560;
+    /* Whole powers of ten around the points, with room for their numbers. */
+    fprintf(g, "set logscale xy 10\nset format x '%%g'\nset format y '%%g'\n"
+               "set xrange [%g:%g]\nset yrange [%g:%g]\n"
+               "set xlabel 'memory per object [B]'\n"
+               "set ylabel 'latency [µs]: point at p50, bar up to p99'\n"
+               "set grid xtics ytics mxtics mytics lt 1 lc rgb '#dddddd' lw 1, lt 1 lc rgb '#f0f0f0' lw 1\n"
+               "set border 3\nset xtics nomirror\nset ytics nomirror\n"
+               "set key outside right top Left reverse\n"
+               "set style line 1 lc rgb '#1f77b4' pt 7 ps 1.1 lw 1.4\n"
+               "set style line 2 lc rgb '#d62728' pt 5 ps 1.1 lw 1.4\n%s",
+            pow(10, floor(log10(x_lo / 1.5))), pow(10, ceil(log10(x_hi * 1.5))), pow(10, floor(log10(y_lo / 1.5))),
+            pow(10, ceil(log10(y_hi * 1.5))), plot);
+    fclose(g);
+    free(plot);
+    put_chart(r, script, height, "latency-memory", NULL,
+              "Latency against memory per object for every mechanism that has both figures in this run "
+              "(log axes; numbers as in the table below). Each point sits at the latency's median; its bar "
+              "reaches up to the p99 (no bar when the run had too few samples for a p99). A round trip is "
+              "two handoffs, so compare points within one series.");
+    free(script);
+}
+
+static void put_name_list(FILE *f, const char *lead, const char *const *names, size_t n)
+{
+    if (!n)
+        return;
+    fprintf(f, "<li>%s ", lead);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", <code>" : "<code>", f);
+        put_text(f, names[i]);
+        fputs("</code>", f);
+    }
+    fputs("</li>\n", f);
+}
+
+static bool name_listed(const char *const *names, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(names[i], name))
+            return true;
+    return false;
+}
+
+static void put_overview(report_t *r)
+{
+    FILE *f = r->f;
+    enum { CAP = 256 };
+    overview_point_t pts[CAP];
+    size_t n = overview_candidates(r, pts, CAP), drawn = 0;
+    for (size_t i = 0; i < n; i++)
+        drawn += overview_drawable(&pts[i]);
+    fputs("<section id=\"overview\">\n<h2>Latency against memory</h2>\n<p>Each mechanism's latency "
+          "next to the memory one object of it needs. Latencies: the round trip of "
+          "<code>mechanism-compare</code> (memory from its <code>memory</code> rows), and the one-way "
+          "cross-core handoff of <code>core-placement</code>, <code>queue-latency</code> or "
+          "<code>notify-vs-sem</code> (memory from <code>footprint</code>: the depth-100 4-byte queue, a "
+          "binary semaphore, one notification slot).</p>\n",
+          f);
+    if (!drawn) {
+        fputs("<p class=\"notice\">No mechanism has both a latency and a memory figure in this run: "
+              "run <code>mechanism-compare</code>, or <code>footprint</code> with one of "
+              "<code>core-placement</code>, <code>queue-latency</code>, <code>notify-vs-sem</code>.</p>\n",
+              f);
+    } else {
+        put_overview_chart(r, pts, n);
+        fputs("<div class=\"wide\"><table class=\"overview\">\n<thead><tr><th>#</th><th>mechanism</th><th>latency "
+              "from</th><th>p50 [µs]</th><th>p99 [µs]</th><th>memory [B]</th><th>memory from</th></tr>"
+              "</thead>\n<tbody>\n",
+              f);
+        int number = 0;
+        for (size_t i = 0; i < n; i++) {
+            const cJSON *lat = pts[i].latency, *mem = pts[i].memory;
+            if (!overview_drawable(&pts[i]))
+                continue;
+            fprintf(f, "<tr><td class=\"num\">%d</td><td>", ++number);
+            put_text(f, str(lat, "mechanism"));
+            fputs("</td><td>", f);
+            put_text(f, str(lat, "experiment"));
+            fputs(" ", f);
+            put_text(f, str(lat, "variant"));
+            fputs(" ", f);
+            put_text(f, str(lat, "metric"));
+            fputs("</td><td class=\"num\">", f);
+            put_us(f, num(lat, "p50"));
+            fputs("</td><td class=\"num\">", f);
+            put_us(f, num(lat, "p99"));
+            fputs("</td><td class=\"num\">", f);
+            put_number(f, num(mem, "value"));
+            fputs("</td><td>", f);
+            put_text(f, str(mem, "experiment"));
+            fputs(" ", f);
+            put_text(f, str(mem, "mechanism"));
+            fputs(" ", f);
+            put_text(f, str(mem, "variant"));
+            fputs(" ", f);
+            put_text(f, str(mem, "metric"));
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</tbody>\n</table></div>\n", f);
+    }
+
+    /* What the chart leaves out, and why. */
+    const char *no_memory[CAP], *no_median[CAP], *no_latency[CAP], *used_memory[CAP];
+    size_t n_no_memory = 0, n_no_median = 0, n_no_latency = 0, n_used = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *mech = str(pts[i].latency, "mechanism");
+        if (!pts[i].memory) {
+            if (!name_listed(no_memory, n_no_memory, mech))
+                no_memory[n_no_memory++] = mech;
+        } else if (!overview_drawable(&pts[i])) {
+            if (!name_listed(no_median, n_no_median, mech))
+                no_median[n_no_median++] = mech;
+        } else if (!name_listed(used_memory, n_used, str(pts[i].memory, "mechanism"))) {
+            used_memory[n_used++] = str(pts[i].memory, "mechanism");
+        }
+    }
+    const cJSON *row;
+    cJSON_ArrayForEach(row, r->results)
+    {
+        bool memory_row = (in_experiment(row, "footprint") && !strcmp(str(row, "metric"), "bytes")) ||
+                          (in_experiment(row, "mechanism-compare") && !strcmp(str(row, "metric"), "memory"));
+        const char *mech = str(row, "mechanism");
+        if (memory_row && is_value(row) && n_no_latency < CAP && !name_listed(used_memory, n_used, mech) &&
+            !name_listed(no_latency, n_no_latency, mech))
+            no_latency[n_no_latency++] = mech;
+    }
+    bool any_missing = false;
+    cJSON_ArrayForEach(row, r->results) any_missing |= is_missing(row);
+    if (n_no_memory || n_no_median || n_no_latency || any_missing) {
+        fputs("<p>Not on the chart:</p>\n<ul class=\"notes\">\n", f);
+        put_name_list(f, "a latency but no memory figure in this run (e.g. kernel objects):", no_memory,
+                      n_no_memory);
+        put_name_list(f, "a latency with too few samples for a median:", no_median, n_no_median);
+        put_name_list(f, "a memory figure but no comparable latency in this run:", no_latency, n_no_latency);
+        cJSON_ArrayForEach(row, r->results)
+        {
+            if (!is_missing(row))
+                continue;
+            fputs("<li>not available on this host: <code>", f);
+            put_text(f, str(row, "mechanism"));
+            fputs("</code> (", f);
+            put_text(f, str(row, "experiment"));
+            fputs(": ", f);
+            put_text(f, str(row, "note"));
+            fputs(")</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    }
+    fputs("</section>\n", f);
+}
+
+/* ------------------------------------------------------------ the file */
+
+static void put_page(report_t *r)
+{
+    FILE *f = r->f;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>rtipc-bench report ",
+          f);
+    put_text(f, str_or(r->env, "git_commit", ""));
+    fputs(" ", f);
+    put_text(f, str_or(r->env, "started_utc", ""));
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", page_style);
+    put_header(r);
+    put_contents(r);
+    put_claims(r);
+    put_overview(r);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, r->experiments) put_experiment(r, e);
+    fputs("<footer>Built by rtipc-bench from results in the <code>" SCHEMA "</code> schema "
+          "(docs/json-schema.md); definitions of every figure in docs/methodology.md. Charts: ",
+          f);
+    put_text(f, bench_plot_available(r->plot) ? plotter_status(r) : "none");
+    fputs(".</footer>\n</body>\n</html>\n", f);
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+    if (!*dir) {
+        errno = ENOENT;
+        return -1;
+    }
+    char *path = strdup(dir);
+    if (!path)
+        return -1;
+    int rc = 0;
+    for (char *p = path + 1; rc == 0; p++) {
+        bool end = *p == 0;
+        if (*p != '/' && !end)
+            continue;
+        *p = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            rc = -1;
+        if (end)
+            break;
+        *p = '/';
+    }
+    struct stat st;
+    if (rc == 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        errno = ENOTDIR;
+        rc = -1;
+    }
+    free(path);
+    return rc;
+}
+
+int bench_html_report(const char *json_text, const char *dir, bench_html_outcome_t *outcome, char *err,
+                      size_t errlen)
+{
+    bench_html_outcome_t scratch;
+    if (!outcome)
+        outcome = &scratch;
+    memset(outcome, 0, sizeof *outcome);
+    cJSON *root = cJSON_Parse(json_text);
+    if (!root) {
+        set_err(err, errlen, "the results are not valid JSON");
+        return -1;
+    }
+    if (!cJSON_IsObject(root) || strcmp(str(root, "schema"), SCHEMA) != 0) {
+        set_err(err, errlen, "the results are not in the " SCHEMA " schema (its \"schema\" field)");
+        cJSON_Delete(root);
+        return -1;
+    }
+    report_t r = {.root = root,
+                  .env = item(root, "env"),
+                  .experiments = item(root, "experiments"),
+                  .results = item(root, "results"),
+                  .claims = item(root, "claims"),
+                  .outcome = outcome};
+    if (make_dirs(dir) != 0) {
+        set_err(err, errlen, "cannot create the directory %s: %s", dir, strerror(errno));
+        cJSON_Delete(root);
+        return -1;
+    }
+    size_t dirlen = strlen(dir);
+    char *final_path = malloc(dirlen + 32), *temp_path = malloc(dirlen + 32);
+    if (!final_path || !temp_path) {
+        free(final_path);
+        free(temp_path);
+        cJSON_Delete(root);
+        set_err(err, errlen, "out of memory");
+        return -1;
+    }
+    snprintf(final_path, dirlen + 32, "%s/index.html", dir);
+    snprintf(temp_path, dirlen + 32, "%s/.index.html.%ld", dir, (long)getpid());
+    int rc = -1;
+    /* Without a scratch directory there are no charts, but still a page. */
+    r.plot = bench_plot_open(r.plot_error, sizeof r.plot_error);
+    r.f = fopen(temp_path, "w");
+    if (!r.f) {
+        set_err(err, errlen, "cannot write %s: %s", temp_path, strerror(errno));
+        goto out;
+    }
+    put_page(&r);
+    bool write_error = ferror(r.f) != 0;
+    int saved = errno;
+    if (fclose(r.f) != 0 && !write_error) {
+        write_error = true;
+        saved = errno;
+    }
+    if (write_error) {
+        set_err(err, errlen, "cannot write %s: %s", temp_path, strerror(saved));
+        unlink(temp_path);
+        goto out;
+    }
+    if (rename(temp_path, final_path) != 0) {
+        set_err(err, errlen, "cannot rename %s to %s: %s", temp_path, final_path, strerror(errno));
+        unlink(temp_path);
+        goto out;
+    }
+    rc = 0;
+out:
+    bench_plot_close(r.plot);
+    free(final_path);
+    free(temp_path);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int bench_html_report_from_file(const char *json_path, const char *dir, bench_html_outcome_t *outcome,
+                                char *err, size_t errlen)
+{
+    if (outcome)
+        memset(outcome, 0, sizeof *outcome);
+    FILE *f = fopen(json_path, "rb");
+    if (!f) {
+        set_err(err, errlen, "cannot read %s: %s", json_path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0, got;
+    char *text = malloc(cap);
+    while (text && (got = fread(text + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *bigger = realloc(text, cap * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            cap *= 2;
+        }
+    }
+    bool read_error = ferror(f) != 0;
+    fclose(f);
+    if (!text || read_error) {
+        set_err(err, errlen, "cannot read %s: %s", json_path, text ? "read error" : "out of memory");
+        free(text);
+        return -1;
+    }
+    text[n] = 0;
+    int rc = bench_html_report(text, dir, outcome, err, errlen);
+    free(text);
+    return rc;
+}
