@@ -20,7 +20,7 @@ SANITIZER_STRESS_SCALE ?= 0.2
 # log as the first failure.
 CTEST_FLAGS ?= --repeat until-pass:2
 
-BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev
+BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev valgrind
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan deps clean
