@@ -24,6 +24,8 @@ CTEST_FLAGS ?= --repeat until-pass:2
 BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev
 # The HTML report's charts (gnuplot), and its test (xmllint, headless Chromium).
 BUILD_DEPS += gnuplot-nox libxml2-utils chromium
+# Per-operation instruction counts (tests/perf).
+BUILD_DEPS += valgrind
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan deps clean
