@@ -20,7 +20,9 @@ SANITIZER_STRESS_SCALE ?= 0.2
 # log as the first failure.
 CTEST_FLAGS ?= --repeat until-pass:2
 
-BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev
+# libck-dev, libboost-dev: headers of the lock-free SPSC peers (ck_ring,
+# boost::lockfree::spsc_queue) that rtipc-bench's `peers` experiment measures.
+BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev libck-dev libboost-dev
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan deps clean
