@@ -26,6 +26,9 @@ BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-d
 BUILD_DEPS += gnuplot-nox libxml2-utils chromium
 # Per-operation instruction counts (tests/perf).
 BUILD_DEPS += valgrind
+# Headers of the lock-free SPSC peers (ck_ring, boost::lockfree::spsc_queue)
+# that rtipc-bench's `peers` experiment measures.
+BUILD_DEPS += libck-dev libboost-dev
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan deps clean

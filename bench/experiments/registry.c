@@ -18,6 +18,7 @@ extern const bench_experiment_t exp_footprint;
 extern const bench_experiment_t exp_interference;
 extern const bench_experiment_t exp_notify_vs_sem;
 extern const bench_experiment_t exp_notify_modes;
+extern const bench_experiment_t exp_peers;
 
 const bench_experiment_t *const bench_experiments[] = {
     &exp_queue_latency,
@@ -34,6 +35,7 @@ const bench_experiment_t *const bench_experiments[] = {
     &exp_interference,
     &exp_notify_vs_sem,
     &exp_notify_modes,
+    &exp_peers,
 };
 const size_t bench_experiment_count = sizeof bench_experiments / sizeof bench_experiments[0];
 

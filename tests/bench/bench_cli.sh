@@ -31,7 +31,7 @@ for id in $("$bench" list | cut -d' ' -f1); do
     "$bench" help "$id" | grep -q "^$id: " || fail "help $id"
     n=$((n + 1))
 done
-[ "$n" -eq 14 ] || fail "list shows $n experiments, expected 14"
+[ "$n" -eq 15 ] || fail "list shows $n experiments, expected 15"
 # An unwritable JSON path is a runtime failure (1), reported on stderr.
 expect 1 "$bench" run --quick --no-progress --samples 200 --json /nonexistent-dir/x.json queue-latency
 echo "rtipc-bench command line: ok"
