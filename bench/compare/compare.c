@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/util.h"
 #include "compare.h"
 
 #define PROG "rtipc-bench compare"
@@ -257,39 +258,6 @@ __attribute__((format(printf, 2, 3))) static int invalid(const run_file_t *f, co
     return -1;
 }
 
-/* The whole file, NUL-terminated, or NULL with errno set. */
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (ferror(f)) {
-            int e = errno;
-            free(buf);
-            buf = NULL;
-            errno = e ? e : EIO;
-            break;
-        }
-        if (feof(f)) {
-            buf[n] = 0;
-            break;
-        }
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger)
-            free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    int e = errno;
-    fclose(f);
-    errno = e;
-    return buf;
-}
-
 static const char *get_string(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -404,7 +372,7 @@ static bool same_key(const row_t *a, const row_t *b)
 /* Read, parse and check one file. 0, or -1 after one line on stderr. */
 static int load_file(run_file_t *f)
 {
-    char *text = read_all(f->path);
+    char *text = bench_read_file(f->path);
     if (!text)
         return invalid(f, "cannot read: %s", strerror(errno));
     if (!*text) {

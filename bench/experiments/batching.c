@@ -1,13 +1,9 @@
 /* batching: 100 bytes through an rtipc queue, core 1 -> core 0, as 100 sends
  * of 1-byte items or as one send of a 100-byte item. Time per 100 bytes and
  * context switches per 100 bytes. */
-#define _GNU_SOURCE  /* RUSAGE_THREAD */
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "experiments.h"
 
@@ -30,35 +26,8 @@ typedef struct {
      * by the producer before it starts the next. */
     _Atomic size_t acked;
     _Atomic int consumer_ready;
-    _Atomic int failed;
-    char why[200];
+    bench_failure_t failure;
 } bt_state_t;
-
-static void fail_once(bt_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_once(bt_state_t *st, const char *fmt, ...)
-{
-    int expected = 0;
-    if (!atomic_compare_exchange_strong(&st->failed, &expected, 1))
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->why, sizeof st->why, fmt, ap);
-    va_end(ap);
-}
-
-static long switches(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) != 0)
-        return 0;
-    return ru.ru_nvcsw + ru.ru_nivcsw;
-}
-
-static void sleep_ns(int64_t ns)
-{
-    struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
-    nanosleep(&ts, NULL);
-}
 
 static void producer(void *arg)
 {
@@ -68,18 +37,18 @@ static void producer(void *arg)
     unsigned v = 0;
     long csw0 = 0;
     while (!atomic_load_explicit(&st->consumer_ready, memory_order_acquire))
-        sleep_ns(100000);
-    sleep_ns(1000000);  /* let the consumer park in its receive */
+        bench_sleep_ns(100000);
+    bench_sleep_ns(1000000);  /* let the consumer park in its receive */
     int64_t stop_at = st->cap_ns ? bench_now_ns() + st->cap_ns : INT64_MAX;
     size_t i = 0;
     for (; i < total; i++) {
         /* Closed loop: the previous batch is fully received and checked. */
         int64_t deadline = bench_now_ns() + STALL_NS;
         while (atomic_load_explicit(&st->acked, memory_order_acquire) < i) {
-            if (atomic_load(&st->failed))
+            if (bench_failure_is_set(&st->failure))
                 return;
             if (bench_now_ns() > deadline) {
-                fail_once(st, "batch %zu not received within 2 s (lost?)", i - 1);
+                bench_failure_set(&st->failure, "batch %zu not received within 2 s (lost?)", i - 1);
                 return;
             }
         }
@@ -89,13 +58,13 @@ static void producer(void *arg)
             memset(batch, END_BYTE, sizeof batch);
             int rc = rtipc_queue_send(st->q, batch, RTIPC_FOREVER);
             if (rc != 0) {
-                fail_once(st, "send of the end marker failed: %s", rtipc_strerror(rc));
+                bench_failure_set(&st->failure, "send of the end marker failed: %s", rtipc_strerror(rc));
                 return;
             }
             break;
         }
         if (i == st->warmup)
-            csw0 = switches();
+            csw0 = bench_thread_switches();
         for (size_t k = 0; k < BYTES; k++) {
             batch[k] = (uint8_t)v;
             v = v + 1 == SEQ_MOD ? 0 : v + 1;
@@ -111,21 +80,21 @@ static void producer(void *arg)
             rc = rtipc_queue_send(st->q, batch, RTIPC_FOREVER);
         }
         if (rc != 0) {
-            fail_once(st, "send of batch %zu failed: %s", i, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "send of batch %zu failed: %s", i, rtipc_strerror(rc));
             return;
         }
     }
     st->batches_sent = i;
     int64_t deadline = bench_now_ns() + STALL_NS;
     while (atomic_load_explicit(&st->acked, memory_order_acquire) < i) {
-        if (atomic_load(&st->failed))
+        if (bench_failure_is_set(&st->failure))
             return;
         if (bench_now_ns() > deadline) {
-            fail_once(st, "last batch not received within 2 s (lost?)");
+            bench_failure_set(&st->failure, "last batch not received within 2 s (lost?)");
             return;
         }
     }
-    st->csw_prod = switches() - csw0;
+    st->csw_prod = bench_thread_switches() - csw0;
 }
 
 static void consumer(void *arg)
@@ -134,7 +103,7 @@ static void consumer(void *arg)
     size_t total = st->warmup + st->samples;
     uint8_t batch[BYTES];
     unsigned v = 0;
-    long csw0 = switches(), csw1 = csw0;
+    long csw0 = bench_thread_switches(), csw1 = csw0;
     atomic_store_explicit(&st->consumer_ready, 1, memory_order_release);
     for (size_t i = 0; i < total; i++) {
         /* The first item, then the rest of the batch unless it is the end. */
@@ -145,13 +114,14 @@ static void consumer(void *arg)
             rc = rtipc_queue_receive(st->q, &batch[k], RTIPC_FOREVER);
         int64_t t = bench_now_ns();
         if (rc != 0) {
-            fail_once(st, "receive of batch %zu failed: %s", i, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "receive of batch %zu failed: %s", i, rtipc_strerror(rc));
             return;
         }
         for (size_t k = 0; k < BYTES; k++) {
             if (batch[k] != v) {
-                fail_once(st, "batch %zu byte %zu is %u where %u was due (lost, duplicated or reordered)",
-                          i, k, batch[k], v);
+                bench_failure_set(&st->failure,
+                                  "batch %zu byte %zu is %u where %u was due (lost, duplicated or reordered)",
+                                  i, k, batch[k], v);
                 return;
             }
             v = v + 1 == SEQ_MOD ? 0 : v + 1;
@@ -159,11 +129,11 @@ static void consumer(void *arg)
         if (i >= st->warmup)
             bench_samples_push(st->out, t - st->t_send[i]);
         if (i + 1 == st->warmup)
-            csw0 = switches();  /* before the producer starts the first recorded batch */
+            csw0 = bench_thread_switches();  /* before the producer starts the first recorded batch */
         atomic_store_explicit(&st->acked, i + 1, memory_order_release);
         /* After each batch (the producer is in its pause): an end marker's
          * wake-up must not count. */
-        csw1 = switches();
+        csw1 = bench_thread_switches();
     }
     st->csw_cons = csw1 - csw0;
 }
@@ -199,21 +169,21 @@ static int measure(bench_run_t *run, const char *variant, size_t item, size_t de
     if (rc == 0)
         rc = rtipc_task_create(&pc, &prod);
     if (rc != 0) {
-        fail_once(st, "task creation: %s", rtipc_strerror(rc));
+        bench_failure_set(&st->failure, "task creation: %s", rtipc_strerror(rc));
         if (cons)
             rtipc_task_delete(cons);
     } else {
         /* The producer bounds every wait; the consumer may be blocked for a
          * lost item, so a failed run deletes it (a deletion point). */
         rtipc_task_join(prod);
-        if (atomic_load(&st->failed))
+        if (bench_failure_is_set(&st->failure))
             rtipc_task_delete(cons);
         else
             rtipc_task_join(cons);
     }
     size_t recorded = s.n;
-    if (atomic_load(&st->failed)) {
-        result = bench_fail(run, "%s: %s", variant, st->why);
+    if (bench_failure_is_set(&st->failure)) {
+        result = bench_fail(run, "%s: %s", variant, st->failure.why);
     } else if (recorded != st->batches_sent - st->warmup) {
         result = bench_fail(run, "%s: %zu batches sent after the warm-up, %zu recorded", variant,
                             st->batches_sent - st->warmup, recorded);

@@ -2,12 +2,10 @@
  * while a producer keeps sending at a steady rate and resets its task
  * watchdog subscription once per loop. Does blocking in the send trip the
  * watchdog, and what does a send timeout with a drop counter change? */
-#define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "experiments.h"
 
@@ -39,22 +37,9 @@ typedef struct {
     /* Consumer's results (read after consumer_done, acquire). */
     uint32_t *got;              /* delivered sequence numbers, in delivery order */
     size_t n_got;
-    _Atomic int go, producer_done, consumer_done, failed;
-    char why[200];
+    _Atomic int go, producer_done, consumer_done;
+    bench_failure_t failure;
 } bp_state_t;
-
-static void bp_fail(bp_state_t *st, const char *what, long a, long b)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->failed, &expected, 1))
-        snprintf(st->why, sizeof st->why, what, a, b);
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 static void on_trip(const rtipc_wdt_trip_t *trip, void *arg)
 {
@@ -75,7 +60,7 @@ static void producer(void *arg)
     if (st->v->subscribe) {
         int rc = rtipc_wdt_add(NULL);
         if (rc != 0) {
-            bp_fail(st, "producer cannot subscribe to the watchdog (%ld)", rc, 0);
+            bench_failure_set(&st->failure, "producer cannot subscribe to the watchdog (%ld)", (long)rc);
             atomic_store_explicit(&st->producer_done, 1, memory_order_release);
             return;
         }
@@ -84,7 +69,7 @@ static void producer(void *arg)
     int64_t next = st->start_ns;
     for (;;) {
         int64_t now = bench_now_ns();
-        if (now >= st->end_ns || st->sent == st->cap || atomic_load(&st->failed))
+        if (now >= st->end_ns || st->sent == st->cap || bench_failure_is_set(&st->failure))
             break;
         if (next > now)
             rtipc_task_delay(rtipc_ns(next - now));
@@ -101,7 +86,7 @@ static void producer(void *arg)
             st->dropped[seq] = 1;
             st->n_dropped++;
         } else if (rc != 0) {
-            bp_fail(st, "send of item %ld failed with %ld", (long)seq, rc);
+            bench_failure_set(&st->failure, "send of item %ld failed with %ld", (long)seq, (long)rc);
             break;
         }
         /* Steady rate, no catch-up burst after a long block. */
@@ -119,8 +104,8 @@ static void producer(void *arg)
 static bool take(bp_state_t *st, uint32_t seq)
 {
     if (st->n_got == st->cap || (st->n_got && seq <= st->got[st->n_got - 1])) {
-        bp_fail(st, "item %ld delivered after item %ld (duplicated or reordered)", (long)seq,
-                st->n_got ? (long)st->got[st->n_got - 1] : -1L);
+        bench_failure_set(&st->failure, "item %ld delivered after item %ld (duplicated or reordered)",
+                          (long)seq, st->n_got ? (long)st->got[st->n_got - 1] : -1L);
         return false;
     }
     st->got[st->n_got++] = seq;
@@ -133,7 +118,7 @@ static void consumer(void *arg)
     while (!atomic_load_explicit(&st->go, memory_order_acquire))
         rtipc_task_delay(rtipc_us(100));
     bool stalled = false;
-    while (!atomic_load(&st->failed)) {
+    while (!bench_failure_is_set(&st->failure)) {
         if (!stalled && bench_now_ns() >= st->stall_at_ns) {
             rtipc_task_delay(rtipc_ns(st->stall_ns));  /* the bus timeout: nothing is read */
             stalled = true;
@@ -150,11 +135,11 @@ static void consumer(void *arg)
             while ((rc = rtipc_queue_receive(st->q, &seq, RTIPC_NO_WAIT)) == 0)
                 if (!take(st, seq))
                     break;
-            if (rc != RTIPC_EWOULDBLOCK && !atomic_load(&st->failed))
-                bp_fail(st, "final receive failed with %ld", rc, 0);
+            if (rc != RTIPC_EWOULDBLOCK && !bench_failure_is_set(&st->failure))
+                bench_failure_set(&st->failure, "final receive failed with %ld", (long)rc);
             break;
         } else {
-            bp_fail(st, "receive failed with %ld", rc, 0);
+            bench_failure_set(&st->failure, "receive failed with %ld", (long)rc);
             break;
         }
     }
@@ -211,8 +196,7 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
     if (rc == 0)
         rc = rtipc_task_create(&pc, &prod);
     if (rc != 0) {
-        atomic_store(&st->failed, 1);
-        snprintf(st->why, sizeof st->why, "task creation failed: %s", rtipc_strerror(rc));
+        bench_failure_set(&st->failure, "task creation failed: %s", rtipc_strerror(rc));
         if (cons) {
             atomic_store_explicit(&st->go, 1, memory_order_release);
             rtipc_task_delete(cons);
@@ -228,31 +212,21 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
         atomic_store_explicit(&st->go, 1, memory_order_release);
         /* Bounded wait: a producer blocked for good or a consumer that lost
          * the end is deleted, and the variant fails. */
-        int64_t deadline = st->end_ns + 3000000000LL;
-        while ((!atomic_load_explicit(&st->producer_done, memory_order_acquire) ||
-                !atomic_load_explicit(&st->consumer_done, memory_order_acquire)) &&
-               bench_now_ns() < deadline)
-            sleep_ms(2);
-        bool pdone = atomic_load_explicit(&st->producer_done, memory_order_acquire);
-        bool cdone = atomic_load_explicit(&st->consumer_done, memory_order_acquire);
+        bool pdone, cdone;
+        handoff_wait_done(&st->producer_done, &st->consumer_done, st->end_ns + 3000000000LL, &pdone,
+                           &cdone);
         if (!pdone || !cdone)
-            bp_fail(st, !pdone ? "producer still blocked 3 s after the end (items lost?)"
-                               : "consumer did not finish within 3 s of the end",
-                    0, 0);
-        if (cdone)
-            rtipc_task_join(cons);
-        else
-            rtipc_task_delete(cons);
-        if (pdone)
-            rtipc_task_join(prod);
-        else
-            rtipc_task_delete(prod);
+            bench_failure_set(&st->failure, "%s",
+                              !pdone ? "producer still blocked 3 s after the end (items lost?)"
+                                     : "consumer did not finish within 3 s of the end");
+        handoff_join_or_delete(cons, cdone);
+        handoff_join_or_delete(prod, pdone);
         atomic_store(&trips->producer, NULL);
     }
 
     int result = 0;
-    if (atomic_load(&st->failed)) {
-        result = bench_fail(run, "%s: %s", v->name, st->why);
+    if (bench_failure_is_set(&st->failure)) {
+        result = bench_fail(run, "%s: %s", v->name, st->failure.why);
     } else if (check_accounting(run, st) == 0) {
         const char *m = "rtipc-queue";
         bench_add_value(run, m, v->name, "watchdog-trips", "count",

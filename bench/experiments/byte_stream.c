@@ -3,8 +3,7 @@
  * on core 0, through a byte ring buffer, a stream buffer and a queue of
  * 1-byte items. Paced at the real-time rate (drops, CPU per MB), then as
  * fast as possible (throughput, CPU per MB). */
-#define _POSIX_C_SOURCE 200809L  /* clock_nanosleep, CLOCK_THREAD_CPUTIME_ID */
-#include <stdarg.h>
+#define _POSIX_C_SOURCE 200809L  /* clock_nanosleep */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,28 +178,8 @@ typedef struct {
     uint64_t receives;         /* receive calls that returned bytes */
     int64_t t_last_recv, cpu_cons_ns;
     _Atomic int consumer_ready;
-    _Atomic int failed;
-    char why[200];
+    bench_failure_t failure;
 } bs_state_t;
-
-static void fail_once(bs_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_once(bs_state_t *st, const char *fmt, ...)
-{
-    int expected = 0;
-    if (!atomic_compare_exchange_strong(&st->failed, &expected, 1))
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->why, sizeof st->why, fmt, ap);
-    va_end(ap);
-}
-
-static int64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* Bytes numbered from the running count of bytes the mechanism accepted:
  * dropped bytes leave no gap, so the consumer can check every byte. */
@@ -222,12 +201,12 @@ static void producer(void *arg)
         rtipc_task_delay(rtipc_us(100));
     rtipc_task_delay(rtipc_ms(1));  /* let the consumer park in its receive */
 
-    int64_t cpu0 = thread_cpu_ns();
+    int64_t cpu0 = bench_thread_cpu_ns();
     st->t_first_send = bench_now_ns();
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (size_t b = 0;; b++) {
-        if (atomic_load_explicit(&st->failed, memory_order_relaxed))
+        if (bench_failure_is_set(&st->failure))
             break;
         if (st->paced ? b >= st->blocks : bench_now_ns() - st->t_first_send >= st->max_ns)
             break;
@@ -240,7 +219,8 @@ static void producer(void *arg)
             rc = m->send_all(st->obj, block, BLOCK, rtipc_ns(STALL_NS), st->t_first_send + st->max_ns, &taken);
         st->accepted += taken;  /* bytes that went in before a failure count too */
         if (rc != 0) {
-            fail_once(st, "%s: send of block %zu failed: %s", m->name, b, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "%s: send of block %zu failed: %s", m->name, b,
+                              rtipc_strerror(rc));
             break;
         }
         /* max: a block cut short at the end was never generated in full. */
@@ -256,15 +236,16 @@ static void producer(void *arg)
             clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
         }
     }
-    if (!atomic_load(&st->failed)) {
+    if (!bench_failure_is_set(&st->failure)) {
         /* In-band end of stream, so that the consumer stops at once. */
         const uint8_t end = END_BYTE;
         size_t taken;
         int rc = m->send_all(st->obj, &end, 1, rtipc_ns(STALL_NS), 0, &taken);
         if (rc != 0)
-            fail_once(st, "%s: send of the end marker failed: %s", m->name, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "%s: send of the end marker failed: %s", m->name,
+                              rtipc_strerror(rc));
     }
-    st->cpu_prod_ns = thread_cpu_ns() - cpu0;
+    st->cpu_prod_ns = bench_thread_cpu_ns() - cpu0;
 }
 
 static void consumer(void *arg)
@@ -273,7 +254,7 @@ static void consumer(void *arg)
     const bs_mech_t *m = st->m;
     uint8_t buf[4096];
     unsigned expect = 0;
-    int64_t cpu0 = thread_cpu_ns();
+    int64_t cpu0 = bench_thread_cpu_ns();
     int64_t last_progress = bench_now_ns();
     bool end = false;
     atomic_store_explicit(&st->consumer_ready, 1, memory_order_release);
@@ -291,8 +272,9 @@ static void consumer(void *arg)
                     break;
                 }
                 if (data[k] != expect) {
-                    fail_once(st, "%s: byte %llu is %u where %u was due (lost, duplicated or reordered)",
-                              m->name, (unsigned long long)(st->received + k), data[k], expect);
+                    bench_failure_set(&st->failure,
+                                      "%s: byte %llu is %u where %u was due (lost, duplicated or reordered)",
+                                      m->name, (unsigned long long)(st->received + k), data[k], expect);
                     break;
                 }
                 expect = expect + 1 == SEQ_MOD ? 0 : expect + 1;
@@ -300,7 +282,8 @@ static void consumer(void *arg)
             if (m->done) {
                 int rc2 = m->done(st->obj, data);
                 if (rc2 != 0)
-                    fail_once(st, "%s: return of a read failed: %s", m->name, rtipc_strerror(rc2));
+                    bench_failure_set(&st->failure, "%s: return of a read failed: %s", m->name,
+                                      rtipc_strerror(rc2));
             }
             st->received += n_data;
             st->receives++;
@@ -308,15 +291,15 @@ static void consumer(void *arg)
                 st->t_last_recv = now;
             last_progress = now;
         } else if (rc != RTIPC_ETIMEDOUT && rc != RTIPC_EWOULDBLOCK) {
-            fail_once(st, "%s: receive failed: %s", m->name, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "%s: receive failed: %s", m->name, rtipc_strerror(rc));
         } else if (bench_now_ns() - last_progress > STALL_NS) {
-            fail_once(st, "%s: no byte for 2 s after %llu bytes (end marker lost?)", m->name,
-                      (unsigned long long)st->received);
+            bench_failure_set(&st->failure, "%s: no byte for 2 s after %llu bytes (end marker lost?)",
+                              m->name, (unsigned long long)st->received);
         }
-        if (atomic_load(&st->failed))
+        if (bench_failure_is_set(&st->failure))
             break;
     }
-    st->cpu_cons_ns = thread_cpu_ns() - cpu0;
+    st->cpu_cons_ns = bench_thread_cpu_ns() - cpu0;
 }
 
 static int run_phase(bench_run_t *run, const bs_mech_t *m, bool paced, size_t blocks, int64_t max_ns)
@@ -342,8 +325,8 @@ static int run_phase(bench_run_t *run, const bs_mech_t *m, bool paced, size_t bl
     rc = rtipc_task_create(&cc, &cons);
     if (rc == 0) {
         rc = rtipc_task_create(&pc, &prod);
-        if (rc != 0)
-            fail_once(st, "task creation failed");  /* the consumer stops at its next timeout */
+        if (rc != 0)  /* the consumer stops at its next timeout */
+            bench_failure_set(&st->failure, "task creation failed");
         rtipc_task_join(cons);
         if (prod)
             rtipc_task_join(prod);
@@ -351,8 +334,8 @@ static int run_phase(bench_run_t *run, const bs_mech_t *m, bool paced, size_t bl
     int result = 0;
     if (rc != 0) {
         result = bench_fail(run, "%s: task creation: %s", m->name, rtipc_strerror(rc));
-    } else if (atomic_load(&st->failed)) {
-        result = bench_fail(run, "%s", st->why);
+    } else if (bench_failure_is_set(&st->failure)) {
+        result = bench_fail(run, "%s", st->failure.why);
     } else if (st->generated != st->accepted + st->dropped || st->received != st->accepted) {
         result = bench_fail(run, "%s/%s: generated %llu != accepted %llu + dropped %llu, or received "
                             "%llu != accepted", m->name, phase, (unsigned long long)st->generated,

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../harness/bench.h"
+#include "../harness/failure.h"
 #include "../harness/handoff.h"
 #include "rtipc/rtipc.h"
 

@@ -1,14 +1,12 @@
 /* interference: the cross-core queue and notification handoffs while the
  * producer's core (core 1, "the other core" seen from the consumer on core 0)
  * carries a load: an interrupt storm, a CPU hog or a memory-bandwidth hog. */
-#define _POSIX_C_SOURCE 200809L
 #include "handoff_extra.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { PROFILES = 4, MECHS = 2 };
 enum { LOAD_IDLE, LOAD_IRQ, LOAD_CPU, LOAD_MEM };
@@ -40,23 +38,16 @@ typedef struct {
     int64_t irqs;
 } load_t;
 
-static int64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void cpu_hog(void *arg)
 {
     load_t *ld = arg;
-    int64_t c0 = thread_cpu_ns();
+    int64_t c0 = bench_thread_cpu_ns();
     uint64_t x = 1;
     while (!atomic_load_explicit(&ld->stop, memory_order_relaxed))
         for (int i = 0; i < 1000; i++)
             x = x * 6364136223846793005u + 1442695040888963407u;
     ld->sink = x;
-    ld->cpu_ns = thread_cpu_ns() - c0;
+    ld->cpu_ns = bench_thread_cpu_ns() - c0;
 }
 
 /* Reads and writes back one word of every cache line of the buffer, over
@@ -64,7 +55,7 @@ static void cpu_hog(void *arg)
 static void memory_hog(void *arg)
 {
     load_t *ld = arg;
-    int64_t c0 = thread_cpu_ns();
+    int64_t c0 = bench_thread_cpu_ns();
     const size_t words = HOG_BYTES / sizeof(uint64_t), chunk = 8192; /* 64 KiB */
     uint64_t lines = 0;
     size_t i = 0;
@@ -75,7 +66,7 @@ static void memory_hog(void *arg)
         i = (i + chunk) % words;
     }
     ld->lines = lines;
-    ld->cpu_ns = thread_cpu_ns() - c0;
+    ld->cpu_ns = bench_thread_cpu_ns() - c0;
 }
 
 static void irq_work(void *arg)

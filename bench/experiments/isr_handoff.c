@@ -3,13 +3,10 @@
  * Core 0 also runs a low-priority busy task (the interrupted task). The
  * latency phases fire one interrupt at a time; the throughput phases fire a
  * periodic interrupt timer and count what the consumer gets per second. */
-#define _POSIX_C_SOURCE 200809L  /* nanosleep: the busy task rests without rtipc */
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "experiments.h"
 #include "../trace/trace.h"
@@ -34,25 +31,6 @@
 
 /* ---- shared by the phases ----------------------------------------------- */
 
-typedef struct {
-    _Atomic int failed;  /* any side failed: the others stop */
-    char why[200];       /* written once, by whoever set failed */
-} failure_t;
-
-static void fail_once(failure_t *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_once(failure_t *f, const char *fmt, ...)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&f->failed, &expected, 1)) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(f->why, sizeof f->why, fmt, ap);
-        va_end(ap);
-    }
-}
-
-static bool failed(failure_t *f) { return atomic_load_explicit(&f->failed, memory_order_relaxed) != 0; }
-
 /* The interrupted task: spins on core 0 at a low priority. It never calls
  * rtipc, so under the yield contract nothing it does releases a deferred
  * wake-up; in the kernel-call variant it calls rtipc_task_yield every
@@ -73,12 +51,6 @@ typedef struct {
  * (another program, the kernel's throttling, the hypervisor). */
 #define STALL_NS 2000000
 
-static void sleep_ns(int64_t ns)
-{
-    struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
-    nanosleep(&ts, NULL);
-}
-
 static void busy_entry(void *arg)
 {
     busy_t *b = arg;
@@ -97,7 +69,7 @@ static void busy_entry(void *arg)
         prev = now;
         int req = atomic_load_explicit(&b->rest_req, memory_order_relaxed);
         if (req != rests) {
-            sleep_ns(REST_NS);  /* a system call, not an rtipc call */
+            bench_sleep_ns(REST_NS);  /* a system call, not an rtipc call */
             rests = req;
             prev = bench_now_ns();
             next = prev + KERNEL_CALL_NS;
@@ -142,22 +114,10 @@ static bool busy_rest_if_due(busy_t *b, int64_t *spin_start)
     return true;
 }
 
-/* Wait (bounded) until *flag is non-zero or the phase failed. */
-static bool wait_flag(_Atomic int *flag, failure_t *f, int64_t timeout_ns)
-{
-    int64_t end = bench_now_ns() + timeout_ns;
-    while (!atomic_load_explicit(flag, memory_order_acquire)) {
-        if (failed(f) || bench_now_ns() > end)
-            return false;
-        rtipc_task_delay(rtipc_us(200));
-    }
-    return true;
-}
-
 /* Create the consumer (core 0), the driver (core 1) and the busy task (core
  * 0), then join them. The driver stops the busy task when it ends; the
  * consumer ends on its own or on failure, so joins never hang. */
-static int run_tasks(bench_run_t *run, failure_t *f, busy_t *busy, rtipc_task_fn consumer,
+static int run_tasks(bench_run_t *run, bench_failure_t *f, busy_t *busy, rtipc_task_fn consumer,
                      rtipc_task_fn driver, void *arg)
 {
     rtipc_task_config_t cfg[3] = {
@@ -172,7 +132,7 @@ static int run_tasks(bench_run_t *run, failure_t *f, busy_t *busy, rtipc_task_fn
     for (int i = 0; i < 3; i++) {
         int rc = rtipc_task_create(&cfg[i], &t[i]);
         if (rc != 0) {
-            fail_once(f, "task creation failed (%d, task %d)", rc, i);
+            bench_failure_set(f, "task creation failed (%d, task %d)", rc, i);
             atomic_store(&busy->stop, 1);
             break;
         }
@@ -180,13 +140,13 @@ static int run_tasks(bench_run_t *run, failure_t *f, busy_t *busy, rtipc_task_fn
     for (int i = 0; i < 3; i++)
         if (t[i])
             rtipc_task_join(t[i]);
-    return failed(f) ? bench_fail(run, "%s", f->why) : 0;
+    return bench_failure_is_set(f) ? bench_fail(run, "%s", f->why) : 0;
 }
 
 /* ---- latency: one interrupt at a time ---------------------------------- */
 
 typedef struct {
-    failure_t f;
+    bench_failure_t f;
     busy_t busy;
     rtipc_queue_t *q;
     rtipc_irq_t *irq;
@@ -211,7 +171,7 @@ static void lat_isr(void *arg)
     uint32_t seq = st->isr_seq++;
     BENCH_TRACE(TRACE_ISR_ENTER, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     if (seq >= st->total) {
-        fail_once(&st->f, "interrupt %ld raised beyond the %ld planned", (long)seq, (long)st->total);
+        bench_failure_set(&st->f, "interrupt %ld raised beyond the %ld planned", (long)seq, (long)st->total);
         return;
     }
     bool woken = false;
@@ -220,7 +180,7 @@ static void lat_isr(void *arg)
     BENCH_TRACE(TRACE_SEND_END, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_ISR, rtipc_irq_core(), seq, rtipc_queue_messages_waiting(st->q));
     if (rc != 0)
-        fail_once(&st->f, "send from the handler failed with %d (message %ld)", rc, (long)seq);
+        bench_failure_set(&st->f, "send from the handler failed with %d (message %ld)", rc, (long)seq);
     if (st->yield) {
         if (!woken)
             atomic_fetch_add_explicit(&st->not_woken, 1, memory_order_relaxed);
@@ -245,22 +205,22 @@ static void lat_consumer(void *arg)
         int64_t t = bench_now_ns();
         BENCH_TRACE_AT(t, TRACE_RUNNING, TRACE_TASK_CONSUMER, st->core0, i, 0);
         if (rc == RTIPC_ETIMEDOUT) {
-            if (failed(&st->f))
+            if (bench_failure_is_set(&st->f))
                 return;
             if (t - last > st->stall_ns) {
-                fail_once(&st->f, "message %ld not received within %ld ms (lost?)", (long)i,
-                          (long)(st->stall_ns / 1000000));
+                bench_failure_set(&st->f, "message %ld not received within %ld ms (lost?)", (long)i,
+                                  (long)(st->stall_ns / 1000000));
                 return;
             }
             continue;
         }
         if (rc != 0) {
-            fail_once(&st->f, "receive of message %ld failed with %d", (long)i, rc);
+            bench_failure_set(&st->f, "receive of message %ld failed with %d", (long)i, rc);
             return;
         }
         if (seq != (uint32_t)i) {
-            fail_once(&st->f, "message %ld arrived where %ld was due (lost, duplicated or reordered)",
-                      (long)seq, (long)i);
+            bench_failure_set(&st->f, "message %ld arrived where %ld was due (lost, duplicated or reordered)",
+                              (long)seq, (long)i);
             return;
         }
         /* Under SCHED_FIFO the handler has stamped before the consumer is
@@ -287,9 +247,9 @@ static void lat_consumer(void *arg)
 static void lat_driver(void *arg)
 {
     lat_t *st = arg;
-    if (!wait_flag(&st->consumer_ready, &st->f, 2000000000) ||
-        !wait_flag(&st->busy.running, &st->f, 2000000000)) {
-        fail_once(&st->f, "tasks did not start within 2 s");
+    if (!handoff_task_wait_flag(&st->consumer_ready, &st->f, 2000000000) ||
+        !handoff_task_wait_flag(&st->busy.running, &st->f, 2000000000)) {
+        bench_failure_set(&st->f, "tasks did not start within 2 s");
         goto out;
     }
     rtipc_task_delay(rtipc_ms(2));  /* the consumer reaches its receive */
@@ -297,24 +257,24 @@ static void lat_driver(void *arg)
     for (size_t i = 0; i <= st->total; i++) {
         int64_t end = bench_now_ns() + st->stall_ns;
         while (atomic_load_explicit(&st->received, memory_order_acquire) < i) {
-            if (failed(&st->f))
+            if (bench_failure_is_set(&st->f))
                 goto out;
             if (bench_now_ns() > end) {
-                fail_once(&st->f, "message %ld not received within %ld ms (lost?)", (long)i - 1,
-                          (long)(st->stall_ns / 1000000));
+                bench_failure_set(&st->f, "message %ld not received within %ld ms (lost?)", (long)i - 1,
+                                  (long)(st->stall_ns / 1000000));
                 goto out;
             }
         }
         if (i == st->total)
             break;
         if (!busy_rest_if_due(&st->busy, &spin_start)) {
-            fail_once(&st->f, "the busy task did not come back from a rest within 1 s");
+            bench_failure_set(&st->f, "the busy task did not come back from a rest within 1 s");
             goto out;
         }
         bench_spin_until(bench_now_ns() + bench_rng_range(&st->rng, st->gap_min, st->gap_max));
         int rc = rtipc_irq_trigger(st->irq);
         if (rc != 0) {
-            fail_once(&st->f, "trigger of interrupt %ld failed with %d", (long)i, rc);
+            bench_failure_set(&st->f, "trigger of interrupt %ld failed with %d", (long)i, rc);
             goto out;
         }
     }
@@ -328,7 +288,7 @@ typedef enum { LAT_YIELD, LAT_NO_YIELD, LAT_KERNEL_CALL } lat_mode_t;
 static int lat_phase(bench_run_t *run, lat_mode_t mode, const char *variant, size_t samples,
                      size_t warmup)
 {
-    sleep_ns(run->opts.quick ? REST_NS / 2 : REST_NS);  /* core 0 rests after the previous phase */
+    bench_sleep_ns(run->opts.quick ? REST_NS / 2 : REST_NS);  /* core 0 rests after the previous phase */
     int64_t tick = rtipc_tick_period_ns();
     lat_t *st = calloc(1, sizeof *st);
     if (!st)
@@ -398,7 +358,7 @@ out:
 /* ---- throughput: a periodic interrupt timer ---------------------------- */
 
 typedef struct {
-    failure_t f;
+    bench_failure_t f;
     busy_t busy;
     rtipc_queue_t *q;
     rtipc_irq_t *irq;
@@ -437,8 +397,8 @@ static void tp_isr(void *arg)
         return;
     }
     if (st->seq >= st->cap) {
-        fail_once(&st->f, "more than %ld interrupts in a %ld ms phase", (long)st->cap,
-                  (long)((st->warm_ns + st->window_ns) / 1000000));
+        bench_failure_set(&st->f, "more than %ld interrupts in a %ld ms phase", (long)st->cap,
+                          (long)((st->warm_ns + st->window_ns) / 1000000));
         return;
     }
     uint32_t seq = st->seq++;
@@ -452,7 +412,7 @@ static void tp_isr(void *arg)
         st->dropped++;
         atomic_fetch_or_explicit(&st->drop_bits[seq / 64], (uint64_t)1 << (seq % 64), memory_order_relaxed);
     } else if (rc != 0) {
-        fail_once(&st->f, "send from the handler failed with %d (message %ld)", rc, (long)seq);
+        bench_failure_set(&st->f, "send from the handler failed with %d (message %ld)", rc, (long)seq);
     }
     st->woken += woken;
     if (st->yield)
@@ -470,18 +430,19 @@ static bool dropped_bit(tp_t *st, uint32_t s)
 static bool tp_check(tp_t *st, uint32_t seq, uint32_t *expect)
 {
     if (seq < *expect || seq >= st->cap) {
-        fail_once(&st->f, "message %ld arrived after %ld (duplicated or reordered)", (long)seq,
-                  (long)*expect - 1);
+        bench_failure_set(&st->f, "message %ld arrived after %ld (duplicated or reordered)", (long)seq,
+                          (long)*expect - 1);
         return false;
     }
     for (uint32_t s = *expect; s < seq; s++) {
         if (!dropped_bit(st, s)) {
-            fail_once(&st->f, "message %ld was sent but never received (next came %ld)", (long)s, (long)seq);
+            bench_failure_set(&st->f, "message %ld was sent but never received (next came %ld)", (long)s,
+                              (long)seq);
             return false;
         }
     }
     if (dropped_bit(st, seq)) {
-        fail_once(&st->f, "message %ld was received although its send failed", (long)seq);
+        bench_failure_set(&st->f, "message %ld was received although its send failed", (long)seq);
         return false;
     }
     *expect = seq + 1;
@@ -504,16 +465,16 @@ static void tp_consumer(void *arg)
         int rc = rtipc_queue_receive(st->q, &seq, rtipc_ms(20));
         BENCH_TRACE(TRACE_RUNNING, TRACE_TASK_CONSUMER, st->core0, expect, 0);
         if (rc == RTIPC_ETIMEDOUT) {
-            if (atomic_load_explicit(&st->finish, memory_order_acquire) || failed(&st->f))
+            if (atomic_load_explicit(&st->finish, memory_order_acquire) || bench_failure_is_set(&st->f))
                 return;
             if (bench_now_ns() - last > st->stall_ns) {
-                fail_once(&st->f, "consumer got nothing for %ld ms", (long)(st->stall_ns / 1000000));
+                bench_failure_set(&st->f, "consumer got nothing for %ld ms", (long)(st->stall_ns / 1000000));
                 return;
             }
             continue;
         }
         if (rc != 0) {
-            fail_once(&st->f, "receive failed with %d", rc);
+            bench_failure_set(&st->f, "receive failed with %d", rc);
             return;
         }
         last = bench_now_ns();
@@ -537,16 +498,16 @@ static void sleep_until(int64_t t)
 static void tp_driver(void *arg)
 {
     tp_t *st = arg;
-    if (!wait_flag(&st->consumer_ready, &st->f, 2000000000) ||
-        !wait_flag(&st->busy.running, &st->f, 2000000000)) {
-        fail_once(&st->f, "tasks did not start within 2 s");
+    if (!handoff_task_wait_flag(&st->consumer_ready, &st->f, 2000000000) ||
+        !handoff_task_wait_flag(&st->busy.running, &st->f, 2000000000)) {
+        bench_failure_set(&st->f, "tasks did not start within 2 s");
         goto out;
     }
     rtipc_task_delay(rtipc_ms(2));
     int64_t start = bench_now_ns();
     int rc = rtipc_irq_timer_start(st->irq, st->period_ns, st->period_ns);
     if (rc != 0) {
-        fail_once(&st->f, "timer start failed with %d", rc);
+        bench_failure_set(&st->f, "timer start failed with %d", rc);
         goto out;
     }
     sleep_until(start + st->warm_ns);
@@ -564,8 +525,8 @@ static void tp_driver(void *arg)
     atomic_store_explicit(&st->stopping, 1, memory_order_release);
     rtipc_irq_timer_stop(st->irq);
     rtipc_irq_trigger(st->irq);
-    if (!wait_flag(&st->stopped, &st->f, 1000000000)) {
-        fail_once(&st->f, "the handler did not stop within 1 s");
+    if (!handoff_task_wait_flag(&st->stopped, &st->f, 1000000000)) {
+        bench_failure_set(&st->f, "the handler did not stop within 1 s");
         goto out;
     }
     st->sent_total = st->seq;
@@ -573,11 +534,11 @@ static void tp_driver(void *arg)
     uint64_t want = st->sent_total - st->dropped_total;
     int64_t end = bench_now_ns() + st->stall_ns;
     while (atomic_load_explicit(&st->delivered, memory_order_acquire) < want) {
-        if (failed(&st->f))
+        if (bench_failure_is_set(&st->f))
             goto out;
         if (bench_now_ns() > end) {
-            fail_once(&st->f, "only %ld of %ld accepted messages delivered (lost?)",
-                      (long)atomic_load(&st->delivered), (long)want);
+            bench_failure_set(&st->f, "only %ld of %ld accepted messages delivered (lost?)",
+                              (long)atomic_load(&st->delivered), (long)want);
             goto out;
         }
         rtipc_task_delay(rtipc_us(200));
@@ -597,7 +558,7 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duratio
     /* Core 0 rests after the previous phase; a phase spins at most the
      * window plus its warm-up (keep --duration below ~0.8 s to stay clear of
      * the kernel's real-time throttling). */
-    sleep_ns(duration_s > 0.3 ? 2 * REST_NS : REST_NS / 2);
+    bench_sleep_ns(duration_s > 0.3 ? 2 * REST_NS : REST_NS / 2);
     int64_t tick = rtipc_tick_period_ns();
     tp_t *st = calloc(1, sizeof *st);
     if (!st)

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <mqueue.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,27 +518,8 @@ typedef struct {
     /* supervision */
     _Atomic size_t progress;    /* bumped by the timed loop (relaxed: a heartbeat) */
     _Atomic int done;           /* tasks finished */
-    _Atomic int failed;
-    char why[220];              /* written once, by whoever sets failed */
+    bench_failure_t failure;
 } mc_state_t;
-
-static void fail_once(mc_state_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_once(mc_state_t *st, const char *fmt, ...)
-{
-    int expected = 0;
-    if (!atomic_compare_exchange_strong(&st->failed, &expected, 1))
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(st->why, sizeof st->why, fmt, ap);
-    va_end(ap);
-}
-
-static void sleep_ns(int64_t ns)
-{
-    struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
-    nanosleep(&ts, NULL);
-}
 
 /* A receive that failed or delivered the wrong item: quiet when the run
  * has already failed (the receiver was unblocked on purpose). Returns -1
@@ -547,16 +527,17 @@ static void sleep_ns(int64_t ns)
 static int check_item(mc_state_t *st, const char *what, int rc, uint32_t got, uint32_t want)
 {
     char buf[96];
-    if (atomic_load(&st->failed))
+    if (bench_failure_is_set(&st->failure))
         return -1;
     if (rc != 0) {
-        fail_once(st, "%s: %s of item %u failed: %s", st->m->name, what, want,
-                  err_text(rc, buf, sizeof buf));
+        bench_failure_set(&st->failure, "%s: %s of item %u failed: %s", st->m->name, what, want,
+                          err_text(rc, buf, sizeof buf));
         return -1;
     }
     if (got != want) {
-        fail_once(st, "%s: %s delivered item %u where %u was due (lost, duplicated or reordered)",
-                  st->m->name, what, got, want);
+        bench_failure_set(&st->failure,
+                          "%s: %s delivered item %u where %u was due (lost, duplicated or reordered)",
+                          st->m->name, what, got, want);
         return -1;
     }
     return 0;
@@ -582,20 +563,20 @@ static int isr_check(mc_state_t *st, uint32_t *seq)
     char buf[96];
     int rc = rtipc_irq_trigger(st->irq);
     if (rc != 0) {
-        fail_once(st, "%s: rtipc_irq_trigger: %s", st->m->name, rtipc_strerror(rc));
+        bench_failure_set(&st->failure, "%s: rtipc_irq_trigger: %s", st->m->name, rtipc_strerror(rc));
         return -1;
     }
     int64_t deadline = bench_now_ns() + STALL_NS;
     while (!atomic_load_explicit(&st->isr_ran, memory_order_acquire)) {
         if (bench_now_ns() > deadline) {
-            fail_once(st, "%s: the interrupt handler did not run within 2 s", st->m->name);
+            bench_failure_set(&st->failure, "%s: the interrupt handler did not run within 2 s", st->m->name);
             return -1;
         }
-        sleep_ns(50000);
+        bench_sleep_ns(50000);
     }
     if (st->isr_rc != 0) {
-        fail_once(st, "%s: send from the interrupt handler failed: %s", st->m->name,
-                  err_text(st->isr_rc, buf, sizeof buf));
+        bench_failure_set(&st->failure, "%s: send from the interrupt handler failed: %s", st->m->name,
+                          err_text(st->isr_rc, buf, sizeof buf));
         return -1;
     }
     for (uint32_t k = 0; k < ISR_ITEMS; k++) {
@@ -617,14 +598,15 @@ static int memory_step(mc_state_t *st, uint32_t *seq)
     for (uint32_t k = 0; k < LEN; k++) {
         int rc = st->m->try_send(st->obj[0], *seq + k);
         if (rc != 0) {
-            fail_once(st, "%s: only %u of %d 4-byte items fit (%s)", st->m->name, k, LEN,
-                      err_text(rc, buf, sizeof buf));
+            bench_failure_set(&st->failure, "%s: only %u of %d 4-byte items fit (%s)", st->m->name, k, LEN,
+                              err_text(rc, buf, sizeof buf));
             return -1;
         }
     }
     int rc = st->m->memory(st->obj[0], &st->mem_bytes, st->mem_note, sizeof st->mem_note);
     if (rc != 0) {
-        fail_once(st, "%s: memory measurement: %s", st->m->name, err_text(rc, buf, sizeof buf));
+        bench_failure_set(&st->failure, "%s: memory measurement: %s", st->m->name,
+                          err_text(rc, buf, sizeof buf));
         return -1;
     }
     for (uint32_t k = 0; k < LEN; k++) {
@@ -659,13 +641,14 @@ static void overhead_task(void *arg)
         goto out;
     size_t total = st->warmup + st->samples;
     for (size_t i = 0; i < total; i++, seq++) {
-        if (atomic_load_explicit(&st->failed, memory_order_relaxed))
+        if (bench_failure_is_set(&st->failure))
             break;
         int64_t t0 = bench_now_ns();
         int rc = m->send(o, seq);
         int64_t t1 = bench_now_ns();
         if (rc != 0) {
-            fail_once(st, "%s: send of item %u failed: %s", m->name, seq, err_text(rc, buf, sizeof buf));
+            bench_failure_set(&st->failure, "%s: send of item %u failed: %s", m->name, seq,
+                              err_text(rc, buf, sizeof buf));
             break;
         }
         uint32_t v = POISON;
@@ -685,7 +668,7 @@ static void overhead_task(void *arg)
      * timestamp's 10 ns steps shrink to a BATCH-th per call. */
     size_t btotal = st->warmup / BATCH + st->batches;
     for (size_t i = 0; i < btotal; i++) {
-        if (atomic_load_explicit(&st->failed, memory_order_relaxed))
+        if (bench_failure_is_set(&st->failure))
             break;
         int rc = 0;
         int64_t t0 = bench_now_ns();
@@ -693,7 +676,8 @@ static void overhead_task(void *arg)
             rc = m->send(o, seq + k);
         int64_t t1 = bench_now_ns();
         if (rc != 0) {
-            fail_once(st, "%s: batched send failed: %s", m->name, err_text(rc, buf, sizeof buf));
+            bench_failure_set(&st->failure, "%s: batched send failed: %s", m->name,
+                              err_text(rc, buf, sizeof buf));
             break;
         }
         uint32_t v[BATCH], got = 0;
@@ -723,7 +707,7 @@ static void rt_initiator(void *arg)
     size_t total = st->rt_warmup + st->rt_samples;
     int64_t stop_at = st->rt_cap_ns ? bench_now_ns() + st->rt_cap_ns : INT64_MAX;
     for (size_t i = 0; i < total; i++) {
-        if (atomic_load_explicit(&st->failed, memory_order_relaxed))
+        if (bench_failure_is_set(&st->failure))
             break;
         if (i > st->rt_warmup && bench_now_ns() > stop_at) {
             /* Keep the experiment inside its time budget on a loaded machine;
@@ -731,7 +715,8 @@ static void rt_initiator(void *arg)
             st->rt_capped = true;
             int rc = m->send(st->obj[0], POISON);
             if (rc != 0)
-                fail_once(st, "%s: stop item: send failed: %s", m->name, err_text(rc, buf, sizeof buf));
+                bench_failure_set(&st->failure, "%s: stop item: send failed: %s", m->name,
+                                  err_text(rc, buf, sizeof buf));
             break;
         }
         /* A pause so that the responder is parked in its receive again. */
@@ -739,7 +724,8 @@ static void rt_initiator(void *arg)
         int64_t t0 = bench_now_ns();
         int rc = m->send(st->obj[0], (uint32_t)i);
         if (rc != 0) {
-            fail_once(st, "%s: ping %zu: send failed: %s", m->name, i, err_text(rc, buf, sizeof buf));
+            bench_failure_set(&st->failure, "%s: ping %zu: send failed: %s", m->name, i,
+                              err_text(rc, buf, sizeof buf));
             break;
         }
         uint32_t v = POISON;
@@ -770,7 +756,8 @@ static void rt_responder(void *arg)
             break;
         rc = m->send(st->obj[1], v);
         if (rc != 0) {
-            fail_once(st, "%s: echo %zu: send failed: %s", m->name, i, err_text(rc, buf, sizeof buf));
+            bench_failure_set(&st->failure, "%s: echo %zu: send failed: %s", m->name, i,
+                              err_text(rc, buf, sizeof buf));
             break;
         }
     }
@@ -788,7 +775,7 @@ static int supervise(bench_run_t *run, mc_state_t *st, const rtipc_task_config_t
     for (; started < n; started++) {
         int rc = rtipc_task_create(&cfg[started], &t[started]);
         if (rc != 0) {
-            fail_once(st, "%s: task creation: %s", st->m->name, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "%s: task creation: %s", st->m->name, rtipc_strerror(rc));
             break;
         }
     }
@@ -796,16 +783,17 @@ static int supervise(bench_run_t *run, mc_state_t *st, const rtipc_task_config_t
     int64_t last_t = bench_now_ns();
     bool poked = false;
     while (atomic_load(&st->done) < started) {
-        sleep_ns(2000000);
+        bench_sleep_ns(2000000);
         size_t p = atomic_load_explicit(&st->progress, memory_order_relaxed);
         int64_t now = bench_now_ns();
         if (p != last) {
             last = p;
             last_t = now;
         } else if (now - last_t > STALL_NS) {
-            fail_once(st, "%s: no progress for 2 s after step %zu (item lost?)", st->m->name, p);
+            bench_failure_set(&st->failure, "%s: no progress for 2 s after step %zu (item lost?)",
+                              st->m->name, p);
         }
-        if (atomic_load(&st->failed) && !poked) {
+        if (bench_failure_is_set(&st->failure) && !poked) {
             for (int k = 0; k < 2; k++)
                 if (st->obj[k])
                     (void)st->m->try_send(st->obj[k], POISON);
@@ -814,8 +802,8 @@ static int supervise(bench_run_t *run, mc_state_t *st, const rtipc_task_config_t
     }
     for (int k = 0; k < started; k++)
         rtipc_task_join(t[k]);
-    if (atomic_load(&st->failed))
-        return bench_fail(run, "%s", st->why);
+    if (bench_failure_is_set(&st->failure))
+        return bench_fail(run, "%s", st->failure.why);
     return 0;
 }
 

@@ -4,7 +4,6 @@
  * one notification at a time; a burst phase sends faster than the receiver
  * takes and checks what each mode promises about the notifications it merges
  * or refuses. */
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +26,7 @@ typedef struct {
     nm_mode_t mode;
     bool burst;                 /* burst phase (else latency phase) */
     int64_t stall_ns;           /* nothing received for this long fails */
-    _Atomic int failed;         /* either side failed: the other stops */
-    char why[200];              /* written once, by whoever set failed */
+    bench_failure_t failure;    /* either side failed: the other stops */
     rtipc_task_t *receiver;     /* published to the sender by go */
     rtipc_irq_t *irq;           /* from-isr: the interrupt on core 0 */
     _Atomic int go;             /* main -> sender: receiver handle is set */
@@ -63,20 +61,6 @@ typedef struct {
     _Atomic int fence_req;      /* sender -> handler: give no more */
     _Atomic int fence_ack;      /* handler -> sender: seen (release) */
 } nm_t;
-
-static void fail_once(nm_t *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_once(nm_t *st, const char *fmt, ...)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->failed, &expected, 1)) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(st->why, sizeof st->why, fmt, ap);
-        va_end(ap);
-    }
-}
-
-static bool failed(nm_t *st) { return atomic_load_explicit(&st->failed, memory_order_relaxed) != 0; }
 
 /* ---- the mode's two halves ---------------------------------------------- */
 
@@ -132,23 +116,11 @@ static void nm_isr(void *arg)
     bool woken = false;
     int rc = rtipc_notify_give_from_isr(st->receiver, SLOT, &woken);
     if (rc != 0)
-        fail_once(st, "give from the handler failed with %d", rc);
+        bench_failure_set(&st->failure, "give from the handler failed with %d", rc);
     st->isr_gives++;
     if (!woken && !st->burst)
         atomic_fetch_add_explicit(&st->not_woken, 1, memory_order_relaxed);
     rtipc_irq_yield(woken);
-}
-
-/* Bounded wait (in a task) until *flag is non-zero or the phase failed. */
-static bool wait_flag(nm_t *st, _Atomic int *flag)
-{
-    int64_t end = bench_now_ns() + 2000000000;
-    while (!atomic_load_explicit(flag, memory_order_acquire)) {
-        if (failed(st) || bench_now_ns() > end)
-            return false;
-        rtipc_task_delay(rtipc_us(200));
-    }
-    return true;
 }
 
 /* ---- latency: one notification at a time -------------------------------- */
@@ -161,19 +133,20 @@ static uint32_t lat_arg(nm_mode_t mode, size_t i)
 static void lat_sender(void *arg)
 {
     nm_t *st = arg;
-    if (!wait_flag(st, &st->go) || !wait_flag(st, &st->receiver_ready)) {
-        fail_once(st, "tasks did not start within 2 s");
+    if (!handoff_task_wait_flag(&st->go, &st->failure, 2000000000) ||
+        !handoff_task_wait_flag(&st->receiver_ready, &st->failure, 2000000000)) {
+        bench_failure_set(&st->failure, "tasks did not start within 2 s");
         return;
     }
     rtipc_task_delay(rtipc_ms(2));  /* the receiver reaches its take/wait */
     for (size_t i = 0; i <= st->total; i++) {
         int64_t end = bench_now_ns() + st->stall_ns;
         while (atomic_load_explicit(&st->received, memory_order_acquire) < i) {
-            if (failed(st))
+            if (bench_failure_is_set(&st->failure))
                 return;
             if (bench_now_ns() > end) {
-                fail_once(st, "notification %zu not received within %lld ms (lost?)", i - 1,
-                          (long long)(st->stall_ns / 1000000));
+                bench_failure_set(&st->failure, "notification %zu not received within %lld ms (lost?)", i - 1,
+                                  (long long)(st->stall_ns / 1000000));
                 return;
             }
         }
@@ -185,7 +158,8 @@ static void lat_sender(void *arg)
             atomic_store_explicit(&st->t_send[i], bench_now_ns(), memory_order_relaxed);
         int rc = nm_send(st, lat_arg(st->mode, i));
         if (rc != 0) {
-            fail_once(st, "notification %zu: send failed with %d (%s)", i, rc, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "notification %zu: send failed with %d (%s)", i, rc,
+                              rtipc_strerror(rc));
             return;
         }
     }
@@ -201,17 +175,17 @@ static void lat_receiver(void *arg)
         int rc = nm_receive(st, &v, rtipc_ms(20));
         int64_t t = bench_now_ns();
         if (rc == RTIPC_ETIMEDOUT) {
-            if (failed(st))
+            if (bench_failure_is_set(&st->failure))
                 return;
             if (t - last > st->stall_ns) {
-                fail_once(st, "notification %zu not received within %lld ms (lost?)", i,
-                          (long long)(st->stall_ns / 1000000));
+                bench_failure_set(&st->failure, "notification %zu not received within %lld ms (lost?)", i,
+                                  (long long)(st->stall_ns / 1000000));
                 return;
             }
             continue;
         }
         if (rc != 0) {
-            fail_once(st, "receive of notification %zu failed with %d", i, rc);
+            bench_failure_set(&st->failure, "receive of notification %zu failed with %d", i, rc);
             return;
         }
         uint32_t seq = atomic_load_explicit(&st->cur_seq, memory_order_relaxed);
@@ -220,13 +194,14 @@ static void lat_receiver(void *arg)
         uint32_t want = st->mode == TAKE_CLEAR || st->mode == TAKE_DECREMENT || st->mode == FROM_ISR
                             ? 1u : lat_arg(st->mode, i);
         if (seq != (uint32_t)i || v != want) {
-            fail_once(st, "notification %zu: got value %u (sequence %u), wanted value %u (lost, "
-                      "duplicated or reordered)", i, v, seq, want);
+            bench_failure_set(&st->failure,
+                              "notification %zu: got value %u (sequence %u), wanted value %u (lost, "
+                              "duplicated or reordered)", i, v, seq, want);
             return;
         }
         int64_t ts = atomic_load_explicit(&st->t_send[i], memory_order_relaxed);
         if (ts == 0 || t < ts) {
-            fail_once(st, "notification %zu received before it was stamped as sent", i);
+            bench_failure_set(&st->failure, "notification %zu received before it was stamped as sent", i);
             return;
         }
         if (i >= st->warmup)
@@ -244,8 +219,9 @@ static void burst_sender(void *arg)
 {
     nm_t *st = arg;
     uint64_t sent = 0, refused = 0, target = 0;
-    if (!wait_flag(st, &st->go) || !wait_flag(st, &st->receiver_ready)) {
-        fail_once(st, "tasks did not start within 2 s");
+    if (!handoff_task_wait_flag(&st->go, &st->failure, 2000000000) ||
+        !handoff_task_wait_flag(&st->receiver_ready, &st->failure, 2000000000)) {
+        bench_failure_set(&st->failure, "tasks did not start within 2 s");
         goto out;
     }
     rtipc_task_delay(rtipc_ms(2));
@@ -258,18 +234,19 @@ static void burst_sender(void *arg)
                 bench_spin_until(bench_now_ns() + BURST_SEND_GAP_NS);
                 int rc = nm_send(st, 1u << b);
                 if (rc != 0) {
-                    fail_once(st, "set-bits send failed with %d", rc);
+                    bench_failure_set(&st->failure, "set-bits send failed with %d", rc);
                     goto out;
                 }
                 sent++;
             }
             int64_t end = bench_now_ns() + st->stall_ns;
             while (atomic_load_explicit(&st->rounds_done, memory_order_acquire) < r + 1) {
-                if (failed(st))
+                if (bench_failure_is_set(&st->failure))
                     goto out;
                 if (bench_now_ns() > end) {
-                    fail_once(st, "set-bits round %u not collected within %lld ms (bits lost?)", r,
-                              (long long)(st->stall_ns / 1000000));
+                    bench_failure_set(&st->failure,
+                                      "set-bits round %u not collected within %lld ms (bits lost?)", r,
+                                      (long long)(st->stall_ns / 1000000));
                     goto out;
                 }
             }
@@ -282,7 +259,7 @@ static void burst_sender(void *arg)
             if (rc == RTIPC_EPENDING && st->mode == NO_OVERWRITE) {
                 refused++;
             } else if (rc != 0) {
-                fail_once(st, "send %u failed with %d (%s)", k, rc, rtipc_strerror(rc));
+                bench_failure_set(&st->failure, "send %u failed with %d (%s)", k, rc, rtipc_strerror(rc));
                 goto out;
             } else if (st->mode == NO_OVERWRITE) {
                 st->accepted[k] = 1;
@@ -297,8 +274,8 @@ static void burst_sender(void *arg)
             int64_t end = bench_now_ns() + st->stall_ns;
             while (!atomic_load_explicit(&st->fence_ack, memory_order_acquire)) {
                 if (bench_now_ns() > end) {
-                    fail_once(st, "the handler did not answer the fence within %lld ms",
-                              (long long)(st->stall_ns / 1000000));
+                    bench_failure_set(&st->failure, "the handler did not answer the fence within %lld ms",
+                                      (long long)(st->stall_ns / 1000000));
                     goto out;
                 }
             }
@@ -324,14 +301,14 @@ static bool burst_account(nm_t *st, uint32_t v)
     case TAKE_CLEAR:
     case FROM_ISR:
         if (v == 0) {
-            fail_once(st, "take returned with a zero count");
+            bench_failure_set(&st->failure, "take returned with a zero count");
             return false;
         }
         st->units += v;  /* several gives merged into one take */
         return true;
     case TAKE_DECREMENT:
         if (v == 0) {
-            fail_once(st, "take returned with a zero count");
+            bench_failure_set(&st->failure, "take returned with a zero count");
             return false;
         }
         st->units++;
@@ -340,8 +317,9 @@ static bool burst_account(nm_t *st, uint32_t v)
         /* Bits arrive in the order set: a contiguous run from next_bit. */
         uint32_t run = v >> st->next_bit;
         if (v == 0 || (run << st->next_bit) != v || (run & (run + 1)) != 0) {
-            fail_once(st, "set-bits: got 0x%08x while bit %u was due (a bit lost, repeated or out of "
-                      "order)", v, st->next_bit);
+            bench_failure_set(&st->failure,
+                              "set-bits: got 0x%08x while bit %u was due (a bit lost, repeated or out of "
+                              "order)", v, st->next_bit);
             return false;
         }
         unsigned k = (unsigned)__builtin_popcount(run);
@@ -357,7 +335,8 @@ static bool burst_account(nm_t *st, uint32_t v)
     }
     case OVERWRITE:
         if (v <= st->last_value || v > st->n_send) {
-            fail_once(st, "overwrite: got %u after %u (values must strictly increase)", v, st->last_value);
+            bench_failure_set(&st->failure, "overwrite: got %u after %u (values must strictly increase)", v,
+                              st->last_value);
             return false;
         }
         st->last_value = v;
@@ -365,7 +344,8 @@ static bool burst_account(nm_t *st, uint32_t v)
         return true;
     default:  /* NO_OVERWRITE */
         if (v <= st->last_value || v > st->n_send) {
-            fail_once(st, "no-overwrite: got %u after %u (values must strictly increase)", v, st->last_value);
+            bench_failure_set(&st->failure, "no-overwrite: got %u after %u (values must strictly increase)",
+                              v, st->last_value);
             return false;
         }
         st->last_value = v;
@@ -387,17 +367,17 @@ static void burst_receiver(void *arg)
         int rc = nm_receive(st, &v, rtipc_ms(20));
         int64_t t = bench_now_ns();
         if (rc == RTIPC_ETIMEDOUT) {
-            if (failed(st))
+            if (bench_failure_is_set(&st->failure))
                 return;
             if (t - last > st->stall_ns) {
-                fail_once(st, "nothing received for %lld ms with %llu accounted (lost?)",
-                          (long long)(st->stall_ns / 1000000), (unsigned long long)st->units);
+                bench_failure_set(&st->failure, "nothing received for %lld ms with %llu accounted (lost?)",
+                                  (long long)(st->stall_ns / 1000000), (unsigned long long)st->units);
                 return;
             }
             continue;
         }
         if (rc != 0) {
-            fail_once(st, "receive failed with %d", rc);
+            bench_failure_set(&st->failure, "receive failed with %d", rc);
             return;
         }
         last = t;
@@ -410,7 +390,9 @@ static void burst_receiver(void *arg)
     uint32_t v = 0;
     int rc = nm_receive(st, &v, RTIPC_NO_WAIT);
     if (rc != RTIPC_EWOULDBLOCK)
-        fail_once(st, "a notification was left over after all were accounted for (rc %d, value %u)", rc, v);
+        bench_failure_set(&st->failure,
+                          "a notification was left over after all were accounted for (rc %d, value %u)",
+                          rc, v);
 }
 
 /* ---- running a phase ------------------------------------------------------ */
@@ -428,7 +410,7 @@ static int nm_run_tasks(bench_run_t *run, nm_t *st, rtipc_task_fn receiver, rtip
     st->receiver = r;
     rc = rtipc_task_create(&sc_cfg, &s);
     if (rc != 0)
-        fail_once(st, "sender task: %s", rtipc_strerror(rc));
+        bench_failure_set(&st->failure, "sender task: %s", rtipc_strerror(rc));
     /* Release: the sender (and, through its triggers, the handler) see the
      * receiver's handle. */
     atomic_store_explicit(&st->go, 1, memory_order_release);
@@ -441,7 +423,9 @@ static int nm_run_tasks(bench_run_t *run, nm_t *st, rtipc_task_fn receiver, rtip
         st->irq = NULL;
     }
     rtipc_task_join(r);  /* it ends on its own, or within 20 ms of a failure */
-    return failed(st) ? bench_fail(run, "%s: %s", mode_name[st->mode], st->why) : 0;
+    if (bench_failure_is_set(&st->failure))
+        return bench_fail(run, "%s: %s", mode_name[st->mode], st->failure.why);
+    return 0;
 }
 
 static nm_t *nm_new(bench_run_t *run, nm_mode_t mode, bool burst)

@@ -2,13 +2,11 @@
  * core 0 and receiver on core 1: binary semaphore give -> take against task
  * notification give -> take, measured properly (closed-loop handoff) and by
  * the report's naive method, to show what that method measures. */
-#define _POSIX_C_SOURCE 200809L
 #include "handoff_extra.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 enum { MECH_SEM, MECH_NOTIFY };
 static const char *const mech_name[] = {"rtipc-sem", "rtipc-notify"};
@@ -32,22 +30,8 @@ typedef struct {
     bench_samples_t waiting;      /* receiver: sender's stamp - before take */
     _Atomic size_t acked;         /* messages received (release by receiver) */
     _Atomic int ready;            /* receiver started */
-    _Atomic int failed;
-    char why[160];                /* written once, by whoever sets failed */
+    bench_failure_t failure;
 } naive_t;
-
-static void naive_fail(naive_t *nv, const char *what, long a, long b)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&nv->failed, &expected, 1))
-        snprintf(nv->why, sizeof nv->why, what, a, b);
-}
-
-static void nap_us(long us)
-{
-    struct timespec ts = {0, us * 1000};
-    nanosleep(&ts, NULL);
-}
 
 static void naive_receiver(void *arg)
 {
@@ -61,13 +45,13 @@ static void naive_receiver(void *arg)
                                       : rtipc_notify_take(0, true, &count, rtipc_ms(2000));
         int64_t t1 = bench_now_ns();
         if (rc != 0) {
-            naive_fail(nv, "naive: take of message %ld failed with %ld", (long)i, rc);
+            bench_failure_set(&nv->failure, "naive: take of message %ld failed with %ld", (long)i, (long)rc);
             return;
         }
         uint32_t seq = atomic_load_explicit(&nv->seq, memory_order_relaxed);
         if (count != 1 || seq != (uint32_t)i) {
-            naive_fail(nv, "naive: message %ld arrived where %ld was due (lost or merged)", (long)seq,
-                       (long)i);
+            bench_failure_set(&nv->failure, "naive: message %ld arrived where %ld was due (lost or merged)",
+                              (long)seq, (long)i);
             return;
         }
         if (i >= nv->warmup) {
@@ -84,14 +68,14 @@ static int naive_wait_acked(naive_t *nv, size_t want)
 {
     int64_t deadline = bench_now_ns() + 2000000000;
     while (atomic_load_explicit(&nv->acked, memory_order_acquire) < want) {
-        if (atomic_load(&nv->failed))
+        if (bench_failure_is_set(&nv->failure))
             return -1;
         if (bench_now_ns() > deadline) {
-            naive_fail(nv, "naive: message %ld not received within 2 s (%ld received)",
-                       (long)want - 1, (long)atomic_load(&nv->acked));
+            bench_failure_set(&nv->failure, "naive: message %ld not received within 2 s (%ld received)",
+                              (long)want - 1, (long)atomic_load(&nv->acked));
             return -1;
         }
-        nap_us(20);
+        bench_sleep_ns(20000);
     }
     return 0;
 }
@@ -102,10 +86,10 @@ static void naive_sender(void *arg)
     int64_t deadline = bench_now_ns() + 2000000000;
     while (!atomic_load_explicit(&nv->ready, memory_order_acquire)) {
         if (bench_now_ns() > deadline) {
-            naive_fail(nv, "naive: receiver did not start within 2 s", 0, 0);
+            bench_failure_set(&nv->failure, "naive: receiver did not start within 2 s");
             return;
         }
-        nap_us(100);
+        bench_sleep_ns(100000);
     }
     for (size_t i = 0; i < nv->total; i++) {
         /* Normally long done after a tick; this only keeps a stalled
@@ -116,7 +100,7 @@ static void naive_sender(void *arg)
         nv->t_give[i] = bench_now_ns();
         int rc = nv->mech == MECH_SEM ? rtipc_sem_give(nv->sem) : rtipc_notify_give(nv->receiver, 0);
         if (rc != 0) {
-            naive_fail(nv, "naive: give of message %ld failed with %ld", (long)i, rc);
+            bench_failure_set(&nv->failure, "naive: give of message %ld failed with %ld", (long)i, (long)rc);
             return;
         }
         rtipc_task_delay(rtipc_ns(nv->tick_ns));
@@ -161,12 +145,12 @@ static int naive_run(bench_run_t *run, int mech, rtipc_sem_t *sem, size_t sample
                 rtipc_task_delete(rx);
         } else {
             rtipc_task_join(tx);
-            if (atomic_load(&nv->failed))
+            if (bench_failure_is_set(&nv->failure))
                 rtipc_task_delete(rx);  /* it may be blocked for a lost give */
             else
                 rtipc_task_join(rx);
-            if (atomic_load(&nv->failed))
-                rc = bench_fail(run, "%s: %s", mech_name[mech], nv->why);
+            if (bench_failure_is_set(&nv->failure))
+                rc = bench_fail(run, "%s: %s", mech_name[mech], nv->failure.why);
         }
     }
     if (rc == 0) {

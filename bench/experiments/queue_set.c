@@ -8,7 +8,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "experiments.h"
 
@@ -31,29 +30,16 @@ typedef struct {
      * recorded one, acquire by the producer before the next send. */
     _Atomic size_t received;
     _Atomic int ready;            /* consumers started (release; stack[] written) */
-    _Atomic int go, failed;
+    _Atomic int go;
     _Atomic int done[QS_SOURCES + 1];   /* consumers 0..2, producer at QS_SOURCES */
     size_t stack[QS_SOURCES];     /* stack bytes each consumer got */
-    char why[200];
+    bench_failure_t failure;
 } qs_state_t;
 
 typedef struct {
     qs_state_t *st;
     int index;                    /* the consumer's queue, or -1 for the set consumer */
 } qs_arg_t;
-
-static void qs_fail(qs_state_t *st, const char *what, long a, long b)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->failed, &expected, 1))
-        snprintf(st->why, sizeof st->why, what, a, b);
-}
-
-static void sleep_us(long us)
-{
-    struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000L};
-    nanosleep(&ts, NULL);
-}
 
 static size_t own_stack_size(void)
 {
@@ -76,13 +62,14 @@ static int handle(qs_state_t *st, int k, uint32_t v, int64_t t)
         return 1;
     size_t want = atomic_load_explicit(&st->received, memory_order_acquire);
     if (v != want) {
-        qs_fail(st, "message %ld arrived where %ld was due (lost, duplicated or reordered)", (long)v,
-                (long)want);
+        bench_failure_set(&st->failure,
+                          "message %ld arrived where %ld was due (lost, duplicated or reordered)",
+                          (long)v, (long)want);
         return -1;
     }
     if (st->target[v] != k) {
-        qs_fail(st, "message %ld was sent to queue %ld but came out of another", (long)v,
-                (long)st->target[v]);
+        bench_failure_set(&st->failure, "message %ld was sent to queue %ld but came out of another",
+                          (long)v, (long)st->target[v]);
         return -1;
     }
     if (v >= st->warmup)
@@ -94,25 +81,26 @@ static int handle(qs_state_t *st, int k, uint32_t v, int64_t t)
 static void set_consumer(qs_state_t *st)
 {
     int sentinels = 0;
-    while (sentinels < QS_SOURCES && !atomic_load(&st->failed)) {
+    while (sentinels < QS_SOURCES && !bench_failure_is_set(&st->failure)) {
         void *member = NULL;
         int rc = rtipc_queueset_select(st->set, &member, RTIPC_FOREVER);
         if (rc != 0) {
-            qs_fail(st, "select failed with %ld", rc, 0);
+            bench_failure_set(&st->failure, "select failed with %ld", (long)rc);
             break;
         }
         int k = 0;
         while (k < QS_SOURCES && st->q[k] != member)
             k++;
         if (k == QS_SOURCES) {
-            qs_fail(st, "select returned a handle that is not a member", 0, 0);
+            bench_failure_set(&st->failure, "select returned a handle that is not a member");
             break;
         }
         uint32_t v;
         rc = rtipc_queue_receive(st->q[k], &v, RTIPC_NO_WAIT);
         int64_t t = bench_now_ns();
         if (rc != 0) {
-            qs_fail(st, "queue %ld selected but its receive failed with %ld", k, rc);
+            bench_failure_set(&st->failure, "queue %ld selected but its receive failed with %ld",
+                              (long)k, (long)rc);
             break;
         }
         int h = handle(st, k, v, t);
@@ -124,12 +112,12 @@ static void set_consumer(qs_state_t *st)
 
 static void queue_consumer(qs_state_t *st, int k)
 {
-    while (!atomic_load(&st->failed)) {
+    while (!bench_failure_is_set(&st->failure)) {
         uint32_t v;
         int rc = rtipc_queue_receive(st->q[k], &v, RTIPC_FOREVER);
         int64_t t = bench_now_ns();
         if (rc != 0) {
-            qs_fail(st, "receive on queue %ld failed with %ld", k, rc);
+            bench_failure_set(&st->failure, "receive on queue %ld failed with %ld", (long)k, (long)rc);
             break;
         }
         if (handle(st, k, v, t) != 0)
@@ -156,10 +144,10 @@ static int wait_received(qs_state_t *st, size_t want)
 {
     int64_t deadline = bench_now_ns() + QS_STALL_NS;
     while (atomic_load_explicit(&st->received, memory_order_acquire) < want) {
-        if (atomic_load(&st->failed))
+        if (bench_failure_is_set(&st->failure))
             return -1;
         if (bench_now_ns() > deadline) {
-            qs_fail(st, "message %ld not received within 2 s (lost?)", (long)want - 1, 0);
+            bench_failure_set(&st->failure, "message %ld not received within 2 s (lost?)", (long)want - 1);
             return -1;
         }
     }
@@ -172,8 +160,8 @@ static void producer(void *arg)
     int consumers = st->use_set ? 1 : QS_SOURCES;
     while (atomic_load_explicit(&st->ready, memory_order_acquire) < consumers ||
            !atomic_load_explicit(&st->go, memory_order_acquire))
-        sleep_us(100);
-    sleep_us(1000);   /* let the consumers reach their blocking call */
+        bench_sleep_ns(100000);
+    bench_sleep_ns(1000000);   /* let the consumers reach their blocking call */
     for (size_t i = 0; i < st->total; i++) {
         if (wait_received(st, i) != 0)
             goto out;
@@ -185,7 +173,7 @@ static void producer(void *arg)
         st->t_send[i] = bench_now_ns();
         int rc = rtipc_queue_send(st->q[k], &v, RTIPC_NO_WAIT);   /* at most one in flight */
         if (rc != 0) {
-            qs_fail(st, "send of message %ld failed with %ld", (long)i, rc);
+            bench_failure_set(&st->failure, "send of message %ld failed with %ld", (long)i, (long)rc);
             goto out;
         }
     }
@@ -195,7 +183,7 @@ static void producer(void *arg)
         uint32_t stop = QS_SENTINEL;
         int rc = rtipc_queue_send(st->q[k], &stop, RTIPC_NO_WAIT);
         if (rc != 0) {
-            qs_fail(st, "stop message to queue %ld failed with %ld", k, rc);
+            bench_failure_set(&st->failure, "stop message to queue %ld failed with %ld", (long)k, (long)rc);
             break;
         }
     }
@@ -255,7 +243,7 @@ static int run_design(bench_run_t *run, bool use_set, size_t samples, size_t war
         rc = rtipc_task_create(&pc, &prod);
     }
     if (rc != 0) {
-        qs_fail(st, "task creation failed (%ld)", rc, 0);
+        bench_failure_set(&st->failure, "task creation failed (%ld)", (long)rc);
     } else {
         atomic_store_explicit(&st->go, 1, memory_order_release);
         rtipc_task_join(prod);   /* its waits are bounded */
@@ -266,18 +254,16 @@ static int run_design(bench_run_t *run, bool use_set, size_t samples, size_t war
     for (int c = 0; c < nc; c++) {
         if (!cons[c])
             continue;
-        while (!atomic_load(&st->failed) && !atomic_load_explicit(&st->done[c], memory_order_acquire) &&
-               bench_now_ns() < deadline)
-            sleep_us(1000);
-        if (atomic_load_explicit(&st->done[c], memory_order_acquire)) {
-            rtipc_task_join(cons[c]);
-        } else {
-            qs_fail(st, "consumer %ld did not stop", c, 0);
-            rtipc_task_delete(cons[c]);
-        }
+        while (!bench_failure_is_set(&st->failure) &&
+               !atomic_load_explicit(&st->done[c], memory_order_acquire) && bench_now_ns() < deadline)
+            bench_sleep_ns(1000000);
+        bool stopped = atomic_load_explicit(&st->done[c], memory_order_acquire);
+        if (!stopped)
+            bench_failure_set(&st->failure, "consumer %ld did not stop", (long)c);
+        handoff_join_or_delete(cons[c], stopped);
     }
-    if (atomic_load(&st->failed)) {
-        rc = bench_fail(run, "%s: %s", mech, st->why);
+    if (bench_failure_is_set(&st->failure)) {
+        rc = bench_fail(run, "%s: %s", mech, st->failure.why);
         goto free_objects;
     }
     *ntasks = nc;

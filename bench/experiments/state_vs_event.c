@@ -2,12 +2,10 @@
  * every 5 ms takes one value per action. Through a depth-32 queue it works
  * through old values; through a length-1 overwrite queue or the latest-value
  * mailbox it gets the newest. Staleness = age of the value it acts on. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "experiments.h"
 
@@ -46,22 +44,9 @@ typedef struct {
     bench_samples_t *staleness;
     size_t actions, distinct, repeats, empty;
     int64_t last_seq;             /* -1 before the first value */
-    _Atomic int go, producer_done, consumer_done, failed;
-    char why[200];
+    _Atomic int go, producer_done, consumer_done;
+    bench_failure_t failure;
 } sv_state_t;
-
-static void sv_fail(sv_state_t *st, const char *what, long a, long b)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->failed, &expected, 1))
-        snprintf(st->why, sizeof st->why, what, a, b);
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
 
 /* Sleep most of the way, spin the rest: wake-up noise stays out of the
  * producer's period. */
@@ -96,7 +81,7 @@ static void producer(void *arg)
     while (!atomic_load_explicit(&st->go, memory_order_acquire))
         rtipc_task_delay(rtipc_us(100));
     int64_t next = st->start_ns;
-    while (st->sent < st->cap && !atomic_load(&st->failed)) {
+    while (st->sent < st->cap && !bench_failure_is_set(&st->failure)) {
         wait_until(next);
         sv_value_t v = {.seq = (uint32_t)st->sent};
         v.t_ns = bench_now_ns();
@@ -104,7 +89,7 @@ static void producer(void *arg)
             break;
         int rc = publish(st, &v);
         if (rc < 0) {
-            sv_fail(st, "publishing value %ld failed with %ld", (long)v.seq, rc);
+            bench_failure_set(&st->failure, "publishing value %ld failed with %ld", (long)v.seq, (long)rc);
             break;
         }
         if (rc == 1) {
@@ -125,18 +110,18 @@ static void producer(void *arg)
 static bool check_value(sv_state_t *st, const sv_value_t *v, uint64_t version)
 {
     if (v->seq >= st->cap) {
-        sv_fail(st, "value %ld was never published", (long)v->seq, 0);
+        bench_failure_set(&st->failure, "value %ld was never published", (long)v->seq);
         return false;
     }
     if (st->m->kind == SV_MAILBOX && version != (uint64_t)v->seq + 1) {
-        sv_fail(st, "mailbox version %ld holds value %ld (versions inconsistent)", (long)version,
-                (long)v->seq);
+        bench_failure_set(&st->failure, "mailbox version %ld holds value %ld (versions inconsistent)",
+                          (long)version, (long)v->seq);
         return false;
     }
     if ((int64_t)v->seq < st->last_seq ||
         (st->m->kind == SV_QUEUE && (int64_t)v->seq == st->last_seq)) {
-        sv_fail(st, "value %ld came after value %ld (older, or consumed twice)", (long)v->seq,
-                (long)st->last_seq);
+        bench_failure_set(&st->failure, "value %ld came after value %ld (older, or consumed twice)",
+                          (long)v->seq, (long)st->last_seq);
         return false;
     }
     if ((int64_t)v->seq == st->last_seq) {
@@ -177,7 +162,7 @@ static void consumer(void *arg)
         /* A random phase against the producer's grid each period. */
         int64_t due = st->start_ns + k * SV_CONSUMER_PERIOD_NS +
                       bench_rng_range(&st->rng, 0, SV_PRODUCER_PERIOD_NS - 1);
-        if (due >= st->end_ns || atomic_load(&st->failed))
+        if (due >= st->end_ns || bench_failure_is_set(&st->failure))
             break;
         wait_until(due);
         sv_value_t v;
@@ -190,13 +175,13 @@ static void consumer(void *arg)
             continue;
         }
         if (rc != 0) {
-            sv_fail(st, "read failed with %ld", rc, 0);
+            bench_failure_set(&st->failure, "read failed with %ld", (long)rc);
             break;
         }
         if (!check_value(st, &v, version))
             break;
         if (t_act >= st->warm_end_ns && bench_samples_push(st->staleness, t_act - v.t_ns) != 0) {
-            sv_fail(st, "sample buffer too small", 0, 0);
+            bench_failure_set(&st->failure, "sample buffer too small");
             break;
         }
     }
@@ -213,7 +198,7 @@ static int finish(bench_run_t *run, sv_state_t *st, size_t *left)
         int rc;
         while ((rc = rtipc_queue_receive(st->q, &v, RTIPC_NO_WAIT)) == 0) {
             if (!check_value(st, &v, 0))
-                return bench_fail(run, "%s: %s", name, st->why);
+                return bench_fail(run, "%s: %s", name, st->failure.why);
             (*left)++;
         }
         if (rc != RTIPC_EWOULDBLOCK)
@@ -269,7 +254,7 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
     if (rc == 0)
         rc = rtipc_task_create(&pc, &prod);
     if (rc != 0) {
-        sv_fail(st, "task creation failed (%ld)", rc, 0);
+        bench_failure_set(&st->failure, "task creation failed (%ld)", (long)rc);
         if (cons) {
             atomic_store_explicit(&st->go, 1, memory_order_release);
             rtipc_task_delete(cons);
@@ -282,26 +267,16 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
         int64_t warm = (int64_t)(seconds * 1e9) / 2;
         st->warm_end_ns = st->start_ns + (warm < SV_WARMUP_NS ? warm : SV_WARMUP_NS);
         atomic_store_explicit(&st->go, 1, memory_order_release);
-        int64_t deadline = st->end_ns + 2000000000LL;
-        while ((!atomic_load_explicit(&st->producer_done, memory_order_acquire) ||
-                !atomic_load_explicit(&st->consumer_done, memory_order_acquire)) &&
-               bench_now_ns() < deadline)
-            sleep_ms(2);
-        bool pdone = atomic_load_explicit(&st->producer_done, memory_order_acquire);
-        bool cdone = atomic_load_explicit(&st->consumer_done, memory_order_acquire);
+        bool pdone, cdone;
+        handoff_wait_done(&st->producer_done, &st->consumer_done, st->end_ns + 2000000000LL, &pdone,
+                           &cdone);
         if (!pdone || !cdone)
-            sv_fail(st, "a task did not finish within 2 s of the end", 0, 0);
-        if (pdone)
-            rtipc_task_join(prod);
-        else
-            rtipc_task_delete(prod);
-        if (cdone)
-            rtipc_task_join(cons);
-        else
-            rtipc_task_delete(cons);
+            bench_failure_set(&st->failure, "a task did not finish within 2 s of the end");
+        handoff_join_or_delete(prod, pdone);
+        handoff_join_or_delete(cons, cdone);
     }
-    if (atomic_load(&st->failed)) {
-        rc = bench_fail(run, "%s: %s", m->mechanism, st->why);
+    if (bench_failure_is_set(&st->failure)) {
+        rc = bench_fail(run, "%s: %s", m->mechanism, st->failure.why);
         goto out;
     }
     size_t left;

@@ -135,6 +135,14 @@ int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi);
 int64_t bench_now_ns(void);
 /* Spin until bench_now_ns() >= t (the caller keeps its core). */
 void bench_spin_until(int64_t t);
+/* Sleep at least @p ns nanoseconds (nanosleep: no rtipc call, so a task
+ * that sleeps this way releases nothing rtipc defers to its next call). */
+void bench_sleep_ns(int64_t ns);
+/* CPU time the calling thread has used, in nanoseconds. */
+int64_t bench_thread_cpu_ns(void);
+/* Context switches of the calling thread so far, voluntary + involuntary
+ * (0 when the kernel does not say). */
+long bench_thread_switches(void);
 
 /* ---- output (report.c) ---- */
 void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc);

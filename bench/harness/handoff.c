@@ -1,10 +1,7 @@
-#define _POSIX_C_SOURCE 200809L
 #include "handoff.h"
 
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "../trace/trace.h"
 
@@ -24,26 +21,12 @@ typedef struct {
     _Atomic int go;               /* ops bound to both tasks: the producer may
                                      start (release by the runner, acquire by
                                      the producer; publishes the bind) */
-    _Atomic int failed;           /* either side failed; the other stops */
-    char why[200];                /* written once, by whoever sets failed */
+    bench_failure_t failure;      /* either side failed; the other stops */
 } handoff_state_t;
-
-static void fail_once(handoff_state_t *st, const char *fmt, long a, long b)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->failed, &expected, 1))
-        snprintf(st->why, sizeof st->why, fmt, a, b);
-}
 
 static int depth_of(const handoff_ops_t *ops)
 {
     return ops->depth ? ops->depth(ops->obj) : -1;
-}
-
-static void sleep_ns(int64_t ns)
-{
-    struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
-    nanosleep(&ts, NULL);
 }
 
 /* Wait for the consumer without holding the producer's core when both share
@@ -52,13 +35,13 @@ static int wait_received(handoff_state_t *st, size_t want, int64_t deadline)
 {
     bool same_cpu = st->cfg->producer_cpu == st->cfg->consumer_cpu;
     while (atomic_load_explicit(&st->received, memory_order_acquire) < want) {
-        if (atomic_load(&st->failed))
+        if (bench_failure_is_set(&st->failure))
             return -1;
         if (bench_now_ns() > deadline)
             return -2;
         if (same_cpu) {
             BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_PRODUCER, st->cfg->producer_cpu, want, 0);
-            sleep_ns(20000);
+            bench_sleep_ns(20000);
             BENCH_TRACE(TRACE_RUNNING, TRACE_TASK_PRODUCER, st->cfg->producer_cpu, want, 0);
         }
     }
@@ -72,19 +55,19 @@ static void producer(void *arg)
     int64_t stall = cfg->stall_ns ? cfg->stall_ns : 2000000000;
     while (!atomic_load_explicit(&st->consumer_ready, memory_order_acquire) ||
            !atomic_load_explicit(&st->go, memory_order_acquire))
-        sleep_ns(100000);
-    sleep_ns(1000000);  /* let the consumer reach its first receive */
+        bench_sleep_ns(100000);
+    bench_sleep_ns(1000000);  /* let the consumer reach its first receive */
 
     int64_t period = cfg->mode == HANDOFF_OPEN_LOOP ? (int64_t)(1e9 / cfg->rate_hz) : 0;
     int64_t start = bench_now_ns() + 1000000;
     for (size_t i = 0; i < st->total; i++) {
-        if (atomic_load(&st->failed))
+        if (bench_failure_is_set(&st->failure))
             return;
         if (cfg->mode == HANDOFF_CLOSED_LOOP) {
             int w = wait_received(st, i, bench_now_ns() + stall);
             if (w == -2)
-                fail_once(st, "message %ld not received within %ld ms (lost?)", (long)i - 1,
-                          (long)(stall / 1000000));
+                bench_failure_set(&st->failure, "message %ld not received within %ld ms (lost?)",
+                                  (long)i - 1, (long)(stall / 1000000));
             if (w)
                 return;
             int64_t gap = bench_rng_range(&st->rng, cfg->gap_min_ns, cfg->gap_max_ns);
@@ -104,7 +87,7 @@ static void producer(void *arg)
              * for 50 ms at a time. */
             int64_t now = bench_now_ns();
             if (due - now > 150000)
-                sleep_ns(due - now - 100000);
+                bench_sleep_ns(due - now - 100000);
             bench_spin_until(due);
         }
         int rc = st->ops->send(st->ops->obj, (uint32_t)i);
@@ -114,13 +97,13 @@ static void producer(void *arg)
         BENCH_TRACE_AT(st->t_send[i], TRACE_SEND_BEGIN, TRACE_TASK_PRODUCER, cfg->producer_cpu, i, 0);
         BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_PRODUCER, cfg->producer_cpu, i, depth_of(st->ops));
         if (rc != 0) {
-            fail_once(st, "send of message %ld failed with %ld", (long)i, rc);
+            bench_failure_set(&st->failure, "send of message %ld failed with %ld", (long)i, (long)rc);
             return;
         }
     }
     if (wait_received(st, st->total, bench_now_ns() + stall) == -2)
-        fail_once(st, "only %ld of %ld messages received (lost?)",
-                  (long)atomic_load(&st->received), (long)st->total);
+        bench_failure_set(&st->failure, "only %ld of %ld messages received (lost?)",
+                          (long)atomic_load(&st->received), (long)st->total);
 }
 
 static void consumer(void *arg)
@@ -134,12 +117,13 @@ static void consumer(void *arg)
         int rc = st->ops->recv(st->ops->obj, &seq);
         int64_t t = bench_now_ns();
         if (rc != 0) {
-            fail_once(st, "receive of message %ld failed with %ld", (long)i, rc);
+            bench_failure_set(&st->failure, "receive of message %ld failed with %ld", (long)i, (long)rc);
             return;
         }
         if (seq != (uint32_t)i) {
-            fail_once(st, "message %ld arrived where %ld was due (lost, duplicated or reordered)",
-                      (long)seq, (long)i);
+            bench_failure_set(&st->failure,
+                              "message %ld arrived where %ld was due (lost, duplicated or reordered)",
+                              (long)seq, (long)i);
             return;
         }
         if (i >= st->total - st->cfg->samples)
@@ -201,8 +185,7 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
     if (rc == 0)
         rc = rtipc_task_create(&pc, &prod);
     if (rc != 0) {
-        atomic_store(&st->failed, 1);
-        snprintf(st->why, sizeof st->why, "task creation failed (%d)", rc);
+        bench_failure_set(&st->failure, "task creation failed (%d)", rc);
         if (cons)
             rtipc_task_delete(cons);
     } else {
@@ -210,15 +193,15 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
             ops->bind(ops->obj, prod, cons);
         atomic_store_explicit(&st->go, 1, memory_order_release);
         rtipc_task_join(prod);
-        if (atomic_load(&st->failed))
+        if (bench_failure_is_set(&st->failure))
             rtipc_task_delete(cons);  /* it may be blocked for a lost message */
         else
             rtipc_task_join(cons);
     }
     bench_trace_row_end();
     int result = 0;
-    if (atomic_load(&st->failed))
-        result = bench_fail(run, "%s", st->why);
+    if (bench_failure_is_set(&st->failure))
+        result = bench_fail(run, "%s", st->failure.why);
     free(st->t_send);
     free(st);
     return result;
@@ -242,4 +225,34 @@ const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, c
         bench_fail(run, "%s/%s", mechanism, variant);
     bench_samples_free(&s);
     return row;
+}
+
+void handoff_wait_done(_Atomic int *first, _Atomic int *second, int64_t deadline_ns, bool *first_set,
+                       bool *second_set)
+{
+    while ((!atomic_load_explicit(first, memory_order_acquire) ||
+            !atomic_load_explicit(second, memory_order_acquire)) &&
+           bench_now_ns() < deadline_ns)
+        bench_sleep_ns(2000000);
+    *first_set = atomic_load_explicit(first, memory_order_acquire);
+    *second_set = atomic_load_explicit(second, memory_order_acquire);
+}
+
+void handoff_join_or_delete(rtipc_task_t *task, bool finished)
+{
+    if (finished)
+        rtipc_task_join(task);
+    else
+        rtipc_task_delete(task);
+}
+
+bool handoff_task_wait_flag(_Atomic int *flag, const bench_failure_t *failure, int64_t timeout_ns)
+{
+    int64_t end = bench_now_ns() + timeout_ns;
+    while (!atomic_load_explicit(flag, memory_order_acquire)) {
+        if (bench_failure_is_set(failure) || bench_now_ns() > end)
+            return false;
+        rtipc_task_delay(rtipc_us(200));
+    }
+    return true;
 }

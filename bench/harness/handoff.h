@@ -16,9 +16,12 @@
 #ifndef BENCH_HANDOFF_H
 #define BENCH_HANDOFF_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bench.h"
+#include "failure.h"
 #include "rtipc/task.h"
 
 typedef struct {
@@ -74,5 +77,23 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
  * Returns the row or NULL. */
 const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, const char *variant,
                                       const handoff_ops_t *ops, const handoff_cfg_t *cfg);
+
+/* ---- for experiments that run their own producer and consumer tasks ---- */
+
+/* Outside the tasks: poll every 2 ms until *first and *second are both
+ * non-zero (each set by a task as its last act, with release) or until
+ * bench_now_ns() reaches @p deadline_ns. *first_set and *second_set get what
+ * was seen at the end, with acquire: what a task wrote before its flag is
+ * then visible. */
+void handoff_wait_done(_Atomic int *first, _Atomic int *second, int64_t deadline_ns, bool *first_set,
+                       bool *second_set);
+
+/* Join @p task when it has finished; else delete it (after its deadline it is
+ * blocked for good, and a join would hang). */
+void handoff_join_or_delete(rtipc_task_t *task, bool finished);
+
+/* In a task: wait (rtipc delays of 200 us) until *flag is non-zero (acquire).
+ * False when @p failure is set first or @p timeout_ns passes. */
+bool handoff_task_wait_flag(_Atomic int *flag, const bench_failure_t *failure, int64_t timeout_ns);
 
 #endif

@@ -1,10 +1,12 @@
 /* Result rows, notes, failures, progress, sizing and small utilities that
  * every experiment shares. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE  /* RUSAGE_THREAD */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "bench.h"
 #include "rtipc/time.h"
@@ -180,6 +182,27 @@ void bench_spin_until(int64_t t)
         __builtin_ia32_pause();
 #endif
     }
+}
+
+void bench_sleep_ns(int64_t ns)
+{
+    struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
+    nanosleep(&ts, NULL);
+}
+
+int64_t bench_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+long bench_thread_switches(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return 0;
+    return ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
 void bench_progress(bench_run_t *run, double fraction)

@@ -7,7 +7,6 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,21 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../harness/util.h"
 #include "plot.h"
 
 #define SCHEMA "rtipc-bench/1"
 #define CHART_WIDTH 960
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------ JSON access */
 
@@ -277,6 +266,69 @@ static void put_chart(report_t *r, const char *script, int height, const char *k
     r->outcome->charts_drawn++;
 }
 
+/* A chart being built: its data file and its plot command are written
+ * together, then the setup, which depends on what was plotted, goes before
+ * the plot command in the whole script. */
+typedef struct {
+    FILE *data;            /* the data file in the scratch directory */
+    FILE *plot;            /* the plot command, into plot_text */
+    char *plot_text;
+    size_t plot_len;
+    char *script;          /* the whole script, once chart_setup() succeeded */
+    size_t script_len;
+} chart_t;
+
+/* Opens the data file DATA_NAME and the plot command. False, with the chart
+ * reported missing, when nothing can draw or either cannot be opened. */
+static bool chart_open(report_t *r, chart_t *c, const char *data_name)
+{
+    memset(c, 0, sizeof *c);
+    if (!bench_plot_available(r->plot)) {
+        chart_missing(r, plotter_status(r));
+        return false;
+    }
+    c->data = bench_plot_data_file(r->plot, data_name);
+    c->plot = c->data ? open_memstream(&c->plot_text, &c->plot_len) : NULL;
+    if (!c->plot) {
+        if (c->data)
+            fclose(c->data);
+        chart_missing(r, "cannot write the chart's data in the scratch directory");
+        return false;
+    }
+    return true;
+}
+
+/* Closes the data file and the plot command (DRAWN curves or points in
+ * them) and returns the stream the setup is written to. NULL, with the chart
+ * reported missing (NONE_DRAWN when nothing was plotted), when it cannot be
+ * drawn. */
+static FILE *chart_setup(report_t *r, chart_t *c, int drawn, const char *none_drawn)
+{
+    bool data_ok = fclose(c->data) == 0;
+    fputc('\n', c->plot);
+    fclose(c->plot);
+    FILE *setup = NULL;
+    if (!drawn || !data_ok)
+        chart_missing(r, drawn ? "cannot write the chart's data in the scratch directory" : none_drawn);
+    else if (!(setup = open_memstream(&c->script, &c->script_len)))
+        chart_missing(r, "out of memory");
+    if (!setup)
+        free(c->plot_text);
+    return setup;
+}
+
+/* Puts the plot command after the setup written to SETUP and inlines the
+ * chart (put_chart()). */
+static void chart_draw(report_t *r, chart_t *c, FILE *setup, int height, const char *kind,
+                       const char *experiment, const char *caption)
+{
+    fputs(c->plot_text, setup);
+    fclose(setup);
+    free(c->plot_text);
+    put_chart(r, c->script, height, kind, experiment, caption);
+    free(c->script);
+}
+
 /* Every env field, whatever the file holds, as name/value pairs. */
 static void put_env(report_t *r)
 {
@@ -502,22 +554,10 @@ static void put_tail_chart(report_t *r, const char *id)
             if (strcmp(str(row, fields[k]), str(first, fields[k])) != 0)
                 varies[k] = true;
     }
-    if (!first)
+    chart_t c;
+    if (!first || !chart_open(r, &c, "tail.dat"))
         return;
-    if (!bench_plot_available(r->plot)) {
-        chart_missing(r, plotter_status(r));
-        return;
-    }
-    FILE *data = bench_plot_data_file(r->plot, "tail.dat");
-    char *script = NULL;
-    size_t script_len = 0;
-    FILE *s = data ? open_memstream(&script, &script_len) : NULL;
-    if (!s) {
-        if (data)
-            fclose(data);
-        chart_missing(r, "cannot write the chart's data in the scratch directory");
-        return;
-    }
+    FILE *data = c.data, *s = c.plot;
     int curves = 0;
     size_t longest = 8;
     double most = 1;
@@ -540,25 +580,10 @@ static void put_tail_chart(report_t *r, const char *id)
         bench_plot_put_string(s, title);
         curves++;
     }
-    bool data_ok = fclose(data) == 0;
-    fputc('\n', s);
-    fclose(s);
-    if (!curves || !data_ok) {
-        free(script);
-        chart_missing(r, curves ? "cannot write the chart's data in the scratch directory"
-                                : "no distribution row has a usable histogram");
+    FILE *g = chart_setup(r, &c, curves, "no distribution row has a usable histogram");
+    if (!g)
         return;
-    }
-    /* The setup goes before the plot command collected above. */
     double bottom = pow(10, floor(log10(0.5 / most)));
-    char *full = NULL;
-    size_t full_len = 0;
-    FILE *g = open_memstream(&full, &full_len);
-    if (!g) {
-        free(script);
-        chart_missing(r, "out of memory");
-        return;
-    }
     fprintf(g, "set logscale xy 10\nset format x '%%g'\nset mxtics 10\n"
                "set xlabel 'latency [µs]'\nset ylabel 'fraction of samples at or above the latency'\n"
                "set yrange [%g:1.5]\nset ytics ('1' 1, '0.5 = p50' 0.5, '0.1 = p90' 0.1, "
@@ -578,9 +603,6 @@ static void put_tail_chart(report_t *r, const char *id)
         columns = 1;
     int key_rows = (curves + columns - 1) / columns;
     fprintf(g, "set key maxrows %d\n", key_rows);
-    fputs(script, g);
-    fclose(g);
-    free(script);
     int height = 420 + key_rows * 15;
     char caption[640];
     snprintf(caption, sizeof caption,
@@ -588,8 +610,7 @@ static void put_tail_chart(report_t *r, const char *id)
              "fraction of that row's samples at or above x, from the row's histogram (log axes). "
              "A curve crosses 0.5 at its median and 0.01 at its p99; the further right a curve "
              "reaches at the bottom, the longer its tail.");
-    put_chart(r, full, height, "latency-tail", id, caption);
-    free(full);
+    chart_draw(r, &c, g, height, "latency-tail", id, caption);
 }
 
 /* ------------------------------------------------------------ tables */
@@ -865,20 +886,10 @@ static bool overview_drawable(const overview_point_t *pt)
 
 static void put_overview_chart(report_t *r, const overview_point_t *pts, size_t n)
 {
-    if (!bench_plot_available(r->plot)) {
-        chart_missing(r, plotter_status(r));
+    chart_t c;
+    if (!chart_open(r, &c, "overview.dat"))
         return;
-    }
-    FILE *data = bench_plot_data_file(r->plot, "overview.dat");
-    char *plot = NULL;
-    size_t plot_len = 0;
-    FILE *s = data ? open_memstream(&plot, &plot_len) : NULL;
-    if (!s) {
-        if (data)
-            fclose(data);
-        chart_missing(r, "cannot write the chart's data in the scratch directory");
-        return;
-    }
+    FILE *data = c.data, *s = c.plot;
     /* One data block and one key entry per point, numbered as in the table
      * under the chart: names next to the points would overlap, since several
      * mechanisms need nearly the same memory and time. */
@@ -907,23 +918,9 @@ static void put_overview_chart(report_t *r, const overview_point_t *pts, size_t 
         fprintf(s, ", \\\n    '' index %d using 1:2:5 with labels offset char %s textcolor ls %d notitle",
                 drawn - 1, drawn % 2 ? "0.9,0.6 left" : "-0.9,0.6 right", style);
     }
-    bool data_ok = fclose(data) == 0;
-    fputc('\n', s);
-    fclose(s);
-    if (!data_ok || !drawn) {
-        free(plot);
-        chart_missing(r, drawn ? "cannot write the chart's data in the scratch directory"
-                               : "no latency row with a memory figure has a median");
+    FILE *g = chart_setup(r, &c, drawn, "no latency row with a memory figure has a median");
+    if (!g)
         return;
-    }
-    char *script = NULL;
-    size_t script_len = 0;
-    FILE *g = open_memstream(&script, &script_len);
-    if (!g) {
-        free(plot);
-        chart_missing(r, "out of memory");
-        return;
-    }
     /* The key stands right of the plot, one entry per point. */
     int height = 120 + drawn * 19;
     if (height < 560)
@@ -937,17 +934,14 @@ static void put_overview_chart(report_t *r, const overview_point_t *pts, size_t 
                "set border 3\nset xtics nomirror\nset ytics nomirror\n"
                "set key outside right top Left reverse\n"
                "set style line 1 lc rgb '#1f77b4' pt 7 ps 1.1 lw 1.4\n"
-               "set style line 2 lc rgb '#d62728' pt 5 ps 1.1 lw 1.4\n%s",
+               "set style line 2 lc rgb '#d62728' pt 5 ps 1.1 lw 1.4\n",
             pow(10, floor(log10(x_lo / 1.5))), pow(10, ceil(log10(x_hi * 1.5))), pow(10, floor(log10(y_lo / 1.5))),
-            pow(10, ceil(log10(y_hi * 1.5))), plot);
-    fclose(g);
-    free(plot);
-    put_chart(r, script, height, "latency-memory", NULL,
-              "Latency against memory per object for every mechanism that has both figures in this run "
-              "(log axes; numbers as in the table below). Each point sits at the latency's median; its bar "
-              "reaches up to the p99 (no bar when the run had too few samples for a p99). A round trip is "
-              "two handoffs, so compare points within one series.");
-    free(script);
+            pow(10, ceil(log10(y_hi * 1.5))));
+    chart_draw(r, &c, g, height, "latency-memory", NULL,
+               "Latency against memory per object for every mechanism that has both figures in this run "
+               "(log axes; numbers as in the table below). Each point sits at the latency's median; its bar "
+               "reaches up to the p99 (no bar when the run had too few samples for a p99). A round trip is "
+               "two handoffs, so compare points within one series.");
 }
 
 static void put_name_list(FILE *f, const char *lead, const char *const *names, size_t n)
@@ -1144,11 +1138,11 @@ int bench_html_report(const char *json_text, const char *dir, bench_html_outcome
     memset(outcome, 0, sizeof *outcome);
     cJSON *root = cJSON_Parse(json_text);
     if (!root) {
-        set_err(err, errlen, "the results are not valid JSON");
+        bench_set_error(err, errlen, "the results are not valid JSON");
         return -1;
     }
     if (!cJSON_IsObject(root) || strcmp(str(root, "schema"), SCHEMA) != 0) {
-        set_err(err, errlen, "the results are not in the " SCHEMA " schema (its \"schema\" field)");
+        bench_set_error(err, errlen, "the results are not in the " SCHEMA " schema (its \"schema\" field)");
         cJSON_Delete(root);
         return -1;
     }
@@ -1159,7 +1153,7 @@ int bench_html_report(const char *json_text, const char *dir, bench_html_outcome
                   .claims = item(root, "claims"),
                   .outcome = outcome};
     if (make_dirs(dir) != 0) {
-        set_err(err, errlen, "cannot create the directory %s: %s", dir, strerror(errno));
+        bench_set_error(err, errlen, "cannot create the directory %s: %s", dir, strerror(errno));
         cJSON_Delete(root);
         return -1;
     }
@@ -1169,7 +1163,7 @@ int bench_html_report(const char *json_text, const char *dir, bench_html_outcome
         free(final_path);
         free(temp_path);
         cJSON_Delete(root);
-        set_err(err, errlen, "out of memory");
+        bench_set_error(err, errlen, "out of memory");
         return -1;
     }
     snprintf(final_path, dirlen + 32, "%s/index.html", dir);
@@ -1179,7 +1173,7 @@ int bench_html_report(const char *json_text, const char *dir, bench_html_outcome
     r.plot = bench_plot_open(r.plot_error, sizeof r.plot_error);
     r.f = fopen(temp_path, "w");
     if (!r.f) {
-        set_err(err, errlen, "cannot write %s: %s", temp_path, strerror(errno));
+        bench_set_error(err, errlen, "cannot write %s: %s", temp_path, strerror(errno));
         goto out;
     }
     put_page(&r);
@@ -1190,12 +1184,12 @@ int bench_html_report(const char *json_text, const char *dir, bench_html_outcome
         saved = errno;
     }
     if (write_error) {
-        set_err(err, errlen, "cannot write %s: %s", temp_path, strerror(saved));
+        bench_set_error(err, errlen, "cannot write %s: %s", temp_path, strerror(saved));
         unlink(temp_path);
         goto out;
     }
     if (rename(temp_path, final_path) != 0) {
-        set_err(err, errlen, "cannot rename %s to %s: %s", temp_path, final_path, strerror(errno));
+        bench_set_error(err, errlen, "cannot rename %s to %s: %s", temp_path, final_path, strerror(errno));
         unlink(temp_path);
         goto out;
     }
@@ -1213,34 +1207,11 @@ int bench_html_report_from_file(const char *json_path, const char *dir, bench_ht
 {
     if (outcome)
         memset(outcome, 0, sizeof *outcome);
-    FILE *f = fopen(json_path, "rb");
-    if (!f) {
-        set_err(err, errlen, "cannot read %s: %s", json_path, strerror(errno));
+    char *text = bench_read_file(json_path);
+    if (!text) {
+        bench_set_error(err, errlen, "cannot read %s: %s", json_path, strerror(errno));
         return -1;
     }
-    size_t cap = 1 << 16, n = 0, got;
-    char *text = malloc(cap);
-    while (text && (got = fread(text + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-    }
-    bool read_error = ferror(f) != 0;
-    fclose(f);
-    if (!text || read_error) {
-        set_err(err, errlen, "cannot read %s: %s", json_path, text ? "read error" : "out of memory");
-        free(text);
-        return -1;
-    }
-    text[n] = 0;
     int rc = bench_html_report(text, dir, outcome, err, errlen);
     free(text);
     return rc;

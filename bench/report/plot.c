@@ -8,13 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "../harness/util.h"
 
 #define PLOT_PATH_MAX 4096
 
@@ -24,58 +25,10 @@ struct bench_plot {
     char status[160];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 static int scratch_path(const bench_plot_t *p, const char *name, char *out, size_t outlen)
 {
     int n = snprintf(out, outlen, "%s/%s", p->dir, name);
     return n < 0 || (size_t)n >= outlen ? -1 : 0;
-}
-
-/* Reads a whole file; NULL with errno on failure. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                errno = ENOMEM;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    int read_error = ferror(f);
-    fclose(f);
-    if (buf && read_error) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    if (buf) {
-        buf[n] = 0;
-        if (len)
-            *len = n;
-    }
-    return buf;
 }
 
 /* Runs `gnuplot ARG` with stdin from /dev/null, stdout to the scratch file
@@ -121,7 +74,7 @@ bench_plot_t *bench_plot_open(char *err, size_t errlen)
 {
     bench_plot_t *p = calloc(1, sizeof *p);
     if (!p) {
-        set_err(err, errlen, "%s", "out of memory");
+        bench_set_error(err, errlen, "%s", "out of memory");
         return NULL;
     }
     const char *tmp = getenv("TMPDIR");
@@ -129,8 +82,8 @@ bench_plot_t *bench_plot_open(char *err, size_t errlen)
         tmp = "/tmp";
     int n = snprintf(p->dir, sizeof p->dir, "%s/rtipc-report-XXXXXX", tmp);
     if (n < 0 || (size_t)n >= sizeof p->dir || !mkdtemp(p->dir)) {
-        set_err(err, errlen, "cannot create a scratch directory in %s: %s", tmp,
-                n > 0 && (size_t)n < sizeof p->dir ? strerror(errno) : "path too long");
+        bench_set_error(err, errlen, "cannot create a scratch directory in %s: %s", tmp,
+                        n > 0 && (size_t)n < sizeof p->dir ? strerror(errno) : "path too long");
         free(p);
         return NULL;
     }
@@ -145,7 +98,7 @@ bench_plot_t *bench_plot_open(char *err, size_t errlen)
         return p;
     }
     char path[PLOT_PATH_MAX];
-    char *version = scratch_path(p, "version.txt", path, sizeof path) ? NULL : slurp(path, NULL);
+    char *version = scratch_path(p, "version.txt", path, sizeof path) ? NULL : bench_read_file(path);
     if (version) {
         version[strcspn(version, "\r\n")] = 0;
         snprintf(p->status, sizeof p->status, "%s", *version ? version : "gnuplot");
@@ -256,7 +209,7 @@ static char *svg_for_html(const char *doc, const char *prefix, char *err, size_t
 {
     const char *s = strstr(doc, "<svg");
     if (!s) {
-        set_err(err, errlen, "%s", "gnuplot wrote no <svg> element");
+        bench_set_error(err, errlen, "%s", "gnuplot wrote no <svg> element");
         return NULL;
     }
     static const char *const dropped_attrs[] = {"xmlns=\"", "xmlns:xlink=\""};
@@ -306,7 +259,7 @@ static char *svg_for_html(const char *doc, const char *prefix, char *err, size_t
     }
     if (out.failed || !out.buf) {
         free(out.buf);
-        set_err(err, errlen, "%s", "out of memory");
+        bench_set_error(err, errlen, "%s", "out of memory");
         return NULL;
     }
     return out.buf;
@@ -317,7 +270,7 @@ static void gnuplot_error_line(const bench_plot_t *p, char *line, size_t linelen
 {
     char path[PLOT_PATH_MAX];
     line[0] = 0;
-    char *text = scratch_path(p, "gnuplot.err", path, sizeof path) ? NULL : slurp(path, NULL);
+    char *text = scratch_path(p, "gnuplot.err", path, sizeof path) ? NULL : bench_read_file(path);
     if (!text)
         return;
     char *save = NULL;
@@ -332,19 +285,19 @@ int bench_plot_render(bench_plot_t *p, const char *script, int width, int height
 {
     *svg = NULL;
     if (!bench_plot_available(p)) {
-        set_err(err, errlen, "%s", p ? p->status : "no plot session");
+        bench_set_error(err, errlen, "%s", p ? p->status : "no plot session");
         return -1;
     }
     char script_path[PLOT_PATH_MAX], svg_path[PLOT_PATH_MAX];
     if (scratch_path(p, "chart.gp", script_path, sizeof script_path) ||
         scratch_path(p, "chart.svg", svg_path, sizeof svg_path)) {
-        set_err(err, errlen, "%s", "scratch path too long");
+        bench_set_error(err, errlen, "%s", "scratch path too long");
         return -1;
     }
     unlink(svg_path);
     FILE *f = fopen(script_path, "w");
     if (!f) {
-        set_err(err, errlen, "cannot write %s: %s", script_path, strerror(errno));
+        bench_set_error(err, errlen, "cannot write %s: %s", script_path, strerror(errno));
         return -1;
     }
     fputs("cd ", f);
@@ -355,12 +308,12 @@ int bench_plot_render(bench_plot_t *p, const char *script, int width, int height
     fputs(script, f);
     fputs("\nunset output\n", f);
     if (fclose(f) != 0) {
-        set_err(err, errlen, "cannot write %s: %s", script_path, strerror(errno));
+        bench_set_error(err, errlen, "cannot write %s: %s", script_path, strerror(errno));
         return -1;
     }
     int ws;
     if (run_gnuplot(p, script_path, NULL, &ws) != 0) {
-        set_err(err, errlen, "cannot run gnuplot: %s", strerror(errno));
+        bench_set_error(err, errlen, "cannot run gnuplot: %s", strerror(errno));
         return -1;
     }
     if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
@@ -371,12 +324,12 @@ int bench_plot_render(bench_plot_t *p, const char *script, int width, int height
             snprintf(what, sizeof what, "exit status %d", WEXITSTATUS(ws));
         else
             snprintf(what, sizeof what, "wait status %d", ws);
-        set_err(err, errlen, "gnuplot failed (%s): %s", what, line[0] ? line : "no message");
+        bench_set_error(err, errlen, "gnuplot failed (%s): %s", what, line[0] ? line : "no message");
         return -1;
     }
-    char *doc = slurp(svg_path, NULL);
+    char *doc = bench_read_file(svg_path);
     if (!doc) {
-        set_err(err, errlen, "gnuplot wrote no chart: %s", strerror(errno));
+        bench_set_error(err, errlen, "gnuplot wrote no chart: %s", strerror(errno));
         return -1;
     }
     *svg = svg_for_html(doc, id_prefix, err, errlen);

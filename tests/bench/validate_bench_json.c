@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/harness/util.h"
+
 static int problems;
 
 static void bad(const char *what, const char *detail)
@@ -32,31 +34,6 @@ static const cJSON *num(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     return cJSON_IsNumber(v) ? v : NULL;
-}
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = b;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    return buf;
 }
 
 static void check_env(const cJSON *env)
@@ -124,7 +101,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: validate_bench_json FILE [ID...]\n");
         return 2;
     }
-    char *text = read_all(argv[1]);
+    char *text = bench_read_file(argv[1]);
     if (!text) {
         fprintf(stderr, "validate_bench_json: cannot read %s\n", argv[1]);
         return 2;

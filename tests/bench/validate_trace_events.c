@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/harness/util.h"
+
 static int errors;
 
 static void bad(const char *what, const cJSON *ev)
@@ -25,25 +27,6 @@ static void bad(const char *what, const cJSON *ev)
     char *text = ev ? cJSON_PrintUnformatted(ev) : NULL;
     fprintf(stderr, "validate_trace_events: %s%s%s\n", what, text ? ": " : "", text ? text : "");
     free(text);
-}
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size + 1)) != NULL) {
-        if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[size] = 0;
-        }
-    }
-    fclose(f);
-    return buf;
 }
 
 typedef struct {
@@ -174,7 +157,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: validate_trace_events FILE\n");
         return 2;
     }
-    char *text = read_all(argv[1]);
+    char *text = bench_read_file(argv[1]);
     if (!text) {
         fprintf(stderr, "validate_trace_events: cannot read %s\n", argv[1]);
         return 2;

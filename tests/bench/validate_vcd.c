@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../bench/harness/util.h"
+
 typedef struct {
     char *id;
     char path[256];
@@ -34,25 +36,6 @@ static void bad(const char *what, const char *detail)
 {
     if (errors++ < 20)
         fprintf(stderr, "validate_vcd: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
-}
-
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size + 1)) != NULL) {
-        if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
-            free(buf);
-            buf = NULL;
-        } else {
-            buf[size] = 0;
-        }
-    }
-    fclose(f);
-    return buf;
 }
 
 /* Tokens are separated by white space (the standard's lexical rule). */
@@ -344,7 +327,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: validate_vcd FILE [--list]\n");
         return 2;
     }
-    char *text = read_all(argv[1]);
+    char *text = bench_read_file(argv[1]);
     if (!text) {
         fprintf(stderr, "validate_vcd: cannot read %s\n", argv[1]);
         return 2;
