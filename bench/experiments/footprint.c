@@ -158,7 +158,7 @@ static int ringbufs(fp_t *fp)
         char ftext[96];
         snprintf(ftext, sizeof ftext, "control block %zu + storage %zu (ringbuf.h)", cb, storage);
         record(fp, types[i].name, "size=1024", m, cb + storage, ftext, 0, NULL);
-        check_doc(fp, "ring buffer control block", cb, 64);
+        check_doc(fp, "ring buffer control block", cb, 72);
     }
     return 0;
 }
@@ -218,7 +218,7 @@ static int others(fp_t *fp)
     snprintf(ftext, sizeof ftext, "control block %zu + %zu (streambuf.h)", cb, size);
     record(fp, "rtipc-streambuf", "size=1024", m, cb + size, ftext, FRTOS_STREAMBUF_CB + (long)size + 1,
            rtext);
-    check_doc(fp, "stream buffer control block", cb, 64);
+    check_doc(fp, "stream buffer control block", cb, 72);
 
     rtipc_msgbuf_t *mb;
     rc = rtipc_msgbuf_create(size, &mb);
@@ -229,7 +229,7 @@ static int others(fp_t *fp)
     cb = rtipc_msgbuf_footprint_for(0);
     snprintf(ftext, sizeof ftext, "control block %zu + %zu (msgbuf.h)", cb, size);
     record(fp, "rtipc-msgbuf", "size=1024", m, cb + size, ftext, FRTOS_STREAMBUF_CB + (long)size + 1, rtext);
-    check_doc(fp, "message buffer control block", cb, 64);
+    check_doc(fp, "message buffer control block", cb, 72);
 
     rtipc_mailbox_t *box;
     rc = rtipc_mailbox_create(16, NULL, &box);

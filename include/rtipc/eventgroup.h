@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -177,6 +178,18 @@ int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, 
  * any event group). Context: any. Never blocks.
  */
 size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *eg);
+
+/**
+ * Set the spin budget of this event group's waiters (wait_bits and sync):
+ * how long a blocking call spins before it parks (spin.h says when a task
+ * may spin at all).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL eg not a live event group, or ns out of range.
+ */
+int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *eg, int64_t ns);
 
 #ifdef __cplusplus
 }

@@ -45,6 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -176,6 +177,19 @@ size_t rtipc_mailbox_footprint(const rtipc_mailbox_t *mb);
  * Context: any. Never blocks.
  */
 size_t rtipc_mailbox_footprint_for(size_t value_size);
+
+/**
+ * Set the spin budget of this mailbox's rtipc_mailbox_wait_newer callers:
+ * how long they spin before they park (spin.h says when a task may spin at
+ * all). They spin on the version before raising the sleepers flag, so
+ * writers pay nothing for a spinning reader.
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL mb not a live mailbox, or ns out of range.
+ */
+int rtipc_mailbox_set_spin(rtipc_mailbox_t *mb, int64_t ns);
 
 #ifdef __cplusplus
 }

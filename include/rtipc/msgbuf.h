@@ -26,7 +26,7 @@
  * call and one reader inside a reading call at a time; a second one is
  * refused with RTIPC_EBUSY.
  *
- * Memory: a control block of rtipc_msgbuf_footprint_for(0) bytes (64 on
+ * Memory: a control block of rtipc_msgbuf_footprint_for(0) bytes (72 on
  * 64-bit hosts) plus @p size bytes of storage; one allocation when created
  * dynamically.
  */
@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -51,7 +52,7 @@ typedef struct rtipc_msgbuf rtipc_msgbuf_t;
 /** Caller-provided memory for a statically created message buffer's control
  *  block (the storage is passed separately). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[64];
+    _Alignas(8) unsigned char opaque[72];
 } rtipc_msgbuf_static_t;
 
 /**
@@ -200,6 +201,18 @@ size_t rtipc_msgbuf_footprint(const rtipc_msgbuf_t *mb);
  * Context: any. Never blocks.
  */
 size_t rtipc_msgbuf_footprint_for(size_t size);
+
+/**
+ * Set the spin budget of this message buffer's writer and reader: how long
+ * a blocking call spins before it parks (spin.h says when a task may spin at
+ * all).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL mb not a live message buffer, or ns out of range.
+ */
+int rtipc_msgbuf_set_spin(rtipc_msgbuf_t *mb, int64_t ns);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "rtipc/task.h"
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -96,6 +97,18 @@ rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m);
 /** Bytes a mutex occupies (0 if m is not live; NULL gives the size of any
  *  mutex). Context: any. Never blocks. */
 size_t rtipc_mutex_footprint(const rtipc_mutex_t *m);
+
+/**
+ * Set the spin budget of this mutex's waiters: how long a blocking lock
+ * spins before it parks (spin.h says when a task may spin at all; a waiter
+ * whose holder is ready on the waiter's own core parks at once).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL m not a live mutex, or ns out of range.
+ */
+int rtipc_mutex_set_spin(rtipc_mutex_t *m, int64_t ns);
 
 #ifdef __cplusplus
 }

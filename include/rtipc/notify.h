@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/task.h"
 #include "rtipc/time.h"
 
@@ -125,6 +126,22 @@ int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index);
  * @retval RTIPC_ENOMEM task NULL and the caller could not be adopted.
  */
 int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, uint32_t *previous);
+
+/**
+ * Set the spin budget of @p task's own notification waits (rtipc_notify_take
+ * and rtipc_notify_wait): how long they spin before the task parks (spin.h
+ * says when a task may spin at all). The budget belongs to the waiting task,
+ * since a notification has no object of its own.
+ * Context: task only. Never blocks. Concurrency: any; a wait already spinning
+ * keeps the budget it started with.
+ * @param task the waiting task, or NULL for the caller.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new task), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL task not live, or ns out of range.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * @retval RTIPC_ENOMEM task NULL and the caller could not be adopted.
+ */
+int rtipc_notify_set_spin(rtipc_task_t *task, int64_t ns);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,8 @@
  * left (as in FreeRTOS). Any number of tasks may send and receive
  * concurrently.
  *
- * Memory: a control block of rtipc_queue_footprint_for(0, 0) bytes plus
+ * Memory: a control block of rtipc_queue_footprint_for(0, 0) bytes (64 on
+ * 64-bit hosts, 8 of them the spin budget and its padding) plus
  * length x item_size bytes of storage (one allocation when created
  * dynamically; caller storage when created statically).
  */
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -189,6 +191,19 @@ size_t rtipc_queue_footprint(const rtipc_queue_t *q);
  * control block alone. Context: any. Never blocks.
  */
 size_t rtipc_queue_footprint_for(size_t length, size_t item_size);
+
+/**
+ * Set the spin budget of this queue's senders and receivers: how long a
+ * blocking call spins before it parks (spin.h says when a task may spin at
+ * all). A queue set's selectors follow the set's budget instead
+ * (rtipc_queueset_set_spin).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL q not a live queue, or ns out of range.
+ */
+int rtipc_queue_set_spin(rtipc_queue_t *q, int64_t ns);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,7 @@
 #include "rtipc/queue.h"
 #include "rtipc/ringbuf.h"
 #include "rtipc/sem.h"
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -133,6 +134,18 @@ int64_t rtipc_queueset_overflows(const rtipc_queueset_t *set);
 
 /** Bytes the set occupies (0 if not live). Context: any. Never blocks. */
 size_t rtipc_queueset_footprint(const rtipc_queueset_t *set);
+
+/**
+ * Set the spin budget of this set's rtipc_queueset_select callers: how long
+ * a blocking select spins before it parks (spin.h says when a task may spin
+ * at all).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL set not a live queue set, or ns out of range.
+ */
+int rtipc_queueset_set_spin(rtipc_queueset_t *set, int64_t ns);
 
 #ifdef __cplusplus
 }

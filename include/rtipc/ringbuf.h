@@ -25,7 +25,7 @@
  *   to N contiguous bytes (data that wraps takes two receives).
  *
  * Memory (exact; ESP-IDF's figures in brackets):
- * - control block: rtipc_ringbuf_footprint_for(0, type) bytes, 64 on a
+ * - control block: rtipc_ringbuf_footprint_for(0, type) bytes, 72 on a
  *   64-bit host (one allocation with the storage when created dynamically;
  *   caller memory when created statically);
  * - storage: the size given at creation (rounded up to a multiple of 4 for
@@ -61,6 +61,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -88,7 +89,7 @@ typedef struct rtipc_ringbuf rtipc_ringbuf_t;
 /** Caller-provided memory for a statically created ring buffer's control
  *  block. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[64];
+    _Alignas(8) unsigned char opaque[72];
 } rtipc_ringbuf_static_t;
 
 /**
@@ -350,6 +351,18 @@ size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type);
  * Wrap waste comes on top (see the file comment). Context: any.
  */
 size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size);
+
+/**
+ * Set the spin budget of this ring buffer's waiters (send, acquire,
+ * receive): how long a blocking call spins before it parks (spin.h says when
+ * a task may spin at all).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL rb not a live ring buffer, or ns out of range.
+ */
+int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *rb, int64_t ns);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include "rtipc/queueset.h"
 #include "rtipc/ringbuf.h"
 #include "rtipc/sem.h"
+#include "rtipc/spin.h"
 #include "rtipc/streambuf.h"
 #include "rtipc/spsc.h"
 #include "rtipc/task.h"

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -112,6 +113,17 @@ int rtipc_sem_max(const rtipc_sem_t *s);
 /** Bytes a semaphore occupies (0 if s is not live; NULL gives the size of
  *  any semaphore). Context: any. Never blocks. */
 size_t rtipc_sem_footprint(const rtipc_sem_t *s);
+
+/**
+ * Set the spin budget of this semaphore's takers: how long a blocking take
+ * spins before it parks (spin.h says when a task may spin at all).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL s not a live semaphore, or ns out of range.
+ */
+int rtipc_sem_set_spin(rtipc_sem_t *s, int64_t ns);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -244,6 +245,19 @@ size_t rtipc_spsc_footprint(const rtipc_spsc_t *r);
  * alone. Context: any. Never blocks.
  */
 size_t rtipc_spsc_footprint_for(size_t capacity, size_t item_size);
+
+/**
+ * Set the spin budget of both sides of this ring: how long rtipc_spsc_push
+ * and rtipc_spsc_pop spin before they park (spin.h says when a task may spin
+ * at all). They spin on the ring itself, before raising their sleeping flag,
+ * so the other side pays nothing for a spinning peer.
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL r not a live ring, or ns out of range.
+ */
+int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns);
 
 #ifdef __cplusplus
 }

@@ -36,7 +36,7 @@
  * Refusal is the detection of a contract violation, not a way to share the
  * buffer: use a queue or a mutex for several writers.
  *
- * Memory: a control block of rtipc_streambuf_footprint_for(0) bytes (64 on
+ * Memory: a control block of rtipc_streambuf_footprint_for(0) bytes (72 on
  * 64-bit hosts) plus @p size bytes of storage, all usable (no byte is lost to
  * tell full from empty). One allocation when created dynamically; caller
  * storage when created statically.
@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/spin.h"
 #include "rtipc/time.h"
 
 #ifdef __cplusplus
@@ -59,7 +60,7 @@ typedef struct rtipc_streambuf rtipc_streambuf_t;
 /** Caller-provided memory for a statically created stream buffer's control
  *  block (the byte storage is passed separately). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[64];
+    _Alignas(8) unsigned char opaque[72];
 } rtipc_streambuf_static_t;
 
 /**
@@ -219,6 +220,18 @@ size_t rtipc_streambuf_footprint(const rtipc_streambuf_t *sb);
  * Context: any. Never blocks.
  */
 size_t rtipc_streambuf_footprint_for(size_t size);
+
+/**
+ * Set the spin budget of this stream buffer's writer and reader: how long a
+ * blocking call spins before it parks (spin.h says when a task may spin at
+ * all).
+ * Context: task or interrupt. Never blocks. Concurrency: any; a wait already
+ * spinning keeps the budget it started with.
+ * @param ns RTIPC_SPIN_DEFAULT (follow rtipc_spin_default(); the setting of a
+ *        new object), or 0 (park at once) .. RTIPC_SPIN_MAX_NS.
+ * @retval 0 set. @retval RTIPC_EINVAL sb not a live stream buffer, or ns out of range.
+ */
+int rtipc_streambuf_set_spin(rtipc_streambuf_t *sb, int64_t ns);
 
 #ifdef __cplusplus
 }

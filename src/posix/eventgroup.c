@@ -14,6 +14,7 @@
 
 #include "irq_internal.h"
 #include "rtipc/error.h"
+#include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
@@ -29,6 +30,7 @@ struct rtipc_eventgroup {
     uint16_t magic;
     uint16_t flags;
     _Atomic uint32_t bits;      /* written under lock, read anywhere */
+    rtipc_spin_setting_t spin;  /* spin budget of its waiters (spin.h) */
     rtipc_waitlist_t waiters;   /* wait_bits and sync callers */
 };
 
@@ -94,6 +96,13 @@ int rtipc_eventgroup_delete(rtipc_eventgroup_t *eg)
     if (eg->flags & EG_DYNAMIC)
         free(eg);
     return RTIPC_OK;
+}
+
+int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *eg, int64_t ns)
+{
+    if (!valid(eg))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&eg->spin, ns);
 }
 
 size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *eg)
@@ -244,7 +253,7 @@ static int attempt_wait(rtipc_op_t *op)
 
 static int wait(rtipc_eventgroup_t *eg, eg_op_t *o, uint32_t *value, rtipc_timeout_t timeout)
 {
-    int rc = rtipc__block(&eg->lock, &eg->waiters, &o->op, timeout);
+    int rc = rtipc__block(&eg->lock, &eg->waiters, &o->op, timeout, rtipc__spin_setting(&eg->spin));
     if (value)
         *value = o->value;
     return rc;

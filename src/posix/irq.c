@@ -107,7 +107,7 @@ static int interrupted_priority(struct rtipc_cpu *cpu)
     rtipc_lock(&cpu->lock);
     for (struct rtipc_task *t = cpu->tasks; t; t = t->cpu_next) {
         int p = atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
-        if (!atomic_load_explicit(&t->blocked, memory_order_relaxed) && p > best)
+        if (!rtipc__task_is_blocked(t) && p > best)
             best = p;
     }
     rtipc_unlock(&cpu->lock);

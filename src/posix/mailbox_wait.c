@@ -10,12 +10,14 @@
 #include "../common/mailbox_internal.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
+#include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
 typedef struct {
     rtipc_lock_t lock;
-    rtipc_waitlist_t waiters; /* tasks in rtipc_mailbox_wait_newer */
+    rtipc_spin_setting_t spin; /* spin budget of its waiters (spin.h); zeroed = default */
+    rtipc_waitlist_t waiters;  /* tasks in rtipc_mailbox_wait_newer */
 } mailbox_port_t;
 
 _Static_assert(sizeof(mailbox_port_t) <= RTIPC__MAILBOX_PORT_BYTES, "the waiting part fits");
@@ -109,6 +111,34 @@ static void abandon(rtipc_op_t *op)
     update_sleepers(o->mb);
 }
 
+static bool is_newer(void *o)
+{
+    mailbox_op_t *op = o;
+    return rtipc__mailbox_version(op->mb) > op->last_seen;
+}
+
+/* Spin on the version (writers pay nothing: they look only at the sleepers
+ * flag, not raised yet), then park. */
+static int wait_for(mailbox_op_t *o, rtipc_timeout_t timeout)
+{
+    /* Adopt a foreign thread now, before the flag is raised for it. */
+    struct rtipc_task *self = rtipc__self();
+    if (!self)
+        return RTIPC_ENOMEM;
+    mailbox_port_t *p = port_of(o->mb);
+    int64_t deadline = rtipc__deadline(timeout);
+    if (rtipc__spin_wait(self, rtipc__spin_setting(&p->spin), deadline, is_newer, o))
+        return RTIPC_OK;
+    rtipc_timeout_t left = timeout;
+    if (deadline >= 0) {
+        int64_t now = rtipc_time_ns();
+        if (now >= deadline)
+            return is_newer(o) ? RTIPC_OK : RTIPC_ETIMEDOUT;
+        left = rtipc_ns(deadline - now);
+    }
+    return rtipc__block(&p->lock, &p->waiters, &o->op, left, RTIPC__SPIN_NONE);
+}
+
 int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen, uint64_t *version,
                              rtipc_timeout_t timeout)
 {
@@ -119,17 +149,20 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen,
     if (rtipc__mailbox_version(mb) <= last_seen) {
         if (rtipc_timeout_is_no_wait(timeout))
             return RTIPC_EWOULDBLOCK;
-        /* Adopt a foreign thread now, before the flag is raised for it. */
-        if (!rtipc__self())
-            return RTIPC_ENOMEM;
         mailbox_op_t o = {.op = {.attempt = attempt, .abandon = abandon}, .mb = mb, .last_seen = last_seen};
-        mailbox_port_t *p = port_of(mb);
-        int rc = rtipc__block(&p->lock, &p->waiters, &o.op, timeout);
+        int rc = wait_for(&o, timeout);
         if (rc != RTIPC_OK)
             return rc;
     }
     /* Versions only grow: this copy is at least the one that satisfied us. */
     return rtipc_mailbox_read(mb, buf, version);
+}
+
+int rtipc_mailbox_set_spin(rtipc_mailbox_t *mb, int64_t ns)
+{
+    if (!rtipc__mailbox_valid(mb))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&port_of(mb)->spin, ns);
 }
 
 /* ---- waking ----------------------------------------------------------------- */

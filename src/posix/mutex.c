@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rtipc/error.h"
+#include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
@@ -21,6 +22,7 @@ struct rtipc_mutex {
     uint16_t flags;
     _Atomic(struct rtipc_task *) holder; /* written under lock, read anywhere */
     uint32_t depth;                      /* takes by the holder (recursive) */
+    rtipc_spin_setting_t spin;           /* spin budget of its waiters (spin.h) */
     rtipc_waitlist_t waiters;
 };
 
@@ -143,7 +145,14 @@ int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
                     .m = m,
                     .self = self,
                     .will_wait = !rtipc_timeout_is_no_wait(timeout)};
-    return rtipc__block(&m->lock, &m->waiters, &o.op, timeout);
+    return rtipc__block(&m->lock, &m->waiters, &o.op, timeout, rtipc__spin_setting(&m->spin));
+}
+
+int rtipc_mutex_set_spin(rtipc_mutex_t *m, int64_t ns)
+{
+    if (!valid(m))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&m->spin, ns);
 }
 
 int rtipc_mutex_unlock(rtipc_mutex_t *m)

@@ -131,7 +131,8 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
     if (!self)
         return RTIPC_ENOMEM;
     notify_op_t o = {.op = {.attempt = attempt_take}, .self = self, .index = index, .clear = clear};
-    int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout);
+    int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout,
+                          rtipc__spin_setting(&self->notify_spin));
     if (value)
         *value = o.value;
     return rc;
@@ -153,7 +154,8 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
         self->notify[index].value &= ~clear_on_entry;
     rtipc_unlock(&self->lock);
     notify_op_t o = {.op = {.attempt = attempt_wait}, .self = self, .index = index, .clear_on_exit = clear_on_exit};
-    int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout);
+    int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout,
+                          rtipc__spin_setting(&self->notify_spin));
     if (value)
         *value = o.value;
     return rc;
@@ -206,4 +208,15 @@ int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, 
     t->notify[index].value &= ~bits;
     rtipc_unlock(&t->lock);
     return RTIPC_OK;
+}
+
+int rtipc_notify_set_spin(rtipc_task_t *task, int64_t ns)
+{
+    if (rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    int rc;
+    struct rtipc_task *t = resolve(task, &rc);
+    if (!t)
+        return rc;
+    return rtipc__spin_setting_set(&t->notify_spin, ns);
 }

@@ -9,6 +9,7 @@
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
+#include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
@@ -27,6 +28,9 @@ struct rtipc_queue {
     rtipc_waitlist_t senders;    /* tasks waiting for space */
     rtipc_waitlist_t receivers;  /* tasks waiting for an item */
     struct rtipc_queueset *set;  /* the queue set it belongs to, or NULL */
+    rtipc_spin_setting_t spin;   /* spin budget of its waiters (spin.h); with
+                                    its padding it took the block from 56 to
+                                    64 bytes on 64-bit hosts */
 };
 
 _Static_assert(sizeof(struct rtipc_queue) <= sizeof(rtipc_queue_static_t),
@@ -198,7 +202,7 @@ static int send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout, boo
     if (!valid(q) || !item)
         return RTIPC_EINVAL;
     queue_op_t o = {.op = {.attempt = attempt_send}, .q = q, .in = item, .front = front};
-    return rtipc__block(&q->lock, &q->senders, &o.op, timeout);
+    return rtipc__block(&q->lock, &q->senders, &o.op, timeout, rtipc__spin_setting(&q->spin));
 }
 
 int rtipc_queue_send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
@@ -218,7 +222,7 @@ static int receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout, int (*
     if (!valid(q) || !item)
         return RTIPC_EINVAL;
     queue_op_t o = {.op = {.attempt = attempt}, .q = q, .out = item};
-    return rtipc__block(&q->lock, &q->receivers, &o.op, timeout);
+    return rtipc__block(&q->lock, &q->receivers, &o.op, timeout, rtipc__spin_setting(&q->spin));
 }
 
 int rtipc_queue_receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)
@@ -372,6 +376,13 @@ int rtipc__queue_detach_set(void *member, struct rtipc_queueset *set, uint32_t *
     }
     rtipc_unlock(&q->lock);
     return rc;
+}
+
+int rtipc_queue_set_spin(rtipc_queue_t *q, int64_t ns)
+{
+    if (!valid(q))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&q->spin, ns);
 }
 
 int rtipc_queue_messages_waiting(const rtipc_queue_t *q)

@@ -155,6 +155,14 @@ int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t 
     return rtipc_queue_receive(set->events, member, timeout);
 }
 
+int rtipc_queueset_set_spin(rtipc_queueset_t *set, int64_t ns)
+{
+    if (!valid(set))
+        return RTIPC_EINVAL;
+    /* Select waits on the set's queue of handles: its budget is the set's. */
+    return rtipc_queue_set_spin(set->events, ns);
+}
+
 int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member)
 {
     if (!valid(set) || !member)

@@ -11,6 +11,7 @@
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
+#include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
@@ -35,6 +36,7 @@ struct rtipc_ringbuf {
     rtipc_waitlist_t senders;    /* tasks waiting for space (send, acquire) */
     rtipc_waitlist_t receivers;  /* tasks waiting for an item */
     struct rtipc_queueset *set;  /* the queue set its read side belongs to, or NULL */
+    rtipc_spin_setting_t spin;   /* spin budget of its waiters (spin.h) */
 };
 
 _Static_assert(sizeof(struct rtipc_ringbuf) <= sizeof(rtipc_ringbuf_static_t),
@@ -72,6 +74,13 @@ size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type)
         return type_ok(type) ? sizeof(struct rtipc_ringbuf) : 0;
     uint32_t cap = capacity_for(size, type, true);
     return cap ? sizeof(struct rtipc_ringbuf) + cap : 0;
+}
+
+int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *rb, int64_t ns)
+{
+    if (!valid(rb))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&rb->spin, ns);
 }
 
 size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
@@ -284,7 +293,7 @@ int rtipc_ringbuf_send(rtipc_ringbuf_t *rb, const void *data, size_t size, rtipc
     if (!valid(rb) || !data || check_size(rb, size))
         return RTIPC_EINVAL;
     rb_op_t o = {.op = {.attempt = attempt_send}, .rb = rb, .data = data, .size = (uint32_t)size};
-    int rc = rtipc__block(&rb->lock, &rb->senders, &o.op, timeout);
+    int rc = rtipc__block(&rb->lock, &rb->senders, &o.op, timeout, rtipc__spin_setting(&rb->spin));
     unpark_all(o.wake2, NULL);
     return rc;
 }
@@ -300,7 +309,7 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *rb, void **item, size_t size, rtipc_t
     if (check_size(rb, size))
         return RTIPC_EINVAL;
     rb_op_t o = {.op = {.attempt = attempt_acquire}, .rb = rb, .size = (uint32_t)size};
-    int rc = rtipc__block(&rb->lock, &rb->senders, &o.op, timeout);
+    int rc = rtipc__block(&rb->lock, &rb->senders, &o.op, timeout, rtipc__spin_setting(&rb->spin));
     unpark_all(o.wake2, NULL);
     if (rc == RTIPC_OK)
         *item = o.acquired;
@@ -381,7 +390,7 @@ static uint32_t clamp_max(size_t max) { return max > UINT32_MAX ? UINT32_MAX : (
 static int receive(rtipc_ringbuf_t *rb, rtipc__rb_span_t *span, size_t max, rtipc_timeout_t timeout)
 {
     rb_op_t o = {.op = {.attempt = attempt_receive}, .rb = rb, .size = clamp_max(max)};
-    int rc = rtipc__block(&rb->lock, &rb->receivers, &o.op, timeout);
+    int rc = rtipc__block(&rb->lock, &rb->receivers, &o.op, timeout, rtipc__spin_setting(&rb->spin));
     if (rc == RTIPC_OK)
         *span = o.span;
     return rc;

@@ -9,6 +9,7 @@
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
+#include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
@@ -23,6 +24,7 @@ struct rtipc_sem {
     uint32_t max;
     rtipc_waitlist_t takers;  /* tasks waiting for a count */
     struct rtipc_queueset *set; /* the queue set it belongs to, or NULL */
+    rtipc_spin_setting_t spin;  /* spin budget of its takers (spin.h) */
 };
 
 _Static_assert(sizeof(struct rtipc_sem) <= sizeof(rtipc_sem_static_t),
@@ -134,7 +136,14 @@ int rtipc_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout)
     if (!valid(s))
         return RTIPC_EINVAL;
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
-    return rtipc__block(&s->lock, &s->takers, &o.op, timeout);
+    return rtipc__block(&s->lock, &s->takers, &o.op, timeout, rtipc__spin_setting(&s->spin));
+}
+
+int rtipc_sem_set_spin(rtipc_sem_t *s, int64_t ns)
+{
+    if (!valid(s))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&s->spin, ns);
 }
 
 int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)

@@ -1,9 +1,11 @@
 /* The SPSC ring on Linux: creation and deletion, the blocking push/pop, and
  * waking a parked side (the port half of src/common/spsc.c).
  *
- * The waiting part is the usual object lock and two wait lists (one per
- * side), kept in line 0 of the control block. They are touched only when a
- * side has to park or finds the other side parked. */
+ * The waiting part is the usual object lock, two wait lists (one per side)
+ * and the spin budget, kept in line 0 of the control block. The lock and
+ * lists are touched only when a side has to park or finds the other side
+ * parked. A blocking call spins on the ring itself before it raises its
+ * sleeping flag, so the other side pays nothing for a spinning peer. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -16,16 +18,12 @@
 
 typedef struct {
     rtipc_lock_t lock;
+    rtipc_spin_setting_t spin;   /* spin budget of both sides (spin.h); zeroed = default */
     rtipc_waitlist_t waiters[2]; /* [CONSUMER]: parked in pop, [PRODUCER]: in push */
 } spsc_port_t;
 
 _Static_assert(sizeof(spsc_port_t) <= RTIPC__SPSC_PORT_BYTES, "the waiting part fits line 0");
 _Static_assert(_Alignof(spsc_port_t) <= 8, "the waiting part's alignment is provided");
-
-/* Polls of the ring before a blocking call parks (then the library's spin
- * budget, if one is set). A few microseconds at most: enough to ride out the
- * other side's next operation when it runs on another core. */
-enum { SPIN_POLLS = 64 };
 
 static spsc_port_t *port_of(struct rtipc_spsc *r) { return (spsc_port_t *)(void *)r->port; }
 
@@ -151,34 +149,35 @@ static int try_once(spsc_op_t *o)
     return o->side == RTIPC__SPSC_PRODUCER ? rtipc_spsc_try_push(o->r, o->in) : rtipc_spsc_try_pop(o->r, o->out);
 }
 
-/* The first try failed and the caller may wait: poll, then park. */
+static bool moved_one(void *o) { return try_once(o) == RTIPC_OK; }
+
+/* The first try failed and the caller may wait: spin on the ring, then park. */
 static int wait_for(spsc_op_t *o, rtipc_timeout_t timeout)
 {
-    bool forever = rtipc_timeout_is_forever(timeout);
-    int64_t budget = atomic_load_explicit(&rtipc__spin_ns, memory_order_relaxed);
-    int64_t start = (!forever || budget > 0) ? rtipc_time_ns() : 0;
-    int64_t spin_end = start + (budget > 0 ? budget : 0);
-    if (!forever && timeout.ns < spin_end - start)
-        spin_end = start + timeout.ns;
-    for (unsigned i = 0;; ++i) {
-        rtipc__cpu_relax();
-        if (try_once(o) == RTIPC_OK)
-            return RTIPC_OK;
-        if (i + 1 >= SPIN_POLLS && (budget <= 0 || rtipc_time_ns() >= spin_end))
-            break;
-    }
-    rtipc_timeout_t left = timeout;
-    if (!forever) {
-        int64_t elapsed = rtipc_time_ns() - start;
-        if (elapsed >= timeout.ns)
-            return RTIPC_ETIMEDOUT; /* the poll just before was the last try */
-        left = rtipc_ns(timeout.ns - elapsed);
-    }
     /* Adopt a foreign thread now, before the flag is raised for it. */
-    if (!rtipc__self())
+    struct rtipc_task *self = rtipc__self();
+    if (!self)
         return RTIPC_ENOMEM;
     spsc_port_t *p = port_of(o->r);
-    return rtipc__block(&p->lock, &p->waiters[o->side], &o->op, left);
+    int64_t deadline = rtipc__deadline(timeout);
+    if (rtipc__spin_wait(self, rtipc__spin_setting(&p->spin), deadline, moved_one, o))
+        return RTIPC_OK;
+    rtipc_timeout_t left = timeout;
+    if (deadline >= 0) {
+        int64_t now = rtipc_time_ns();
+        if (now >= deadline)
+            return try_once(o) == RTIPC_OK ? RTIPC_OK : RTIPC_ETIMEDOUT;
+        left = rtipc_ns(deadline - now);
+    }
+    /* It has spun already: park at once. */
+    return rtipc__block(&p->lock, &p->waiters[o->side], &o->op, left, RTIPC__SPIN_NONE);
+}
+
+int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns)
+{
+    if (!rtipc__spsc_valid(r))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&port_of(r)->spin, ns);
 }
 
 int rtipc_spsc_push(rtipc_spsc_t *r, const void *item, rtipc_timeout_t timeout)

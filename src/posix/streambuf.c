@@ -16,6 +16,7 @@
 
 #include "irq_internal.h"
 #include "rtipc/error.h"
+#include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
@@ -37,6 +38,7 @@ struct rtipc_streambuf {
     unsigned char *storage;      /* size bytes */
     rtipc_waitlist_t writers;    /* the writer, while it waits for space */
     rtipc_waitlist_t readers;    /* the reader, while it waits for bytes */
+    rtipc_spin_setting_t spin;   /* spin budget of the writer and the reader (spin.h) */
 };
 
 /* A message buffer is a stream buffer with another magic; the wrapper only
@@ -350,7 +352,8 @@ static int do_io(sb_op_t *o, rtipc_timeout_t timeout)
     o->op.attempt = writing ? attempt_write : attempt_read;
     o->op.abandon = abandon_io;
     o->final = rtipc_timeout_is_no_wait(timeout);
-    int rc = rtipc__block(&sb->lock, writing ? &sb->writers : &sb->readers, &o->op, timeout);
+    int rc = rtipc__block(&sb->lock, writing ? &sb->writers : &sb->readers, &o->op, timeout,
+                          rtipc__spin_setting(&sb->spin));
     leave(o->side, (uintptr_t)o);
     return rc;
 }
@@ -405,6 +408,13 @@ int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *stora
 int rtipc_streambuf_delete(rtipc_streambuf_t *sb) { return destroy(sb, STREAM_MAGIC); }
 
 int rtipc_streambuf_reset(rtipc_streambuf_t *sb) { return reset(sb, STREAM_MAGIC); }
+
+int rtipc_streambuf_set_spin(rtipc_streambuf_t *sb, int64_t ns)
+{
+    if (!valid(sb, STREAM_MAGIC))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&sb->spin, ns);
+}
 
 int rtipc_streambuf_send(rtipc_streambuf_t *sb, const void *data, size_t len, size_t *sent,
                          rtipc_timeout_t timeout)
@@ -531,6 +541,14 @@ int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t
 int rtipc_msgbuf_delete(rtipc_msgbuf_t *mb) { return destroy(stream_of(mb), MESSAGE_MAGIC); }
 
 int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb) { return reset(stream_of(mb), MESSAGE_MAGIC); }
+
+int rtipc_msgbuf_set_spin(rtipc_msgbuf_t *mb, int64_t ns)
+{
+    struct rtipc_streambuf *sb = stream_of(mb);
+    if (!valid(sb, MESSAGE_MAGIC))
+        return RTIPC_EINVAL;
+    return rtipc__spin_setting_set(&sb->spin, ns);
+}
 
 /* Validates a send; the space it needs, or 0 when the arguments are invalid. */
 static uint32_t message_need(const struct rtipc_streambuf *sb, const void *msg, size_t len)

@@ -37,10 +37,9 @@ static struct rtipc_task *pool_get(void)
         if (!t)
             return NULL;
     }
-    /* Reset everything but the futex word, which a late unpark may touch. */
-    uint32_t park = atomic_load_explicit(&t->park, memory_order_relaxed);
-    memset((char *)t + sizeof t->park, 0, sizeof *t - sizeof t->park);
-    atomic_store_explicit(&t->park, park, memory_order_relaxed);
+    /* Reset everything but the head a late unpark may touch (the park word,
+     * run state and waker CPU; task_internal.h). */
+    memset((char *)t + RTIPC__TASK_RECYCLED_FROM, 0, sizeof *t - RTIPC__TASK_RECYCLED_FROM);
     t->magic = RTIPC__TASK_MAGIC;
     t->core = RTIPC_CORE_ANY;
     return t;
@@ -164,6 +163,7 @@ static void on_thread_exit(void *arg)
 {
     struct rtipc_task *t = arg;
     current = NULL;
+    rtipc__task_ended(t);
     rtipc__irq_unregister_task(t);
     rtipc__wdt_forget(t);
     if (t->adopted || t->released_on_exit)
@@ -178,6 +178,7 @@ static void bind_current(struct rtipc_task *t)
     atomic_store_explicit(&t->tid, rtipc__tid(), memory_order_relaxed);
     current = t;
     pthread_setspecific(exit_key, t);
+    rtipc__task_started(t);
     rtipc__irq_register_task(t);
 }
 
@@ -291,6 +292,8 @@ int rtipc_task_join(rtipc_task_t *t)
 _Noreturn void rtipc__task_exit_self(void)
 {
     struct rtipc_task *t = current;
+    if (t)
+        rtipc__park_awake(t); /* it may end inside a wait (a deletion point) */
     /* Deleted by another task: that task joins and releases us. Otherwise the
      * task deleted itself and nobody will join: detach. */
     if (t && !atomic_load_explicit(&t->delete_requested, memory_order_acquire)) {
@@ -331,17 +334,19 @@ int rtipc__sleep_until(int64_t deadline)
         return RTIPC_ENOMEM;
     /* Sleeping reschedules: release deferred wake-ups of this core first. */
     rtipc__reschedule_point(self);
-    atomic_store_explicit(&self->blocked, true, memory_order_relaxed);
+    rtipc__task_mark_blocked(self);
     for (;;) {
         deletion_point();
         if (deadline >= 0 && rtipc_time_ns() >= deadline)
             break;
-        /* Sleep on the park word so that a deletion request wakes us. */
-        uint32_t seq = atomic_load_explicit(&self->park, memory_order_acquire);
+        /* Sleep on the park word so that a deletion request wakes us (a
+         * delay never spins). Acquire: pairs with the release in unpark. */
+        uint32_t seen = atomic_load_explicit(&self->park, memory_order_acquire);
         deletion_point();
-        rtipc_futex_wait(&self->park, seq, deadline);
+        rtipc__park_sleep(self, seen, deadline);
     }
-    atomic_store_explicit(&self->blocked, false, memory_order_relaxed);
+    rtipc__park_awake(self);
+    rtipc__task_mark_ready(self);
     return RTIPC_OK;
 }
 

@@ -5,11 +5,13 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "lock.h"
 #include "rtipc/task.h"
+#include "spin.h"
 #include "wait.h"
 
 /* One notification slot: the 32-bit value and its state, 8 bytes. */
@@ -23,8 +25,14 @@ enum { RTIPC__NOTIFY_IDLE = 0, RTIPC__NOTIFY_WAITING = 1, RTIPC__NOTIFY_PENDING 
 #define RTIPC__TASK_MAGIC 0x7441534bu /* "tASK" */
 
 struct rtipc_task {
-    /* Futex word the task parks on; bumped by every unpark (see wait.h). */
+    /* ---- Touched by wakers, even late ones after the task has ended (wait.h),
+     * so never cleared when the descriptor is recycled (task.c, pool_get). */
+    /* Futex word the task parks on: bit 0 announces that the task is about
+     * to sleep (RTIPC__PARK_ASLEEP), the rest counts unparks (wait.h). */
     _Atomic uint32_t park;
+    _Atomic uint32_t run_state;     /* ready / blocked, with the core (spin.c) */
+    _Atomic int32_t waker_cpu;      /* CPU + 1 of the last task-context unpark, 0 = none */
+    /* ---- Cleared on recycling from here on (RTIPC__TASK_RECYCLED_FROM). */
     uint32_t magic;                 /* RTIPC__TASK_MAGIC while in use, 0 in the pool */
     _Atomic int base_priority;      /* as set by the user */
     _Atomic int effective_priority; /* base raised by mutex inheritance */
@@ -44,9 +52,10 @@ struct rtipc_task {
     unsigned notify_wait_index;     /* slot the owner is waiting on */
     rtipc_waitlist_t notify_waiters; /* the owner only, while it waits */
     rtipc_notify_slot_t notify[RTIPC_NOTIFY_SLOTS];
+    rtipc_spin_setting_t notify_spin; /* spin budget of the owner's notification waits */
     struct rtipc_task *pool_next;   /* free-list link while recycled */
-    /* Interrupt bookkeeping (irq.c), guarded by the core's lock. */
-    _Atomic bool blocked;           /* parked (or about to) inside rtipc */
+    /* Interrupt bookkeeping (irq.c), guarded by the core's lock. Whether the
+     * task is blocked in rtipc is in run_state (rtipc__task_is_blocked). */
     _Atomic bool deferred;          /* woken by a handler that did not yield: not yet released */
     struct rtipc_task *cpu_next;    /* link in its core's task registry */
     struct rtipc_task *deferred_next; /* link in its core's deferred list */
@@ -55,7 +64,17 @@ struct rtipc_task {
     _Atomic int64_t wdt_last_reset_ns;
     int64_t wdt_reported_at;        /* checker only */
     struct rtipc_task *wdt_next;    /* subscriber list, guarded by wdt's lock */
+    /* Wait counters (rtipc_spin_stats_t): written by the task itself, but
+     * futex_wakes, which its wakers add to. */
+    _Atomic uint64_t stat_spins;
+    _Atomic uint64_t stat_spin_wakeups;
+    _Atomic uint64_t stat_same_core_parks;
+    _Atomic uint64_t stat_sleeps;
+    _Atomic uint64_t stat_futex_wakes;
 };
+
+/* Where the part of the descriptor that pool_get clears begins. */
+#define RTIPC__TASK_RECYCLED_FROM offsetof(struct rtipc_task, magic)
 
 /* Drop a task from the watchdog's subscribers (its thread is ending). */
 void rtipc__wdt_forget(struct rtipc_task *t);

@@ -47,10 +47,47 @@ struct rtipc_task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *
 
 void rtipc__unpark(struct rtipc_task *task)
 {
-    /* Release: pairs with the acquire load of park in park(); orders this bump
-     * after the woken store that the waiter checks next. */
-    atomic_fetch_add_explicit(&task->park, 1, memory_order_release);
-    rtipc_futex_wake(&task->park, 1);
+    rtipc__spin_note_waker(task);
+    rtipc__task_mark_ready(task);
+    uint32_t old = atomic_load_explicit(&task->park, memory_order_relaxed);
+    uint32_t next;
+    do {
+        next = (old + RTIPC__PARK_STEP) & ~RTIPC__PARK_ASLEEP;
+        /* Release: pairs with the owner's acquire load of park (seen); orders
+         * this bump after what the owner checks next (woken, a deletion
+         * request, deferred = false), all stored before this call.
+         * Acquire: pairs with the owner's announcing CAS (release), so that
+         * the counter below belongs to the life that announced (wait.h). */
+    } while (!atomic_compare_exchange_weak_explicit(&task->park, &old, next, memory_order_acq_rel,
+                                                    memory_order_relaxed));
+    if (old & RTIPC__PARK_ASLEEP) {
+        /* Only a task that announced its sleep costs a system call. */
+        atomic_fetch_add_explicit(&task->stat_futex_wakes, 1, memory_order_relaxed);
+        rtipc_futex_wake(&task->park, 1);
+    }
+}
+
+int rtipc__park_sleep(struct rtipc_task *self, uint32_t seen, int64_t deadline)
+{
+    if (!(seen & RTIPC__PARK_ASLEEP)) {
+        /* The announcement. It succeeds only if no unpark changed the word
+         * since `seen`, so every later unpark reads the bit (wait.h).
+         * Release: pairs with the acquire half of the unpark's CAS. */
+        if (!atomic_compare_exchange_strong_explicit(&self->park, &seen, seen | RTIPC__PARK_ASLEEP,
+                                                     memory_order_release, memory_order_relaxed))
+            return 0;
+        seen |= RTIPC__PARK_ASLEEP;
+    }
+    rtipc__stat_bump(&self->stat_sleeps);
+    return rtipc_futex_wait(&self->park, seen, deadline);
+}
+
+void rtipc__park_awake(struct rtipc_task *self)
+{
+    /* Relaxed: only the owner sets the bit, so it reads its own store or an
+     * unpark's clearing; the clearing RMW keeps the word's release sequence. */
+    if (atomic_load_explicit(&self->park, memory_order_relaxed) & RTIPC__PARK_ASLEEP)
+        atomic_fetch_and_explicit(&self->park, ~RTIPC__PARK_ASLEEP, memory_order_relaxed);
 }
 
 int64_t rtipc__deadline(rtipc_timeout_t timeout)
@@ -71,48 +108,64 @@ static inline bool is_woken(rtipc_waiter_t *w)
     return atomic_load_explicit(&w->woken, memory_order_acquire) != 0;
 }
 
+static bool waiter_woken(void *w) { return is_woken(w); }
+
 /* A handler readied this task without yielding: it stays parked until its
  * core reschedules (irq.h). */
 static void wait_until_released(struct rtipc_task *self)
 {
     for (;;) {
-        uint32_t seq = atomic_load_explicit(&self->park, memory_order_acquire);
+        /* Acquire: pairs with the release in rtipc__unpark. */
+        uint32_t seen = atomic_load_explicit(&self->park, memory_order_acquire);
         /* Acquire: pairs with the release store of deferred in irq.c flush(). */
         if (!atomic_load_explicit(&self->deferred, memory_order_acquire))
-            return;
-        rtipc_futex_wait(&self->park, seq, -1);
+            break;
+        rtipc__park_sleep(self, seen, -1);
     }
+    rtipc__park_awake(self);
 }
 
-/* Block until w is woken, the deadline passes or deletion is requested. */
-static int park_until(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
+/* Block until w is woken, the deadline passes or deletion is requested:
+ * spin first (spin.h), then sleep on the park word (wait.h). A deletion
+ * request is seen once the spin ends, within the budget. */
+static int park_until(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
 {
-    if (rtipc__spin_until(&w->woken, deadline))
+    if (rtipc__spin_wait(self, spin, deadline, waiter_woken, w))
         return PARK_WOKEN;
+    int r;
     for (;;) {
-        /* Acquire: pairs with the release bump in rtipc__unpark. */
-        uint32_t seq = atomic_load_explicit(&self->park, memory_order_acquire);
-        if (is_woken(w))
-            return PARK_WOKEN;
-        if (atomic_load_explicit(&self->delete_requested, memory_order_relaxed))
-            return PARK_DELETED;
-        int r = rtipc_futex_wait(&self->park, seq, deadline);
-        if (r == -ETIMEDOUT || (deadline >= 0 && rtipc_time_ns() >= deadline))
-            return is_woken(w) ? PARK_WOKEN : PARK_TIMEDOUT;
+        /* Acquire: pairs with the release in rtipc__unpark. */
+        uint32_t seen = atomic_load_explicit(&self->park, memory_order_acquire);
+        if (is_woken(w)) {
+            r = PARK_WOKEN;
+            break;
+        }
+        if (atomic_load_explicit(&self->delete_requested, memory_order_relaxed)) {
+            r = PARK_DELETED;
+            break;
+        }
+        int rc = rtipc__park_sleep(self, seen, deadline);
+        if (rc == -ETIMEDOUT || (deadline >= 0 && rtipc_time_ns() >= deadline)) {
+            r = is_woken(w) ? PARK_WOKEN : PARK_TIMEDOUT;
+            break;
+        }
     }
-}
-
-/* self->blocked was set by the caller before it queued w. */
-static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline)
-{
-    int r = park_until(self, w, deadline);
-    if (r == PARK_WOKEN)
-        wait_until_released(self);
-    atomic_store_explicit(&self->blocked, false, memory_order_relaxed);
+    rtipc__park_awake(self);
     return r;
 }
 
-int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout)
+/* The caller marked itself blocked before it queued w. */
+static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
+{
+    int r = park_until(self, w, deadline, spin);
+    if (r == PARK_WOKEN)
+        wait_until_released(self);
+    rtipc__task_mark_ready(self);
+    return r;
+}
+
+int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
+                 int64_t spin)
 {
     struct rtipc_task *self = NULL;
     int64_t deadline = 0;
@@ -153,13 +206,13 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
          * must not count it among the tasks it interrupted (it would then
          * see no higher-priority task readied and report woken = false).
          * The object lock orders this store before the handler's look. */
-        atomic_store_explicit(&self->blocked, true, memory_order_relaxed);
+        rtipc__task_mark_blocked(self);
         rtipc__waitlist_insert(list, &w);
         rtipc_unlock(lock);
         /* Blocking reschedules: first release deferred wake-ups of this core. */
         rtipc__reschedule_point(self);
 
-        int parked = park(self, &w, deadline);
+        int parked = park(self, &w, deadline, spin);
 
         rtipc_lock(lock);
         if (!is_woken(&w)) {

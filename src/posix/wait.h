@@ -8,18 +8,36 @@
  *   2. insert its waiter node, sorted      b. pop the first waiter node, read
  *      by priority, FIFO among equals         its task, then store woken = 1
  *   3. unlock                                 (release); the node may vanish
- *   4. park: spin on woken for the budget,    from here on
- *      then loop { seq = task->park;       c. unlock
- *      if woken: done; futex_wait(park,    d. unpark(task): park += 1
- *      seq, deadline) }                       (release), futex_wake(park)
+ *   4. spin on woken for the budget           from here on
+ *      (spin.h), then loop {               c. unlock
+ *        seen = park (acquire)             d. unpark(task): one CAS on park
+ *        if woken: done                       (acq_rel) adds PARK_STEP and
+ *        CAS park: seen -> seen|ASLEEP        clears ASLEEP; only if ASLEEP
+ *          (failed: an unpark came, loop)     was set, FUTEX_WAKE(park)
+ *        futex_wait(park, seen|ASLEEP) }
  *   5. lock; if not woken, unlink itself;
  *      retry the operation (a woken waiter is not handed the item; it
  *      competes again with the time it has left, as in FreeRTOS)
  *
- * No lost wake-up: woken is stored before park is bumped, and the waiter reads
- * park before it checks woken. If the waiter's read of park precedes the bump,
- * the bump changes the word and futex_wait returns at once; if it follows the
- * bump, the waiter sees woken = 1 and never sleeps.
+ * No lost wake-up, and no FUTEX_WAKE while the waiter spins. The waiter's
+ * "I am about to sleep" and the waker's "did it say so?" are read-modify-
+ * writes of the same word, so they are totally ordered (the word's
+ * modification order): this single-word handshake is what a pair of seq_cst
+ * fences gives two separate flags (a store, then a load of the other flag, on
+ * each side). Take the waker's unpark U and the waiter's last read of park
+ * (seen) before it sleeps:
+ * - U is at or before the value seen: the acquire read of seen reads U's
+ *   release (every write of park is a read-modify-write, so later values
+ *   carry U's release sequence), hence the woken store made before U: the
+ *   waiter sees woken = 1 and does not sleep;
+ * - U comes after seen: if U lands before the announcing CAS, the CAS fails
+ *   (the word moved) and the waiter looks again; else U reads ASLEEP, calls
+ *   FUTEX_WAKE, and the waiter's futex_wait either finds the word changed
+ *   (EAGAIN) or is woken by it.
+ * While the waiter spins it has not announced, so U sees no ASLEEP bit and
+ * makes no system call. The same holds for the other reasons to unpark
+ * (deletion requests, deferred interrupt wake-ups): their flags are stored
+ * before the unpark.
  *
  * Task descriptors are type-stable (recycled, never freed), so an unpark that
  * arrives after its task has moved on is at worst a spurious wake-up, which
@@ -74,6 +92,21 @@ static inline int rtipc__waitlist_top_priority(const rtipc_waitlist_t *list)
 /* Wake a task parked in rtipc__park (or about to park). Any context. */
 void rtipc__unpark(struct rtipc_task *task);
 
+/* Bits of a task's park word: bit 0 = the task announced that it is about to
+ * sleep; every unpark adds PARK_STEP. */
+#define RTIPC__PARK_ASLEEP 1u
+#define RTIPC__PARK_STEP 2u
+
+/* The owner only: sleep on its park word, which read `seen` (acquire) before
+ * the caller checked its reasons to stop waiting. Announces the sleep first;
+ * returns 0 at once if an unpark came in since `seen` (check again), else
+ * what futex_wait returns (0, -ETIMEDOUT at the absolute deadline, -EINTR). */
+int rtipc__park_sleep(struct rtipc_task *self, uint32_t seen, int64_t deadline);
+
+/* The owner only, when it stops waiting: withdraw an announcement that no
+ * unpark consumed (timeout, deletion), so wakers stop paying FUTEX_WAKE. */
+void rtipc__park_awake(struct rtipc_task *self);
+
 /* Unpark @p task from task context (a non-blocking give/send/overwrite that
  * readied it), then release this core's deferred wake-ups: waking a task is a
  * rescheduling call, as in the blocking loop. */
@@ -92,9 +125,12 @@ typedef struct rtipc_op {
 
 /* Run op against the object guarded by lock, queueing on list while it would
  * block, until it completes or timeout runs out (RTIPC_ETIMEDOUT; with
- * RTIPC_NO_WAIT, RTIPC_EWOULDBLOCK). Must be called from task context. A task
- * asked to delete itself ends inside this call. */
-int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout);
+ * RTIPC_NO_WAIT, RTIPC_EWOULDBLOCK). Each time it queues it spins for the
+ * budget `spin` (the object's setting: RTIPC_SPIN_DEFAULT, 0 or ns; spin.h)
+ * before it parks. Must be called from task context. A task asked to delete
+ * itself ends inside this call. */
+int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
+                 int64_t spin);
 
 /* The calling thread's task, adopting it if needed (NULL only on ENOMEM). */
 struct rtipc_task *rtipc__self(void);
