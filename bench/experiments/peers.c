@@ -1869,7 +1869,10 @@ static int run_peers(bench_run_t *run)
     int rc = 0;
     bench_progress(run, 0.0);
 
-    /* SPIN BUDGET: no call sets it in this tree (no rtipc/spin.h): RTIPC_SPIN_NS_DEFAULT applies (0 = park at once). */
+    /* Sleeping: rtipc receivers park at once (global budget 0); restored
+     * to the library's default for the active rows. */
+    int64_t default_spin = rtipc_spin_default();
+    rtipc_spin_set_default(0);
     hcase_t sleep_cases[N_PEERS];
     size_t ns = 0;
     for (size_t i = 0; i < N_PEERS; i++)
@@ -1878,6 +1881,7 @@ static int run_peers(bench_run_t *run)
     rc = handoff_phase(run, wd, sleep_cases, ns, "handoff-sleeping", 50000, 100000, 4000, 300,
                        run->opts.quick ? 1 : 4, 0.0, 0.45);
 
+    rtipc_spin_set_default(default_spin);
     hcase_t active_cases[N_PEERS + 1];
     size_t na = 0;
     for (size_t i = 0; i < N_PEERS && rc == 0; i++)
@@ -1949,8 +1953,8 @@ const bench_experiment_t exp_peers = {
         "  task on core 1 (priority 10), receiver task on core 0 (priority 12). From the sender's\n"
         "  timestamp just before its send call to the receiver's timestamp just after its receive\n"
         "  returned. After each acknowledged message the sender waits a random 50-100 us, so the\n"
-        "  receiver is parked in the kernel when the send starts. rtipc objects run with the build's\n"
-        "  spin budget (RTIPC_SPIN_NS_DEFAULT; no run-time setter in this tree). 4000 samples per\n"
+        "  receiver is parked in the kernel when the send starts. rtipc objects run with a spin\n"
+        "  budget of 0 (rtipc_spin_set_default(0): they park at once). 4000 samples per\n"
         "  mechanism in 4 interleaved rounds (quick: 300, 1 round), a fresh object per round.\n"
         "  Not for spin, ck-ring, boost-spsc (they cannot sleep).\n"
         "handoff-active (gap=1-3us): the same with a 1-3 us gap, the receiver still waiting actively:\n"
