@@ -40,14 +40,14 @@ static struct rtipc_task *pool_get(void)
     /* Reset everything but the head a late unpark may touch (the park word,
      * run state and waker CPU; task_internal.h). */
     memset((char *)t + RTIPC__TASK_RECYCLED_FROM, 0, sizeof *t - RTIPC__TASK_RECYCLED_FROM);
-    t->magic = RTIPC__TASK_MAGIC;
+    atomic_store_explicit(&t->magic, RTIPC__TASK_MAGIC, memory_order_relaxed);
     t->core = RTIPC_CORE_ANY;
     return t;
 }
 
 static void pool_put(struct rtipc_task *t)
 {
-    t->magic = 0;
+    atomic_store_explicit(&t->magic, 0, memory_order_relaxed);
     pthread_mutex_lock(&pool_mutex);
     t->pool_next = pool_free;
     pool_free = t;
@@ -166,8 +166,17 @@ static void on_thread_exit(void *arg)
     rtipc__task_ended(t);
     rtipc__irq_unregister_task(t);
     rtipc__wdt_forget(t);
-    if (t->adopted || t->released_on_exit)
+    if (t->adopted || atomic_load_explicit(&t->release_claim, memory_order_acquire) == RTIPC_RELEASE_SELF)
         pool_put(t);
+}
+
+/* Claim the right to release @p t (join or delete it). False when the task
+ * has already claimed it for itself (it deleted itself and is detached). */
+static bool claim_release(struct rtipc_task *t)
+{
+    int open = RTIPC_RELEASE_OPEN;
+    return atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC_RELEASE_OTHER,
+                                                   memory_order_acq_rel, memory_order_acquire);
 }
 
 static void make_exit_key(void) { pthread_key_create(&exit_key, on_thread_exit); }
@@ -280,10 +289,12 @@ int rtipc_task_join(rtipc_task_t *t)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__task_valid(t) || t->adopted || t->released_on_exit)
+    if (!rtipc__task_valid(t) || t->adopted)
         return RTIPC_EINVAL;
     if (t == current)
         return RTIPC_EDEADLOCK;
+    if (!claim_release(t))
+        return RTIPC_EINVAL; /* it deleted itself: detached, nothing to join */
     pthread_join(t->thread, NULL);
     pool_put(t);
     return RTIPC_OK;
@@ -294,13 +305,15 @@ _Noreturn void rtipc__task_exit_self(void)
     struct rtipc_task *t = current;
     if (t)
         rtipc__park_awake(t); /* it may end inside a wait (a deletion point) */
-    /* Deleted by another task: that task joins and releases us. Otherwise the
-     * task deleted itself and nobody will join: detach. */
-    if (t && !atomic_load_explicit(&t->delete_requested, memory_order_acquire)) {
-        t->released_on_exit = true;
-        if (!t->adopted)
-            pthread_detach(pthread_self());
-    }
+    /* If no other task has claimed the release (by deleting or joining us),
+     * claim it: nobody will join, so detach and let the exit hook release
+     * the descriptor. One CAS decides, so a concurrent delete either joins
+     * us or finds us gone, never both. */
+    int open = RTIPC_RELEASE_OPEN;
+    if (t && atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC_RELEASE_SELF,
+                                                     memory_order_acq_rel, memory_order_acquire) &&
+        !t->adopted)
+        pthread_detach(pthread_self());
     pthread_exit(NULL);
 }
 
@@ -310,8 +323,10 @@ int rtipc_task_delete(rtipc_task_t *t)
         return RTIPC_ECONTEXT;
     if (t == NULL || t == current)
         rtipc__task_exit_self();
-    if (!rtipc__task_valid(t) || t->adopted || t->released_on_exit)
+    if (!rtipc__task_valid(t) || t->adopted)
         return RTIPC_EINVAL;
+    if (!claim_release(t))
+        return RTIPC_EINVAL; /* it deleted itself meanwhile: it is gone */
     /* Release: the target's exit path reads it with acquire. */
     atomic_store_explicit(&t->delete_requested, true, memory_order_release);
     rtipc__unpark(t);

@@ -33,13 +33,18 @@ struct rtipc_task {
     _Atomic uint32_t run_state;     /* ready / blocked, with the core (spin.c) */
     _Atomic int32_t waker_cpu;      /* CPU + 1 of the last task-context unpark, 0 = none */
     /* ---- Cleared on recycling from here on (RTIPC__TASK_RECYCLED_FROM). */
-    uint32_t magic;                 /* RTIPC__TASK_MAGIC while in use, 0 in the pool */
+    /* RTIPC__TASK_MAGIC while in use, 0 in the pool. Atomic: a caller may
+     * check a handle whose task is ending by itself at that moment. */
+    _Atomic uint32_t magic;
     _Atomic int base_priority;      /* as set by the user */
     _Atomic int effective_priority; /* base raised by mutex inheritance */
     _Atomic unsigned mutexes_held;  /* mutexes this task holds (recursive: once) */
     _Atomic bool delete_requested;  /* another task asked it to end */
     bool adopted;                   /* a thread rtipc did not create */
-    bool released_on_exit;          /* detached: the exit hook returns it to the pool */
+    /* Who returns the descriptor to the pool, decided once by CAS from
+     * RTIPC_RELEASE_OPEN: the task itself when it deleted itself (detached;
+     * the exit hook releases it), or the task that joins or deletes it. */
+    _Atomic int release_claim;
     int core;
     pthread_t thread;
     _Atomic uint32_t tid;           /* kernel thread id; 0 until the thread has started */
@@ -81,7 +86,7 @@ void rtipc__wdt_forget(struct rtipc_task *t);
 
 static inline bool rtipc__task_valid(const struct rtipc_task *t)
 {
-    return t != NULL && t->magic == RTIPC__TASK_MAGIC;
+    return t != NULL && atomic_load_explicit(&t->magic, memory_order_relaxed) == RTIPC__TASK_MAGIC;
 }
 
 /* The calling thread's task, or NULL if it has none yet (never adopts). */
@@ -101,5 +106,7 @@ int rtipc__sleep_until(int64_t deadline);
 
 /* Ends the calling task (deletion point reached). Never returns. */
 _Noreturn void rtipc__task_exit_self(void);
+
+enum { RTIPC_RELEASE_OPEN = 0, RTIPC_RELEASE_SELF = 1, RTIPC_RELEASE_OTHER = 2 };
 
 #endif

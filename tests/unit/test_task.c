@@ -586,6 +586,39 @@ static void *foreign_self_deleting(void *arg)
     return NULL;
 }
 
+/* A task deleting itself while another task deletes it: exactly one of the
+ * two releases the descriptor (the deleter joins, or finds the task gone and
+ * gets RTIPC_EINVAL); never a join of a detached thread. The two sides sleep
+ * for varying times first, so that each order and the overlap all occur. */
+static void self_delete_after(void *arg)
+{
+    rtipc_task_delay(rtipc_us((uint32_t)(uintptr_t)arg));
+    rtipc_task_delete(NULL);
+}
+
+static void self_delete_races_delete_by_another(void **state)
+{
+    (void)state;
+    int joined = 0, gone = 0;
+    for (int i = 0; i < 200; ++i) {
+        rtipc_task_t *t = NULL;
+        uintptr_t us = (uintptr_t)(i % 40);
+        assert_int_equal(create("racer", 3, RTIPC_CORE_ANY, self_delete_after, (void *)us, &t), RTIPC_OK);
+        rtipc_task_delay(rtipc_us((uint32_t)((i * 7) % 40)));
+        int rc = rtipc_task_delete(t);
+        assert_true(rc == RTIPC_OK || rc == RTIPC_EINVAL);
+        if (rc == RTIPC_OK)
+            joined++;
+        else
+            gone++;
+        /* Let a self-deleted racer's exit hook return its descriptor before
+         * the next one is created. */
+        sleep_ms(1);
+    }
+    print_message("self-delete vs delete: deleter released %d, task released itself %d\n", joined, gone);
+    assert_int_equal(joined + gone, 200);
+}
+
 static void self_delete_ends_task(void **state)
 {
     (void)state;
@@ -938,6 +971,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(effective_priority_inherited),
         cmocka_unit_test(sched_other_fallback),
         cmocka_unit_test(wrong_context),
+        cmocka_unit_test(self_delete_races_delete_by_another),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
