@@ -40,50 +40,8 @@
 #define MID 5
 #define HIGH 9
 
-/* ---- allocation failure injection -----------------------------------------
- * ENOMEM paths need malloc/calloc to fail. In builds without a sanitizer
- * (which owns the allocator there), this program interposes both on glibc and
- * fails them for the calling thread while fail_alloc is set. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define CAN_FAIL_ALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define CAN_FAIL_ALLOC 0
-#endif
-#endif
-#if !defined(CAN_FAIL_ALLOC) && defined(__GLIBC__)
-#define CAN_FAIL_ALLOC 1
-#endif
-#ifndef CAN_FAIL_ALLOC
-#define CAN_FAIL_ALLOC 0
-#endif
-
-#if CAN_FAIL_ALLOC
-static _Thread_local int fail_alloc;
-
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-
-void *malloc(size_t size)
-{
-    if (fail_alloc) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    if (fail_alloc) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return __libc_calloc(n, size);
-}
-
-static void set_fail_alloc(int on) { fail_alloc = on; }
-#endif
+/* ---- allocation failure injection (alloc_fail.h) ---- */
+#include "alloc_fail.h"
 
 #if !CAN_FAIL_ALLOC
 /* Say why, then skip the calling test (main thread only; does not return). */

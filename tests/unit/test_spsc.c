@@ -25,42 +25,8 @@
 #include "rtipc/spsc.h"
 #include "test_support.h"
 
-/* ---- sanitizers and allocation failure -------------------------------------- */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
-
-/* The ENOMEM test makes an allocation fail on purpose: the sanitizers'
- * allocators must then return NULL instead of aborting. */
-#ifdef UNDER_SANITIZER
-const char *__asan_default_options(void);
-const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
-const char *__tsan_default_options(void);
-const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
-#endif
-
-/* Adopting a foreign thread allocates its task descriptor with calloc. Outside
- * sanitizer builds this program interposes calloc on glibc and fails it for
- * the calling thread while fail_alloc is set. */
-#if !defined(UNDER_SANITIZER) && defined(__GLIBC__)
-#define CAN_FAIL_ALLOC 1
-static _Thread_local int fail_alloc;
-extern void *__libc_calloc(size_t n, size_t size);
-void *calloc(size_t n, size_t size)
-{
-    if (fail_alloc) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    return __libc_calloc(n, size);
-}
-#else
-#define CAN_FAIL_ALLOC 0
-#endif
+/* ---- allocation failure injection (alloc_fail.h) ---- */
+#include "alloc_fail.h"
 
 /* ---- timing ------------------------------------------------------------------ */
 #define PROMPT_MS 5000  /* "at once", generously: other programs may keep a core busy */
