@@ -5,6 +5,8 @@
 #   make bench   build Release and run the default rtipc-bench suite; tables on
 #                stdout and in results/latest.txt, JSON in results/latest.json,
 #                the HTML report in results/index.html
+#   make soak    build Release and run rtipc-soak for DURATION (default 30m);
+#                output in results/soak-<date>.txt, JSON in results/soak-latest.json
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -31,7 +33,7 @@ BUILD_DEPS += valgrind
 BUILD_DEPS += libck-dev libboost-dev
 SHELL := /bin/bash
 
-.PHONY: all build bench check check-release check-asan check-tsan deps clean
+.PHONY: all build bench check check-release check-asan check-tsan deps clean soak
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -56,6 +58,15 @@ bench: deps
 	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc-bench
 	@mkdir -p $(RESULTS)
 	set -o pipefail; $(BUILD)/release/bench/rtipc-bench run --json $(RESULTS)/latest.json --csv $(RESULTS)/latest.csv --report $(RESULTS) $(BENCH_FLAGS) | tee $(RESULTS)/latest.txt
+
+# Soak: every object under randomized load for DURATION (seconds, or 30m, 2h).
+DURATION ?= 30m
+SOAK_FLAGS ?=
+soak: deps
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
+	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc-soak
+	@mkdir -p $(RESULTS)
+	set -o pipefail; $(BUILD)/release/tests/soak/rtipc-soak --duration $(DURATION) --json $(RESULTS)/soak-latest.json $(SOAK_FLAGS) 2>&1 | tee $(RESULTS)/soak-$$(date -u +%Y%m%d-%H%M%S).txt
 
 # Tests run one at a time: stress and timing tests need both cores.
 check-release: deps
