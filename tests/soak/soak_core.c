@@ -124,15 +124,17 @@ void soak_pace(soak_worker_t *w)
 {
     if (--w->burst > 0)
         return;
-    w->burst = 1 + (int)soak_below(w, 200);
+    /* Pauses long enough that the load leaves the lower priorities (and
+     * the rest of the machine) some of each core. */
+    w->burst = 1 + (int)soak_below(w, 64);
     uint32_t r = soak_below(w, 100);
     atomic_store_explicit(&w->where, "pause", memory_order_relaxed);
-    if (r < 55)
-        rtipc_task_delay(rtipc_us(20 + soak_below(w, 400)));
-    else if (r < 90)
-        rtipc_task_yield();
+    if (r < 60)
+        rtipc_task_delay(rtipc_us(50 + soak_below(w, 450)));
+    else if (r < 95)
+        rtipc_task_delay(rtipc_us(500 + soak_below(w, 1500)));
     else
-        rtipc_task_delay(rtipc_us(1000 + soak_below(w, 9000)));
+        rtipc_task_delay(rtipc_us(2000 + soak_below(w, 8000)));
 }
 
 int soak_core(int which) { return rtipc_core_count() >= 2 ? which : RTIPC_CORE_ANY; }

@@ -62,7 +62,7 @@ static void owner_step(int b, bool may_clear, soak_worker_t *w, bool isr)
 static void owner(soak_worker_t *w)
 {
     while (soak_running(w)) {
-        owner_step(4 * w->id + (int)soak_below(w, 4), soak_below(w, 16) == 0, w, false);
+        owner_step(4 * w->id + (int)soak_below(w, 4), soak_below(w, 1024) == 0, w, false);
         if (soak_below(w, 32) == 0) {
             soak_at(w, "eventgroup_get_bits");
             int v = rtipc_eventgroup_get_bits(eg);
@@ -93,6 +93,10 @@ static void waiter(soak_worker_t *w)
         bool all = soak_below(w, 4) == 0;
         uint32_t v = 0;
         rtipc_timeout_t t = soak_timeout(w);
+        /* All four bits are rarely set together (owners clear some): wait
+         * for all of them for a bounded time only. */
+        if (all && rtipc_timeout_is_forever(t))
+            t = rtipc_ms(2);
         soak_at(w, all ? "eventgroup_wait_bits (all)" : "eventgroup_wait_bits (any)");
         int rc = rtipc_eventgroup_wait_bits(eg, mask, true, all, &v, t);
         if (rc == 0) {
@@ -112,7 +116,7 @@ static void events_isr(stress_rng_t *rng)
 {
     soak_add(&soak_objs[O_EVENTS].isr_ops, 1);
     soak_add(&soak_objs[O_EVENTS].ops, 1);
-    owner_step(12 + (int)stress_below(rng, 4), stress_below(rng, 16) == 0, NULL, true);
+    owner_step(12 + (int)stress_below(rng, 4), stress_below(rng, 256) == 0, NULL, true);
 }
 
 /* ---- sync rounds ------------------------------------------------------------------- */

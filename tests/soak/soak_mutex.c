@@ -106,11 +106,14 @@ static void recursive_worker(soak_worker_t *w)
 
 /* ---- priority inheritance ----------------------------------------------------- */
 
-enum { PI_LOW = 1, PI_MED = 2, PI_HIGH = 3 };
+/* Above the rest of the load (priorities 1..4), so that the scenario is
+ * decided by these three tasks and not by starvation under SCHED_FIFO. */
+enum { PI_LOW = 6, PI_MED = 7, PI_HIGH = 8 };
 static rtipc_mutex_t *pi_m;
 static rtipc_sem_t *pi_go;
 static atomic_int pi_high_waiting;
-static atomic_llong pi_rounds;
+static atomic_llong pi_rounds;      /* rounds in which the holder inherited */
+static atomic_llong pi_high_rounds; /* rounds the high task completed */
 
 static bool wait_flag_or_stop(atomic_int *flag, soak_worker_t *w, double limit_s)
 {
@@ -126,7 +129,21 @@ static bool wait_flag_or_stop(atomic_int *flag, soak_worker_t *w, double limit_s
 static void pi_low(soak_worker_t *w)
 {
     rtipc_task_t *self = rtipc_task_current();
+    long long given = 0;
     while (soak_running(w)) {
+        /* Start a round only once the high task has finished the last one
+         * (else it may still be queued on the mutex, not waiting for go). */
+        double until = stress_now() + 30;
+        while (atomic_load(&pi_high_rounds) < given && soak_running(w)) {
+            if (stress_now() > until) {
+                soak_violation(O_MUTEX, "pi: high task did not get the released mutex within 30 s");
+                break;
+            }
+            soak_at(w, "pi: waiting for the high task's round");
+            rtipc_task_delay(rtipc_us(50));
+        }
+        if (!soak_running(w))
+            break;
         soak_at(w, "mutex_lock (pi)");
         int rc = rtipc_mutex_lock(pi_m, RTIPC_FOREVER);
         if (rc != 0) {
@@ -134,8 +151,12 @@ static void pi_low(soak_worker_t *w)
             break;
         }
         atomic_store(&pi_high_waiting, 0);
+        given = atomic_load(&pi_high_rounds) + 1;
         rtipc_sem_give(pi_go);
-        if (wait_flag_or_stop(&pi_high_waiting, w, 30)) {
+        if (!wait_flag_or_stop(&pi_high_waiting, w, 30)) {
+            if (soak_running(w))
+                soak_violation(O_MUTEX, "pi: high task did not take the go semaphore within 30 s");
+        } else {
             /* The high task is about to block on the mutex: the holder must
              * inherit its priority, and keep it until it unlocks. */
             double end = stress_now() + 30;
@@ -181,6 +202,7 @@ static void pi_high(soak_worker_t *w)
         rc = rtipc_mutex_unlock(pi_m);
         if (rc != 0)
             soak_violation(O_MUTEX, "pi high: unlock: %s", rtipc_strerror(rc));
+        atomic_fetch_add(&pi_high_rounds, 1);
     }
 }
 

@@ -166,7 +166,7 @@ static int v_valid(uint32_t v, const char *what)
     return (int)p;
 }
 
-static void v_send(int p, soak_worker_t *w, bool isr, rtipc_notify_action_t action)
+static int v_send(int p, soak_worker_t *w, bool isr, rtipc_notify_action_t action)
 {
     uint64_t seq = atomic_fetch_add(&v_next[p], 1);
     uint32_t prev = 0;
@@ -187,13 +187,16 @@ static void v_send(int p, soak_worker_t *w, bool isr, rtipc_notify_action_t acti
     } else {
         note(w, rc, "value notify");
     }
+    return rc;
 }
 
 static void value_writer(soak_worker_t *w)
 {
     while (soak_running(w)) {
         soak_at(w, w->id == V_OVW ? "notify overwrite" : "notify no-overwrite");
-        v_send(w->id, w, false, w->id == V_OVW ? RTIPC_NOTIFY_OVERWRITE : RTIPC_NOTIFY_NO_OVERWRITE);
+        if (v_send(w->id, w, false, w->id == V_OVW ? RTIPC_NOTIFY_OVERWRITE : RTIPC_NOTIFY_NO_OVERWRITE) ==
+            RTIPC_EPENDING)
+            rtipc_task_delay(rtipc_us(5 + soak_below(w, 60)));
         soak_pace(w);
     }
 }
