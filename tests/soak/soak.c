@@ -215,6 +215,8 @@ static void fail_stall(const char *what)
 
 /* ---- supervisor ------------------------------------------------------------------ */
 
+static long long worker_last[128];
+static double worker_since[128];
 static long long obj_last[O_COUNT];
 static double obj_since[O_COUNT];
 static long long all_last;
@@ -223,7 +225,10 @@ static double all_since;
 /* One watchdog check; @p per_object is false during the stop phases. */
 static void watchdog(double now, bool per_object)
 {
-    long long all = TOTAL(ops);
+    /* Progress is what consumers complete (messages, takes, locks,
+     * observations), not calls: producers retrying against a stuck
+     * consumer make calls but no progress. */
+    long long all = TOTAL(received);
     if (all != all_last) {
         all_last = all;
         all_since = now;
@@ -233,13 +238,29 @@ static void watchdog(double now, bool per_object)
         fail_stall(buf);
     }
     for (int i = 0; i < O_COUNT; ++i) {
-        long long ops = atomic_load(&soak_objs[i].ops);
+        long long ops = atomic_load(&soak_objs[i].received);
         if (ops != obj_last[i] || !per_object) {
             obj_last[i] = ops;
             obj_since[i] = now;
         } else if (now - obj_since[i] > opt_obj_stall) {
             char buf[128];
             snprintf(buf, sizeof buf, "%s made no progress for %.0f s", soak_objs[i].name, opt_obj_stall);
+            fail_stall(buf);
+        }
+    }
+    /* A single worker stuck in one call (its object may still progress
+     * through the others): every call of this load returns within
+     * milliseconds, FOREVER waits included, while the load runs. */
+    for (int i = 0; i < soak_worker_count; ++i) {
+        soak_worker_t *w = soak_workers[i];
+        long long ops = atomic_load(&w->ops);
+        if (ops != worker_last[i] || !per_object || atomic_load(&w->done)) {
+            worker_last[i] = ops;
+            worker_since[i] = now;
+        } else if (now - worker_since[i] > opt_obj_stall) {
+            char buf[160];
+            snprintf(buf, sizeof buf, "task %s (%s) has been in %s for %.0f s", w->name, soak_objs[w->obj].name,
+                     atomic_load(&w->where), opt_obj_stall);
             fail_stall(buf);
         }
     }
@@ -288,6 +309,8 @@ static void supervisor(void *arg)
     all_since = t_start;
     for (int i = 0; i < O_COUNT; ++i)
         obj_since[i] = t_start;
+    for (int i = 0; i < soak_worker_count; ++i)
+        worker_since[i] = t_start;
     double next_report = t_start + 60;
     for (;;) {
         rtipc_task_delay(rtipc_ms(100));
@@ -312,17 +335,26 @@ static void supervisor(void *arg)
             soak_violation(O_QUEUE, "rtipc_irq_delete failed");
         irqs[i].irq = NULL;
     }
+    /* Each stop phase has a deadline too: the kicks count as progress, so
+     * the progress watchdog alone would not notice a worker that never
+     * returns. */
+    double stop_deadline = stress_now() + opt_obj_stall;
     while (!workers_done(false)) {
         rtipc_task_delay(rtipc_ms(2));
         watchdog(stress_now(), false);
+        if (stress_now() > stop_deadline)
+            fail_stall("producers did not stop");
     }
     atomic_store(&soak_phase, PH_STOP_CONSUMERS);
+    stop_deadline = stress_now() + opt_obj_stall;
     while (!workers_done(true)) {
         for (int h = 0; h < nhooks; ++h)
             if (hooks[h].kick)
                 hooks[h].kick();
         rtipc_task_delay(rtipc_ms(1));
         watchdog(stress_now(), false);
+        if (stress_now() > stop_deadline)
+            fail_stall("consumers did not stop (kicked every millisecond)");
     }
     for (int i = 0; i < soak_worker_count; ++i) {
         int rc = rtipc_task_join(soak_workers[i]->task);

@@ -114,7 +114,7 @@ void soak_not_now(soak_worker_t *w, int rc, const char *what)
         ++w->waits.wouldblock;
         /* A polling task must not keep its core from the task it waits
          * for (SCHED_FIFO) or hog its time slice (SCHED_OTHER). */
-        rtipc_task_delay(rtipc_us(5 + soak_below(w, 60)));
+        rtipc_task_delay(rtipc_us(20 + soak_below(w, 200)));
         return;
     }
     soak_violation(w->obj, "%s: %s returned %d (%s)", w->name, what, rc, rtipc_strerror(rc));
@@ -126,15 +126,15 @@ void soak_pace(soak_worker_t *w)
         return;
     /* Pauses long enough that the load leaves the lower priorities (and
      * the rest of the machine) some of each core. */
-    w->burst = 1 + (int)soak_below(w, 64);
+    w->burst = 1 + (int)soak_below(w, 32);
     uint32_t r = soak_below(w, 100);
     atomic_store_explicit(&w->where, "pause", memory_order_relaxed);
     if (r < 60)
-        rtipc_task_delay(rtipc_us(50 + soak_below(w, 450)));
+        rtipc_task_delay(rtipc_us(200 + soak_below(w, 1800)));
     else if (r < 95)
-        rtipc_task_delay(rtipc_us(500 + soak_below(w, 1500)));
+        rtipc_task_delay(rtipc_us(2000 + soak_below(w, 3000)));
     else
-        rtipc_task_delay(rtipc_us(2000 + soak_below(w, 8000)));
+        rtipc_task_delay(rtipc_us(5000 + soak_below(w, 15000)));
 }
 
 int soak_core(int which) { return rtipc_core_count() >= 2 ? which : RTIPC_CORE_ANY; }

@@ -121,7 +121,7 @@ static bool wait_flag_or_stop(atomic_int *flag, soak_worker_t *w, double limit_s
     while (!atomic_load(flag)) {
         if (!soak_running(w) || stress_now() > end)
             return false;
-        rtipc_task_delay(rtipc_us(50));
+        rtipc_task_delay(rtipc_us(200));
     }
     return true;
 }
@@ -140,7 +140,7 @@ static void pi_low(soak_worker_t *w)
                 break;
             }
             soak_at(w, "pi: waiting for the high task's round");
-            rtipc_task_delay(rtipc_us(50));
+            rtipc_task_delay(rtipc_us(200));
         }
         if (!soak_running(w))
             break;
@@ -162,7 +162,7 @@ static void pi_low(soak_worker_t *w)
             double end = stress_now() + 30;
             while (rtipc_task_effective_priority(self) < PI_HIGH && stress_now() < end && soak_running(w)) {
                 soak_at(w, "pi: waiting for inheritance");
-                rtipc_task_delay(rtipc_us(50));
+                rtipc_task_delay(rtipc_us(200));
             }
             int eff = rtipc_task_effective_priority(self);
             if (eff < PI_HIGH && soak_running(w))
@@ -177,7 +177,8 @@ static void pi_low(soak_worker_t *w)
         int eff = rtipc_task_effective_priority(self);
         if (eff != PI_LOW)
             soak_violation(O_MUTEX, "pi: effective priority %d after unlocking (base %d)", eff, PI_LOW);
-        soak_pace(w);
+        soak_at(w, "pause");
+        rtipc_task_delay(rtipc_us(1000 + soak_below(w, 2000)));
     }
 }
 
@@ -211,10 +212,10 @@ static void pi_medium(soak_worker_t *w)
 {
     while (soak_running(w)) {
         soak_at(w, "pi: medium busy");
-        double end = stress_now() + 0.0002;
+        double end = stress_now() + 0.0001;
         while (stress_now() < end) {
         }
-        rtipc_task_delay(rtipc_us(500 + soak_below(w, 1500)));
+        rtipc_task_delay(rtipc_us(1000 + soak_below(w, 2000)));
     }
 }
 

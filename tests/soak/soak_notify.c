@@ -196,7 +196,7 @@ static void value_writer(soak_worker_t *w)
         soak_at(w, w->id == V_OVW ? "notify overwrite" : "notify no-overwrite");
         if (v_send(w->id, w, false, w->id == V_OVW ? RTIPC_NOTIFY_OVERWRITE : RTIPC_NOTIFY_NO_OVERWRITE) ==
             RTIPC_EPENDING)
-            rtipc_task_delay(rtipc_us(5 + soak_below(w, 60)));
+            rtipc_task_delay(rtipc_us(20 + soak_below(w, 200)));
         soak_pace(w);
     }
 }

@@ -47,7 +47,7 @@ static void giver(soak_worker_t *w)
         note_give(x, rc, "give");
         check_count(x);
         if (rc == RTIPC_EOVERFLOW) /* full: let the takers run */
-            rtipc_task_delay(rtipc_us(5 + soak_below(w, 60)));
+            rtipc_task_delay(rtipc_us(20 + soak_below(w, 200)));
         soak_pace(w);
     }
 }
