@@ -271,6 +271,36 @@ bool soak_blob_valid(const soak_streams_t *s, const void *buf, size_t len, uint3
     return true;
 }
 
+/* ---- spin budgets ------------------------------------------------------------- */
+
+char soak_spin_list[512];
+
+int64_t soak_spin(int obj)
+{
+    static stress_rng_t rng;
+    static bool init;
+    if (!init) {
+        stress_rng_init(&rng, 777);
+        init = true;
+    }
+    static const int64_t choices[4] = {RTIPC_SPIN_DEFAULT, 0, 5000, 100000};
+    int64_t ns = choices[stress_below(&rng, 4)];
+    size_t n = strlen(soak_spin_list);
+    if (n + 40 < sizeof soak_spin_list) {
+        if (ns == RTIPC_SPIN_DEFAULT)
+            snprintf(soak_spin_list + n, sizeof soak_spin_list - n, " %s=default", soak_objs[obj].name);
+        else
+            snprintf(soak_spin_list + n, sizeof soak_spin_list - n, " %s=%lld", soak_objs[obj].name, (long long)ns);
+    }
+    return ns;
+}
+
+void soak_spin_set(int obj, int rc)
+{
+    if (rc != 0)
+        soak_violation(obj, "set_spin: %s", rtipc_strerror(rc));
+}
+
 /* ---- stop gate ------------------------------------------------------------------ */
 
 void soak_gate_kick(soak_gate_t *g, void (*kick)(void *), void *arg)

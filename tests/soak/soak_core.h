@@ -201,6 +201,14 @@ void soak_gate_kick(soak_gate_t *g, void (*kick)(void *), void *arg);
 /* Worker: no kick starts after this returns; kicks in progress have ended. */
 void soak_gate_close(soak_gate_t *g);
 
+/* A random spin budget for one object instance (RTIPC_SPIN_DEFAULT, 0 =
+ * park at once, 5 us or 100 us), drawn from the seed and listed in the
+ * output. */
+int64_t soak_spin(int obj);
+/* Check the return code of an rtipc_*_set_spin call. */
+void soak_spin_set(int obj, int rc);
+extern char soak_spin_list[512];
+
 /* Object loads (one per file). */
 void soak_setup_queues(void);
 void soak_setup_sems(void);

@@ -187,10 +187,13 @@ static void events_final(void)
 
 void soak_setup_events(void)
 {
-    if (rtipc_eventgroup_create(&eg) || rtipc_eventgroup_create(&eg_sync)) {
+    static rtipc_eventgroup_static_t sync_cb;
+    if (rtipc_eventgroup_create(&eg) || rtipc_eventgroup_create_static(&sync_cb, &eg_sync)) {
         soak_violation(O_EVENTS, "create failed");
         return;
     }
+    soak_spin_set(O_EVENTS, rtipc_eventgroup_set_spin(eg, soak_spin(O_EVENTS)));
+    soak_spin_set(O_EVENTS, rtipc_eventgroup_set_spin(eg_sync, soak_spin(O_EVENTS)));
     static const char *on[NOWNERS] = {"eg-own0", "eg-own1", "eg-own2"};
     static const char *wn[NWAITERS] = {"eg-wait0", "eg-wait1", "eg-wait2", "eg-wait3"};
     static const char *sn[NSYNC] = {"eg-sync0", "eg-sync1", "eg-sync2"};

@@ -226,10 +226,15 @@ void soak_setup_mailbox(void)
 {
     value_t init;
     value_of(0, 0, &init);
-    if (rtipc_mailbox_create(sizeof(value_t), &init, &mba) || rtipc_mailbox_create(sizeof(value_t), &init, &mbb)) {
+    static rtipc_mailbox_static_t mbb_cb;
+    static _Alignas(8) unsigned char mbb_storage[RTIPC_MAILBOX_STORAGE_SIZE(sizeof(value_t))];
+    if (rtipc_mailbox_create(sizeof(value_t), &init, &mba) ||
+        rtipc_mailbox_create_static(sizeof(value_t), &init, mbb_storage, &mbb_cb, &mbb)) {
         soak_violation(O_MAILBOX, "create failed");
         return;
     }
+    soak_spin_set(O_MAILBOX, rtipc_mailbox_set_spin(mba, soak_spin(O_MAILBOX)));
+    soak_spin_set(O_MAILBOX, rtipc_mailbox_set_spin(mbb, soak_spin(O_MAILBOX)));
     soak_spawn(O_MAILBOX, "mbx-writer", a_writer, NULL, 0, false, 2, soak_core(0));
     static const char *rn[NREADERS] = {"mbx-read0", "mbx-read1", "mbx-read2"};
     for (int i = 0; i < NREADERS; ++i)

@@ -237,11 +237,14 @@ static void mutex_final(void)
 
 void soak_setup_mutexes(void)
 {
-    if (rtipc_mutex_create(false, &plain.m) || rtipc_mutex_create(true, &rec.m) ||
+    static rtipc_mutex_static_t plain_cb;
+    if (rtipc_mutex_create_static(false, &plain_cb, &plain.m) || rtipc_mutex_create(true, &rec.m) ||
         rtipc_mutex_create(false, &pi_m) || rtipc_sem_create_binary(&pi_go)) {
         soak_violation(O_MUTEX, "create failed");
         return;
     }
+    soak_spin_set(O_MUTEX, rtipc_mutex_set_spin(plain.m, soak_spin(O_MUTEX)));
+    soak_spin_set(O_RMUTEX, rtipc_mutex_set_spin(rec.m, soak_spin(O_RMUTEX)));
     soak_spawn(O_MUTEX, "mx-0", plain_worker, NULL, 0, false, 1, soak_core(0));
     soak_spawn(O_MUTEX, "mx-1", plain_worker, NULL, 1, false, 2, soak_core(1));
     soak_spawn(O_MUTEX, "mx-2", plain_worker, NULL, 2, false, 3, soak_core(0));

@@ -67,6 +67,7 @@ static void count_take_one(soak_worker_t *w, rtipc_timeout_t t)
 
 static void count_receiver(soak_worker_t *w)
 {
+    soak_spin_set(O_NOTIFY, rtipc_notify_set_spin(NULL, (int64_t)(intptr_t)w->arg));
     while (soak_running(w)) {
         count_take_one(w, soak_timeout(w));
         soak_pace(w);
@@ -126,6 +127,7 @@ static void bits_seen(uint32_t v)
 
 static void bits_receiver(soak_worker_t *w)
 {
+    soak_spin_set(O_NOTIFY, rtipc_notify_set_spin(NULL, (int64_t)(intptr_t)w->arg));
     while (soak_running(w)) {
         uint32_t v = 0;
         rtipc_timeout_t t = soak_timeout(w);
@@ -219,6 +221,7 @@ static void value_seen(uint32_t v)
 
 static void value_receiver(soak_worker_t *w)
 {
+    soak_spin_set(O_NOTIFY, rtipc_notify_set_spin(NULL, (int64_t)(intptr_t)w->arg));
     while (soak_running(w)) {
         uint32_t v = 0;
         rtipc_timeout_t t = soak_timeout(w);
@@ -311,9 +314,12 @@ void soak_setup_notify(void)
 {
     for (int p = 0; p < V_PRODUCERS; ++p)
         atomic_store(&v_next[p], 1);
-    rx_count = soak_spawn(O_NOTIFY, "nt-rx-count", count_receiver, NULL, 0, true, 2, soak_core(0));
-    rx_bits = soak_spawn(O_NOTIFY, "nt-rx-bits", bits_receiver, NULL, 1, true, 3, soak_core(1));
-    rx_value = soak_spawn(O_NOTIFY, "nt-rx-value", value_receiver, NULL, 2, true, 1, soak_core(0));
+    rx_count = soak_spawn(O_NOTIFY, "nt-rx-count", count_receiver, (void *)(intptr_t)soak_spin(O_NOTIFY), 0, true,
+                          2, soak_core(0));
+    rx_bits = soak_spawn(O_NOTIFY, "nt-rx-bits", bits_receiver, (void *)(intptr_t)soak_spin(O_NOTIFY), 1, true, 3,
+                         soak_core(1));
+    rx_value = soak_spawn(O_NOTIFY, "nt-rx-value", value_receiver, (void *)(intptr_t)soak_spin(O_NOTIFY), 2, true, 1,
+                          soak_core(0));
     soak_spawn(O_NOTIFY, "nt-give0", count_giver, NULL, 0, false, 1, soak_core(1));
     soak_spawn(O_NOTIFY, "nt-give1", count_giver, NULL, 1, false, 3, soak_core(0));
     soak_spawn(O_NOTIFY, "nt-bit0", bit_setter, NULL, 0, false, 1, soak_core(0));

@@ -32,6 +32,13 @@ static void queue_producer(soak_worker_t *w)
 static void queue_consumer(soak_worker_t *w)
 {
     while (soak_running(w)) {
+        if (soak_below(w, 256) == 0) {
+            /* Priorities change under load too (the waits reorder). */
+            unsigned p = 1 + soak_below(w, 4);
+            soak_at(w, "task_set_priority");
+            if (rtipc_task_set_priority(NULL, p) != 0 || rtipc_task_priority(rtipc_task_current()) != (int)p)
+                soak_violation(O_QUEUE, "%s: set_priority(%u) did not take", w->name, p);
+        }
         soak_msg_t m;
         rtipc_timeout_t t = soak_timeout(w);
         if (soak_below(w, 10) == 0) {
@@ -207,10 +214,15 @@ void soak_setup_queues(void)
 {
     soak_streams_init(&qs, O_QUEUE, false);
     soak_streams_init(&q1s, O_QUEUE_OVW, true);
-    if (rtipc_queue_create(QLEN, sizeof(soak_msg_t), &q) || rtipc_queue_create(1, sizeof(soak_msg_t), &q1)) {
+    static rtipc_queue_static_t q1_cb;
+    static soak_msg_t q1_storage[1];
+    if (rtipc_queue_create(QLEN, sizeof(soak_msg_t), &q) ||
+        rtipc_queue_create_static(1, sizeof(soak_msg_t), q1_storage, &q1_cb, &q1)) {
         soak_violation(O_QUEUE, "create failed");
         return;
     }
+    soak_spin_set(O_QUEUE, rtipc_queue_set_spin(q, soak_spin(O_QUEUE)));
+    soak_spin_set(O_QUEUE_OVW, rtipc_queue_set_spin(q1, soak_spin(O_QUEUE_OVW)));
     static const char *pn[QP] = {"q-prod0", "q-prod1", "q-prod2"};
     static const char *cn[QC] = {"q-cons0", "q-cons1", "q-cons2"};
     for (int i = 0; i < QP; ++i)

@@ -157,6 +157,7 @@ void soak_setup_queueset(void)
         soak_violation(O_QSET, "setup failed");
         return;
     }
+    soak_spin_set(O_QSET, rtipc_queueset_set_spin(set, soak_spin(O_QSET)));
     soak_spawn(O_QSET, "qs-prodA", producer, NULL, P_A, false, 1, soak_core(0));
     soak_spawn(O_QSET, "qs-prodB", producer, NULL, P_B, false, 3, soak_core(1));
     soak_spawn(O_QSET, "qs-sel0", selector, NULL, 0, true, 2, soak_core(1));

@@ -258,10 +258,16 @@ void soak_setup_ringbufs(void)
     for (int i = 0; i < 3; ++i) {
         rbx_t *x = &rbs[i];
         soak_streams_init(&x->st, x->obj, false);
-        if (rtipc_ringbuf_create(RB_SIZE, x->type, &x->rb) != 0) {
+        static rtipc_ringbuf_static_t split_cb;
+        static _Alignas(8) unsigned char split_storage[RB_SIZE];
+        int rc = x->type == RTIPC_RINGBUF_ALLOWSPLIT
+                     ? rtipc_ringbuf_create_static(RB_SIZE, x->type, split_storage, &split_cb, &x->rb)
+                     : rtipc_ringbuf_create(RB_SIZE, x->type, &x->rb);
+        if (rc != 0) {
             soak_violation(x->obj, "create failed");
             return;
         }
+        soak_spin_set(x->obj, rtipc_ringbuf_set_spin(x->rb, soak_spin(x->obj)));
         soak_spawn(x->obj, names[i][0], rb_producer, x, 0, false, 1, soak_core(0));
         soak_spawn(x->obj, names[i][1], rb_producer, x, 1, false, 3, soak_core(1));
         soak_spawn(x->obj, names[i][2], rb_consumer, x, 0, true, 2, soak_core(1));

@@ -113,10 +113,13 @@ static void cnt_final(void) { sem_final(&cnt); }
 
 void soak_setup_sems(void)
 {
-    if (rtipc_sem_create_binary(&bin.s) || rtipc_sem_create_counting(cnt.max, cnt.initial, &cnt.s)) {
+    static rtipc_sem_static_t cnt_cb;
+    if (rtipc_sem_create_binary(&bin.s) || rtipc_sem_create_static(cnt.max, cnt.initial, &cnt_cb, &cnt.s)) {
         soak_violation(O_SEM_BIN, "create failed");
         return;
     }
+    soak_spin_set(O_SEM_BIN, rtipc_sem_set_spin(bin.s, soak_spin(O_SEM_BIN)));
+    soak_spin_set(O_SEM_CNT, rtipc_sem_set_spin(cnt.s, soak_spin(O_SEM_CNT)));
     soak_spawn(O_SEM_BIN, "bs-give0", giver, &bin, 0, false, 1, soak_core(0));
     soak_spawn(O_SEM_BIN, "bs-give1", giver, &bin, 1, false, 4, soak_core(1));
     soak_spawn(O_SEM_BIN, "bs-take0", taker, &bin, 0, true, 2, soak_core(1));

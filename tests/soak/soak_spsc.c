@@ -178,10 +178,15 @@ void soak_setup_spsc(void)
     soak_streams_init(&spb.st, O_SPSC, false);
     spa.prod = 0;
     spb.prod = 1;
-    if (rtipc_spsc_create(CAP, sizeof(soak_msg_t), &spa.r) || rtipc_spsc_create(CAP, sizeof(soak_msg_t), &spb.r)) {
+    static rtipc_spsc_static_t spb_cb;
+    static soak_msg_t spb_storage[CAP];
+    if (rtipc_spsc_create(CAP, sizeof(soak_msg_t), &spa.r) ||
+        rtipc_spsc_create_static(CAP, sizeof(soak_msg_t), spb_storage, &spb_cb, &spb.r)) {
         soak_violation(O_SPSC, "create failed");
         return;
     }
+    soak_spin_set(O_SPSC, rtipc_spsc_set_spin(spa.r, soak_spin(O_SPSC)));
+    soak_spin_set(O_SPSC, rtipc_spsc_set_spin(spb.r, soak_spin(O_SPSC)));
     soak_spawn(O_SPSC, "spsc-prod", a_producer, &spa, 0, false, 2, soak_core(0));
     soak_spawn(O_SPSC, "spsc-cons", consumer, &spa, 0, true, 2, soak_core(1));
     soak_spawn(O_SPSC, "spsc-isr-cons", consumer, &spb, 0, true, 3, soak_core(1));

@@ -306,11 +306,20 @@ void soak_setup_streams(void)
     sbb.prod = 1;
     mba.prod = 0;
     mbb.prod = 1;
-    if (rtipc_streambuf_create(SB_SIZE, 1, &sba.sb) || rtipc_streambuf_create(SB_SIZE, 8, &sbb.sb) ||
-        rtipc_msgbuf_create(MB_SIZE, &mba.mb) || rtipc_msgbuf_create(MB_SIZE, &mbb.mb)) {
+    static rtipc_streambuf_static_t sbb_cb;
+    static unsigned char sbb_storage[SB_SIZE];
+    static rtipc_msgbuf_static_t mbb_cb;
+    static unsigned char mbb_storage[MB_SIZE];
+    if (rtipc_streambuf_create(SB_SIZE, 1, &sba.sb) ||
+        rtipc_streambuf_create_static(SB_SIZE, 8, sbb_storage, &sbb_cb, &sbb.sb) ||
+        rtipc_msgbuf_create(MB_SIZE, &mba.mb) || rtipc_msgbuf_create_static(MB_SIZE, mbb_storage, &mbb_cb, &mbb.mb)) {
         soak_violation(O_STREAM, "create failed");
         return;
     }
+    soak_spin_set(O_STREAM, rtipc_streambuf_set_spin(sba.sb, soak_spin(O_STREAM)));
+    soak_spin_set(O_STREAM, rtipc_streambuf_set_spin(sbb.sb, soak_spin(O_STREAM)));
+    soak_spin_set(O_MSGBUF, rtipc_msgbuf_set_spin(mba.mb, soak_spin(O_MSGBUF)));
+    soak_spin_set(O_MSGBUF, rtipc_msgbuf_set_spin(mbb.mb, soak_spin(O_MSGBUF)));
     soak_spawn(O_STREAM, "sb-writer", sb_writer, &sba, 0, false, 2, soak_core(0));
     soak_spawn(O_STREAM, "sb-reader", sb_reader, &sba, 0, true, 1, soak_core(1));
     soak_spawn(O_STREAM, "sb-isr-reader", sb_reader, &sbb, 0, true, 3, soak_core(1));
