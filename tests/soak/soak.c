@@ -177,7 +177,9 @@ static void write_json(double elapsed, const char *result)
             elapsed);
     fprintf(f, "  \"sched_policy\": ");
     json_string(f, rtipc_sched_policy_describe());
-    fprintf(f, ",\n  \"cores\": %d,\n  \"result\": ", rtipc_core_count());
+    fprintf(f, ",\n  \"cores\": %d,\n  \"spin_budgets_ns\": ", rtipc_core_count());
+    json_string(f, soak_spin_list[0] == ' ' ? soak_spin_list + 1 : soak_spin_list);
+    fprintf(f, ",\n  \"result\": ");
     json_string(f, result);
     fprintf(f, ",\n  \"objects\": [\n");
     for (int i = 0; i < O_COUNT; ++i) {
@@ -205,6 +207,8 @@ static void write_json(double elapsed, const char *result)
 static void fail_stall(const char *what)
 {
     fprintf(stderr, "soak: STALL: %s\n", what);
+    fprintf(stderr, "  (a lost wake-up, lost item or deadlock; real-time threads of other processes on these\n"
+                    "   cores can also starve the load: run the soak alone)\n");
     dump_workers();
     double elapsed = stress_now() - t_start;
     print_table(stdout, elapsed, "FAIL (stall)");
