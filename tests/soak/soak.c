@@ -293,6 +293,7 @@ static void supervisor(void *arg)
     soak_setup_mailbox();
     soak_setup_spsc();
     soak_setup_queueset();
+    soak_setup_tasks();
 
     /* Two timer-driven interrupt sources, one per core. */
     static const int64_t period_ns[2] = {300000, 470000};

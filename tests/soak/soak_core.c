@@ -23,6 +23,7 @@ soak_obj_t soak_objs[O_COUNT] = {
     [O_MAILBOX] = {.name = "mailbox"},
     [O_SPSC] = {.name = "spsc"},
     [O_QSET] = {.name = "queueset"},
+    [O_TASK] = {.name = "task"},
 };
 
 atomic_int soak_phase;

@@ -31,6 +31,7 @@ enum {
     O_MAILBOX,
     O_SPSC,
     O_QSET,
+    O_TASK,
     O_COUNT
 };
 
@@ -220,5 +221,6 @@ void soak_setup_streams(void);
 void soak_setup_mailbox(void);
 void soak_setup_spsc(void);
 void soak_setup_queueset(void);
+void soak_setup_tasks(void);
 
 #endif
