@@ -318,6 +318,10 @@ static void supervisor(void *arg)
     for (int i = 0; i < soak_worker_count; ++i)
         worker_since[i] = t_start;
     double next_report = t_start + 60;
+    stress_rng_t sup_rng;
+    stress_rng_init(&sup_rng, 999);
+    double next_quiet = t_start + 2 + stress_below(&sup_rng, 4000) / 1000.0;
+    long long quiet_periods = 0;
     for (;;) {
         rtipc_task_delay(rtipc_ms(100));
         /* Software triggers on top of the timers (merged when pending). */
@@ -325,6 +329,12 @@ static void supervisor(void *arg)
             if (rtipc_irq_trigger(irqs[i].irq) != 0)
                 soak_violation(O_QUEUE, "rtipc_irq_trigger failed");
         double now = stress_now();
+        if (now >= next_quiet && now - t_start < opt_duration) {
+            /* A quiet period of 50..300 ms every 2..6 s. */
+            atomic_store(&soak_quiet_until_ns, rtipc_time_ns() + 50000000 + (int64_t)stress_below(&sup_rng, 250) * 1000000);
+            next_quiet = now + 2 + stress_below(&sup_rng, 4000) / 1000.0;
+            ++quiet_periods;
+        }
         watchdog(now, true);
         if (now >= next_report) {
             printf("[soak] %6.0f s / %.0f s: %lld operations, %lld messages, %lld violations\n", now - t_start,
@@ -338,6 +348,8 @@ static void supervisor(void *arg)
 
     /* Stop: interrupts and producers first, then the consumers (kicked out of
      * FOREVER waits by each object's hook), then drain and check. */
+    printf("rtipc-soak: %lld quiet periods\n", quiet_periods);
+    atomic_store(&soak_quiet_until_ns, 0);
     atomic_store(&soak_phase, PH_STOP_PRODUCERS);
     for (int i = 0; i < 2; ++i) {
         rtipc_irq_timer_stop(irqs[i].irq);

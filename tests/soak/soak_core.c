@@ -121,8 +121,18 @@ void soak_not_now(soak_worker_t *w, int rc, const char *what)
     soak_violation(w->obj, "%s: %s returned %d (%s)", w->name, what, rc, rtipc_strerror(rc));
 }
 
+atomic_llong soak_quiet_until_ns;
+
 void soak_pace(soak_worker_t *w)
 {
+    if (w->priority >= 2) {
+        int64_t until = atomic_load_explicit(&soak_quiet_until_ns, memory_order_relaxed);
+        int64_t now = rtipc_time_ns();
+        if (now < until) {
+            atomic_store_explicit(&w->where, "quiet period", memory_order_relaxed);
+            rtipc_task_delay(rtipc_ns(until - now));
+        }
+    }
     if (--w->burst > 0)
         return;
     /* Pauses long enough that the load leaves the lower priorities (and

@@ -108,8 +108,11 @@ uint32_t soak_below(soak_worker_t *w, uint32_t n);
  * latter), or record any other code as a violation. */
 void soak_not_now(soak_worker_t *w, int rc, const char *what);
 
-/* Random bursts and pauses: call once per operation. */
+/* Random bursts and pauses: call once per operation. During a quiet period
+ * (set by the supervisor) tasks above priority 1 pause until it ends, so the
+ * lowest priority, and the rest of the machine, get the cores for a while. */
 void soak_pace(soak_worker_t *w);
+extern atomic_llong soak_quiet_until_ns;
 
 /* Cores for "core 0" and "core 1" (RTIPC_CORE_ANY with a single core). */
 int soak_core(int which);
