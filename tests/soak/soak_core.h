@@ -124,7 +124,7 @@ int soak_irq_core(int which);
 uint64_t soak_mix(uint64_t x);
 uint64_t soak_check(int obj, uint32_t prod, uint64_t seq, uint32_t extra);
 
-#define SOAK_MAXP 8 /* producers (streams) per object */
+#define SOAK_MAXP 12 /* producers (streams) per object */
 #define SOAK_MAXC 8 /* consumers per object */
 #define SOAK_ORDERED 1u
 

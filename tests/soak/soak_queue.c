@@ -4,8 +4,9 @@
 
 enum { QLEN = 16, QP = 3, QC = 3 };
 /* Stream ids: task i sends to back as 2i (ordered) and to front as 2i+1
- * (unordered); the handler is 6; the stop-phase kicks are 7. */
-enum { Q_ISR_PROD = 6, Q_KICK_PROD = 7 };
+ * (unordered); the handler is 6 (back) and 8 (front); the stop-phase kicks
+ * are 7. */
+enum { Q_ISR_PROD = 6, Q_KICK_PROD = 7, Q_ISR_FRONT_PROD = 8 };
 /* Consumer ids: tasks 0..2, the handler 3, the final drain 4. */
 enum { Q_ISR_CONS = 3, Q_DRAIN_CONS = 4 };
 
@@ -67,7 +68,25 @@ static void queue_isr(stress_rng_t *rng)
     soak_add(&soak_objs[O_QUEUE].isr_ops, 1);
     soak_add(&soak_objs[O_QUEUE].ops, 1);
     bool woken = false;
-    if (stress_below(rng, 4) == 0) {
+    uint32_t r = stress_below(rng, 8);
+    if (r == 0) {
+        soak_msg_t m;
+        int rc = rtipc_queue_peek_from_isr(q, &m);
+        if (rc == 0 && !soak_msg_valid(&qs, &m))
+            soak_violation(O_QUEUE, "peek_from_isr copied a torn message");
+        else if (rc != 0 && rc != RTIPC_EWOULDBLOCK)
+            soak_violation(O_QUEUE, "peek_from_isr: %s", rtipc_strerror(rc));
+    } else if (r == 1) {
+        soak_msg_t m;
+        soak_msg_make(&qs, Q_ISR_FRONT_PROD, 0, &m);
+        int rc = rtipc_queue_send_to_front_from_isr(q, &m, &woken);
+        if (rc == 0)
+            soak_sent(&qs, m.prod, m.seq);
+        else if (rc == RTIPC_EWOULDBLOCK)
+            soak_add(&soak_objs[O_QUEUE].dropped, 1);
+        else
+            soak_violation(O_QUEUE, "send_to_front_from_isr: %s", rtipc_strerror(rc));
+    } else if (r < 4) {
         soak_msg_t m;
         int rc = rtipc_queue_receive_from_isr(q, &m, &woken);
         if (rc == 0)
