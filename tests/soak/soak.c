@@ -327,7 +327,7 @@ static void supervisor(void *arg)
         /* Software triggers on top of the timers (merged when pending). */
         for (int i = 0; i < 2; ++i)
             if (rtipc_irq_trigger(irqs[i].irq) != 0)
-                soak_violation(O_QUEUE, "rtipc_irq_trigger failed");
+                soak_violation(O_TASK, "rtipc_irq_trigger failed");
         double now = stress_now();
         if (now >= next_quiet && now - t_start < opt_duration) {
             /* A quiet period of 50..300 ms every 2..6 s. */
@@ -354,7 +354,7 @@ static void supervisor(void *arg)
     for (int i = 0; i < 2; ++i) {
         rtipc_irq_timer_stop(irqs[i].irq);
         if (rtipc_irq_delete(irqs[i].irq) != 0)
-            soak_violation(O_QUEUE, "rtipc_irq_delete failed");
+            soak_violation(O_TASK, "rtipc_irq_delete failed");
         irqs[i].irq = NULL;
     }
     /* Each stop phase has a deadline too: the kicks count as progress, so
