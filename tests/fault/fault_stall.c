@@ -71,6 +71,7 @@ typedef struct {
     int id;
     /* counted locally, merged after the join */
     long would_block, timed_out, bad_rc, early_timeout, bad_partial;
+    long partial; /* stream buffer: sends that wrote part of the chunk */
 } producer_t;
 
 /* Byte i of the stream buffer's byte stream. */
@@ -91,6 +92,8 @@ static int send_one(run_t *r, producer_t *p, uint32_t value, long *stream_pos, r
         int rc = rtipc_streambuf_send(r->sb, chunk, sizeof chunk, &sent, t);
         if (rc == RTIPC_OK && (sent == 0 || sent > sizeof chunk))
             ++p->bad_partial;
+        if (rc == RTIPC_OK && sent < sizeof chunk)
+            ++p->partial;
         if (rc != RTIPC_OK && sent != 0)
             ++p->bad_partial; /* an error must mean nothing was written */
         if (rc == RTIPC_OK)
@@ -233,7 +236,7 @@ static void stalled_consumer(kind_t kind)
     store(&r.producers_done, 1);
     join_task(ct);
 
-    long sent_ok = 0, wb = 0, to = 0;
+    long sent_ok = 0, wb = 0, to = 0, partial = 0;
     for (int i = 0; i < r.producers; ++i) {
         if (p[i].bad_rc || p[i].early_timeout || p[i].bad_partial)
             fail_msg("%s producer %d: %ld unexpected codes, %ld timeouts before the full timeout, "
@@ -241,6 +244,7 @@ static void stalled_consumer(kind_t kind)
                      kind_name[kind], i, p[i].bad_rc, p[i].early_timeout, p[i].bad_partial);
         wb += p[i].would_block;
         to += p[i].timed_out;
+        partial += p[i].partial;
         if (kind == K_STREAMBUF) {
             assert_int_equal(r.stream_mismatch, 0);
             assert_int_equal(r.stream_bytes_received, r.nsent[i]);
@@ -253,13 +257,14 @@ static void stalled_consumer(kind_t kind)
             sent_ok += r.nsent[i];
         }
     }
-    /* The stall must really have pushed back on the producers. */
+    /* The stall must really have pushed back on the producers (a stream
+     * buffer's send may also just write less). */
     assert_true(r.stalls >= 1);
-    assert_true(wb + to >= 1);
+    assert_true(wb + to + partial >= 1);
     printf("[  INFO    ] %-9s %ld attempts: %ld %s delivered in order, %ld would-block, %ld timed out, "
-           "%ld stalls\n",
+           "%ld partial, %ld stalls\n",
            kind_name[kind], r.attempts * r.producers, sent_ok, kind == K_STREAMBUF ? "bytes" : "items", wb, to,
-           r.stalls);
+           partial, r.stalls);
     total_would_block += wb;
     total_timed_out += to;
     total_sent += sent_ok;

@@ -79,10 +79,14 @@ static void holder_ends(int mode)
 {
     assert_int_equal(rtipc_mutex_create_static(false, &held_cb[mode], &held[mode]), RTIPC_OK);
     rtipc_mutex_t *m = held[mode];
-    holder_t h = {.m = m, .mode = mode};
-    assert_int_equal(rtipc_sem_create_binary(&h.go), RTIPC_OK);
-    rtipc_task_t *ht = start_task("holder", 1, RTIPC_CORE_ANY, holder_task, &h);
-    assert_true(wait_for_flag(&h.locked, 1, PROMPT_MS));
+    /* Static: a holder that deletes itself is detached, so nothing orders
+     * its last reads before a later reuse of a stack frame. */
+    static holder_t holders[3];
+    holder_t *hp = &holders[mode];
+    *hp = (holder_t){.m = m, .mode = mode};
+    assert_int_equal(rtipc_sem_create_binary(&hp->go), RTIPC_OK);
+    rtipc_task_t *ht = start_task("holder", 1, RTIPC_CORE_ANY, holder_task, hp);
+    assert_true(wait_for_flag(&hp->locked, 1, PROMPT_MS));
     locker_t timed = {.m = m, .timeout = rtipc_ms(300), .rc = NOT_RUN};
     locker_t forever = {.m = m, .timeout = RTIPC_FOREVER, .rc = NOT_RUN};
     rtipc_task_t *tt = start_task("timed", 4, RTIPC_CORE_ANY, locker_task, &timed);
@@ -93,7 +97,7 @@ static void holder_ends(int mode)
     if (mode == END_DELETED) {
         assert_int_equal(rtipc_task_delete(ht), RTIPC_OK);
     } else {
-        assert_int_equal(rtipc_sem_give(h.go), RTIPC_OK);
+        assert_int_equal(rtipc_sem_give(hp->go), RTIPC_OK);
         if (mode == END_RETURN)
             join_task(ht);
         else
@@ -142,7 +146,7 @@ static void holder_ends(int mode)
         ++operations;
     }
     assert_ptr_equal(rtipc_mutex_holder(m), stale);
-    assert_int_equal(rtipc_sem_delete(h.go), RTIPC_OK);
+    assert_int_equal(rtipc_sem_delete(hp->go), RTIPC_OK);
 }
 
 static void test_holder_returns(void **state)
