@@ -41,7 +41,9 @@ uint64_t rtipc_tick_count(void);
 /**
  * Sleep until tick *previous_wake + increment, then store that tick in
  * *previous_wake (FreeRTOS xTaskDelayUntil): a periodic task without drift.
- * If that tick has already passed, returns at once and sets *missed.
+ * If that tick has already passed, returns at once and sets *missed;
+ * *previous_wake still advances by exactly @p increment, so a task that was
+ * late catches up one period per call without skipping a wake tick.
  * A deletion point.
  * Context: task only. Blocking: until the tick.
  * @param missed optional; set to whether the wake tick had already passed.
