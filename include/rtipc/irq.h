@@ -85,7 +85,8 @@ int rtipc_irq_trigger(rtipc_irq_t *irq);
  * Expiries stay on the grid start + k x period. When the handler cannot run
  * at an expiry (another handler of its core runs long, or the core is
  * starved), it runs once as soon as it can for all the expiries it missed,
- * which are not counted separately.
+ * which are not counted separately. An expiry whose time does not fit in
+ * int64 nanoseconds (INT64_MAX as delay or period) never comes.
  * Context: any. Never blocks.
  * @retval 0 started. @retval RTIPC_EINVAL not live, or delay_ns/period_ns < 0.
  */
