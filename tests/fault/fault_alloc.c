@@ -417,6 +417,40 @@ static void test_wdt(void **state)
     account("wdt_start", injected_total);
 }
 
+/* Reachable later, after creation: none of these allocates (notification
+ * slots and the watchdog's subscription live in the task descriptor; a
+ * queue set's membership in the member). Armed to fail the first
+ * allocation, each must still succeed, and no allocation is attempted. */
+static void test_later_calls_allocate_nothing(void **state)
+{
+    (void)state;
+    rtipc_task_t *self = rtipc_task_current(); /* adopted before arming */
+    assert_non_null(self);
+    rtipc_wdt_config_t cfg = {.timeout_ns = 1000000000};
+    assert_int_equal(rtipc_wdt_start(&cfg), RTIPC_OK);
+    long attempts = alloc_attempt_count();
+    uint32_t v = 0;
+    alloc_fail_nth(1);
+    int rc_give = rtipc_notify_give(self, 0);
+    int rc_take = rtipc_notify_take(0, true, &v, RTIPC_NO_WAIT);
+    int rc_set = rtipc_notify(self, 1, 0x5, RTIPC_NOTIFY_SET_BITS, NULL);
+    int rc_wait = rtipc_notify_wait(1, 0, UINT32_MAX, &v, rtipc_ms(1));
+    int rc_add = rtipc_wdt_add(NULL);
+    int rc_reset = rtipc_wdt_reset();
+    int rc_del = rtipc_wdt_delete(NULL);
+    alloc_fail_nth(0);
+    assert_int_equal(rtipc_wdt_stop(), RTIPC_OK);
+    assert_int_equal(rc_give, RTIPC_OK);
+    assert_int_equal(rc_take, RTIPC_OK);
+    assert_int_equal(rc_set, RTIPC_OK);
+    assert_int_equal(rc_wait, RTIPC_OK);
+    assert_int_equal(v, 0x5);
+    assert_int_equal(rc_add, RTIPC_OK);
+    assert_int_equal(rc_reset, RTIPC_OK);
+    assert_int_equal(rc_del, RTIPC_OK);
+    assert_int_equal(alloc_attempt_count(), attempts);
+}
+
 static void test_summary(void **state)
 {
     (void)state;
@@ -446,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_queueset),
         cmocka_unit_test(test_irq),
         cmocka_unit_test(test_wdt),
+        cmocka_unit_test(test_later_calls_allocate_nothing),
         cmocka_unit_test(test_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
