@@ -458,19 +458,18 @@ static void taker_task(void *arg)
     rtipc_task_delay(RTIPC_FOREVER); /* until deleted */
 }
 
-/* Deletes its target as soon as it is told to (a spin, so that the delete
- * and the main thread's give land at about the same moment). */
+/* Deletes its target as soon as it is told to, so that the delete and the
+ * main thread's give land at about the same moment. */
 typedef struct {
     rtipc_task_t *target;
-    int go;
+    rtipc_sem_t *go;
     int rc;
 } killer_t;
 
 static void killer_task(void *arg)
 {
     killer_t *k = arg;
-    while (!load(&k->go)) {
-    }
+    rtipc_sem_take(k->go, RTIPC_FOREVER);
     k->rc = rtipc_task_delete(k->target);
 }
 
@@ -492,16 +491,18 @@ static void test_deleted_while_woken(void **state)
         rtipc_task_t *at = start_task("first", 6, RTIPC_CORE_ANY, taker_task, &a);
         rtipc_task_t *bt = start_task("second", 2, RTIPC_CORE_ANY, taker_task, &b);
         killer_t k = {.target = at, .rc = NOT_RUN};
+        assert_int_equal(rtipc_sem_create_binary(&k.go), RTIPC_OK);
         rtipc_task_t *kt = start_task("killer", 1, RTIPC_CORE_ANY, killer_task, &k);
         sleep_ms(5);
         /* One give wakes the first (highest priority) while the killer
          * deletes it, the two a varying few microseconds apart. Exactly one
          * of the two takers must end up with the count. */
-        store(&k.go, 1);
-        spin_ns((i % 16) * 2000);
+        assert_int_equal(rtipc_sem_give(k.go), RTIPC_OK);
+        spin_ns((i % 16) * 4000);
         assert_int_equal(rtipc_sem_give(s), RTIPC_OK);
         join_task(kt);
         assert_int_equal(k.rc, RTIPC_OK);
+        assert_int_equal(rtipc_sem_delete(k.go), RTIPC_OK);
         if (!load(&a.got) && !wait_for_flag(&b.got, 1, PROMPT_MS))
             fail_msg("round %ld: the give was lost (count %d)", i, rtipc_sem_count(s));
         int ga = load(&a.got), gb = load(&b.got);
