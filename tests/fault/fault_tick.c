@@ -306,7 +306,7 @@ static void periodic_task(void *arg)
     int64_t busy_until = rtipc_time_ns() + 35 * rtipc_tick_period_ns();
     while (rtipc_time_ns() < busy_until)
         ;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 8; ++i) {
         bool missed = false;
         p->rc = rtipc_task_delay_until(&prev, inc, &missed);
         if (p->rc != RTIPC_OK)
@@ -325,10 +325,10 @@ static void test_late_task_catches_up_with_delay_until(void **state)
     periodic_t p = {.rc = 1};
     join_task(start_task("periodic", 3, RTIPC_CORE_ANY, periodic_task, &p));
     assert_int_equal(p.rc, RTIPC_OK);
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 8; ++i)
         assert_int_equal(p.wakes[i], (uint64_t)(10 * (i + 1))); /* no tick skipped */
     assert_true(p.missed_count >= 3); /* ticks 10, 20, 30 had passed */
-    assert_true(p.slept >= 1);        /* tick 50 at least was slept to */
+    assert_true(p.slept >= 1);        /* one of ticks 40..80 at least was slept to */
     printf("[  INFO    ] delay_until: %d late wake ticks returned at once, %d slept to\n", p.missed_count, p.slept);
 }
 
