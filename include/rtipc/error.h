@@ -24,7 +24,8 @@ enum rtipc_error {
     RTIPC_EWOULDBLOCK = -2,
     /** The call blocked and its timeout expired before it could complete. */
     RTIPC_ETIMEDOUT = -3,
-    /** Memory could not be allocated for a dynamically created object. */
+    /** Memory could not be allocated for a dynamically created object.
+     *  The failed call leaves *out unchanged and keeps no memory. */
     RTIPC_ENOMEM = -4,
     /** The call is not allowed in the calling context (a blocking or
      *  task-only call made from an interrupt handler). */

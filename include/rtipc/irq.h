@@ -25,6 +25,10 @@
  * an rtipc call that reschedules (blocks, yields, delays, or wakes a task),
  * whichever comes first. A task pinned to another core is released at once,
  * as the inter-processor interrupt of a dual-core part would do.
+ * The tick that releases them is run by the core's interrupt thread, after
+ * its handlers: while a handler of the core runs on (or the thread is
+ * starved), the tick is late, and the first tick that runs releases every
+ * deferred wake-up; none is dropped.
  *
  * "The interrupted task" is the highest-priority rtipc task pinned to the core
  * that is not blocked in rtipc; with none, the core was idle and any readied
@@ -78,6 +82,11 @@ int rtipc_irq_trigger(rtipc_irq_t *irq);
 /**
  * Start the source's timer: first expiry after @p delay_ns, then every
  * @p period_ns (0 = one-shot). Restarting replaces the previous setting.
+ * Expiries stay on the grid start + k x period. When the handler cannot run
+ * at an expiry (another handler of its core runs long, or the core is
+ * starved), it runs once as soon as it can for all the expiries it missed,
+ * which are not counted separately. An expiry whose time does not fit in
+ * int64 nanoseconds (INT64_MAX as delay or period) never comes.
  * Context: any. Never blocks.
  * @retval 0 started. @retval RTIPC_EINVAL not live, or delay_ns/period_ns < 0.
  */

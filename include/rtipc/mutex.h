@@ -14,6 +14,17 @@
  * A recursive mutex counts the holder's takes and is released by as many
  * unlocks. Mutexes are task-only: no call here may run in an interrupt.
  *
+ * A holder that ends (returns from its entry, deletes itself or is deleted)
+ * without unlocking leaves the mutex held by it for good, as in FreeRTOS; it
+ * is never released on its behalf. From then on: lock fails with
+ * RTIPC_EWOULDBLOCK (RTIPC_NO_WAIT) or RTIPC_ETIMEDOUT after the full
+ * timeout, and an RTIPC_FOREVER lock waits until its caller is deleted;
+ * unlock by any task is RTIPC_EPERM; delete is RTIPC_EBUSY;
+ * rtipc_mutex_holder keeps returning the ended task's handle, which the
+ * rtipc_task_* calls reject as not live. The ended task's descriptor
+ * (task.h) is retired rather than reused, so no later task is ever taken
+ * for the holder; it costs its size in memory for the rest of the process.
+ *
  * Memory: rtipc_mutex_footprint() bytes, one allocation when dynamic.
  */
 #ifndef RTIPC_MUTEX_H

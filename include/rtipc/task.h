@@ -88,8 +88,12 @@ int rtipc_task_join(rtipc_task_t *task);
  *   not be joined afterwards.
  * - another task: asks it to end and waits until it has. The target ends at
  *   its next deletion point: any blocking rtipc call, delay or yield (a
- *   blocked target is woken for this). The target is released; do not join.
- * Mutexes held by the deleted task stay held (as in FreeRTOS).
+ *   blocked target is woken for this). A target blocked on an object leaves
+ *   its wait list, and a wake-up it was given and had not yet used passes to
+ *   the object's next waiter, so the other waiters are still served. The
+ *   target is released; do not join.
+ * Mutexes held by the deleted task stay held (as in FreeRTOS), as they do
+ * when a task returns from its entry: see "A holder that ends" in mutex.h.
  * Context: task only. Blocking: yes when deleting another task.
  * @retval 0 the other task has ended and was released.
  * @retval RTIPC_EINVAL the task was not created by rtipc_task_create.

@@ -41,8 +41,12 @@ uint64_t rtipc_tick_count(void);
 /**
  * Sleep until tick *previous_wake + increment, then store that tick in
  * *previous_wake (FreeRTOS xTaskDelayUntil): a periodic task without drift.
- * If that tick has already passed, returns at once and sets *missed.
- * A deletion point.
+ * If that tick has already passed, returns at once and sets *missed;
+ * *previous_wake still advances by exactly @p increment, so a task that was
+ * late catches up one period per call without skipping a wake tick.
+ * The tick number is unsigned and wraps; a wake tick too far away for its
+ * time to fit in int64 nanoseconds is never reached (the task sleeps until
+ * it is deleted). A deletion point.
  * Context: task only. Blocking: until the tick.
  * @param missed optional; set to whether the wake tick had already passed.
  * @retval 0 done. @retval RTIPC_EINVAL previous_wake NULL or increment 0.

@@ -21,6 +21,13 @@ extern "C" {
 /**
  * A timeout: RTIPC_NO_WAIT, RTIPC_FOREVER or a finite duration.
  * A struct so that a timeout cannot be confused with a count or a length.
+ *
+ * A blocking call measures its timeout on CLOCK_MONOTONIC from its entry and
+ * returns only when it has completed, when the whole timeout has elapsed
+ * (RTIPC_ETIMEDOUT), or not at all when its task is deleted. A signal
+ * delivered to the waiting thread, with or without SA_RESTART, neither ends
+ * nor shortens the wait. A duration whose end does not fit in int64
+ * nanoseconds (up to INT64_MAX) waits without end, as RTIPC_FOREVER does.
  */
 typedef struct {
     int64_t ns; /**< 0 = no wait, negative = forever, else nanoseconds */

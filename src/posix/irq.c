@@ -224,9 +224,13 @@ static void *irq_thread(void *arg)
             if (irq->timer_next >= 0 && now >= irq->timer_next) {
                 irq->due = true;
                 if (irq->timer_period > 0) {
-                    /* Expiries missed while late merge into this one. */
-                    int64_t missed = (now - irq->timer_next) / irq->timer_period;
-                    irq->timer_next += (missed + 1) * irq->timer_period;
+                    /* Expiries missed while late merge into this one. An
+                     * expiry beyond int64 nanoseconds is never (INT64_MAX). */
+                    int64_t steps = (now - irq->timer_next) / irq->timer_period + 1;
+                    if (irq->timer_period > (INT64_MAX - irq->timer_next) / steps)
+                        irq->timer_next = INT64_MAX;
+                    else
+                        irq->timer_next += steps * irq->timer_period;
                 } else {
                     irq->timer_next = -1;
                 }
@@ -369,8 +373,10 @@ int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns)
     if (!irq_valid(irq) || delay_ns < 0 || period_ns < 0)
         return RTIPC_EINVAL;
     struct rtipc_cpu *cpu = &cpus[irq->core];
+    int64_t now = rtipc_time_ns();
     rtipc_lock(&cpu->lock);
-    irq->timer_next = rtipc_time_ns() + delay_ns;
+    /* A first expiry beyond int64 nanoseconds is never (INT64_MAX). */
+    irq->timer_next = delay_ns > INT64_MAX - now ? INT64_MAX : now + delay_ns;
     irq->timer_period = period_ns;
     rtipc_unlock(&cpu->lock);
     ring(cpu);

@@ -48,6 +48,11 @@ static struct rtipc_task *pool_get(void)
 static void pool_put(struct rtipc_task *t)
 {
     atomic_store_explicit(&t->magic, 0, memory_order_relaxed);
+    /* A task that ended holding mutexes stays their holder for good
+     * (mutex.h): its descriptor is retired, never handed to a later task,
+     * which would otherwise be taken for the holder. */
+    if (atomic_load_explicit(&t->mutexes_held, memory_order_relaxed) > 0)
+        return;
     pthread_mutex_lock(&pool_mutex);
     t->pool_next = pool_free;
     pool_free = t;
@@ -163,6 +168,9 @@ static void on_thread_exit(void *arg)
 {
     struct rtipc_task *t = arg;
     current = NULL;
+    /* The kernel may give the thread id to another thread: a waiter lending
+     * its priority to a mutex this task still holds must not reach it. */
+    atomic_store_explicit(&t->tid, 0, memory_order_relaxed);
     rtipc__task_ended(t);
     rtipc__irq_unregister_task(t);
     rtipc__wdt_forget(t);

@@ -70,8 +70,11 @@ int rtipc_task_delay_until(uint64_t *previous_wake, uint32_t increment, bool *mi
         return RTIPC_EINVAL;
     uint64_t target = *previous_wake + increment;
     *previous_wake = target;
-    int64_t wake_at = epoch() + (int64_t)target * rtipc_tick_period_ns();
-    bool late = rtipc_time_ns() >= wake_at;
+    int64_t e = epoch(), period = rtipc_tick_period_ns();
+    /* A tick whose time int64 nanoseconds cannot hold is never reached:
+     * sleep for good (until deleted) rather than overflow. */
+    int64_t wake_at = target > (uint64_t)((INT64_MAX - e) / period) ? -1 : e + (int64_t)target * period;
+    bool late = wake_at >= 0 && rtipc_time_ns() >= wake_at;
     if (missed)
         *missed = late;
     if (late)

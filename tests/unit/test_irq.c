@@ -498,6 +498,30 @@ static void without_yield_the_task_runs_when_the_interrupted_task_readies_a_task
     assert_int_equal(rtipc_sem_delete(s), RTIPC_OK);
 }
 
+/* Delays and periods whose expiry time overflows int64 nanoseconds: the
+ * expiry never comes (no overflow; UBSan checks in ASan builds). */
+static atomic_int huge_hits;
+static void count_huge(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&huge_hits, 1);
+}
+
+static void timer_expiries_beyond_int64_time_never_come(void **state)
+{
+    (void)state;
+    rtipc_irq_t *irq;
+    assert_int_equal(rtipc_irq_create(0, count_huge, NULL, &irq), RTIPC_OK);
+    assert_int_equal(rtipc_irq_timer_start(irq, INT64_MAX, 0), RTIPC_OK);
+    sleep_ms(30);
+    assert_int_equal(atomic_load(&huge_hits), 0);
+    assert_int_equal(rtipc_irq_timer_start(irq, 0, INT64_MAX), RTIPC_OK); /* once, then never */
+    assert_true(wait_for_flag((const volatile int *)&huge_hits, 1, 5000));
+    sleep_ms(30);
+    assert_int_equal(atomic_load(&huge_hits), 1);
+    assert_int_equal(rtipc_irq_delete(irq), RTIPC_OK);
+}
+
 int main(void)
 {
     pin_main_to_core0();
@@ -508,6 +532,7 @@ int main(void)
         cmocka_unit_test(irq_calls_reject_bad_arguments),
         cmocka_unit_test(periodic_timer_fires_at_its_rate_and_stops),
         cmocka_unit_test(one_shot_timer_fires_once),
+        cmocka_unit_test(timer_expiries_beyond_int64_time_never_come),
         cmocka_unit_test(triggers_while_pending_merge_like_a_pending_bit),
         cmocka_unit_test(interrupt_safe_calls_never_block_and_report_each_outcome),
         cmocka_unit_test(with_yield_the_task_runs_right_after_the_handler),

@@ -675,6 +675,47 @@ static void equal_priority_waiters_get_the_mutex_in_fifo_order(void **state)
 }
 
 /* ---- deletion ------------------------------------------------------------- */
+/* A task that ends holding a mutex stays its holder (mutex.h, "A holder
+ * that ends"): the tasks created after it, which may get its recycled
+ * descriptor, must never be taken for the holder. */
+static rtipc_mutex_static_t orphan_cb;
+static rtipc_mutex_t *orphan;
+
+typedef struct {
+    int lock_rc, unlock_rc, is_holder;
+} orphan_try_t;
+
+static void lock_orphan_and_end(void *arg) { *(int *)arg = rtipc_mutex_lock(orphan, RTIPC_NO_WAIT); }
+
+static void try_orphan(void *arg)
+{
+    orphan_try_t *r = arg;
+    r->is_holder = rtipc_mutex_holder(orphan) == rtipc_task_current();
+    r->lock_rc = rtipc_mutex_lock(orphan, RTIPC_NO_WAIT);
+    r->unlock_rc = rtipc_mutex_unlock(orphan);
+}
+
+static void a_task_that_ends_holding_a_mutex_stays_its_holder(void **state)
+{
+    (void)state;
+    assert_int_equal(rtipc_mutex_create_static(false, &orphan_cb, &orphan), RTIPC_OK);
+    int rc = NOT_RUN;
+    rtipc_task_t *ended = start_task("ends", LOW, RTIPC_CORE_ANY, lock_orphan_and_end, &rc);
+    join_task(ended);
+    assert_int_equal(rc, RTIPC_OK);
+    for (int i = 0; i < 4; ++i) {
+        orphan_try_t r = {NOT_RUN, NOT_RUN, -1};
+        join_task(start_task("next", LOW, RTIPC_CORE_ANY, try_orphan, &r));
+        assert_int_equal(r.is_holder, 0);
+        assert_int_equal(r.lock_rc, RTIPC_EWOULDBLOCK);
+        assert_int_equal(r.unlock_rc, RTIPC_EPERM);
+    }
+    assert_ptr_equal(rtipc_mutex_holder(orphan), ended);
+    assert_int_equal(rtipc_task_priority(ended), RTIPC_EINVAL);
+    assert_int_equal(rtipc_mutex_unlock(orphan), RTIPC_EPERM);
+    assert_int_equal(rtipc_mutex_delete(orphan), RTIPC_EBUSY);
+}
+
 static void delete_while_held_is_refused_busy(void **state)
 {
     (void)state;
@@ -1119,6 +1160,7 @@ int main(void)
         cmocka_unit_test(higher_priority_waiter_gets_the_mutex_first),
         cmocka_unit_test(equal_priority_waiters_get_the_mutex_in_fifo_order),
         cmocka_unit_test(delete_while_held_is_refused_busy),
+        cmocka_unit_test(a_task_that_ends_holding_a_mutex_stays_its_holder),
         cmocka_unit_test(deleting_a_waiting_task_lets_the_mutex_be_deleted),
         cmocka_unit_test(holder_inherits_priority_of_waiting_task),
         cmocka_unit_test(holder_is_not_lowered_by_a_lower_priority_waiter),

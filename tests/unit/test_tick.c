@@ -126,6 +126,27 @@ static int default_rate(void **state)
     return rtipc_tick_set_rate(RTIPC_TICK_HZ_DEFAULT) == RTIPC_OK ? 0 : -1;
 }
 
+/* A wake tick whose time overflows int64 nanoseconds is never reached: the
+ * task sleeps until it is deleted (no overflow; UBSan checks in ASan builds). */
+static int far_done;
+static void delay_until_far(void *arg)
+{
+    uint64_t prev = UINT64_MAX / 2;
+    (void)arg;
+    rtipc_task_delay_until(&prev, 1, NULL);
+    __atomic_store_n(&far_done, 1, __ATOMIC_RELEASE);
+}
+
+static void delay_until_a_tick_beyond_int64_time_sleeps_until_deleted(void **state)
+{
+    (void)state;
+    rtipc_task_t *t = start_task("far", 1, RTIPC_CORE_ANY, delay_until_far, NULL);
+    sleep_ms(50);
+    int returned = __atomic_load_n(&far_done, __ATOMIC_ACQUIRE);
+    assert_int_equal(rtipc_task_delete(t), RTIPC_OK);
+    assert_int_equal(returned, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +158,7 @@ int main(void)
         cmocka_unit_test_setup(delay_until_wakes_on_its_tick_without_drift, default_rate),
         cmocka_unit_test_setup(delay_until_reports_a_missed_wake_tick, default_rate),
         cmocka_unit_test_setup(delay_until_rejects_bad_arguments, default_rate),
+        cmocka_unit_test_setup(delay_until_a_tick_beyond_int64_time_sleeps_until_deleted, default_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
