@@ -60,6 +60,11 @@ __attribute__((format(printf, 2, 3), noreturn)) static void fail(const char *cal
 /* True while the current operation runs inside the interrupt handler. */
 static bool g_isr;
 
+/* FUZZ_API_TRACE=1 in the environment: one line per step on stderr (which
+ * object each step addressed and where the input stood), to see what a
+ * corpus file or a crash input does. */
+static bool trace;
+
 /* Any-context call: rc must be want. */
 static void expect(const char *call, int rc, int want)
 {
@@ -124,7 +129,7 @@ static void fill(unsigned char *buf, size_t n)
 }
 
 /* ---- a FIFO of byte records, the model of queues, rings and message buffers -- */
-#define REC_MAX 48
+#define REC_MAX 72 /* the longest record: a ring buffer item (RB_MAXSIZE - 4) */
 #define FIFO_MAX 64
 typedef struct {
     unsigned char d[REC_MAX];
@@ -140,13 +145,15 @@ static void fifo_push_back(fifo_t *f, const void *d, size_t len)
 {
     if (f->n == FIFO_MAX)
         abort(); /* a harness bug: objects are sized to stay below FIFO_MAX */
+    if (len > REC_MAX)
+        abort();
     rec_t *r = fifo_at(f, f->n++);
     memcpy(r->d, d, len);
     r->len = len;
 }
 static void fifo_push_front(fifo_t *f, const void *d, size_t len)
 {
-    if (f->n == FIFO_MAX)
+    if (f->n == FIFO_MAX || len > REC_MAX)
         abort();
     f->head = (f->head + FIFO_MAX - 1) % FIFO_MAX;
     f->n++;
@@ -2166,6 +2173,7 @@ static void teardown(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
+    trace = getenv("FUZZ_API_TRACE") != NULL;
     main_task = rtipc_task_current();
     if (!main_task) {
         fprintf(stderr, "fuzz_api: the main thread could not become an rtipc task\n");
@@ -2182,15 +2190,32 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 #define MAX_STEPS 1000
 
+static const char *const op_names[] = {"queue",   "sem",     "mutex",   "notify", "eventgroup", "ringbuf",
+                                       "streambuf", "msgbuf", "mailbox", "spsc",   "queueset",   "wrong"};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     in_data = data, in_size = size, in_pos = 0;
     for (step = 0; in_pos < in_size && step < MAX_STEPS; step++) {
+        size_t at = in_pos;
         unsigned k = u8() % (N_OPS + 1);
-        if (k == N_OPS)
-            run_in_isr(ops[u8() % N_OPS]);
+        bool isr = k == N_OPS;
+        if (isr)
+            k = u8() % N_OPS;
+        if (trace)
+            fprintf(stderr, "step %u at byte %zu: %s%s\n", step, at, op_names[k], isr ? " (in handler)" : "");
+        if (isr)
+            run_in_isr(ops[k]);
         else
             ops[k]();
+    }
+    if (trace) {
+        unsigned live = 0;
+        for (int i = 0; i < NSLOT; i++)
+            live += !!Q[i].h + !!S[i].h + !!M[i].h + !!E[i].h + !!SB[i].h + !!MB[i].h + !!X[i].h + !!P[i].h + !!T[i].h;
+        for (int i = 0; i < NSLOT + 1; i++)
+            live += !!R[i].h;
+        fprintf(stderr, "end: %u steps, %u objects live before teardown\n", step, live);
     }
     teardown();
     return 0;
