@@ -14,7 +14,15 @@
  *   "schema" is not the string "rtipc-bench/1", whose "env" is present and
  *   not an object, or whose "results" is not an array must give status 2
  *   (an invalid file), never 0 or 1;
- * - a file compared with itself cannot regress: the status is 0 or 2. */
+ * - a file compared with itself cannot regress: the status is 0 or 2.
+ *
+ * Cost: compare.c bootstraps the median of every distribution row that has a
+ * histogram and no p50_ci95, 200 resamples of up to
+ * BENCH_BOOTSTRAP_MAX_DRAWS (10^6) draws each: a bounded but large cost
+ * (2 x 10^8 draws, seconds under the sanitizers) for a histogram that holds
+ * millions of samples. Inputs whose histograms would cost more than
+ * DRAW_BUDGET draws in all are skipped (and kept out of the corpus) so that
+ * the fuzzer stays fast; test_compare_bootstrap covers the capped case. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -99,12 +107,49 @@ static bool top_level_ok(const uint8_t *p, size_t n)
     return ok;
 }
 
+#define DRAW_BUDGET 4e7
+
+/* Draws the bootstraps of one file could take (an upper bound: every
+ * histogram of a results entry counts, whether or not compare.c uses it). */
+static double bootstrap_draws(const cJSON *root)
+{
+    double draws = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "results")) {
+        const cJSON *pair, *h = cJSON_GetObjectItemCaseSensitive(row, "histogram");
+        double samples = 0;
+        cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(h, "buckets")) {
+            const cJSON *count = cJSON_GetArrayItem(pair, 1);
+            if (cJSON_IsNumber(count) && count->valuedouble > 0)
+                samples += count->valuedouble;
+        }
+        draws += 200.0 * (samples < 1e6 ? samples : 1e6);
+    }
+    return draws;
+}
+
+static double parse_draws(const uint8_t *p, size_t n)
+{
+    char *text = malloc(n + 1);
+    if (!text)
+        abort();
+    memcpy(text, p, n);
+    text[n] = 0;
+    cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
+    free(text);
+    double draws = root && cJSON_IsObject(root) ? bootstrap_draws(root) : 0;
+    cJSON_Delete(root);
+    return draws;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *nul = memchr(data, 0, size);
     size_t base_n = nul ? (size_t)(nul - data) : size;
     const uint8_t *fresh = nul ? nul + 1 : data;
     size_t fresh_n = nul ? size - base_n - 1 : size;
+    if (parse_draws(data, base_n) + parse_draws(fresh, fresh_n) > DRAW_BUDGET)
+        return -1; /* too slow to be worth it; see the file comment */
     write_file(base_path, data, base_n);
     write_file(new_path, fresh, fresh_n);
 
