@@ -33,7 +33,7 @@ BUILD_DEPS += valgrind
 BUILD_DEPS += libck-dev libboost-dev
 SHELL := /bin/bash
 
-.PHONY: all build bench check check-release check-asan check-tsan deps clean soak
+.PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -81,8 +81,27 @@ check-tsan: deps
 	$(call cmake_build,tsan,RelWithDebInfo,-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRTIPC_SANITIZE=thread)
 	cd $(BUILD)/tsan && RTIPC_STRESS_SCALE=$(SANITIZER_STRESS_SCALE) TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --output-on-failure $(CTEST_FLAGS)
 
-check: check-release check-asan check-tsan
-	@echo "rtipc: all test builds passed (Release gcc, ASan+UBSan gcc, TSan clang)"
+# libFuzzer harnesses (tests/fuzz/README.md): clang, ASan + UBSan, each
+# harness run FUZZ_SECONDS after replaying its checked-in corpus; `make fuzz`
+# runs FUZZ_LONG_SECONDS per harness and keeps what it finds in
+# $(BUILD)/fuzz/corpus-*.
+FUZZ_SECONDS ?= 60
+FUZZ_LONG_SECONDS ?= 900
+define fuzz_build
+	cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRTIPC_FUZZ=ON -DRTIPC_BUILD_TESTS=OFF -DRTIPC_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(BUILD)/fuzz -j$(JOBS) --target fuzz_api fuzz_compare_json
+endef
+
+check-fuzz: deps
+	$(fuzz_build)
+	FUZZ_BUILD_DIR=$(BUILD)/fuzz tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz: deps
+	$(fuzz_build)
+	FUZZ_BUILD_DIR=$(BUILD)/fuzz FUZZ_KEEP_CORPUS=1 tests/fuzz/run.sh $(FUZZ_LONG_SECONDS)
+
+check: check-release check-asan check-tsan check-fuzz
+	@echo "rtipc: all test builds passed (Release gcc, ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
 
 clean:
 	rm -rf $(BUILD)
