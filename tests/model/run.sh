@@ -53,7 +53,7 @@ check() {
     dir=$work/$name
     rm -rf "$dir"
     mkdir -p "$dir"
-    cp "$here/$model" "$dir/"
+    cp "$here"/*.pml "$dir/" # the model and what it includes
     runs=$((runs + 1))
     # shellcheck disable=SC2086
     if ! (cd "$dir" && spin $defines -a "$model" >spin.out 2>&1); then
@@ -112,6 +112,14 @@ for m in MUT_PUBLISH_FIRST MUT_HEAD_EARLY MUT_SIZE_TAIL_FIRST MUT_NO_REFRESH; do
     check "spsc-$m" spsc.pml fail safety "-D$m"
 done
 [ $full = 1 ] && check spsc-cap4-full spsc.pml pass safety "-DCAP=4 -DIDXBITS=3 -DITEMS=6 -DSIZE_CALLS=2"
+
+# ---- SPSC blocking push/pop: sleeping flags over park/unpark (spsc_block.pml)
+check spsc-block spsc_block.pml pass safety "-DTIMED -DCAP=1 -DITEMS=3 -DSPURIOUS=1"
+check spsc-block-cap2 spsc_block.pml pass safety "-DTIMED -DCAP=2 -DITEMS=4 -DSPURIOUS=1"
+check spsc-block-live spsc_block.pml pass ltl:alldone "-DTIMED -DCAP=1 -DITEMS=3 -DSPURIOUS=1"
+check spsc-block-MUT_FLAG_AFTER spsc_block.pml fail safety "-DTIMED -DMUT_FLAG_AFTER"
+check spsc-block-MUT_NO_PEER_CHECK spsc_block.pml fail safety "-DTIMED -DMUT_NO_PEER_CHECK"
+check spsc-block-MUT_RAISE_ABANDONED spsc_block.pml fail safety "-DTIMED -DMUT_RAISE_ABANDONED"
 
 # ---- mailbox versions (mailbox.pml) ------------------------------------------
 check mailbox mailbox.pml pass safety "-DWORDS=2 -DWRITERS=1 -DWRITES=3 -DREADERS=2 -DREADS=2"
