@@ -31,6 +31,8 @@ BUILD_DEPS += valgrind
 # Headers of the lock-free SPSC peers (ck_ring, boost::lockfree::spsc_queue)
 # that rtipc-bench's `peers` experiment measures.
 BUILD_DEPS += libck-dev libboost-dev
+# Model checker for the lock-free protocols (tests/model, CTest label model).
+BUILD_DEPS += spin
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak
