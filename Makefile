@@ -1,10 +1,13 @@
 # rtipc top-level commands. Everything builds through CMake; this file only
 # names the configurations and installs missing Debian packages first.
-#   make check   build Release, ASan+UBSan and TSan, and run every test in each
+#   make check   build Release, ASan+UBSan and TSan, run every test in each
+#                (model checks in Release), then the fuzzers briefly
 #   make build   Release build only
 #   make bench   build Release and run the default rtipc-bench suite; tables on
 #                stdout and in results/latest.txt, JSON in results/latest.json,
 #                the HTML report in results/index.html
+#   make check-fuzz  the libFuzzer harnesses, FUZZ_SECONDS each (part of check)
+#   make fuzz    the same for FUZZ_LONG_SECONDS each, keeping what they find
 #   make soak    build Release and run rtipc-soak for DURATION (default 30m);
 #                output in results/soak-<date>.txt, JSON in results/soak-latest.json
 #   make clean   remove build/
