@@ -104,6 +104,22 @@ void conf_streambuf(conf_t *c)
         }
     }
     (void)rtipc_streambuf_delete(sb);
+
+    /* Trigger level 0 counts as 1: one byte wakes the reader. */
+    if (conf_need_order(c, "streambuf.trigger.zero_is_one") &&
+        conf_setup(c, "streambuf_create", rtipc_streambuf_create(16, 0, &sb))) {
+        sb_reader_t r3 = {c, sb, CONF_LONG_MS, 99, -100, {0}};
+        if (conf_spawn(c, "reader", CONF_PRIO_HIGH, sb_reader, &r3, &t)) {
+            conf_step(c, ST_T_ACT);
+            (void)rtipc_streambuf_send(sb, data, 1, &n, RTIPC_NO_WAIT);
+            conf_step(c, ST_T_AFTER);
+            conf_join(c, t);
+            conf_steps(c, steps, sizeof steps);
+            conf_check(c, "streambuf.trigger.zero_is_one", "steps=R.block T.act R.got T.after reader=0 received=1",
+                       "steps=%s reader=%s received=%u", steps, conf_err(r3.rc), (unsigned)r3.received);
+        }
+        (void)rtipc_streambuf_delete(sb);
+    }
 }
 
 /* ---- message buffers ------------------------------------------------------ */

@@ -34,6 +34,30 @@ static void n_taker(void *arg)
     conf_step(h->c, ST_H_DONE);
 }
 
+typedef struct {
+    conf_t *c;
+    uint32_t value, after;
+    int rc;
+} n_waiter_t;
+
+/* Waits on slot 0 clearing 0x0f on entry (nothing pending) and 0x3 on exit. */
+static void n_waiter(void *arg)
+{
+    n_waiter_t *h = arg;
+    (void)rtipc_notify_state_clear(NULL, 0);
+    (void)rtipc_notify_value_clear(NULL, 0, 0xffffffffu, NULL);
+    (void)rtipc_notify(rtipc_task_current(), 0, 0x100, RTIPC_NOTIFY_SET_BITS, NULL);
+    (void)rtipc_notify_state_clear(NULL, 0);
+    (void)rtipc_notify_value_clear(NULL, 0, 0, NULL);
+    (void)rtipc_notify(rtipc_task_current(), 0, 0x0c, RTIPC_NOTIFY_SET_BITS, NULL);
+    (void)rtipc_notify_state_clear(NULL, 0); /* value 0x10c, nothing pending */
+    conf_step(h->c, ST_H_BLOCK);
+    h->rc = rtipc_notify_wait(0, 0x0f, 0x3, &h->value, rtipc_ms(CONF_LONG_MS));
+    h->after = 0xdeadbeefu;
+    (void)rtipc_notify_value_clear(NULL, 0, 0, &h->after);
+    conf_step(h->c, ST_H_DONE);
+}
+
 static void notify_tasks(conf_t *c)
 {
     rtipc_task_t *t;
@@ -50,7 +74,7 @@ static void notify_tasks(conf_t *c)
         conf_check(c, "notify.take.no_action_keeps_waiting", "0 take=RTIPC_ETIMEDOUT", "%s take=%s", conf_err(rc),
                    conf_err(h.rc));
     }
-    if (!conf_need_order(c, "notify.task.wake"))
+    if (!conf_need_order(c, "notify.task.wake notify.task.wait"))
         return;
     n_helper_t d = {c, false, CONF_LONG_MS, 0, -100};
     if (conf_spawn(c, "taker", CONF_PRIO_HIGH, n_taker, &d, &t)) {
@@ -61,6 +85,18 @@ static void notify_tasks(conf_t *c)
         conf_steps(c, steps, sizeof steps);
         conf_check(c, "notify.task.wake", "0 steps=H.block T.act H.done T.after take=0 value=1",
                    "%s steps=%s take=%s value=%u", conf_err(rc), steps, conf_err(d.rc), (unsigned)d.value);
+    }
+    n_waiter_t w = {c, 0, 0, -100};
+    if (conf_spawn(c, "waiter", CONF_PRIO_HIGH, n_waiter, &w, &t)) {
+        uint32_t prev = 0xdeadbeefu;
+        conf_step(c, ST_T_ACT);
+        int rc = rtipc_notify(t, 0, 0x3, RTIPC_NOTIFY_SET_BITS, &prev);
+        conf_step(c, ST_T_AFTER);
+        conf_join(c, t);
+        conf_steps(c, steps, sizeof steps);
+        conf_check(c, "notify.task.wait", "0 prev=0x100 steps=H.block T.act H.done T.after wait=0 value=0x103 after=0x100",
+                   "%s prev=0x%x steps=%s wait=%s value=0x%x after=0x%x", conf_err(rc), (unsigned)prev, steps,
+                   conf_err(w.rc), (unsigned)w.value, (unsigned)w.after);
     }
 }
 
@@ -211,6 +247,22 @@ void conf_queueset(conf_t *c)
     (void)rtipc_queue_send(q2, &v, RTIPC_NO_WAIT);
     conf_check(c, "queueset.add.non_empty", "RTIPC_EBUSY", "%s", conf_err(rtipc_queueset_add_queue(set2, q2)));
     (void)rtipc_queue_receive(q2, &v, RTIPC_NO_WAIT);
+    rtipc_sem_t *cs;
+    if (conf_setup(c, "sem_create", rtipc_sem_create_counting(5, 0, &cs))) {
+        int c1 = rtipc_queueset_add_sem(set2, cs);     /* 5 of 8 */
+        int c2 = rtipc_queueset_add_queue(set2, q2);   /* 6 of 8 */
+        rtipc_sem_t *b2 = NULL;
+        int c3 = RTIPC_EINVAL;
+        if (conf_setup(c, "sem_create", rtipc_sem_create_counting(3, 0, &b2)))
+            c3 = rtipc_queueset_add_sem(set2, b2);      /* 9 > 8 */
+        conf_check(c, "queueset.add.sizing_counting", "0 0 RTIPC_EOVERFLOW", "%s %s %s", conf_err(c1), conf_err(c2),
+                   conf_err(c3));
+        (void)rtipc_queueset_remove_queue(set2, q2);
+        (void)rtipc_queueset_remove_sem(set2, cs);
+        (void)rtipc_sem_delete(cs);
+        if (b2)
+            (void)rtipc_sem_delete(b2);
+    }
 
     conf_check(c, "queueset.select.empty_no_wait", "RTIPC_EWOULDBLOCK", "%s",
                conf_err(rtipc_queueset_select(set, &m, RTIPC_NO_WAIT)));

@@ -112,9 +112,17 @@ static void q_receiver(void *arg)
     conf_step(h->c, h->after);
 }
 
+static void q_peeker(void *arg)
+{
+    q_helper_t *h = arg;
+    conf_step(h->c, h->before);
+    h->rc = rtipc_queue_peek(h->q, &h->value, rtipc_ms(CONF_LONG_MS));
+    conf_step(h->c, h->after);
+}
+
 static void queue_multi_task(conf_t *c)
 {
-    if (!conf_need_order(c, "queue.reset.sender queue.reset.receiver queue.waiters.priority"))
+    if (!conf_need_order(c, "queue.reset.sender queue.reset.receiver queue.waiters.priority queue.peek.wakes_next"))
         return;
     char steps[160];
     rtipc_queue_t *q;
@@ -177,6 +185,28 @@ static void queue_multi_task(conf_t *c)
         conf_check(c, "queue.waiters.priority",
                    "steps=Lo.block Hi.block T.act Hi.done T.act2 Lo.done hi=1 lo=2",
                    "steps=%s hi=%d lo=%d", steps, hi.value, lo.value);
+    }
+
+    /* A peek leaves the item, so the next waiting receiver is woken too. */
+    q_helper_t rx = {c, q, 0, -100, ST_LO_BLOCK, ST_LO_DONE};
+    q_helper_t pk = {c, q, 0, -100, ST_HI_BLOCK, ST_HI_DONE};
+    if (conf_spawn(c, "rx", CONF_PRIO_HIGH, q_receiver, &rx, &t1)) {
+        if (conf_spawn(c, "peeker", CONF_PRIO_HIGHER, q_peeker, &pk, &t2)) {
+            v = 5;
+            conf_step(c, ST_T_ACT);
+            (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
+            conf_step(c, ST_T_AFTER);
+            conf_join(c, t2);
+        } else {
+            v = 0;
+            (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
+        }
+        conf_join(c, t1);
+        conf_steps(c, steps, sizeof steps);
+        conf_check(c, "queue.peek.wakes_next",
+                   "steps=Lo.block Hi.block T.act Hi.done Lo.done T.after peek=0:5 receive=0:5 waiting=0",
+                   "steps=%s peek=%s:%d receive=%s:%d waiting=%d", steps, conf_err(pk.rc), pk.value, conf_err(rx.rc),
+                   rx.value, rtipc_queue_messages_waiting(q));
     }
     (void)rtipc_queue_delete(q);
 }
@@ -314,6 +344,49 @@ static void mutex_inheritance(conf_t *c, rtipc_mutex_t *m)
                conf_err(hi.lock_rc), conf_err(rc), eff, steps, conf_err(mid.lock_rc));
 }
 
+/* Inheritance is kept until the holder holds no mutex: releasing the other
+ * mutex first changes nothing, and the waiter (equal to the inherited
+ * priority) does not preempt until the holder drops. */
+static void mutex_two_held(conf_t *c)
+{
+    if (!conf_need_order(c, "mutex.inherit.two_mutexes"))
+        return;
+    rtipc_mutex_t *m1, *m2;
+    rtipc_task_t *t;
+    char steps[160];
+    if (!conf_setup(c, "mutex_create", rtipc_mutex_create(false, &m1)))
+        return;
+    if (!conf_setup(c, "mutex_create", rtipc_mutex_create(false, &m2))) {
+        (void)rtipc_mutex_delete(m1);
+        return;
+    }
+    (void)rtipc_mutex_lock(m1, RTIPC_NO_WAIT);
+    (void)rtipc_mutex_lock(m2, RTIPC_NO_WAIT);
+    m_helper_t h = {c, m1, CONF_LONG_MS, -100, -100, NULL, ST_H_BLOCK, ST_H_DONE};
+    if (conf_spawn(c, "waiter", CONF_PRIO_HIGHER, m_waiter, &h, &t)) {
+        int during = rtipc_task_effective_priority(c->self);
+        conf_step(c, ST_T_ACT);
+        int u2 = rtipc_mutex_unlock(m2);
+        int mid = rtipc_task_effective_priority(c->self);
+        conf_step(c, ST_T_ACT2);
+        int u1 = rtipc_mutex_unlock(m1);
+        conf_step(c, ST_T_AFTER);
+        int end = rtipc_task_effective_priority(c->self);
+        conf_join(c, t);
+        conf_steps(c, steps, sizeof steps);
+        conf_check(c, "mutex.inherit.two_mutexes",
+                   "during=4 unlock_other=0 still=4 unlock_awaited=0 effective=2 "
+                   "steps=H.block T.act T.act2 H.done T.after waiter=0",
+                   "during=%d unlock_other=%s still=%d unlock_awaited=%s effective=%d steps=%s waiter=%s", during,
+                   conf_err(u2), mid, conf_err(u1), end, steps, conf_err(h.lock_rc));
+    } else {
+        (void)rtipc_mutex_unlock(m2);
+        (void)rtipc_mutex_unlock(m1);
+    }
+    (void)rtipc_mutex_delete(m2);
+    (void)rtipc_mutex_delete(m1);
+}
+
 void conf_mutex(conf_t *c)
 {
     rtipc_mutex_t *m;
@@ -335,6 +408,7 @@ void conf_mutex(conf_t *c)
     conf_check(c, "mutex.unlock_free", "RTIPC_EPERM", "%s", conf_err(rtipc_mutex_unlock(m)));
     mutex_inheritance(c, m);
     (void)rtipc_mutex_delete(m);
+    mutex_two_held(c);
 
     if (!conf_setup(c, "mutex_create", rtipc_mutex_create(true, &m)))
         return;
