@@ -119,7 +119,7 @@ static void isr_rx(void *arg)
     conf_step(r->c, d == 0 ? ST_R_RUN_SAME_TICK : d == 1 ? ST_R_RUN_NEXT_TICK : ST_R_RUN_LATER_TICK);
 }
 
-enum handoff { HANDOFF_YIELD, HANDOFF_RESCHEDULE, HANDOFF_TICK, HANDOFF_LOWER };
+enum handoff { HANDOFF_YIELD, HANDOFF_RESCHEDULE, HANDOFF_TICK, HANDOFF_LOWER, HANDOFF_EQUAL };
 
 /* One interrupt readies a task waiting on a semaphore; returns the woken flag. */
 static void handoff(conf_t *c, isr_t *s, rtipc_irq_t *irq, enum handoff kind, const char *key, const char *expected)
@@ -127,11 +127,11 @@ static void handoff(conf_t *c, isr_t *s, rtipc_irq_t *irq, enum handoff kind, co
     rtipc_task_t *t;
     char steps[160];
     isr_rx_t r = {c, s->sem, 0, kind == HANDOFF_TICK, -100};
-    unsigned prio = kind == HANDOFF_LOWER ? CONF_PRIO_LOW : CONF_PRIO_HIGH;
+    unsigned prio = kind == HANDOFF_LOWER ? CONF_PRIO_LOW : kind == HANDOFF_EQUAL ? RTIPC_CONF_PRIO_RUNNER : CONF_PRIO_HIGH;
     if (!conf_spawn(c, "isr_rx", prio, isr_rx, &r, &t))
         return;
-    if (kind == HANDOFF_LOWER)
-        (void)rtipc_task_delay(rtipc_ms(20)); /* let the lower task reach its wait */
+    if (kind == HANDOFF_LOWER || kind == HANDOFF_EQUAL)
+        (void)rtipc_task_delay(rtipc_ms(20)); /* let the task reach its wait */
     s->yield = kind == HANDOFF_YIELD;
     s->mode = ISR_GIVE;
     r.trigger_tick = align_to_tick();
@@ -140,7 +140,7 @@ static void handoff(conf_t *c, isr_t *s, rtipc_irq_t *irq, enum handoff kind, co
     int rc = rtipc_irq_trigger(irq);
     bool ran = rc == RTIPC_OK && wait_handled(irq, before);
     conf_step(c, ST_T_RETURNED);
-    if (kind == HANDOFF_RESCHEDULE) {
+    if (kind == HANDOFF_RESCHEDULE || kind == HANDOFF_EQUAL) {
         conf_step(c, ST_T_YIELD);
         (void)rtipc_task_yield();
         conf_step(c, ST_T_AFTER_YIELD);
@@ -222,6 +222,10 @@ void conf_irq(conf_t *c)
                 "trigger=0 give=0 woken=1 steps=T.trigger isr T.returned R.run@next_tick T.saw_run rx=0");
         handoff(c, &s, irq, HANDOFF_LOWER, "irq.handoff.lower_priority",
                 "trigger=0 give=0 woken=0 steps=T.trigger isr T.returned R.run rx=0");
+        /* Equal priority: not "higher than the interrupted task", so woken
+         * stays false; a yield hands the core to it. */
+        handoff(c, &s, irq, HANDOFF_EQUAL, "irq.handoff.equal_priority",
+                "trigger=0 give=0 woken=0 steps=T.trigger isr T.returned T.yield R.run T.after_yield rx=0");
         (void)rtipc_tick_set_rate(old_rate);
     }
 
