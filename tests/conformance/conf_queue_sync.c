@@ -112,6 +112,14 @@ static void q_receiver(void *arg)
     conf_step(h->c, h->after);
 }
 
+static void q_receiver_short(void *arg)
+{
+    q_helper_t *h = arg;
+    conf_step(h->c, h->before);
+    h->rc = rtipc_queue_receive(h->q, &h->value, rtipc_ms(100));
+    conf_step(h->c, h->after);
+}
+
 static void q_peeker(void *arg)
 {
     q_helper_t *h = arg;
@@ -387,6 +395,89 @@ static void mutex_two_held(conf_t *c)
     (void)rtipc_mutex_delete(m1);
 }
 
+typedef struct {
+    conf_t *c;
+    rtipc_sem_t *s;
+    int rc;
+} s_helper_t;
+
+static void s_waiter(void *arg)
+{
+    s_helper_t *h = arg;
+    conf_step(h->c, ST_LO_BLOCK);
+    h->rc = rtipc_sem_take(h->s, rtipc_ms(100));
+    conf_step(h->c, ST_LO_DONE);
+}
+
+/* A woken waiter is not handed the item, count or mutex: a lower-priority
+ * waiter is readied, but the running task can take it back first; the
+ * waiter then finds nothing and waits out the rest of its timeout. */
+static void not_handed(conf_t *c)
+{
+    if (!conf_need_order(c, "queue.woken_not_handed sem.woken_not_handed mutex.woken_not_handed"))
+        return;
+    rtipc_task_t *t;
+    char steps[160];
+    rtipc_queue_t *q;
+    if (conf_setup(c, "queue_create", rtipc_queue_create(2, sizeof(int), &q))) {
+        q_helper_t r = {c, q, -1, -100, ST_LO_BLOCK, ST_LO_DONE};
+        r.value = -1;
+        if (conf_spawn(c, "rx", CONF_PRIO_LOW, q_receiver_short, &r, &t)) {
+            (void)rtipc_task_delay(rtipc_ms(20));
+            int v = 7, got = 0;
+            conf_step(c, ST_T_ACT);
+            int s1 = rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
+            int s2 = rtipc_queue_receive(q, &got, RTIPC_NO_WAIT);
+            conf_step(c, ST_T_AFTER);
+            conf_join(c, t);
+            conf_steps(c, steps, sizeof steps);
+            conf_check(c, "queue.woken_not_handed", "0 taken_back=0:7 steps=Lo.block T.act T.after Lo.done receiver=RTIPC_ETIMEDOUT",
+                       "%s taken_back=%s:%d steps=%s receiver=%s", conf_err(s1), conf_err(s2), got, steps, conf_err(r.rc));
+        }
+        (void)rtipc_queue_delete(q);
+    }
+    rtipc_sem_t *sem;
+    if (conf_setup(c, "sem_create", rtipc_sem_create_binary(&sem))) {
+        s_helper_t h = {c, sem, -100};
+        if (conf_spawn(c, "taker", CONF_PRIO_LOW, s_waiter, &h, &t)) {
+            (void)rtipc_task_delay(rtipc_ms(20));
+            conf_step(c, ST_T_ACT);
+            int g = rtipc_sem_give(sem);
+            int k = rtipc_sem_take(sem, RTIPC_NO_WAIT);
+            conf_step(c, ST_T_AFTER);
+            conf_join(c, t);
+            conf_steps(c, steps, sizeof steps);
+            conf_check(c, "sem.woken_not_handed", "0 taken_back=0 steps=Lo.block T.act T.after Lo.done taker=RTIPC_ETIMEDOUT",
+                       "%s taken_back=%s steps=%s taker=%s", conf_err(g), conf_err(k), steps, conf_err(h.rc));
+        }
+        (void)rtipc_sem_delete(sem);
+    }
+    rtipc_mutex_t *m;
+    if (conf_setup(c, "mutex_create", rtipc_mutex_create(false, &m))) {
+        (void)rtipc_mutex_lock(m, RTIPC_NO_WAIT);
+        m_helper_t h = {c, m, 100, -100, -100, NULL, ST_LO_BLOCK, ST_LO_DONE};
+        if (conf_spawn(c, "waiter", CONF_PRIO_LOW, m_waiter, &h, &t)) {
+            (void)rtipc_task_delay(rtipc_ms(20));
+            conf_step(c, ST_T_ACT);
+            int u = rtipc_mutex_unlock(m);
+            int l = rtipc_mutex_lock(m, RTIPC_NO_WAIT);
+            const char *holder = holder_name(c, m);
+            conf_step(c, ST_T_AFTER);
+            (void)rtipc_task_delay(rtipc_ms(300)); /* the waiter times out */
+            (void)rtipc_mutex_unlock(m);
+            conf_join(c, t);
+            conf_steps(c, steps, sizeof steps);
+            conf_check(c, "mutex.woken_not_handed",
+                       "0 taken_back=0 holder=runner steps=Lo.block T.act T.after Lo.done waiter=RTIPC_ETIMEDOUT",
+                       "%s taken_back=%s holder=%s steps=%s waiter=%s", conf_err(u), conf_err(l), holder, steps,
+                       conf_err(h.lock_rc));
+        } else {
+            (void)rtipc_mutex_unlock(m);
+        }
+        (void)rtipc_mutex_delete(m);
+    }
+}
+
 void conf_mutex(conf_t *c)
 {
     rtipc_mutex_t *m;
@@ -409,6 +500,7 @@ void conf_mutex(conf_t *c)
     mutex_inheritance(c, m);
     (void)rtipc_mutex_delete(m);
     mutex_two_held(c);
+    not_handed(c);
 
     if (!conf_setup(c, "mutex_create", rtipc_mutex_create(true, &m)))
         return;
