@@ -130,7 +130,7 @@ static void q_peeker(void *arg)
 
 static void queue_multi_task(conf_t *c)
 {
-    if (!conf_need_order(c, "queue.reset.sender queue.reset.receiver queue.waiters.priority queue.peek.wakes_next"))
+    if (!conf_need_order(c, "queue.reset.sender queue.reset.one_sender queue.reset.receiver queue.waiters.priority queue.peek.wakes_next"))
         return;
     char steps[160];
     rtipc_queue_t *q;
@@ -154,6 +154,36 @@ static void queue_multi_task(conf_t *c)
                    "%s steps=%s sender=%s value=%d", conf_err(rc), steps, conf_err(s.rc), v);
     }
     (void)rtipc_queue_delete(q);
+
+    /* Reset wakes one waiting sender only, the highest-priority one; the
+     * other stays blocked although there is room again, until a receive. */
+    if (conf_setup(c, "queue_create", rtipc_queue_create(2, sizeof(int), &q))) {
+        v = 1;
+        (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
+        (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
+        q_helper_t lo = {c, q, 30, -100, ST_LO_BLOCK, ST_LO_DONE};
+        q_helper_t hi = {c, q, 40, -100, ST_HI_BLOCK, ST_HI_DONE};
+        if (conf_spawn(c, "lo", CONF_PRIO_HIGH, q_sender, &lo, &t1)) {
+            int got1 = 0, got2 = 0, rc = RTIPC_EINVAL, waiting = -1;
+            if (conf_spawn(c, "hi", CONF_PRIO_HIGHER, q_sender, &hi, &t2)) {
+                conf_step(c, ST_T_ACT);
+                rc = rtipc_queue_reset(q);
+                waiting = rtipc_queue_messages_waiting(q);
+                conf_step(c, ST_T_ACT2);
+                (void)rtipc_queue_receive(q, &got1, RTIPC_NO_WAIT);
+                conf_step(c, ST_T_AFTER);
+                conf_join(c, t2);
+            }
+            conf_join(c, t1);
+            (void)rtipc_queue_receive(q, &got2, RTIPC_NO_WAIT);
+            conf_steps(c, steps, sizeof steps);
+            conf_check(c, "queue.reset.one_sender",
+                       "0 waiting=1 steps=Lo.block Hi.block T.act Hi.done T.act2 Lo.done T.after items=40 30 hi=0 lo=0",
+                       "%s waiting=%d steps=%s items=%d %d hi=%s lo=%s", conf_err(rc), waiting, steps, got1, got2,
+                       conf_err(hi.rc), conf_err(lo.rc));
+        }
+        (void)rtipc_queue_delete(q);
+    }
 
     /* Reset leaves a waiting receiver blocked: it gets the item sent later. */
     if (!conf_setup(c, "queue_create", rtipc_queue_create(2, sizeof(int), &q)))
