@@ -1,0 +1,63 @@
+/* Parking for rtipc's own objects (mailbox, SPSC ring) on FreeRTOS: a task
+ * that must wait links a node from its stack into the object's list inside a
+ * critical section and blocks on its notification index
+ * RTIPC__FR_PARK_INDEX; a waker unlinks the node and gives that index, in
+ * the same kind of critical section (task or interrupt). A give that arrives
+ * after the waiter gave up only makes its next park return early: every
+ * parking loop checks its condition again. */
+#ifndef RTIPC_PORT_FREERTOS_PARK_H
+#define RTIPC_PORT_FREERTOS_PARK_H
+
+#include "port_internal.h"
+
+typedef struct rtipc__fr_parked {
+    TaskHandle_t task;
+    struct rtipc__fr_parked *next;
+    uint64_t key; /* the object's own data (the mailbox: last version seen) */
+    bool linked;
+} rtipc__fr_parked_t;
+
+/* Inside a critical section. */
+static inline void rtipc__fr_park_link(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n)
+{
+    if (n->linked)
+        return;
+    n->next = *head;
+    *head = n;
+    n->linked = true;
+}
+
+/* Inside a critical section. */
+static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n)
+{
+    for (rtipc__fr_parked_t **p = head; *p; p = &(*p)->next) {
+        if (*p == n) {
+            *p = n->next;
+            break;
+        }
+    }
+    n->linked = false;
+}
+
+/* Inside a critical section: unlink @p n and wake its task. */
+static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n, bool isr, BaseType_t *hp)
+{
+    rtipc__fr_park_unlink(head, n);
+    if (isr)
+        vTaskNotifyGiveIndexedFromISR(n->task, RTIPC__FR_PARK_INDEX, hp);
+    else
+        (void)xTaskNotifyGiveIndexed(n->task, RTIPC__FR_PARK_INDEX);
+}
+
+/* Block the caller until woken or until *left ticks have passed since
+ * @p since (updated by the kernel's own timeout helper). Returns false once
+ * the time is up. */
+static inline bool rtipc__fr_park_sleep(TimeOut_t *since, TickType_t *left)
+{
+    if (xTaskCheckForTimeOut(since, left) != pdFALSE)
+        return false;
+    (void)ulTaskNotifyTakeIndexed(RTIPC__FR_PARK_INDEX, pdTRUE, *left);
+    return true;
+}
+
+#endif
