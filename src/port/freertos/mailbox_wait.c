@@ -119,7 +119,7 @@ void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
 {
     mailbox_port_t *p = port_of(mb);
     BaseType_t hp = pdFALSE;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
     uint64_t now = rtipc__mailbox_version(mb);
     for (rtipc__fr_parked_t *w = p->waiters, *next; w; w = next) {
         next = w->next;
@@ -127,6 +127,6 @@ void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
             rtipc__fr_park_wake(&p->waiters, w, c.isr, &hp);
     }
     update_sleepers(mb);
-    rtipc__fr_exit(c);
+    rtipc__fr_wake_exit(c);
     rtipc__fr_woken(hp, woken);
 }

@@ -39,7 +39,7 @@ static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_pa
     n->linked = false;
 }
 
-/* Inside a critical section: unlink @p n and wake its task. */
+/* Between rtipc__fr_wake_enter and _exit: unlink @p n and wake its task. */
 static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n, bool isr, BaseType_t *hp)
 {
     rtipc__fr_park_unlink(head, n);
@@ -47,6 +47,25 @@ static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_park
         vTaskNotifyGiveIndexedFromISR(n->task, RTIPC__FR_PARK_INDEX, hp);
     else
         (void)xTaskNotifyGiveIndexed(n->task, RTIPC__FR_PARK_INDEX);
+}
+
+/* The section a waker holds while it unlinks and gives. From a task the
+ * scheduler is suspended as well: a readied task of higher priority must not
+ * run (and park again on the same list) while the waker walks the list; it
+ * runs when the waker resumes the scheduler. From a handler the FromISR
+ * give never switches. */
+static inline rtipc__fr_crit_t rtipc__fr_wake_enter(void)
+{
+    if (!rtipc__fr_in_isr())
+        vTaskSuspendAll();
+    return rtipc__fr_enter();
+}
+
+static inline void rtipc__fr_wake_exit(rtipc__fr_crit_t c)
+{
+    rtipc__fr_exit(c);
+    if (!c.isr)
+        (void)xTaskResumeAll();
 }
 
 /* Block the caller until woken or until *left ticks have passed since

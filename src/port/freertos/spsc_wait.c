@@ -73,11 +73,11 @@ void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken)
 {
     spsc_port_t *p = port_of(r);
     BaseType_t hp = pdFALSE;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
     while (p->waiters[side])
         rtipc__fr_park_wake(&p->waiters[side], p->waiters[side], c.isr, &hp);
     clear_sleeping(r, side);
-    rtipc__fr_exit(c);
+    rtipc__fr_wake_exit(c);
     rtipc__fr_woken(hp, woken);
 }
 
@@ -104,7 +104,7 @@ static int wait_for(struct rtipc_spsc *r, unsigned me, const void *in, void *out
     for (;;) {
         bool peer_sleeping = false;
         BaseType_t hp = pdFALSE;
-        taskENTER_CRITICAL();
+        rtipc__fr_crit_t c = rtipc__fr_wake_enter(); /* it may wake the peer */
         rtipc__fr_park_link(&p->waiters[me], &node);
         atomic_store_explicit(&r->sleeping[me], 1, memory_order_relaxed);
         /* F3 (consumer) / F4 (producer): pairs with F1 / F2 in spsc.c. */
@@ -120,7 +120,7 @@ static int wait_for(struct rtipc_spsc *r, unsigned me, const void *in, void *out
                 clear_sleeping(r, peer);
             }
         }
-        taskEXIT_CRITICAL();
+        rtipc__fr_wake_exit(c);
         if (moved)
             return RTIPC_OK;
         if (!rtipc__fr_park_sleep(&since, &left)) {
