@@ -806,6 +806,38 @@ static void check_own_objects(void)
     CHECK_RC(rtipc_spsc_delete(sc.r), RTIPC_OK);
 }
 
+/* ---- deleting a task blocked in rtipc ---------------------------------------- */
+static void blocked_in_queue(void *arg)
+{
+    uint32_t v;
+    (void)rtipc_queue_receive(arg, &v, RTIPC_FOREVER);
+}
+
+static void blocked_in_spsc(void *arg)
+{
+    uint32_t v;
+    (void)rtipc_spsc_pop(arg, &v, RTIPC_FOREVER);
+}
+
+static void check_delete_blocked(void)
+{
+    rtipc_queue_t *q = NULL;
+    rtipc_spsc_t *r = NULL;
+    CHECK_RC(rtipc_queue_create(1, sizeof(uint32_t), &q), RTIPC_OK);
+    CHECK_RC(rtipc_spsc_create(4, sizeof(uint32_t), &r), RTIPC_OK);
+    rtipc_task_t *tq = spawn("blockq", CHECK_PRIO + 1, blocked_in_queue, q);
+    rtipc_task_t *tr = spawn("blockr", CHECK_PRIO + 1, blocked_in_spsc, r);
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_EBUSY);
+    CHECK_RC(rtipc_spsc_delete(r), RTIPC_EBUSY);
+    CHECK_RC(rtipc_task_delete(tq), RTIPC_OK);
+    CHECK_RC(rtipc_task_delete(tr), RTIPC_OK);
+    /* The deleted waiters left the objects: they can go now. */
+    uint32_t v = 9;
+    CHECK_RC(rtipc_spsc_push(r, &v, RTIPC_NO_WAIT), RTIPC_OK); /* wakes nobody stale */
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_OK);
+    CHECK_RC(rtipc_spsc_delete(r), RTIPC_OK);
+}
+
 /* ---- what the port does not support ----------------------------------------- */
 static void isr_stub(void *arg) { (void)arg; }
 
@@ -898,6 +930,7 @@ static void check_task(void *arg)
     run_section("stream/msg", check_buffers);
     run_section("queuesets", check_queuesets);
     run_section("mailbox/spsc", check_own_objects);
+    run_section("task delete", check_delete_blocked);
     run_section("unsupported", check_unsupported);
 #ifdef RTIPC_EXAMPLE_CONFORMANCE
     run_section("conformance", run_conformance);

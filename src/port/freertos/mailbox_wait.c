@@ -69,10 +69,11 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen,
     if (!newer(mb, last_seen)) {
         if (rtipc_timeout_is_no_wait(timeout))
             return RTIPC_EWOULDBLOCK;
-        if (!rtipc__fr_self())
+        struct rtipc_task *self = rtipc__fr_self();
+        if (!self)
             return RTIPC_ENOMEM;
         mailbox_port_t *p = port_of(mb);
-        rtipc__fr_parked_t me = {.task = xTaskGetCurrentTaskHandle(), .key = last_seen};
+        rtipc__fr_parked_t me = {.task = xTaskGetCurrentTaskHandle(), .owner = self, .key = last_seen};
         TickType_t left = rtipc__fr_ticks(timeout);
         TimeOut_t since;
         vTaskSetTimeOutState(&since);

@@ -12,6 +12,7 @@
 
 typedef struct rtipc__fr_parked {
     TaskHandle_t task;
+    struct rtipc_task *owner; /* the parked task's descriptor */
     struct rtipc__fr_parked *next;
     uint64_t key; /* the object's own data (the mailbox: last version seen) */
     bool linked;
@@ -25,6 +26,8 @@ static inline void rtipc__fr_park_link(rtipc__fr_parked_t **head, rtipc__fr_park
     n->next = *head;
     *head = n;
     n->linked = true;
+    n->owner->parked = n;
+    n->owner->parked_list = head;
 }
 
 /* Inside a critical section. */
@@ -37,6 +40,8 @@ static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_pa
         }
     }
     n->linked = false;
+    n->owner->parked = NULL;
+    n->owner->parked_list = NULL;
 }
 
 /* Between rtipc__fr_wake_enter and _exit: unlink @p n and wake its task. */

@@ -128,10 +128,17 @@ static inline bool rtipc__fr_spin_ok(int64_t ns)
 #define RTIPC__FR_TASK_CREATED 0x1u        /* by rtipc_task_create: joinable */
 #define RTIPC__FR_TASK_ADOPTED 0x2u        /* a task rtipc did not create */
 
+struct rtipc__fr_parked;
+
 struct rtipc_task {
     uint32_t magic;
     uint32_t flags;
     TaskHandle_t handle;
+    /* What the task is blocked in, so that rtipc_task_delete can take it out
+     * (all three set and cleared inside critical sections): */
+    volatile uint32_t *waiting_on;         /* a kernel object's waiter count */
+    struct rtipc__fr_parked *parked;       /* its node in a mailbox/SPSC list */
+    struct rtipc__fr_parked **parked_list; /* ... and that list */
     rtipc_task_fn entry;
     void *arg;
     int core;
@@ -175,10 +182,16 @@ static inline struct rtipc__fr_qhead *rtipc__fr_qhead_of(void *kernel_handle)
     return (struct rtipc__fr_qhead *)(void *)((unsigned char *)kernel_handle - offsetof(struct rtipc__fr_qhead, cb));
 }
 
+/* Count the caller in (d = 1) or out (d = -1) of a kernel object's waiters,
+ * remembering it in the caller's descriptor (adopted already by the callers'
+ * checks, or now) for rtipc_task_delete. */
 static inline void rtipc__fr_waiter_add(volatile uint32_t *w, int d)
 {
+    struct rtipc_task *self = rtipc__fr_self();
     taskENTER_CRITICAL();
     *w = (uint32_t)((int)*w + d);
+    if (self)
+        self->waiting_on = d > 0 ? w : NULL;
     taskEXIT_CRITICAL();
 }
 

@@ -93,11 +93,12 @@ int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns)
  * look at the ring once more (the handshake in spsc.c), park, repeat. */
 static int wait_for(struct rtipc_spsc *r, unsigned me, const void *in, void *out, rtipc_timeout_t timeout)
 {
-    if (!rtipc__fr_self())
+    struct rtipc_task *self = rtipc__fr_self();
+    if (!self)
         return RTIPC_ENOMEM;
     spsc_port_t *p = port_of(r);
     unsigned peer = 1 - me;
-    rtipc__fr_parked_t node = {.task = xTaskGetCurrentTaskHandle()};
+    rtipc__fr_parked_t node = {.task = xTaskGetCurrentTaskHandle(), .owner = self};
     TickType_t left = rtipc__fr_ticks(timeout);
     TimeOut_t since;
     vTaskSetTimeOutState(&since);

@@ -3,6 +3,7 @@
  * descriptor hangs off thread-local storage pointer rtipcCONFIG_TLS_INDEX. */
 #include <string.h>
 
+#include "park.h"
 #include "port_internal.h"
 
 struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle)
@@ -154,8 +155,17 @@ int rtipc_task_delete(rtipc_task_t *task)
     /* FreeRTOS deletes at once, wherever the target is (docs/porting.md). If
      * its entry had already returned it is deleting itself: only release. */
     vTaskSuspendAll();
-    if (uxSemaphoreGetCount(task->done) == 0)
+    if (uxSemaphoreGetCount(task->done) == 0) {
+        /* Take it out of what it waits in, so the object can still be
+         * deleted and no list keeps a node from its stack. */
+        taskENTER_CRITICAL();
+        if (task->waiting_on && *task->waiting_on > 0)
+            --*task->waiting_on;
+        if (task->parked)
+            rtipc__fr_park_unlink(task->parked_list, task->parked);
+        taskEXIT_CRITICAL();
         vTaskDelete(task->handle);
+    }
     (void)xTaskResumeAll();
     release(task);
     return RTIPC_OK;
