@@ -109,7 +109,8 @@ rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m)
     if (!live(m))
         return NULL;
     TaskHandle_t h = rtipc__fr_in_isr() ? xSemaphoreGetMutexHolderFromISR(km(m)) : xSemaphoreGetMutexHolder(km(m));
-    return h ? rtipc__fr_task_of(h) : NULL;
+    /* Looked up among live descriptors: the holder may have been deleted. */
+    return h ? rtipc__fr_task_find(h) : NULL;
 }
 
 size_t rtipc_mutex_footprint(const rtipc_mutex_t *m) { return m == NULL || live(m) ? sizeof(struct rtipc_mutex) : 0; }

@@ -136,6 +136,7 @@ struct rtipc_task {
     TaskHandle_t handle;
     /* What the task is blocked in, so that rtipc_task_delete can take it out
      * (all three set and cleared inside critical sections): */
+    struct rtipc_task *next_live;          /* list of live descriptors (task.c) */
     volatile uint32_t *waiting_on;         /* a kernel object's waiter count */
     struct rtipc__fr_parked *parked;       /* its node in a mailbox/SPSC list */
     struct rtipc__fr_parked **parked_list; /* ... and that list */
@@ -157,8 +158,13 @@ static inline bool rtipc__fr_task_live(const struct rtipc_task *t)
  * NULL if memory is exhausted (or called from a handler). */
 struct rtipc_task *rtipc__fr_self(void);
 
-/* The descriptor of a FreeRTOS task, or NULL if it never used rtipc. */
+/* The descriptor of a FreeRTOS task, or NULL if it never used rtipc. Reads
+ * the task's TLS: only for a task known to exist (NULL = the caller). */
 struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle);
+
+/* The live descriptor whose task is @p handle, or NULL, found without
+ * touching the task (which may have been deleted). Task or interrupt. */
+struct rtipc_task *rtipc__fr_task_find(TaskHandle_t handle);
 
 /* Wrappers of kernel queues (queue, semaphore, mutex) share this head so that
  * a queue set can map a kernel member handle back to the rtipc object. */

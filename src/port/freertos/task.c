@@ -12,6 +12,44 @@ struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle)
     return rtipc__fr_task_live(t) ? t : NULL;
 }
 
+/* Every live descriptor, so that a kernel handle (a mutex holder) can be
+ * mapped to its descriptor without reading a possibly deleted task. */
+static struct rtipc_task *live_tasks;
+
+static void track(struct rtipc_task *t)
+{
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    t->next_live = live_tasks;
+    live_tasks = t;
+    rtipc__fr_exit(c);
+}
+
+static void untrack(struct rtipc_task *t)
+{
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    for (struct rtipc_task **p = &live_tasks; *p; p = &(*p)->next_live) {
+        if (*p == t) {
+            *p = t->next_live;
+            break;
+        }
+    }
+    rtipc__fr_exit(c);
+}
+
+struct rtipc_task *rtipc__fr_task_find(TaskHandle_t handle)
+{
+    struct rtipc_task *found = NULL;
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    for (struct rtipc_task *t = live_tasks; t; t = t->next_live) {
+        if (t->handle == handle) {
+            found = t;
+            break;
+        }
+    }
+    rtipc__fr_exit(c);
+    return found;
+}
+
 static void copy_name(char dst[16], const char *src)
 {
     size_t n = 0;
@@ -41,11 +79,13 @@ struct rtipc_task *rtipc__fr_self(void)
     t->notify_spin = RTIPC_SPIN_DEFAULT;
     copy_name(t->name, pcTaskGetName(NULL));
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
+    track(t);
     return t;
 }
 
 static void release(struct rtipc_task *t)
 {
+    untrack(t);
     t->magic = 0;
     if (t->flags & RTIPC__FR_TASK_CREATED)
         vSemaphoreDelete(t->done);
@@ -111,8 +151,10 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
 #else
     ok = xTaskCreate(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, &t->handle);
 #endif
-    if (ok == pdPASS)
+    if (ok == pdPASS) {
         vTaskSetThreadLocalStoragePointer(t->handle, rtipcCONFIG_TLS_INDEX, t);
+        track(t);
+    }
     (void)xTaskResumeAll();
     if (ok != pdPASS) {
         release(t);
