@@ -15,7 +15,12 @@
 #define configMAX_PRIORITIES 32                /* rtipc: >= RTIPC_PRIORITY_LEVELS */
 #define configMINIMAL_STACK_SIZE 4096
 #define configMAX_TASK_NAME_LEN 16
-#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_64_BITS
+#define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_64_BITS /* the POSIX port's TickType_t is unsigned long anyway */
+#if defined(RTIPC_EXAMPLE_NEAR_WRAP) && RTIPC_EXAMPLE_NEAR_WRAP
+/* Start the kernel's tick count 300 ticks before it wraps, so that the run
+ * crosses the wrap (rtipc's own count starts at 0 and does not wrap). */
+#define configINITIAL_TICK_COUNT ((TickType_t)0 - (TickType_t)300)
+#endif
 #define configIDLE_SHOULD_YIELD 1
 #define configNUMBER_OF_CORES 1
 

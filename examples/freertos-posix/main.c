@@ -953,6 +953,8 @@ static void check_task(void *arg)
 #ifdef RTIPC_EXAMPLE_CONFORMANCE
     run_section("conformance", run_conformance);
 #endif
+    printf("kernel ticks %u-bit, now %llu (rtipc_tick_count %llu)\n", (unsigned)(sizeof(TickType_t) * 8),
+           (unsigned long long)xTaskGetTickCount(), (unsigned long long)rtipc_tick_count());
     printf("%s: %u checks, %u failed\n", failures ? "FAILED" : "PASSED", checks, failures);
     fflush(stdout);
     vTaskEndScheduler(); /* vTaskStartScheduler returns in main */

@@ -12,24 +12,37 @@
 
 #define NS_PER_TICK ((int64_t)1000000000 / (int64_t)configTICK_RATE_HZ)
 
+/* The kernel's count starts at configINITIAL_TICK_COUNT; rtipc counts from
+ * the start of the tick, as tick.h says. */
+#ifdef configINITIAL_TICK_COUNT
+#define TICK0 ((TickType_t)configINITIAL_TICK_COUNT)
+#else
+#define TICK0 ((TickType_t)0)
+#endif
+
+static TickType_t kernel_ticks(bool isr)
+{
+    return (TickType_t)((isr ? xTaskGetTickCountFromISR() : xTaskGetTickCount()) - TICK0);
+}
+
 uint64_t rtipc__fr_tick_count64(void)
 {
-#if configTICK_TYPE_WIDTH_IN_BITS == TICK_TYPE_WIDTH_64_BITS
-    return rtipc__fr_in_isr() ? (uint64_t)xTaskGetTickCountFromISR() : (uint64_t)xTaskGetTickCount();
-#else
+    /* TickType_t is the port's (unsigned long on the POSIX simulator,
+     * whatever configTICK_TYPE_WIDTH_IN_BITS says): decide on its size. */
+    if (sizeof(TickType_t) >= sizeof(uint64_t))
+        return (uint64_t)kernel_ticks(rtipc__fr_in_isr());
     /* Widen the wrapping count: remember the last reading and the wraps seen.
      * Correct as long as some rtipc call reads the clock once per wrap. */
     static TickType_t last;
     static uint64_t high;
     rtipc__fr_crit_t c = rtipc__fr_enter();
-    TickType_t now = c.isr ? xTaskGetTickCountFromISR() : xTaskGetTickCount();
+    TickType_t now = kernel_ticks(c.isr);
     if (now < last)
-        high += (uint64_t)portMAX_DELAY + 1u;
+        high += (uint64_t)(TickType_t)-1 + 1u;
     last = now;
     uint64_t v = high + now;
     rtipc__fr_exit(c);
     return v;
-#endif
 }
 
 int64_t rtipc_time_ns(void) { return (int64_t)rtipc__fr_tick_count64() * NS_PER_TICK; }
