@@ -35,9 +35,11 @@
 #endif
 #if !defined(INCLUDE_vTaskDelete) || INCLUDE_vTaskDelete != 1 || !defined(INCLUDE_uxTaskPriorityGet) || \
     INCLUDE_uxTaskPriorityGet != 1 || !defined(INCLUDE_vTaskPrioritySet) || INCLUDE_vTaskPrioritySet != 1 || \
-    !defined(INCLUDE_xTaskDelayUntil) || INCLUDE_xTaskDelayUntil != 1 || \
+    !defined(INCLUDE_vTaskDelay) || INCLUDE_vTaskDelay != 1 || \
+    !defined(INCLUDE_xTaskGetSchedulerState) || INCLUDE_xTaskGetSchedulerState != 1 || \
+    !defined(INCLUDE_xTaskGetCurrentTaskHandle) || INCLUDE_xTaskGetCurrentTaskHandle != 1 || \
     !defined(INCLUDE_xSemaphoreGetMutexHolder) || INCLUDE_xSemaphoreGetMutexHolder != 1
-#error "rtipc on FreeRTOS needs INCLUDE_vTaskDelete, INCLUDE_uxTaskPriorityGet, INCLUDE_vTaskPrioritySet, INCLUDE_xTaskDelayUntil and INCLUDE_xSemaphoreGetMutexHolder set to 1"
+#error "rtipc on FreeRTOS needs INCLUDE_vTaskDelete, INCLUDE_uxTaskPriorityGet, INCLUDE_vTaskPrioritySet, INCLUDE_vTaskDelay, INCLUDE_xTaskGetSchedulerState, INCLUDE_xTaskGetCurrentTaskHandle and INCLUDE_xSemaphoreGetMutexHolder set to 1"
 #endif
 
 /* Thread-local storage pointer of each task that holds its rtipc descriptor. */
