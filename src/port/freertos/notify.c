@@ -105,7 +105,19 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
     if (!rtipc__fr_self())
         return RTIPC_ENOMEM;
     uint32_t v = 0;
-    BaseType_t ok = xTaskNotifyWaitIndexed(index, clear_on_entry, clear_on_exit, &v, rtipc__fr_ticks(timeout));
+    BaseType_t ok;
+    if (rtipc_timeout_is_no_wait(timeout)) {
+        /* The kernel (V11.1) clears the entry bits only when it may block;
+         * notify.h clears them whenever nothing is pending. Both steps in one
+         * critical section, so no notification can come in between. */
+        taskENTER_CRITICAL();
+        ok = xTaskNotifyWaitIndexed(index, 0, clear_on_exit, &v, 0);
+        if (ok != pdTRUE)
+            v = ulTaskNotifyValueClearIndexed(NULL, index, clear_on_entry) & ~clear_on_entry;
+        taskEXIT_CRITICAL();
+    } else {
+        ok = xTaskNotifyWaitIndexed(index, clear_on_entry, clear_on_exit, &v, rtipc__fr_ticks(timeout));
+    }
     if (value)
         *value = v;
     return ok == pdTRUE ? RTIPC_OK : rtipc__fr_fail(timeout);
