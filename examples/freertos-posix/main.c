@@ -362,6 +362,10 @@ static void check_sems(void)
 
     static rtipc_sem_static_t scb;
     rtipc_sem_t *st = NULL;
+    UBaseType_t saved = isr_begin();
+    int rc_static_isr = rtipc_sem_create_static(2, 2, &scb, &st);
+    isr_end(saved);
+    CHECK_RC(rc_static_isr, RTIPC_ECONTEXT);
     CHECK_RC(rtipc_sem_create_static(2, 2, &scb, &st), RTIPC_OK);
     CHECK_RC(rtipc_sem_take(st, RTIPC_NO_WAIT), RTIPC_OK);
     CHECK(rtipc_sem_count(st) == 1);

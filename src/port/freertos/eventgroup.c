@@ -51,6 +51,10 @@ int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
 
 int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgroup_t **out)
 {
+    /* The kernel's creation enters a task-level critical section: not from
+     * a handler on FreeRTOS (docs/porting.md). */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
     if (!out || !cb)
         return RTIPC_EINVAL;
     struct rtipc_eventgroup *eg = (struct rtipc_eventgroup *)(void *)cb;

@@ -54,6 +54,10 @@ int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
 int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rtipc_queue_static_t *cb,
                               rtipc_queue_t **out)
 {
+    /* The kernel's creation enters a task-level critical section: not from
+     * a handler on FreeRTOS (docs/porting.md). */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
     if (!out || !cb || !storage || !shape_ok(length, item_size))
         return RTIPC_EINVAL;
     struct rtipc_queue *q = (struct rtipc_queue *)(void *)cb;

@@ -55,6 +55,10 @@ int rtipc_sem_create_counting(unsigned max, unsigned initial, rtipc_sem_t **out)
 
 int rtipc_sem_create_static(unsigned max, unsigned initial, rtipc_sem_static_t *cb, rtipc_sem_t **out)
 {
+    /* The kernel's creation enters a task-level critical section: not from
+     * a handler on FreeRTOS (docs/porting.md). */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
     if (!out || !cb || !shape_ok(max, initial))
         return RTIPC_EINVAL;
     struct rtipc_sem *s = (struct rtipc_sem *)(void *)cb;
