@@ -38,7 +38,9 @@ enum rtipc_error {
      *  already holds, or a task joining itself. */
     RTIPC_EDEADLOCK = -8,
     /** The operation is not supported by this object's configuration
-     *  (overwrite on a queue longer than one item). */
+     *  (overwrite on a queue longer than one item), or not by the port
+     *  rtipc was built for (docs/porting.md lists what the FreeRTOS port
+     *  does not support). */
     RTIPC_ENOTSUP = -9,
     /** A notification value is still pending and the action was
      *  "no overwrite", so the value was left unchanged. */

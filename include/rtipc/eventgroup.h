@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -53,7 +54,7 @@ typedef struct rtipc_eventgroup rtipc_eventgroup_t;
 
 /** Caller-provided memory for a statically created event group. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[24];
+    _Alignas(8) unsigned char opaque[RTIPC_EVENTGROUP_STATIC_SIZE];
 } rtipc_eventgroup_static_t;
 
 /**

@@ -34,6 +34,7 @@
 #include <stddef.h>
 
 #include "rtipc/task.h"
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -46,7 +47,7 @@ typedef struct rtipc_mutex rtipc_mutex_t;
 
 /** Caller-provided memory for a statically created mutex. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[40];
+    _Alignas(8) unsigned char opaque[RTIPC_MUTEX_STATIC_SIZE];
 } rtipc_mutex_static_t;
 
 /**

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -31,7 +32,7 @@ typedef struct rtipc_queue rtipc_queue_t;
 
 /** Caller-provided memory for a statically created queue's control block. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[64];
+    _Alignas(8) unsigned char opaque[RTIPC_QUEUE_STATIC_SIZE];
 } rtipc_queue_static_t;
 
 /**

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -27,7 +28,7 @@ typedef struct rtipc_sem rtipc_sem_t;
 
 /** Caller-provided memory for a statically created semaphore. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[40];
+    _Alignas(8) unsigned char opaque[RTIPC_SEM_STATIC_SIZE];
 } rtipc_sem_static_t;
 
 /**

@@ -12,7 +12,7 @@ const char *rtipc_strerror(int code)
     case RTIPC_EOVERFLOW:   return "count already at maximum";
     case RTIPC_EPERM:       return "caller does not hold the mutex";
     case RTIPC_EDEADLOCK:   return "operation would deadlock";
-    case RTIPC_ENOTSUP:     return "not supported by this object";
+    case RTIPC_ENOTSUP:     return "not supported by this object or port";
     case RTIPC_EPENDING:    return "a notification is already pending";
     case RTIPC_EBUSY:       return "object in use";
     case RTIPC_ESYSTEM:     return "operating system refused a resource";

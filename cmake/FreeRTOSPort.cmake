@@ -1,0 +1,54 @@
+# rtipc for FreeRTOS (RTIPC_PORT=freertos): the portable core in src/common
+# plus the port in src/port/freertos, built against the application's kernel.
+#
+# The application supplies the kernel exactly as FreeRTOS-Kernel's own CMake
+# builds it: a `freertos_config` INTERFACE target giving FreeRTOSConfig.h, then
+# add_subdirectory(<kernel>) which defines `freertos_kernel`; then
+# add_subdirectory(<rtipc>). Tests and measurement programs need Linux and are
+# not built. docs/porting.md walks through it.
+
+if(NOT TARGET freertos_kernel)
+    message(FATAL_ERROR
+        "RTIPC_PORT=freertos: the target 'freertos_kernel' does not exist.\n"
+        "Add the FreeRTOS kernel before rtipc, as FreeRTOS-Kernel's CMake expects:\n"
+        "  add_library(freertos_config INTERFACE)  # with FreeRTOSConfig.h's directory\n"
+        "  set(FREERTOS_PORT <your port> CACHE STRING \"\")\n"
+        "  add_subdirectory(<FreeRTOS-Kernel> freertos_kernel)\n"
+        "  add_subdirectory(<rtipc> rtipc)\n"
+        "See docs/porting.md.")
+endif()
+
+set(RTIPC_FREERTOS_SOURCES
+    src/common/error.c
+    src/common/ringbuf_core.c
+    src/common/spsc.c
+    src/common/mailbox.c
+    src/port/freertos/irq.c
+    src/port/freertos/time.c
+    src/port/freertos/tick.c
+    src/port/freertos/task.c
+    src/port/freertos/spin.c
+    src/port/freertos/queue.c
+    src/port/freertos/sem.c
+    src/port/freertos/mutex.c
+    src/port/freertos/notify.c
+    src/port/freertos/eventgroup.c
+    src/port/freertos/streambuf.c
+    src/port/freertos/msgbuf.c
+    src/port/freertos/queueset.c
+    src/port/freertos/mailbox_wait.c
+    src/port/freertos/spsc_wait.c
+    src/port/freertos/ringbuf.c
+    src/port/freertos/wdt.c
+)
+
+add_library(rtipc_static STATIC ${RTIPC_FREERTOS_SOURCES})
+add_library(rtipc::rtipc ALIAS rtipc_static)
+set_target_properties(rtipc_static PROPERTIES OUTPUT_NAME rtipc EXPORT_NAME rtipc)
+target_include_directories(rtipc_static
+    PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/include)
+target_compile_options(rtipc_static PRIVATE ${RTIPC_WARNINGS})
+# The kernel (and through it freertos_config) is public: an application that
+# links rtipc links the kernel it was built for.
+target_link_libraries(rtipc_static PUBLIC freertos_kernel)
+message(STATUS "rtipc: FreeRTOS port (tests and bench are not built in this mode)")

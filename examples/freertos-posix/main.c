@@ -1,0 +1,1002 @@
+/* rtipc on the FreeRTOS POSIX simulator: start the scheduler, then check,
+ * from a task, every rtipc object the FreeRTOS port maps onto the kernel.
+ * Each CHECK prints a line on failure; the program ends with a summary and
+ * exits 0 only if every check passed (and, when linked, the conformance
+ * suite's output matched tests/conformance/expected.txt). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#include "rtipc/port_freertos.h"
+#include "rtipc/rtipc.h"
+
+static unsigned checks, failures;
+
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        ++checks;                                                                \
+        if (!(cond)) {                                                           \
+            ++failures;                                                          \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                        \
+    } while (0)
+
+#define CHECK_RC(call, expected)                                                                      \
+    do {                                                                                              \
+        int rc_ = (call);                                                                             \
+        ++checks;                                                                                     \
+        if (rc_ != (expected)) {                                                                      \
+            ++failures;                                                                               \
+            printf("FAIL %s:%d: %s = %d (%s), expected %s\n", __FILE__, __LINE__, #call, rc_,         \
+                   rtipc_strerror(rc_), #expected);                                                   \
+        }                                                                                             \
+    } while (0)
+
+void rtipc_example_assert_failed(const char *file, unsigned long line)
+{
+    printf("FreeRTOS assertion failed at %s:%lu\n", file, line);
+    fflush(stdout);
+    abort();
+}
+
+void vApplicationMallocFailedHook(void);
+void vApplicationMallocFailedHook(void)
+{
+    printf("FreeRTOS heap exhausted\n");
+    abort();
+}
+
+/* ---- an interrupt handler played in a task -----------------------------------
+ * On the simulator a task brackets the handler body; on an MCU the handler
+ * does the same (or the port's rtipcCONFIG_IN_INTERRUPT hook says so). */
+static UBaseType_t isr_begin(void)
+{
+    UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+    rtipc_freertos_isr_enter();
+    return saved;
+}
+
+static void isr_end(UBaseType_t saved)
+{
+    rtipc_freertos_isr_exit();
+    taskEXIT_CRITICAL_FROM_ISR(saved);
+}
+
+/* ---- the tick hook: a real interrupt-context caller --------------------------- */
+static rtipc_queue_t *volatile tick_queue;     /* armed by the check task */
+static rtipc_eventgroup_t *volatile tick_group;
+static volatile uint64_t tick_sent_at;
+static volatile int tick_rc = 1;
+static volatile bool tick_saw_isr;
+
+void vApplicationTickHook(void);
+void vApplicationTickHook(void)
+{
+    rtipc_freertos_isr_enter();
+    rtipc_queue_t *q = tick_queue;
+    if (q) {
+        tick_queue = NULL;
+        uint64_t now = rtipc_tick_count();
+        bool woken = false;
+        tick_saw_isr = rtipc_in_interrupt();
+        tick_rc = rtipc_queue_send_from_isr(q, &now, &woken);
+        tick_sent_at = now;
+        /* No yield requested: the kernel's tick switches to the readied task. */
+    }
+    rtipc_eventgroup_t *eg = tick_group;
+    if (eg) {
+        tick_group = NULL;
+        bool woken = false;
+        (void)rtipc_eventgroup_set_bits_from_isr(eg, 0x10, NULL, &woken);
+    }
+    rtipc_freertos_isr_exit();
+}
+
+/* ---- helpers ------------------------------------------------------------------- */
+static rtipc_task_t *spawn(const char *name, unsigned prio, rtipc_task_fn fn, void *arg)
+{
+    rtipc_task_config_t cfg = {.name = name, .priority = prio, .core = RTIPC_CORE_ANY, .entry = fn, .arg = arg};
+    rtipc_task_t *t = NULL;
+    int rc = rtipc_task_create(&cfg, &t);
+    CHECK_RC(rc, RTIPC_OK);
+    return rc == RTIPC_OK ? t : NULL;
+}
+
+static void join(rtipc_task_t *t)
+{
+    if (t)
+        CHECK_RC(rtipc_task_join(t), RTIPC_OK);
+}
+
+#define CHECK_PRIO 5 /* the check task's priority */
+
+/* ---- time and tick ----------------------------------------------------------- */
+static void check_time(void)
+{
+    CHECK(rtipc_tick_rate() == configTICK_RATE_HZ);
+    CHECK(rtipc_tick_period_ns() == 1000000000 / configTICK_RATE_HZ);
+    CHECK_RC(rtipc_tick_set_rate(configTICK_RATE_HZ), RTIPC_OK);
+    CHECK_RC(rtipc_tick_set_rate(100), RTIPC_ENOTSUP);
+    CHECK_RC(rtipc_tick_set_rate(0), RTIPC_EINVAL);
+
+    uint64_t t0 = rtipc_tick_count();
+    int64_t n0 = rtipc_time_ns();
+    CHECK_RC(rtipc_task_delay(rtipc_ms(20)), RTIPC_OK);
+    uint64_t t1 = rtipc_tick_count();
+    int64_t n1 = rtipc_time_ns();
+    CHECK(t1 - t0 >= 20);
+    CHECK(n1 - n0 >= 20000000);
+    CHECK(rtipc_cycles_to_ns(rtipc_cycles()) >= 0);
+    CHECK(strcmp(rtipc_cycles_source(), "freertos_tick") == 0);
+
+    uint64_t wake = rtipc_tick_count();
+    bool missed = true;
+    for (int i = 0; i < 5; ++i) {
+        uint64_t before = wake;
+        CHECK_RC(rtipc_task_delay_until(&wake, 10, &missed), RTIPC_OK);
+        CHECK(wake == before + 10);
+        CHECK(!missed);
+        CHECK(rtipc_tick_count() >= wake);
+    }
+    uint64_t late = rtipc_tick_count() - 100;
+    CHECK_RC(rtipc_task_delay_until(&late, 10, &missed), RTIPC_OK);
+    CHECK(missed);
+    CHECK_RC(rtipc_task_delay_until(NULL, 10, NULL), RTIPC_EINVAL);
+}
+
+/* ---- tasks -------------------------------------------------------------------- */
+static void record_self(void *arg)
+{
+    rtipc_task_t **slot = arg;
+    *slot = rtipc_task_current();
+}
+
+static void check_tasks(void)
+{
+    rtipc_task_t *self = rtipc_task_current();
+    CHECK(self != NULL);
+    CHECK(rtipc_task_priority(self) == CHECK_PRIO);
+    CHECK(strcmp(rtipc_task_name(self), "check") == 0);
+    CHECK(rtipc_core_count() == configNUMBER_OF_CORES);
+    CHECK(rtipc_sched_policy() == RTIPC_SCHED_FIFO);
+
+    rtipc_task_t *seen = NULL;
+    rtipc_task_config_t cfg = {.name = "worker-with-a-long-name", .priority = 7, .core = 0, .entry = record_self,
+                               .arg = &seen};
+    rtipc_task_t *t = NULL;
+    CHECK_RC(rtipc_task_create(&cfg, &t), RTIPC_OK);
+    /* Priority 7 > 5: it has run to the end before create returned to us. */
+    CHECK(seen == t);
+    CHECK(strcmp(rtipc_task_name(t), "worker-with-a-") == 0 || strlen(rtipc_task_name(t)) == 15);
+    CHECK(rtipc_task_core(t) == 0);
+    join(t);
+
+    cfg.core = 1; /* one core: only 0 or any */
+    CHECK_RC(rtipc_task_create(&cfg, &t), RTIPC_EINVAL);
+    cfg.core = RTIPC_CORE_ANY;
+    cfg.priority = RTIPC_PRIORITY_LEVELS;
+    CHECK_RC(rtipc_task_create(&cfg, &t), RTIPC_EINVAL);
+    CHECK_RC(rtipc_task_join(self), RTIPC_EINVAL); /* not created by rtipc_task_create */
+
+    CHECK_RC(rtipc_task_set_priority(NULL, 6), RTIPC_OK);
+    CHECK(rtipc_task_priority(self) == 6);
+    CHECK_RC(rtipc_task_set_priority(NULL, CHECK_PRIO), RTIPC_OK);
+    CHECK_RC(rtipc_task_set_priority(NULL, RTIPC_PRIORITY_LEVELS), RTIPC_EINVAL);
+    CHECK_RC(rtipc_task_yield(), RTIPC_OK);
+
+    UBaseType_t s = isr_begin();
+    CHECK(rtipc_in_interrupt());
+    int rc_delay = rtipc_task_delay(rtipc_ms(1));
+    int rc_create = rtipc_task_create(&cfg, &t);
+    int rc_yield = rtipc_irq_yield(false);
+    isr_end(s);
+    CHECK_RC(rc_delay, RTIPC_ECONTEXT);
+    CHECK_RC(rc_create, RTIPC_ECONTEXT);
+    CHECK_RC(rc_yield, RTIPC_OK);
+    CHECK(!rtipc_in_interrupt());
+    CHECK_RC(rtipc_irq_yield(true), RTIPC_ECONTEXT);
+}
+
+/* ---- queues ------------------------------------------------------------------- */
+typedef struct {
+    rtipc_queue_t *q;
+    uint32_t got;
+    int rc;
+} queue_waiter_t;
+
+static void queue_receiver(void *arg)
+{
+    queue_waiter_t *w = arg;
+    w->rc = rtipc_queue_receive(w->q, &w->got, rtipc_ms(1000));
+}
+
+static void check_queues(void)
+{
+    rtipc_queue_t *q = NULL;
+    CHECK_RC(rtipc_queue_create(4, sizeof(uint32_t), &q), RTIPC_OK);
+    CHECK_RC(rtipc_queue_create(0, 4, &q), RTIPC_EINVAL);
+    uint32_t v, a = 1, b = 2, c = 0;
+    CHECK_RC(rtipc_queue_send(q, &a, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_queue_send(q, &b, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_queue_send_to_front(q, &c, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(rtipc_queue_messages_waiting(q) == 3);
+    CHECK(rtipc_queue_spaces_available(q) == 1);
+    CHECK_RC(rtipc_queue_peek(q, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(v == 0);
+    for (uint32_t want = 0; want < 3; ++want) {
+        CHECK_RC(rtipc_queue_receive(q, &v, RTIPC_NO_WAIT), RTIPC_OK);
+        CHECK(v == want);
+    }
+    CHECK_RC(rtipc_queue_receive(q, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    int64_t t0 = rtipc_time_ns();
+    CHECK_RC(rtipc_queue_receive(q, &v, rtipc_ms(30)), RTIPC_ETIMEDOUT);
+    CHECK(rtipc_time_ns() - t0 >= 30000000);
+    for (uint32_t i = 0; i < 4; ++i)
+        CHECK_RC(rtipc_queue_send(q, &i, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_queue_send(q, &a, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_queue_send(q, &a, rtipc_ms(15)), RTIPC_ETIMEDOUT);
+    CHECK_RC(rtipc_queue_overwrite(q, &a), RTIPC_ENOTSUP);
+    CHECK_RC(rtipc_queue_reset(q), RTIPC_OK);
+    CHECK(rtipc_queue_messages_waiting(q) == 0);
+    CHECK(rtipc_queue_footprint(q) == rtipc_queue_footprint_for(4, sizeof(uint32_t)));
+
+    /* A higher-priority receiver blocks; a send readies it and it preempts. */
+    queue_waiter_t w = {.q = q, .rc = 1};
+    rtipc_task_t *t = spawn("qrecv", CHECK_PRIO + 1, queue_receiver, &w);
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_EBUSY); /* it waits on q */
+    uint32_t x = 0xabcd;
+    CHECK_RC(rtipc_queue_send(q, &x, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(w.rc == RTIPC_OK && w.got == 0xabcd); /* already ran */
+    join(t);
+
+    /* Interrupt-context variants. */
+    w.rc = 1;
+    t = spawn("qrecv", CHECK_PRIO + 1, queue_receiver, &w);
+    bool woken = false;
+    UBaseType_t s = isr_begin();
+    int rc_task_call = rtipc_queue_send(q, &x, RTIPC_NO_WAIT);
+    uint32_t y = 77;
+    int rc_isr = rtipc_queue_send_from_isr(q, &y, &woken);
+    isr_end(s);
+    CHECK_RC(rc_task_call, RTIPC_ECONTEXT);
+    CHECK_RC(rc_isr, RTIPC_OK);
+    CHECK(woken); /* a priority-6 task was readied from priority 5 */
+    taskYIELD();  /* what portYIELD_FROM_ISR would have done at handler exit */
+    CHECK(w.rc == RTIPC_OK && w.got == 77);
+    join(t);
+    s = isr_begin();
+    woken = false;
+    int r1 = rtipc_queue_send_from_isr(q, &a, &woken);
+    int r2 = rtipc_queue_send_to_front_from_isr(q, &b, &woken);
+    int r3 = rtipc_queue_peek_from_isr(q, &v);
+    uint32_t first = v;
+    int r4 = rtipc_queue_receive_from_isr(q, &v, &woken);
+    int r5 = rtipc_queue_overwrite_from_isr(q, &a, &woken);
+    isr_end(s);
+    CHECK_RC(r1, RTIPC_OK);
+    CHECK_RC(r2, RTIPC_OK);
+    CHECK_RC(r3, RTIPC_OK);
+    CHECK(first == b);
+    CHECK_RC(r4, RTIPC_OK);
+    CHECK(!woken); /* nobody waited */
+    CHECK_RC(r5, RTIPC_ENOTSUP);
+    CHECK_RC(rtipc_queue_reset(q), RTIPC_OK);
+
+    /* The tick hook sends from a real interrupt context. */
+    uint64_t got = 0;
+    rtipc_queue_t *q64 = NULL;
+    CHECK_RC(rtipc_queue_create(2, sizeof(uint64_t), &q64), RTIPC_OK);
+    tick_queue = q64;
+    CHECK_RC(rtipc_queue_receive(q64, &got, rtipc_ms(500)), RTIPC_OK);
+    CHECK(tick_rc == RTIPC_OK);
+    CHECK(tick_saw_isr);
+    CHECK(got == tick_sent_at && got > 0);
+    CHECK_RC(rtipc_queue_delete(q64), RTIPC_OK);
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_OK);
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_EINVAL);
+
+    /* Length-1 "mailbox" queue and static creation. */
+    static rtipc_queue_static_t cb;
+    static uint32_t storage[1];
+    rtipc_queue_t *one = NULL;
+    CHECK_RC(rtipc_queue_create_static(1, sizeof(uint32_t), storage, &cb, &one), RTIPC_OK);
+    CHECK((void *)one == (void *)&cb);
+    for (uint32_t i = 10; i < 13; ++i)
+        CHECK_RC(rtipc_queue_overwrite(one, &i), RTIPC_OK);
+    CHECK(rtipc_queue_messages_waiting(one) == 1);
+    CHECK_RC(rtipc_queue_receive(one, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(v == 12);
+    CHECK_RC(rtipc_queue_delete(one), RTIPC_OK);
+}
+
+/* ---- semaphores --------------------------------------------------------------- */
+typedef struct {
+    rtipc_sem_t *s;
+    int rc;
+} sem_waiter_t;
+
+static void sem_taker(void *arg)
+{
+    sem_waiter_t *w = arg;
+    w->rc = rtipc_sem_take(w->s, rtipc_ms(1000));
+}
+
+static void check_sems(void)
+{
+    rtipc_sem_t *bin = NULL, *cnt = NULL;
+    CHECK_RC(rtipc_sem_create_binary(&bin), RTIPC_OK);
+    CHECK(rtipc_sem_count(bin) == 0 && rtipc_sem_max(bin) == 1);
+    CHECK_RC(rtipc_sem_take(bin, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_sem_take(bin, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    CHECK_RC(rtipc_sem_give(bin), RTIPC_OK);
+    CHECK_RC(rtipc_sem_give(bin), RTIPC_EOVERFLOW);
+    CHECK_RC(rtipc_sem_take(bin, RTIPC_NO_WAIT), RTIPC_OK);
+
+    CHECK_RC(rtipc_sem_create_counting(3, 4, &cnt), RTIPC_EINVAL);
+    CHECK_RC(rtipc_sem_create_counting(3, 1, &cnt), RTIPC_OK);
+    CHECK(rtipc_sem_count(cnt) == 1 && rtipc_sem_max(cnt) == 3);
+    CHECK_RC(rtipc_sem_give(cnt), RTIPC_OK);
+    CHECK_RC(rtipc_sem_give(cnt), RTIPC_OK);
+    CHECK_RC(rtipc_sem_give(cnt), RTIPC_EOVERFLOW);
+    CHECK(rtipc_sem_count(cnt) == 3);
+
+    sem_waiter_t w = {.s = bin, .rc = 1};
+    rtipc_task_t *t = spawn("stake", CHECK_PRIO + 1, sem_taker, &w);
+    CHECK_RC(rtipc_sem_delete(bin), RTIPC_EBUSY);
+    bool woken = false;
+    UBaseType_t s = isr_begin();
+    int rc_give = rtipc_sem_give_from_isr(bin, &woken);
+    int rc_take = rtipc_sem_take_from_isr(cnt, &woken);
+    isr_end(s);
+    CHECK_RC(rc_give, RTIPC_OK);
+    CHECK_RC(rc_take, RTIPC_OK);
+    CHECK(woken);
+    taskYIELD();
+    CHECK_RC(w.rc, RTIPC_OK);
+    join(t);
+    CHECK(rtipc_sem_count(cnt) == 2);
+
+    static rtipc_sem_static_t scb;
+    rtipc_sem_t *st = NULL;
+    UBaseType_t saved = isr_begin();
+    int rc_static_isr = rtipc_sem_create_static(2, 2, &scb, &st);
+    isr_end(saved);
+    CHECK_RC(rc_static_isr, RTIPC_ECONTEXT);
+    CHECK_RC(rtipc_sem_create_static(2, 2, &scb, &st), RTIPC_OK);
+    CHECK_RC(rtipc_sem_take(st, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(rtipc_sem_count(st) == 1);
+    CHECK_RC(rtipc_sem_delete(st), RTIPC_OK);
+    CHECK_RC(rtipc_sem_delete(bin), RTIPC_OK);
+    CHECK_RC(rtipc_sem_delete(cnt), RTIPC_OK);
+}
+
+/* ---- mutexes ------------------------------------------------------------------ */
+typedef struct {
+    rtipc_mutex_t *m;
+    rtipc_sem_t *ready, *go;
+    int rc_lock, rc_unlock, prio_after;
+} mutex_ctx_t;
+
+static void mutex_low(void *arg)
+{
+    mutex_ctx_t *c = arg;
+    c->rc_lock = rtipc_mutex_lock(c->m, RTIPC_FOREVER);
+    (void)rtipc_sem_give(c->ready);
+    (void)rtipc_sem_take(c->go, RTIPC_FOREVER);
+    c->rc_unlock = rtipc_mutex_unlock(c->m);
+    c->prio_after = rtipc_task_effective_priority(rtipc_task_current());
+}
+
+static void mutex_high(void *arg)
+{
+    mutex_ctx_t *c = arg;
+    if (rtipc_mutex_lock(c->m, rtipc_ms(2000)) == RTIPC_OK)
+        (void)rtipc_mutex_unlock(c->m);
+}
+
+static void mutex_other_unlock(void *arg)
+{
+    mutex_ctx_t *c = arg;
+    c->rc_unlock = rtipc_mutex_unlock(c->m);
+}
+
+static void mutex_lock_and_end(void *arg)
+{
+    mutex_ctx_t *c = arg;
+    c->rc_lock = rtipc_mutex_lock(c->m, RTIPC_NO_WAIT);
+}
+
+static void check_mutexes(void)
+{
+    rtipc_mutex_t *m = NULL, *r = NULL;
+    CHECK_RC(rtipc_mutex_create(false, &m), RTIPC_OK);
+    CHECK(rtipc_mutex_holder(m) == NULL);
+    CHECK_RC(rtipc_mutex_lock(m, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(rtipc_mutex_holder(m) == rtipc_task_current());
+    CHECK_RC(rtipc_mutex_lock(m, RTIPC_NO_WAIT), RTIPC_EDEADLOCK);
+    CHECK_RC(rtipc_mutex_delete(m), RTIPC_EBUSY);
+    mutex_ctx_t c = {.m = m, .rc_unlock = 1};
+    rtipc_task_t *t = spawn("unlocker", CHECK_PRIO + 1, mutex_other_unlock, &c);
+    join(t);
+    CHECK_RC(c.rc_unlock, RTIPC_EPERM);
+    CHECK_RC(rtipc_mutex_unlock(m), RTIPC_OK);
+    CHECK_RC(rtipc_mutex_unlock(m), RTIPC_EPERM);
+
+    CHECK_RC(rtipc_mutex_create(true, &r), RTIPC_OK);
+    for (int i = 0; i < 3; ++i)
+        CHECK_RC(rtipc_mutex_lock(r, RTIPC_NO_WAIT), RTIPC_OK);
+    for (int i = 0; i < 3; ++i)
+        CHECK_RC(rtipc_mutex_unlock(r), RTIPC_OK);
+    CHECK_RC(rtipc_mutex_unlock(r), RTIPC_EPERM);
+    CHECK(rtipc_mutex_holder(r) == NULL);
+
+    /* Priority inheritance: a priority-1 holder runs at 8 while a priority-8
+     * task waits for the mutex, and drops back to 1 when it unlocks. */
+    c = (mutex_ctx_t){.m = m, .rc_lock = 1, .rc_unlock = 1, .prio_after = -1};
+    CHECK_RC(rtipc_sem_create_binary(&c.ready), RTIPC_OK);
+    CHECK_RC(rtipc_sem_create_binary(&c.go), RTIPC_OK);
+    rtipc_task_t *low = spawn("low", 1, mutex_low, &c);
+    CHECK_RC(rtipc_sem_take(c.ready, rtipc_ms(1000)), RTIPC_OK);
+    CHECK(rtipc_mutex_holder(m) == low);
+    rtipc_task_t *high = spawn("high", 8, mutex_high, &c);
+    CHECK(rtipc_task_priority(low) == 1);
+    CHECK(rtipc_task_effective_priority(low) == 8);
+    CHECK_RC(rtipc_sem_give(c.go), RTIPC_OK);
+    join(high);
+    join(low);
+    CHECK_RC(c.rc_lock, RTIPC_OK);
+    CHECK_RC(c.rc_unlock, RTIPC_OK);
+    CHECK(c.prio_after == 1);
+    CHECK(rtipc_mutex_holder(m) == NULL);
+
+    UBaseType_t s = isr_begin();
+    int rc_isr = rtipc_mutex_lock(m, RTIPC_NO_WAIT);
+    isr_end(s);
+    CHECK_RC(rc_isr, RTIPC_ECONTEXT);
+    CHECK_RC(rtipc_mutex_delete(m), RTIPC_OK);
+    CHECK_RC(rtipc_mutex_delete(r), RTIPC_OK);
+    CHECK_RC(rtipc_sem_delete(c.ready), RTIPC_OK);
+    CHECK_RC(rtipc_sem_delete(c.go), RTIPC_OK);
+
+    static rtipc_mutex_static_t mcb;
+    CHECK_RC(rtipc_mutex_create_static(false, &mcb, &m), RTIPC_OK);
+    CHECK_RC(rtipc_mutex_lock(m, RTIPC_FOREVER), RTIPC_OK);
+    CHECK_RC(rtipc_mutex_unlock(m), RTIPC_OK);
+
+    /* A holder that ends without unlocking leaves the mutex held for good. */
+    c = (mutex_ctx_t){.m = m, .rc_lock = 1};
+    t = spawn("ender", CHECK_PRIO + 1, mutex_lock_and_end, &c);
+    CHECK_RC(c.rc_lock, RTIPC_OK);
+    CHECK(rtipc_mutex_holder(m) == t);
+    CHECK_RC(rtipc_mutex_lock(m, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_mutex_lock(m, rtipc_ms(5)), RTIPC_ETIMEDOUT);
+    CHECK_RC(rtipc_mutex_unlock(m), RTIPC_EPERM);
+    CHECK_RC(rtipc_mutex_delete(m), RTIPC_EBUSY);
+    join(t);
+    CHECK(rtipc_mutex_holder(m) == NULL); /* its descriptor is released (docs/porting.md) */
+    CHECK_RC(rtipc_mutex_delete(m), RTIPC_EBUSY);
+}
+
+/* ---- task notifications -------------------------------------------------------- */
+typedef struct {
+    uint32_t value;
+    int rc;
+} notify_ctx_t;
+
+static void notify_waiter(void *arg)
+{
+    notify_ctx_t *c = arg;
+    c->rc = rtipc_notify_wait(1, 0, 0xffffffffu, &c->value, rtipc_ms(1000));
+}
+
+static void check_notify(void)
+{
+    rtipc_task_t *self = rtipc_task_current();
+    uint32_t v = 0, prev = 0;
+    notify_ctx_t c = {.rc = 1};
+    rtipc_task_t *t = spawn("nwait", CHECK_PRIO + 1, notify_waiter, &c);
+    CHECK_RC(rtipc_notify(t, 1, 0x5, RTIPC_NOTIFY_SET_BITS, &prev), RTIPC_OK);
+    CHECK(c.rc == RTIPC_OK && c.value == 0x5); /* it ran at once */
+    join(t);
+
+    CHECK_RC(rtipc_notify(self, RTIPC_NOTIFY_SLOTS, 1, RTIPC_NOTIFY_OVERWRITE, NULL), RTIPC_EINVAL);
+    CHECK_RC(rtipc_notify(self, 0, 1, (rtipc_notify_action_t)9, NULL), RTIPC_EINVAL);
+    CHECK_RC(rtipc_notify(self, 0, 42, RTIPC_NOTIFY_OVERWRITE, NULL), RTIPC_OK);
+    CHECK_RC(rtipc_notify(self, 0, 43, RTIPC_NOTIFY_NO_OVERWRITE, &prev), RTIPC_EPENDING);
+    CHECK(prev == 42);
+    CHECK_RC(rtipc_notify_wait(0, 0, 0, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(v == 42);
+    CHECK_RC(rtipc_notify_wait(0, 0, 0, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_notify_wait(0, 0, 0, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    /* Nothing pending: the entry bits are cleared even without waiting. */
+    CHECK_RC(rtipc_notify_wait(0, 0x2, 0, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK(v == 40); /* 42 & ~0x2 */
+    CHECK_RC(rtipc_notify_value_clear(NULL, 0, 0, &prev), RTIPC_OK);
+    CHECK(prev == 40);
+
+    for (int i = 0; i < 3; ++i)
+        CHECK_RC(rtipc_notify_give(self, 2), RTIPC_OK);
+    CHECK_RC(rtipc_notify_take(2, false, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(v == 3);
+    CHECK_RC(rtipc_notify_take(2, true, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(v == 2);
+    CHECK_RC(rtipc_notify_take(2, true, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    /* A no-action notification leaves the value 0: take keeps waiting. */
+    CHECK_RC(rtipc_notify(self, 2, 0, RTIPC_NOTIFY_NO_ACTION, NULL), RTIPC_OK);
+    CHECK_RC(rtipc_notify_take(2, true, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+
+    CHECK_RC(rtipc_notify(self, 1, 0xff, RTIPC_NOTIFY_OVERWRITE, NULL), RTIPC_OK);
+    CHECK(rtipc_notify_state_clear(NULL, 1) == 1);
+    CHECK(rtipc_notify_state_clear(NULL, 1) == 0);
+    CHECK_RC(rtipc_notify_value_clear(NULL, 1, 0x0f, &prev), RTIPC_OK);
+    CHECK(prev == 0xff);
+    CHECK_RC(rtipc_notify_value_clear(NULL, 1, 0, &prev), RTIPC_OK);
+    CHECK(prev == 0xf0);
+
+    bool woken = false;
+    UBaseType_t s = isr_begin();
+    int r1 = rtipc_notify_from_isr(self, 0, 7, RTIPC_NOTIFY_OVERWRITE, NULL, &woken);
+    int r2 = rtipc_notify_give_from_isr(self, 2, &woken);
+    int r3 = rtipc_notify_take(0, true, &v, RTIPC_NO_WAIT);
+    isr_end(s);
+    CHECK_RC(r1, RTIPC_OK);
+    CHECK_RC(r2, RTIPC_OK);
+    CHECK_RC(r3, RTIPC_ECONTEXT);
+    CHECK(!woken); /* the notified task (us) was not waiting */
+    CHECK_RC(rtipc_notify_wait(0, 0, 0xffffffffu, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(v == 7);
+    CHECK_RC(rtipc_notify_take(2, true, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(v == 1);
+}
+
+/* ---- event groups ------------------------------------------------------------- */
+typedef struct {
+    rtipc_eventgroup_t *eg;
+    uint32_t value;
+    int rc;
+} eg_ctx_t;
+
+static void eg_all_waiter(void *arg)
+{
+    eg_ctx_t *c = arg;
+    c->rc = rtipc_eventgroup_wait_bits(c->eg, 0x3, true, true, &c->value, rtipc_ms(1000));
+}
+
+static void eg_sync_peer(void *arg)
+{
+    eg_ctx_t *c = arg;
+    c->rc = rtipc_eventgroup_sync(c->eg, 0x100, 0x300, &c->value, rtipc_ms(1000));
+}
+
+static void check_eventgroups(void)
+{
+    rtipc_eventgroup_t *eg = NULL;
+    uint32_t v = 0;
+    CHECK_RC(rtipc_eventgroup_create(&eg), RTIPC_OK);
+    CHECK_RC(rtipc_eventgroup_set_bits(eg, 0x01000000u, NULL), RTIPC_EINVAL);
+    CHECK_RC(rtipc_eventgroup_wait_bits(eg, 0x1, false, false, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_eventgroup_wait_bits(eg, 0x1, false, false, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+
+    eg_ctx_t c = {.eg = eg, .rc = 1};
+    rtipc_task_t *t = spawn("egwait", CHECK_PRIO + 1, eg_all_waiter, &c);
+    CHECK_RC(rtipc_eventgroup_delete(eg), RTIPC_EBUSY);
+    CHECK_RC(rtipc_eventgroup_set_bits(eg, 0x1, &v), RTIPC_OK);
+    CHECK(c.rc == 1); /* one of two bits: still waiting */
+    CHECK_RC(rtipc_eventgroup_set_bits(eg, 0x6, &v), RTIPC_OK);
+    CHECK(c.rc == RTIPC_OK && c.value == 0x7);
+    CHECK(v == 0x4); /* the waiter cleared 0x3 on exit */
+    join(t);
+    CHECK(rtipc_eventgroup_get_bits(eg) == 0x4);
+    CHECK_RC(rtipc_eventgroup_clear_bits(eg, 0x4, &v), RTIPC_OK);
+    CHECK(v == 0x4 && rtipc_eventgroup_get_bits(eg) == 0);
+
+    /* Rendezvous of two tasks. */
+    c = (eg_ctx_t){.eg = eg, .rc = 1};
+    t = spawn("egsync", CHECK_PRIO - 1, eg_sync_peer, &c);
+    CHECK_RC(rtipc_eventgroup_sync(eg, 0x200, 0x300, &v, rtipc_ms(1000)), RTIPC_OK);
+    CHECK((v & 0x300) == 0x300);
+    join(t);
+    CHECK_RC(c.rc, RTIPC_OK);
+    CHECK(rtipc_eventgroup_get_bits(eg) == 0);
+
+    /* From the tick hook: the kernel defers it to its timer task. */
+    tick_group = eg;
+    CHECK_RC(rtipc_eventgroup_wait_bits(eg, 0x10, true, false, &v, rtipc_ms(500)), RTIPC_OK);
+    CHECK(v == 0x10);
+    /* From a task, the _from_isr form acts at once. */
+    CHECK_RC(rtipc_eventgroup_set_bits_from_isr(eg, 0x20, &v, NULL), RTIPC_OK);
+    CHECK(v == 0x20);
+    CHECK_RC(rtipc_eventgroup_clear_bits_from_isr(eg, 0x20, &v), RTIPC_OK);
+    CHECK(v == 0x20 && rtipc_eventgroup_get_bits(eg) == 0);
+    CHECK_RC(rtipc_eventgroup_delete(eg), RTIPC_OK);
+
+    static rtipc_eventgroup_static_t ecb;
+    CHECK_RC(rtipc_eventgroup_create_static(&ecb, &eg), RTIPC_OK);
+    CHECK_RC(rtipc_eventgroup_set_bits(eg, 0xffffff, &v), RTIPC_OK);
+    CHECK(v == 0xffffff);
+    CHECK_RC(rtipc_eventgroup_delete(eg), RTIPC_OK);
+}
+
+/* ---- stream and message buffers ---------------------------------------------- */
+typedef struct {
+    rtipc_streambuf_t *sb;
+    size_t got;
+    int rc;
+} sb_ctx_t;
+
+static void sb_reader(void *arg)
+{
+    sb_ctx_t *c = arg;
+    char buf[32];
+    c->rc = rtipc_streambuf_receive(c->sb, buf, sizeof buf, &c->got, rtipc_ms(1000));
+}
+
+static void check_buffers(void)
+{
+    rtipc_streambuf_t *sb = NULL;
+    char buf[64];
+    size_t n = 0;
+    CHECK_RC(rtipc_streambuf_create(16, 17, &sb), RTIPC_EINVAL);
+    CHECK_RC(rtipc_streambuf_create(16, 4, &sb), RTIPC_OK);
+    CHECK(rtipc_streambuf_spaces_available(sb) == 16);
+    CHECK_RC(rtipc_streambuf_send(sb, "0123456789", 10, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(n == 10 && rtipc_streambuf_bytes_available(sb) == 10);
+    CHECK_RC(rtipc_streambuf_send(sb, "abcdefghij", 10, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(n == 6 && rtipc_streambuf_is_full(sb) == 1); /* what fits */
+    CHECK_RC(rtipc_streambuf_send(sb, "x", 1, &n, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_streambuf_receive(sb, buf, sizeof buf, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(n == 16 && memcmp(buf, "0123456789abcdef", 16) == 0);
+    CHECK_RC(rtipc_streambuf_receive(sb, buf, sizeof buf, &n, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+
+    /* A blocked reader wakes at the trigger level (4), not before. */
+    sb_ctx_t c = {.sb = sb, .rc = 1};
+    rtipc_task_t *t = spawn("sbread", CHECK_PRIO + 1, sb_reader, &c);
+    CHECK_RC(rtipc_streambuf_send(sb, "ab", 2, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(c.rc == 1);
+    CHECK_RC(rtipc_streambuf_send(sb, "cd", 2, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(c.rc == RTIPC_OK && c.got == 4);
+    join(t);
+    CHECK_RC(rtipc_streambuf_set_trigger_level(sb, 17), RTIPC_EINVAL);
+
+    bool woken = false;
+    UBaseType_t s = isr_begin();
+    int r1 = rtipc_streambuf_send_from_isr(sb, "isr", 3, &n, &woken);
+    size_t sent_isr = n;
+    int r2 = rtipc_streambuf_receive_from_isr(sb, buf, sizeof buf, &n, &woken);
+    isr_end(s);
+    CHECK_RC(r1, RTIPC_OK);
+    CHECK(sent_isr == 3);
+    CHECK_RC(r2, RTIPC_OK);
+    CHECK(n == 3 && memcmp(buf, "isr", 3) == 0);
+    CHECK_RC(rtipc_streambuf_reset(sb), RTIPC_OK);
+    CHECK(rtipc_streambuf_is_empty(sb) == 1);
+    CHECK_RC(rtipc_streambuf_delete(sb), RTIPC_OK);
+
+    static rtipc_streambuf_static_t scb;
+    static unsigned char sstore[16];
+    CHECK_RC(rtipc_streambuf_create_static(16, 1, sstore, &scb, &sb), RTIPC_ENOTSUP);
+
+    rtipc_msgbuf_t *mb = NULL;
+    CHECK_RC(rtipc_msgbuf_create(4, &mb), RTIPC_EINVAL);
+    CHECK_RC(rtipc_msgbuf_create(32, &mb), RTIPC_OK);
+    CHECK_RC(rtipc_msgbuf_send(mb, "hello", 5, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_msgbuf_send(mb, "rtos", 4, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(rtipc_msgbuf_bytes_available(mb) == 5 + 4 + 2 * RTIPC_MSGBUF_LENGTH_BYTES);
+    CHECK_RC(rtipc_msgbuf_send(mb, "0123456789abcdef", 16, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_msgbuf_send(mb, buf, 29, RTIPC_NO_WAIT), RTIPC_EINVAL); /* could never fit */
+    CHECK(rtipc_msgbuf_next_length(mb) == 5);
+    CHECK_RC(rtipc_msgbuf_receive(mb, buf, 3, &n, RTIPC_NO_WAIT), RTIPC_EINVAL);
+    CHECK(n == 5); /* the length it needs; the message stays */
+    CHECK_RC(rtipc_msgbuf_receive(mb, buf, sizeof buf, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(n == 5 && memcmp(buf, "hello", 5) == 0);
+    s = isr_begin();
+    r1 = rtipc_msgbuf_receive_from_isr(mb, buf, sizeof buf, &n, &woken);
+    r2 = rtipc_msgbuf_send_from_isr(mb, "irq", 3, &woken);
+    isr_end(s);
+    CHECK_RC(r1, RTIPC_OK);
+    CHECK(n == 4 && memcmp(buf, "rtos", 4) == 0);
+    CHECK_RC(r2, RTIPC_OK);
+    CHECK_RC(rtipc_msgbuf_receive(mb, buf, sizeof buf, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(n == 3);
+    CHECK_RC(rtipc_msgbuf_receive(mb, buf, sizeof buf, &n, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    CHECK(rtipc_msgbuf_is_empty(mb) == 1 && rtipc_msgbuf_next_length(mb) == 0);
+    CHECK_RC(rtipc_msgbuf_delete(mb), RTIPC_OK);
+}
+
+/* ---- queue sets ---------------------------------------------------------------- */
+static void check_queuesets(void)
+{
+    rtipc_queueset_t *set = NULL;
+    rtipc_queue_t *q = NULL, *big = NULL;
+    rtipc_sem_t *s = NULL;
+    void *member = NULL;
+    uint32_t v = 5;
+    CHECK_RC(rtipc_queueset_create(3, &set), RTIPC_OK);
+    CHECK_RC(rtipc_queue_create(2, sizeof v, &q), RTIPC_OK);
+    CHECK_RC(rtipc_queue_create(5, sizeof v, &big), RTIPC_OK);
+    CHECK_RC(rtipc_sem_create_binary(&s), RTIPC_OK);
+    CHECK_RC(rtipc_queueset_add_queue(set, q), RTIPC_OK);
+    CHECK_RC(rtipc_queueset_add_queue(set, q), RTIPC_EBUSY);
+    CHECK_RC(rtipc_queueset_add_queue(set, big), RTIPC_EOVERFLOW);
+    CHECK_RC(rtipc_queueset_add_sem(set, s), RTIPC_OK);
+    CHECK_RC(rtipc_queueset_select(set, &member, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_queueset_select(set, &member, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    CHECK_RC(rtipc_queue_send(q, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_sem_give(s), RTIPC_OK);
+    CHECK_RC(rtipc_queueset_select(set, &member, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(member == (void *)q);
+    CHECK_RC(rtipc_queue_receive(q, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_queueset_select(set, &member, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(member == (void *)s);
+    CHECK_RC(rtipc_sem_take(s, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_EBUSY); /* still a member */
+    CHECK_RC(rtipc_queueset_delete(set), RTIPC_EBUSY);
+    CHECK_RC(rtipc_queueset_remove_queue(set, q), RTIPC_OK);
+    CHECK_RC(rtipc_queueset_remove_sem(set, s), RTIPC_OK);
+    CHECK(rtipc_queueset_overflows(set) == 0);
+    CHECK_RC(rtipc_queueset_add_ringbuf(set, NULL), RTIPC_ENOTSUP);
+    CHECK_RC(rtipc_queueset_delete(set), RTIPC_OK);
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_OK);
+    CHECK_RC(rtipc_queue_delete(big), RTIPC_OK);
+    CHECK_RC(rtipc_sem_delete(s), RTIPC_OK);
+}
+
+/* ---- rtipc's own objects: mailbox and SPSC ring ------------------------------ */
+typedef struct {
+    rtipc_mailbox_t *mb;
+    uint64_t value, version;
+    int rc;
+} mbox_ctx_t;
+
+static void mbox_reader(void *arg)
+{
+    mbox_ctx_t *c = arg;
+    c->rc = rtipc_mailbox_wait_newer(c->mb, &c->value, 0, &c->version, rtipc_ms(1000));
+}
+
+#define SPSC_ITEMS 2000u
+
+typedef struct {
+    rtipc_spsc_t *r;
+    uint32_t received, errors;
+    int rc;
+} spsc_ctx_t;
+
+static void spsc_consumer(void *arg)
+{
+    spsc_ctx_t *c = arg;
+    for (uint32_t i = 0; i < SPSC_ITEMS; ++i) {
+        uint32_t v;
+        int rc = rtipc_spsc_pop(c->r, &v, rtipc_ms(2000));
+        if (rc != RTIPC_OK) {
+            c->rc = rc;
+            return;
+        }
+        if (v != i)
+            ++c->errors;
+        ++c->received;
+    }
+    c->rc = RTIPC_OK;
+}
+
+static void spsc_producer(void *arg)
+{
+    spsc_ctx_t *c = arg;
+    for (uint32_t i = 0; i < SPSC_ITEMS; ++i) {
+        if (rtipc_spsc_push(c->r, &i, rtipc_ms(2000)) != RTIPC_OK) {
+            ++c->errors;
+            return;
+        }
+        if (i % 64 == 0)
+            (void)rtipc_task_delay(rtipc_ms(1)); /* let the consumer park sometimes */
+    }
+}
+
+static void check_own_objects(void)
+{
+    rtipc_mailbox_t *mb = NULL;
+    uint64_t value = 0, version = 0, init = 100;
+    CHECK_RC(rtipc_mailbox_create(sizeof value, &init, &mb), RTIPC_OK);
+    CHECK_RC(rtipc_mailbox_read(mb, &value, &version), RTIPC_OK);
+    CHECK(value == 100 && version == 0); /* the initial value is version 0 */
+    CHECK_RC(rtipc_mailbox_wait_newer(mb, &value, 0, &version, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_mailbox_wait_newer(mb, &value, 0, &version, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    mbox_ctx_t c = {.mb = mb, .rc = 1};
+    rtipc_task_t *t = spawn("mbread", CHECK_PRIO + 1, mbox_reader, &c);
+    CHECK_RC(rtipc_mailbox_delete(mb), RTIPC_EBUSY);
+    uint64_t w = 555;
+    CHECK_RC(rtipc_mailbox_write(mb, &w), RTIPC_OK);
+    join(t);
+    CHECK_RC(c.rc, RTIPC_OK);
+    CHECK(c.value == 555 && c.version == 1);
+    CHECK_RC(rtipc_mailbox_delete(mb), RTIPC_OK);
+
+    spsc_ctx_t sc = {.rc = 1};
+    CHECK_RC(rtipc_spsc_create(8, sizeof(uint32_t), &sc.r), RTIPC_OK);
+    CHECK(((uintptr_t)sc.r & 63u) == 0);
+    rtipc_task_t *cons = spawn("consumer", CHECK_PRIO - 1, spsc_consumer, &sc);
+    rtipc_task_t *prod = spawn("producer", CHECK_PRIO - 2, spsc_producer, &sc);
+    join(prod);
+    join(cons);
+    CHECK_RC(sc.rc, RTIPC_OK);
+    CHECK(sc.received == SPSC_ITEMS && sc.errors == 0);
+    uint32_t v = 0;
+    CHECK_RC(rtipc_spsc_pop(sc.r, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    for (uint32_t i = 0; i < 8; ++i)
+        CHECK_RC(rtipc_spsc_try_push(sc.r, &i), RTIPC_OK);
+    CHECK_RC(rtipc_spsc_push(sc.r, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    CHECK(rtipc_spsc_size(sc.r) == 8);
+    CHECK_RC(rtipc_spsc_delete(sc.r), RTIPC_OK);
+}
+
+/* ---- deleting a task blocked in rtipc ---------------------------------------- */
+static void blocked_in_queue(void *arg)
+{
+    uint32_t v;
+    (void)rtipc_queue_receive(arg, &v, RTIPC_FOREVER);
+}
+
+static void blocked_in_spsc(void *arg)
+{
+    uint32_t v;
+    (void)rtipc_spsc_pop(arg, &v, RTIPC_FOREVER);
+}
+
+static void check_delete_blocked(void)
+{
+    rtipc_queue_t *q = NULL;
+    rtipc_spsc_t *r = NULL;
+    CHECK_RC(rtipc_queue_create(1, sizeof(uint32_t), &q), RTIPC_OK);
+    CHECK_RC(rtipc_spsc_create(4, sizeof(uint32_t), &r), RTIPC_OK);
+    rtipc_task_t *tq = spawn("blockq", CHECK_PRIO + 1, blocked_in_queue, q);
+    rtipc_task_t *tr = spawn("blockr", CHECK_PRIO + 1, blocked_in_spsc, r);
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_EBUSY);
+    CHECK_RC(rtipc_spsc_delete(r), RTIPC_EBUSY);
+    CHECK_RC(rtipc_task_delete(tq), RTIPC_OK);
+    CHECK_RC(rtipc_task_delete(tr), RTIPC_OK);
+    /* The deleted waiters left the objects: they can go now. */
+    uint32_t v = 9;
+    CHECK_RC(rtipc_spsc_push(r, &v, RTIPC_NO_WAIT), RTIPC_OK); /* wakes nobody stale */
+    CHECK_RC(rtipc_queue_delete(q), RTIPC_OK);
+    CHECK_RC(rtipc_spsc_delete(r), RTIPC_OK);
+}
+
+/* ---- what the port does not support ----------------------------------------- */
+static void isr_stub(void *arg) { (void)arg; }
+
+static void check_unsupported(void)
+{
+    rtipc_irq_t *irq = NULL;
+    rtipc_ringbuf_t *rb = NULL;
+    CHECK_RC(rtipc_irq_create(0, isr_stub, NULL, &irq), RTIPC_ENOTSUP);
+    CHECK_RC(rtipc_ringbuf_create(64, RTIPC_RINGBUF_NOSPLIT, &rb), RTIPC_ENOTSUP);
+    CHECK(rtipc_ringbuf_item_footprint(RTIPC_RINGBUF_NOSPLIT, 5) == RTIPC_RINGBUF_ITEM_BYTES(5));
+    rtipc_wdt_config_t wcfg;
+    memset(&wcfg, 0, sizeof wcfg);
+    CHECK_RC(rtipc_wdt_start(&wcfg), RTIPC_ENOTSUP);
+    CHECK(strcmp(rtipc_strerror(RTIPC_ENOTSUP), "unknown rtipc error") != 0);
+}
+
+/* ---- the conformance suite, when linked ----------------------------------------- */
+#ifdef RTIPC_EXAMPLE_CONFORMANCE
+int rtipc_conformance_run(void (*emit)(const char *line, void *ctx), void *ctx);
+
+typedef struct {
+    char *text;
+    size_t len, cap;
+} out_t;
+
+static void collect(const char *line, void *ctx)
+{
+    out_t *o = ctx;
+    size_t n = strlen(line);
+    if (o->len + n + 2 > o->cap) {
+        size_t cap = (o->cap + n + 2) * 2;
+        char *p = realloc(o->text, cap);
+        if (!p)
+            return;
+        o->text = p;
+        o->cap = cap;
+    }
+    memcpy(o->text + o->len, line, n);
+    o->len += n;
+    if (n == 0 || line[n - 1] != '\n')
+        o->text[o->len++] = '\n';
+    o->text[o->len] = '\0';
+}
+
+/* Remove, in place, every line that starts with '#'. */
+static char *drop_comments(char *text)
+{
+    char *w = text;
+    for (char *r = text; *r;) {
+        char *eol = strchr(r, '\n');
+        size_t n = eol ? (size_t)(eol - r) + 1 : strlen(r);
+        if (*r != '#') {
+            memmove(w, r, n);
+            w += n;
+        }
+        r += n;
+    }
+    *w = '\0';
+    return text;
+}
+
+static void run_conformance(void)
+{
+    out_t o = {0};
+    int rc = rtipc_conformance_run(collect, &o);
+    printf("conformance suite returned %d, %zu bytes of output\n", rc, o.len);
+    FILE *f = fopen(RTIPC_EXAMPLE_CONFORMANCE_EXPECTED, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static char expected[1 << 20];
+    size_t n = fread(expected, 1, sizeof expected - 1, f);
+    fclose(f);
+    expected[n] = '\0';
+    /* '#' lines are commentary and are not compared (tests/conformance/README.md). */
+    bool same = o.text && strcmp(drop_comments(o.text), drop_comments(expected)) == 0;
+    CHECK(same);
+    if (!same)
+        printf("---- conformance output (without comments) ----\n%s---- expected (%s) ----\n%s",
+               o.text ? o.text : "", RTIPC_EXAMPLE_CONFORMANCE_EXPECTED, expected);
+    free(o.text);
+}
+#endif
+
+/* ---- the check task -------------------------------------------------------------- */
+static void run_section(const char *name, void (*fn)(void))
+{
+    unsigned c0 = checks, f0 = failures;
+    TickType_t t0 = xTaskGetTickCount();
+    fn();
+    printf("%-14s %3u checks, %u failed (%lu ticks)\n", name, checks - c0, failures - f0,
+           (unsigned long)(xTaskGetTickCount() - t0));
+    fflush(stdout);
+}
+
+static void check_task(void *arg)
+{
+    (void)arg;
+    printf("rtipc %s, port %s, FreeRTOS %s, tick %u Hz, %s\n", RTIPC_VERSION, RTIPC_PORT_NAME, tskKERNEL_VERSION_NUMBER,
+           (unsigned)configTICK_RATE_HZ, rtipc_sched_policy_describe());
+    run_section("time/tick", check_time);
+    run_section("tasks", check_tasks);
+    run_section("queues", check_queues);
+    run_section("semaphores", check_sems);
+    run_section("mutexes", check_mutexes);
+    run_section("notify", check_notify);
+    run_section("eventgroups", check_eventgroups);
+    run_section("stream/msg", check_buffers);
+    run_section("queuesets", check_queuesets);
+    run_section("mailbox/spsc", check_own_objects);
+    run_section("task delete", check_delete_blocked);
+    run_section("unsupported", check_unsupported);
+#ifdef RTIPC_EXAMPLE_CONFORMANCE
+    run_section("conformance", run_conformance);
+#endif
+    printf("kernel ticks %u-bit, now %llu (rtipc_tick_count %llu)\n", (unsigned)(sizeof(TickType_t) * 8),
+           (unsigned long long)xTaskGetTickCount(), (unsigned long long)rtipc_tick_count());
+    printf("%s: %u checks, %u failed\n", failures ? "FAILED" : "PASSED", checks, failures);
+    fflush(stdout);
+    vTaskEndScheduler(); /* vTaskStartScheduler returns in main */
+    for (;;)
+        vTaskDelay(portMAX_DELAY);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A plain FreeRTOS task: rtipc adopts it on its first call. */
+    if (xTaskCreate(check_task, "check", configMINIMAL_STACK_SIZE * 4, NULL, CHECK_PRIO, NULL) != pdPASS) {
+        printf("cannot create the check task\n");
+        return 1;
+    }
+    vTaskStartScheduler();
+    return checks > 0 && failures == 0 ? 0 : 1;
+}

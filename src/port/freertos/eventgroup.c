@@ -1,0 +1,215 @@
+/* Event groups on FreeRTOS: a kernel event group (xEventGroupCreateStatic)
+ * inside rtipc's wrapper. rtipc's 24 bits are the kernel's low 24 bits (all a
+ * 32-bit tick build has; a 64-bit tick build has more, which rtipc does not
+ * use). */
+#include <string.h>
+
+#include "port_internal.h"
+#include "event_groups.h"
+#include "rtipc/eventgroup.h"
+
+#define RTIPC__FR_EG_MAGIC 0x45564752u /* "EVGR" */
+
+struct rtipc_eventgroup {
+    uint32_t magic;
+    uint32_t flags;
+    StaticEventGroup_t cb;
+    EventGroupHandle_t handle;
+    volatile uint32_t waiters;
+    int64_t spin;
+};
+
+_Static_assert(sizeof(struct rtipc_eventgroup) <= sizeof(rtipc_eventgroup_static_t),
+               "rtipc_eventgroup_static_t holds the FreeRTOS event group wrapper (raise RTIPC_EVENTGROUP_STATIC_SIZE)");
+_Static_assert(_Alignof(struct rtipc_eventgroup) <= _Alignof(rtipc_eventgroup_static_t), "static block alignment");
+
+static bool live(const rtipc_eventgroup_t *eg) { return eg != NULL && eg->magic == RTIPC__FR_EG_MAGIC; }
+static bool bits_ok(uint32_t bits) { return (bits & ~RTIPC_EVENTGROUP_BITS_MASK) == 0; }
+
+static void init(struct rtipc_eventgroup *eg, uint32_t flags)
+{
+    memset(eg, 0, sizeof *eg);
+    eg->flags = flags;
+    eg->spin = RTIPC_SPIN_DEFAULT;
+    eg->handle = xEventGroupCreateStatic(&eg->cb);
+    eg->magic = RTIPC__FR_EG_MAGIC;
+}
+
+int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out)
+        return RTIPC_EINVAL;
+    struct rtipc_eventgroup *eg = pvPortMalloc(sizeof *eg);
+    if (!eg)
+        return RTIPC_ENOMEM;
+    init(eg, RTIPC__FR_DYNAMIC);
+    *out = eg;
+    return RTIPC_OK;
+}
+
+int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgroup_t **out)
+{
+    /* The kernel's creation enters a task-level critical section: not from
+     * a handler on FreeRTOS (docs/porting.md). */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || !cb)
+        return RTIPC_EINVAL;
+    struct rtipc_eventgroup *eg = (struct rtipc_eventgroup *)(void *)cb;
+    init(eg, 0);
+    *out = eg;
+    return RTIPC_OK;
+}
+
+int rtipc_eventgroup_delete(rtipc_eventgroup_t *eg)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(eg))
+        return RTIPC_EINVAL;
+    if (eg->waiters != 0)
+        return RTIPC_EBUSY;
+    eg->magic = 0;
+    vEventGroupDelete(eg->handle);
+    if (eg->flags & RTIPC__FR_DYNAMIC)
+        vPortFree(eg);
+    return RTIPC_OK;
+}
+
+int rtipc_eventgroup_set_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *value)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(eg) || !bits_ok(bits))
+        return RTIPC_EINVAL;
+    EventBits_t v = xEventGroupSetBits(eg->handle, bits);
+    if (value)
+        *value = (uint32_t)v & RTIPC_EVENTGROUP_BITS_MASK;
+    return RTIPC_OK;
+}
+
+int rtipc_eventgroup_clear_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *previous)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(eg) || !bits_ok(bits))
+        return RTIPC_EINVAL;
+    EventBits_t v = xEventGroupClearBits(eg->handle, bits);
+    if (previous)
+        *previous = (uint32_t)v & RTIPC_EVENTGROUP_BITS_MASK;
+    return RTIPC_OK;
+}
+
+int rtipc_eventgroup_get_bits(const rtipc_eventgroup_t *eg)
+{
+    if (!live(eg))
+        return RTIPC_EINVAL;
+    return (int)(xEventGroupGetBitsFromISR(eg->handle) & RTIPC_EVENTGROUP_BITS_MASK);
+}
+
+static int waited(rtipc_eventgroup_t *eg, EventBits_t got, uint32_t want, bool all, uint32_t *value,
+                  rtipc_timeout_t timeout)
+{
+    uint32_t g = (uint32_t)got & RTIPC_EVENTGROUP_BITS_MASK;
+    if (value)
+        *value = g;
+    bool met = all ? (g & want) == want : (g & want) != 0;
+    (void)eg;
+    return met ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *eg, uint32_t bits, bool clear_on_exit, bool wait_all,
+                               uint32_t *value, rtipc_timeout_t timeout)
+{
+    if (value)
+        *value = 0;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(eg) || bits == 0 || !bits_ok(bits))
+        return RTIPC_EINVAL;
+    TickType_t ticks = rtipc__fr_ticks(timeout);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&eg->waiters, 1);
+    /* The kernel returns the bits when the condition was met (before the
+     * clearing) or when the wait gave up. */
+    EventBits_t got = xEventGroupWaitBits(eg->handle, bits, clear_on_exit ? pdTRUE : pdFALSE,
+                                          wait_all ? pdTRUE : pdFALSE, ticks);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&eg->waiters, -1);
+    return waited(eg, got, bits, wait_all, value, timeout);
+}
+
+int rtipc_eventgroup_sync(rtipc_eventgroup_t *eg, uint32_t set, uint32_t wait_for, uint32_t *value,
+                          rtipc_timeout_t timeout)
+{
+    if (value)
+        *value = 0;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(eg) || wait_for == 0 || !bits_ok(set) || !bits_ok(wait_for))
+        return RTIPC_EINVAL;
+    TickType_t ticks = rtipc__fr_ticks(timeout);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&eg->waiters, 1);
+    EventBits_t got = xEventGroupSync(eg->handle, set, wait_for, ticks);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&eg->waiters, -1);
+    return waited(eg, got, wait_for, true, value, timeout);
+}
+
+/* From a handler the kernel defers the change to its timer service task
+ * (xEventGroupSetBitsFromISR); from a task it is done at once. */
+int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *value, bool *woken)
+{
+    if (!live(eg) || !bits_ok(bits))
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_in_isr())
+        return rtipc_eventgroup_set_bits(eg, bits, value);
+#if configUSE_TIMERS == 1 && defined(INCLUDE_xTimerPendFunctionCall) && INCLUDE_xTimerPendFunctionCall == 1
+    BaseType_t hp = pdFALSE;
+    if (xEventGroupSetBitsFromISR(eg->handle, bits, &hp) != pdPASS)
+        return RTIPC_EWOULDBLOCK; /* the timer command queue is full */
+    rtipc__fr_woken(hp, woken);
+    if (value) /* the bits now, the deferred ones included */
+        *value = ((uint32_t)xEventGroupGetBitsFromISR(eg->handle) | bits) & RTIPC_EVENTGROUP_BITS_MASK;
+    return RTIPC_OK;
+#else
+    (void)value;
+    (void)woken;
+    return RTIPC_ENOTSUP; /* needs configUSE_TIMERS and INCLUDE_xTimerPendFunctionCall */
+#endif
+}
+
+int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *previous)
+{
+    if (!live(eg) || !bits_ok(bits))
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_in_isr())
+        return rtipc_eventgroup_clear_bits(eg, bits, previous);
+#if configUSE_TIMERS == 1 && defined(INCLUDE_xTimerPendFunctionCall) && INCLUDE_xTimerPendFunctionCall == 1
+    EventBits_t before = xEventGroupGetBitsFromISR(eg->handle);
+    if (xEventGroupClearBitsFromISR(eg->handle, bits) != pdPASS)
+        return RTIPC_EWOULDBLOCK;
+    if (previous)
+        *previous = (uint32_t)before & RTIPC_EVENTGROUP_BITS_MASK;
+    return RTIPC_OK;
+#else
+    (void)previous;
+    return RTIPC_ENOTSUP;
+#endif
+}
+
+size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *eg)
+{
+    return eg == NULL || live(eg) ? sizeof(struct rtipc_eventgroup) : 0;
+}
+
+int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *eg, int64_t ns)
+{
+    if (!live(eg) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    eg->spin = ns;
+    return RTIPC_OK;
+}

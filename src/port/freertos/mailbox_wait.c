@@ -1,0 +1,133 @@
+/* The mailbox on FreeRTOS: creation, deletion and waiting for a newer
+ * version (the port half of src/common/mailbox.c), parking on rtipc's
+ * notification index (park.h). */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "../../common/mailbox_internal.h"
+#include "park.h"
+
+typedef struct {
+    rtipc__fr_parked_t *waiters;
+    int64_t spin;
+} mailbox_port_t;
+
+_Static_assert(sizeof(mailbox_port_t) <= RTIPC__MAILBOX_PORT_BYTES, "the waiting part fits the mailbox");
+_Static_assert(_Alignof(mailbox_port_t) <= 8, "the waiting part's alignment is provided");
+
+static mailbox_port_t *port_of(struct rtipc_mailbox *mb) { return (mailbox_port_t *)(void *)mb->port; }
+
+int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || !rtipc__mailbox_size_ok(value_size))
+        return RTIPC_EINVAL;
+    _Static_assert(sizeof(struct rtipc_mailbox) % 8 == 0, "copies follow the block aligned");
+    struct rtipc_mailbox *mb = pvPortMalloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
+    if (!mb)
+        return RTIPC_ENOMEM;
+    rtipc__mailbox_init(mb, value_size, initial, mb + 1, RTIPC__MAILBOX_DYNAMIC);
+    port_of(mb)->spin = RTIPC_SPIN_DEFAULT;
+    *out = mb;
+    return RTIPC_OK;
+}
+
+int rtipc_mailbox_delete(rtipc_mailbox_t *mb)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!rtipc__mailbox_valid(mb))
+        return RTIPC_EINVAL;
+    taskENTER_CRITICAL();
+    bool busy = port_of(mb)->waiters != NULL;
+    if (!busy)
+        mb->magic = 0;
+    taskEXIT_CRITICAL();
+    if (busy)
+        return RTIPC_EBUSY;
+    if (mb->flags & RTIPC__MAILBOX_DYNAMIC)
+        vPortFree(mb);
+    return RTIPC_OK;
+}
+
+static bool newer(const struct rtipc_mailbox *mb, uint64_t last_seen) { return rtipc__mailbox_version(mb) > last_seen; }
+
+/* In a critical section: the flag says whether anyone is left waiting. */
+static void update_sleepers(struct rtipc_mailbox *mb)
+{
+    atomic_store_explicit(&mb->sleepers, port_of(mb)->waiters != NULL, memory_order_relaxed);
+}
+
+int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen, uint64_t *version,
+                             rtipc_timeout_t timeout)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!rtipc__mailbox_valid(mb) || !buf)
+        return RTIPC_EINVAL;
+    if (!newer(mb, last_seen)) {
+        if (rtipc_timeout_is_no_wait(timeout))
+            return RTIPC_EWOULDBLOCK;
+        struct rtipc_task *self = rtipc__fr_self();
+        if (!self)
+            return RTIPC_ENOMEM;
+        mailbox_port_t *p = port_of(mb);
+        rtipc__fr_parked_t me = {.task = xTaskGetCurrentTaskHandle(), .owner = self, .key = last_seen};
+        TickType_t left = rtipc__fr_ticks(timeout);
+        TimeOut_t since;
+        vTaskSetTimeOutState(&since);
+        for (;;) {
+            taskENTER_CRITICAL();
+            rtipc__fr_park_link(&p->waiters, &me);
+            atomic_store_explicit(&mb->sleepers, 1, memory_order_relaxed);
+            /* Pairs with F1 in the write (mailbox.c): the flag store is ordered
+             * before the version load, so a writer either sees the flag or
+             * we see its version. */
+            atomic_thread_fence(memory_order_seq_cst);
+            bool done = newer(mb, last_seen);
+            if (done) {
+                rtipc__fr_park_unlink(&p->waiters, &me);
+                update_sleepers(mb);
+            }
+            taskEXIT_CRITICAL();
+            if (done)
+                break;
+            if (!rtipc__fr_park_sleep(&since, &left)) {
+                taskENTER_CRITICAL();
+                rtipc__fr_park_unlink(&p->waiters, &me);
+                update_sleepers(mb);
+                taskEXIT_CRITICAL();
+                if (!newer(mb, last_seen))
+                    return RTIPC_ETIMEDOUT;
+                break;
+            }
+        }
+    }
+    /* Versions only grow: this copy is at least the one that satisfied us. */
+    return rtipc_mailbox_read(mb, buf, version);
+}
+
+int rtipc_mailbox_set_spin(rtipc_mailbox_t *mb, int64_t ns)
+{
+    if (!rtipc__mailbox_valid(mb) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    port_of(mb)->spin = ns;
+    return RTIPC_OK;
+}
+
+void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
+{
+    mailbox_port_t *p = port_of(mb);
+    BaseType_t hp = pdFALSE;
+    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+    uint64_t now = rtipc__mailbox_version(mb);
+    for (rtipc__fr_parked_t *w = p->waiters, *next; w; w = next) {
+        next = w->next;
+        if (w->key < now)
+            rtipc__fr_park_wake(&p->waiters, w, c.isr, &hp);
+    }
+    update_sleepers(mb);
+    rtipc__fr_wake_exit(c);
+    rtipc__fr_woken(hp, woken);
+}

@@ -1,0 +1,206 @@
+/* Message buffers on FreeRTOS: a kernel message buffer
+ * (xMessageBufferCreateStatic over rtipc's own storage). Its length prefix
+ * is configMESSAGE_BUFFER_LENGTH_TYPE, which must be a 4-byte type so that
+ * sizes match rtipc's RTIPC_MSGBUF_LENGTH_BYTES. */
+#include <string.h>
+
+#include "bytebuf.h"
+#include "message_buffer.h"
+#include "rtipc/msgbuf.h"
+
+#ifndef configMESSAGE_BUFFER_LENGTH_TYPE
+#error "rtipc on FreeRTOS needs configMESSAGE_BUFFER_LENGTH_TYPE uint32_t (RTIPC_MSGBUF_LENGTH_BYTES is 4)"
+#endif
+_Static_assert(sizeof(configMESSAGE_BUFFER_LENGTH_TYPE) == RTIPC_MSGBUF_LENGTH_BYTES,
+               "configMESSAGE_BUFFER_LENGTH_TYPE must be 4 bytes (uint32_t)");
+
+#define RTIPC__FR_MB_MAGIC 0x4d534742u /* "MSGB" */
+
+struct rtipc_msgbuf {
+    struct rtipc__fr_bytebuf b;
+};
+
+static bool live(const rtipc_msgbuf_t *mb) { return mb != NULL && mb->b.magic == RTIPC__FR_MB_MAGIC; }
+static bool size_ok(size_t size) { return size >= RTIPC_MSGBUF_LENGTH_BYTES + 1 && size <= INT32_MAX; }
+
+int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || !size_ok(size))
+        return RTIPC_EINVAL;
+    struct rtipc_msgbuf *mb = pvPortMalloc(sizeof *mb + RTIPC__FR_BYTEBUF_STORAGE(size));
+    if (!mb)
+        return RTIPC_ENOMEM;
+    memset(mb, 0, sizeof *mb);
+    mb->b.flags = RTIPC__FR_DYNAMIC;
+    mb->b.size = size;
+    mb->b.spin = RTIPC_SPIN_DEFAULT;
+    mb->b.handle = xMessageBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), (uint8_t *)(mb + 1), &mb->b.cb);
+    mb->b.magic = RTIPC__FR_MB_MAGIC;
+    *out = mb;
+    return RTIPC_OK;
+}
+
+/* As for stream buffers: the kernel needs one byte more storage than the
+ * contract provides. Not supported on this port yet. */
+int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t *cb, rtipc_msgbuf_t **out)
+{
+    if (!out || !cb || !storage || !size_ok(size))
+        return RTIPC_EINVAL;
+    return RTIPC_ENOTSUP;
+}
+
+int rtipc_msgbuf_delete(rtipc_msgbuf_t *mb)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(mb))
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&mb->b.writer))
+        return RTIPC_EBUSY;
+    if (!rtipc__fr_side_enter(&mb->b.reader)) {
+        rtipc__fr_side_leave(&mb->b.writer);
+        return RTIPC_EBUSY;
+    }
+    mb->b.magic = 0;
+    vMessageBufferDelete(mb->b.handle);
+    if (mb->b.flags & RTIPC__FR_DYNAMIC)
+        vPortFree(mb);
+    return RTIPC_OK;
+}
+
+int rtipc_msgbuf_send(rtipc_msgbuf_t *mb, const void *msg, size_t len, rtipc_timeout_t timeout)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(mb) || !msg || len == 0 || len > mb->b.size - RTIPC_MSGBUF_LENGTH_BYTES)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&mb->b.writer))
+        return RTIPC_EBUSY;
+    size_t n = xMessageBufferSend(mb->b.handle, msg, len, rtipc__fr_ticks(timeout));
+    rtipc__fr_side_leave(&mb->b.writer);
+    return n == len ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+/* After the kernel returned 0: empty, or the next message is too long. */
+static int receive_failed(rtipc_msgbuf_t *mb, size_t cap, size_t *len, int empty_code)
+{
+    size_t next = xMessageBufferNextLengthBytes(mb->b.handle);
+    if (next > cap) {
+        *len = next;
+        return RTIPC_EINVAL;
+    }
+    return empty_code;
+}
+
+int rtipc_msgbuf_receive(rtipc_msgbuf_t *mb, void *buf, size_t cap, size_t *len, rtipc_timeout_t timeout)
+{
+    if (len)
+        *len = 0;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(mb) || !buf || !len || cap == 0)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&mb->b.reader))
+        return RTIPC_EBUSY;
+    size_t n = xMessageBufferReceive(mb->b.handle, buf, cap, rtipc__fr_ticks(timeout));
+    int rc = RTIPC_OK;
+    if (n > 0)
+        *len = n;
+    else
+        rc = receive_failed(mb, cap, len, rtipc__fr_fail(timeout));
+    rtipc__fr_side_leave(&mb->b.reader);
+    return rc;
+}
+
+int rtipc_msgbuf_send_from_isr(rtipc_msgbuf_t *mb, const void *msg, size_t len, bool *woken)
+{
+    if (!live(mb) || !msg || len == 0 || len > mb->b.size - RTIPC_MSGBUF_LENGTH_BYTES)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&mb->b.writer))
+        return RTIPC_EBUSY;
+    BaseType_t hp = pdFALSE;
+    size_t n = xMessageBufferSendFromISR(mb->b.handle, msg, len, &hp);
+    rtipc__fr_side_leave(&mb->b.writer);
+    rtipc__fr_woken(hp, woken);
+    return n == len ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_msgbuf_receive_from_isr(rtipc_msgbuf_t *mb, void *buf, size_t cap, size_t *len, bool *woken)
+{
+    if (len)
+        *len = 0;
+    if (!live(mb) || !buf || !len || cap == 0)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&mb->b.reader))
+        return RTIPC_EBUSY;
+    BaseType_t hp = pdFALSE;
+    size_t n = xMessageBufferReceiveFromISR(mb->b.handle, buf, cap, &hp);
+    rtipc__fr_woken(hp, woken);
+    int rc = RTIPC_OK;
+    if (n > 0)
+        *len = n;
+    else
+        rc = receive_failed(mb, cap, len, RTIPC_EWOULDBLOCK);
+    rtipc__fr_side_leave(&mb->b.reader);
+    return rc;
+}
+
+int rtipc_msgbuf_next_length(const rtipc_msgbuf_t *mb)
+{
+    return live(mb) ? (int)xMessageBufferNextLengthBytes(mb->b.handle) : RTIPC_EINVAL;
+}
+
+int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb)
+{
+    if (!live(mb))
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&mb->b.writer))
+        return RTIPC_EBUSY;
+    if (!rtipc__fr_side_enter(&mb->b.reader)) {
+        rtipc__fr_side_leave(&mb->b.writer);
+        return RTIPC_EBUSY;
+    }
+    BaseType_t ok = rtipc__fr_in_isr() ? xMessageBufferResetFromISR(mb->b.handle) : xMessageBufferReset(mb->b.handle);
+    rtipc__fr_side_leave(&mb->b.reader);
+    rtipc__fr_side_leave(&mb->b.writer);
+    return ok == pdPASS ? RTIPC_OK : RTIPC_EBUSY;
+}
+
+int rtipc_msgbuf_bytes_available(const rtipc_msgbuf_t *mb)
+{
+    return live(mb) ? (int)xStreamBufferBytesAvailable(mb->b.handle) : RTIPC_EINVAL;
+}
+
+int rtipc_msgbuf_spaces_available(const rtipc_msgbuf_t *mb)
+{
+    return live(mb) ? (int)xMessageBufferSpacesAvailable(mb->b.handle) : RTIPC_EINVAL;
+}
+
+int rtipc_msgbuf_is_empty(const rtipc_msgbuf_t *mb)
+{
+    return live(mb) ? (xMessageBufferIsEmpty(mb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+}
+
+int rtipc_msgbuf_is_full(const rtipc_msgbuf_t *mb)
+{
+    return live(mb) ? (xMessageBufferIsFull(mb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+}
+
+size_t rtipc_msgbuf_footprint_for(size_t size)
+{
+    if (size == 0)
+        return sizeof(struct rtipc_msgbuf);
+    return size_ok(size) ? sizeof(struct rtipc_msgbuf) + RTIPC__FR_BYTEBUF_STORAGE(size) : 0;
+}
+
+size_t rtipc_msgbuf_footprint(const rtipc_msgbuf_t *mb) { return live(mb) ? rtipc_msgbuf_footprint_for(mb->b.size) : 0; }
+
+int rtipc_msgbuf_set_spin(rtipc_msgbuf_t *mb, int64_t ns)
+{
+    if (!live(mb) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    mb->b.spin = ns;
+    return RTIPC_OK;
+}

@@ -1,0 +1,124 @@
+/* Mutexes on FreeRTOS: kernel mutexes (xSemaphoreCreateMutexStatic,
+ * xSemaphoreCreateRecursiveMutexStatic). The holder and priority inheritance
+ * are the kernel's. */
+#include <string.h>
+
+#include "port_internal.h"
+#include "rtipc/mutex.h"
+
+struct rtipc_mutex {
+    struct rtipc__fr_qhead h;
+    bool recursive;
+};
+
+_Static_assert(sizeof(struct rtipc_mutex) <= sizeof(rtipc_mutex_static_t),
+               "rtipc_mutex_static_t holds the FreeRTOS mutex wrapper (raise RTIPC_MUTEX_STATIC_SIZE)");
+_Static_assert(_Alignof(struct rtipc_mutex) <= _Alignof(rtipc_mutex_static_t), "static block alignment");
+
+static bool live(const rtipc_mutex_t *m) { return m != NULL && m->h.magic == RTIPC__FR_MUTEX_MAGIC; }
+static SemaphoreHandle_t km(const rtipc_mutex_t *m) { return rtipc__fr_qhandle((struct rtipc__fr_qhead *)&m->h); }
+
+static void init(struct rtipc_mutex *m, bool recursive, uint32_t flags)
+{
+    memset(m, 0, sizeof *m);
+    m->h.flags = flags;
+    m->h.spin = RTIPC_SPIN_DEFAULT;
+    m->recursive = recursive;
+    if (recursive)
+        (void)xSemaphoreCreateRecursiveMutexStatic(&m->h.cb);
+    else
+        (void)xSemaphoreCreateMutexStatic(&m->h.cb);
+    m->h.magic = RTIPC__FR_MUTEX_MAGIC;
+}
+
+int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out)
+        return RTIPC_EINVAL;
+    struct rtipc_mutex *m = pvPortMalloc(sizeof *m);
+    if (!m)
+        return RTIPC_ENOMEM;
+    init(m, recursive, RTIPC__FR_DYNAMIC);
+    *out = m;
+    return RTIPC_OK;
+}
+
+int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mutex_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || !cb)
+        return RTIPC_EINVAL;
+    struct rtipc_mutex *m = (struct rtipc_mutex *)(void *)cb;
+    init(m, recursive, 0);
+    *out = m;
+    return RTIPC_OK;
+}
+
+int rtipc_mutex_delete(rtipc_mutex_t *m)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(m))
+        return RTIPC_EINVAL;
+    if (m->h.waiters != 0 || xSemaphoreGetMutexHolder(km(m)) != NULL)
+        return RTIPC_EBUSY;
+    m->h.magic = 0;
+    vSemaphoreDelete(km(m));
+    if (m->h.flags & RTIPC__FR_DYNAMIC)
+        vPortFree(m);
+    return RTIPC_OK;
+}
+
+int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(m))
+        return RTIPC_EINVAL;
+    /* The holder is reported through the caller's descriptor: adopt it now. */
+    if (!rtipc__fr_self())
+        return RTIPC_ENOMEM;
+    if (!m->recursive && xSemaphoreGetMutexHolder(km(m)) == xTaskGetCurrentTaskHandle())
+        return RTIPC_EDEADLOCK;
+    TickType_t ticks = rtipc__fr_ticks(timeout);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&m->h.waiters, 1);
+    BaseType_t ok = m->recursive ? xSemaphoreTakeRecursive(km(m), ticks) : xSemaphoreTake(km(m), ticks);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&m->h.waiters, -1);
+    return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+int rtipc_mutex_unlock(rtipc_mutex_t *m)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(m))
+        return RTIPC_EINVAL;
+    if (xSemaphoreGetMutexHolder(km(m)) != xTaskGetCurrentTaskHandle())
+        return RTIPC_EPERM;
+    BaseType_t ok = m->recursive ? xSemaphoreGiveRecursive(km(m)) : xSemaphoreGive(km(m));
+    return ok == pdPASS ? RTIPC_OK : RTIPC_EPERM;
+}
+
+rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m)
+{
+    if (!live(m))
+        return NULL;
+    TaskHandle_t h = rtipc__fr_in_isr() ? xSemaphoreGetMutexHolderFromISR(km(m)) : xSemaphoreGetMutexHolder(km(m));
+    /* Looked up among live descriptors: the holder may have been deleted. */
+    return h ? rtipc__fr_task_find(h) : NULL;
+}
+
+size_t rtipc_mutex_footprint(const rtipc_mutex_t *m) { return m == NULL || live(m) ? sizeof(struct rtipc_mutex) : 0; }
+
+int rtipc_mutex_set_spin(rtipc_mutex_t *m, int64_t ns)
+{
+    if (!live(m) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    m->h.spin = ns;
+    return RTIPC_OK;
+}

@@ -1,0 +1,161 @@
+/* Task notifications on FreeRTOS: rtipc slot i is the kernel's notification
+ * index i (the Indexed APIs); index configTASK_NOTIFICATION_ARRAY_ENTRIES-1
+ * is rtipc's own (RTIPC__FR_PARK_INDEX). */
+#include "port_internal.h"
+#include "rtipc/notify.h"
+
+static bool action_ok(rtipc_notify_action_t a) { return (unsigned)a <= RTIPC_NOTIFY_NO_OVERWRITE; }
+
+static eNotifyAction kernel_action(rtipc_notify_action_t a)
+{
+    switch (a) {
+    case RTIPC_NOTIFY_SET_BITS:
+        return eSetBits;
+    case RTIPC_NOTIFY_INCREMENT:
+        return eIncrement;
+    case RTIPC_NOTIFY_OVERWRITE:
+        return eSetValueWithOverwrite;
+    case RTIPC_NOTIFY_NO_OVERWRITE:
+        return eSetValueWithoutOverwrite;
+    case RTIPC_NOTIFY_NO_ACTION:
+    default:
+        return eNoAction;
+    }
+}
+
+int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                 uint32_t *previous)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS || !action_ok(action))
+        return RTIPC_EINVAL;
+    uint32_t prev = 0;
+    BaseType_t ok = xTaskNotifyAndQueryIndexed(task->handle, index, arg, kernel_action(action), &prev);
+    if (previous)
+        *previous = prev;
+    return ok == pdPASS ? RTIPC_OK : RTIPC_EPENDING;
+}
+
+int rtipc_notify_give(rtipc_task_t *task, unsigned index)
+{
+    return rtipc_notify(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL);
+}
+
+int rtipc_notify_from_isr(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                          uint32_t *previous, bool *woken)
+{
+    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS || !action_ok(action))
+        return RTIPC_EINVAL;
+    uint32_t prev = 0;
+    BaseType_t hp = pdFALSE;
+    BaseType_t ok = xTaskNotifyAndQueryIndexedFromISR(task->handle, index, arg, kernel_action(action), &prev, &hp);
+    rtipc__fr_woken(hp, woken);
+    if (previous)
+        *previous = prev;
+    return ok == pdPASS ? RTIPC_OK : RTIPC_EPENDING;
+}
+
+int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken)
+{
+    return rtipc_notify_from_isr(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL, woken);
+}
+
+int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_self())
+        return RTIPC_ENOMEM;
+    /* With nothing to take and no wait, leave the slot (and its pending
+     * state) alone: clearing no bits reads the value. */
+    if (rtipc_timeout_is_no_wait(timeout) && ulTaskNotifyValueClearIndexed(NULL, index, 0) == 0)
+        return RTIPC_EWOULDBLOCK;
+    /* ulTaskNotifyTake returns 0 when woken by a notification that left the
+     * value 0; rtipc keeps waiting until its timeout (notify.h). */
+    bool forever = rtipc_timeout_is_forever(timeout);
+    TickType_t ticks = rtipc__fr_ticks(timeout);
+    TickType_t start = xTaskGetTickCount();
+    for (;;) {
+        TickType_t left = ticks;
+        if (!forever && ticks != 0) {
+            TickType_t spent = xTaskGetTickCount() - start;
+            left = spent >= ticks ? 0 : ticks - spent;
+        }
+        uint32_t v = ulTaskNotifyTakeIndexed(index, clear ? pdTRUE : pdFALSE, left);
+        if (v != 0) {
+            if (value)
+                *value = v;
+            return RTIPC_OK;
+        }
+        if (left == 0)
+            return rtipc__fr_fail(timeout);
+    }
+}
+
+int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on_exit, uint32_t *value,
+                      rtipc_timeout_t timeout)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_self())
+        return RTIPC_ENOMEM;
+    uint32_t v = 0;
+    BaseType_t ok;
+    if (rtipc_timeout_is_no_wait(timeout)) {
+        /* The kernel (V11.1) clears the entry bits only when it may block;
+         * notify.h clears them whenever nothing is pending. Both steps in one
+         * critical section, so no notification can come in between. */
+        taskENTER_CRITICAL();
+        ok = xTaskNotifyWaitIndexed(index, 0, clear_on_exit, &v, 0);
+        if (ok != pdTRUE)
+            v = ulTaskNotifyValueClearIndexed(NULL, index, clear_on_entry) & ~clear_on_entry;
+        taskEXIT_CRITICAL();
+    } else {
+        ok = xTaskNotifyWaitIndexed(index, clear_on_entry, clear_on_exit, &v, rtipc__fr_ticks(timeout));
+    }
+    if (value)
+        *value = v;
+    return ok == pdTRUE ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!task && !(task = rtipc__fr_self()))
+        return RTIPC_ENOMEM;
+    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    return xTaskNotifyStateClearIndexed(task->handle, index) == pdTRUE ? 1 : 0;
+}
+
+int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, uint32_t *previous)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!task && !(task = rtipc__fr_self()))
+        return RTIPC_ENOMEM;
+    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS)
+        return RTIPC_EINVAL;
+    uint32_t prev = ulTaskNotifyValueClearIndexed(task->handle, index, bits);
+    if (previous)
+        *previous = prev;
+    return RTIPC_OK;
+}
+
+int rtipc_notify_set_spin(rtipc_task_t *task, int64_t ns)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!task && !(task = rtipc__fr_self()))
+        return RTIPC_ENOMEM;
+    if (!rtipc__fr_task_live(task) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    task->notify_spin = ns;
+    return RTIPC_OK;
+}

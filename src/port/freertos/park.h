@@ -1,0 +1,87 @@
+/* Parking for rtipc's own objects (mailbox, SPSC ring) on FreeRTOS: a task
+ * that must wait links a node from its stack into the object's list inside a
+ * critical section and blocks on its notification index
+ * RTIPC__FR_PARK_INDEX; a waker unlinks the node and gives that index, in
+ * the same kind of critical section (task or interrupt). A give that arrives
+ * after the waiter gave up only makes its next park return early: every
+ * parking loop checks its condition again. */
+#ifndef RTIPC_PORT_FREERTOS_PARK_H
+#define RTIPC_PORT_FREERTOS_PARK_H
+
+#include "port_internal.h"
+
+typedef struct rtipc__fr_parked {
+    TaskHandle_t task;
+    struct rtipc_task *owner; /* the parked task's descriptor */
+    struct rtipc__fr_parked *next;
+    uint64_t key; /* the object's own data (the mailbox: last version seen) */
+    bool linked;
+} rtipc__fr_parked_t;
+
+/* Inside a critical section. */
+static inline void rtipc__fr_park_link(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n)
+{
+    if (n->linked)
+        return;
+    n->next = *head;
+    *head = n;
+    n->linked = true;
+    n->owner->parked = n;
+    n->owner->parked_list = head;
+}
+
+/* Inside a critical section. */
+static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n)
+{
+    for (rtipc__fr_parked_t **p = head; *p; p = &(*p)->next) {
+        if (*p == n) {
+            *p = n->next;
+            break;
+        }
+    }
+    n->linked = false;
+    n->owner->parked = NULL;
+    n->owner->parked_list = NULL;
+}
+
+/* Between rtipc__fr_wake_enter and _exit: unlink @p n and wake its task. */
+static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n, bool isr, BaseType_t *hp)
+{
+    rtipc__fr_park_unlink(head, n);
+    if (isr)
+        vTaskNotifyGiveIndexedFromISR(n->task, RTIPC__FR_PARK_INDEX, hp);
+    else
+        (void)xTaskNotifyGiveIndexed(n->task, RTIPC__FR_PARK_INDEX);
+}
+
+/* The section a waker holds while it unlinks and gives. From a task the
+ * scheduler is suspended as well: a readied task of higher priority must not
+ * run (and park again on the same list) while the waker walks the list; it
+ * runs when the waker resumes the scheduler. From a handler the FromISR
+ * give never switches. */
+static inline rtipc__fr_crit_t rtipc__fr_wake_enter(void)
+{
+    if (!rtipc__fr_in_isr())
+        vTaskSuspendAll();
+    return rtipc__fr_enter();
+}
+
+static inline void rtipc__fr_wake_exit(rtipc__fr_crit_t c)
+{
+    rtipc__fr_exit(c);
+    if (!c.isr)
+        (void)xTaskResumeAll();
+}
+
+/* Block the caller until woken or until *left ticks have passed since
+ * @p since (updated by the kernel's own timeout helper). Returns false once
+ * the time is up. */
+static inline bool rtipc__fr_park_sleep(TimeOut_t *since, TickType_t *left)
+{
+    if (xTaskCheckForTimeOut(since, left) != pdFALSE)
+        return false;
+    (void)ulTaskNotifyTakeIndexed(RTIPC__FR_PARK_INDEX, pdTRUE, *left);
+    return true;
+}
+
+#endif

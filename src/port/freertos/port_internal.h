@@ -1,0 +1,206 @@
+/* Shared helpers of the FreeRTOS port: interrupt context, critical sections,
+ * timeout conversion, allocation and the task descriptor.
+ *
+ * Every rtipc object of this port is a small wrapper around the FreeRTOS
+ * object that implements it, created with the kernel's *Static API inside
+ * rtipc's own memory (one pvPortMalloc block when created dynamically, the
+ * caller's rtipc_*_static_t otherwise). */
+#ifndef RTIPC_PORT_FREERTOS_INTERNAL_H
+#define RTIPC_PORT_FREERTOS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "FreeRTOS.h"
+#include "semphr.h"
+#include "task.h"
+
+#include "rtipc/config.h"
+#include "rtipc/error.h"
+#include "rtipc/spin.h"
+#include "rtipc/task.h"
+#include "rtipc/time.h"
+
+/* ---- what the application's FreeRTOSConfig.h must provide ------------------ */
+#if configSUPPORT_STATIC_ALLOCATION != 1
+#error "rtipc on FreeRTOS needs configSUPPORT_STATIC_ALLOCATION 1 (objects live in rtipc's memory)"
+#endif
+#if !defined(configUSE_MUTEXES) || configUSE_MUTEXES != 1 || !defined(configUSE_RECURSIVE_MUTEXES) || \
+    configUSE_RECURSIVE_MUTEXES != 1 || !defined(configUSE_COUNTING_SEMAPHORES) || configUSE_COUNTING_SEMAPHORES != 1
+#error "rtipc on FreeRTOS needs configUSE_MUTEXES, configUSE_RECURSIVE_MUTEXES and configUSE_COUNTING_SEMAPHORES set to 1"
+#endif
+#if !defined(INCLUDE_vTaskSuspend) || INCLUDE_vTaskSuspend != 1
+#error "rtipc on FreeRTOS needs INCLUDE_vTaskSuspend 1 (RTIPC_FOREVER maps to portMAX_DELAY)"
+#endif
+#if !defined(INCLUDE_vTaskDelete) || INCLUDE_vTaskDelete != 1 || !defined(INCLUDE_uxTaskPriorityGet) || \
+    INCLUDE_uxTaskPriorityGet != 1 || !defined(INCLUDE_vTaskPrioritySet) || INCLUDE_vTaskPrioritySet != 1 || \
+    !defined(INCLUDE_vTaskDelay) || INCLUDE_vTaskDelay != 1 || \
+    !defined(INCLUDE_xTaskGetSchedulerState) || INCLUDE_xTaskGetSchedulerState != 1 || \
+    !defined(INCLUDE_xTaskGetCurrentTaskHandle) || INCLUDE_xTaskGetCurrentTaskHandle != 1 || \
+    !defined(INCLUDE_xSemaphoreGetMutexHolder) || INCLUDE_xSemaphoreGetMutexHolder != 1
+#error "rtipc on FreeRTOS needs INCLUDE_vTaskDelete, INCLUDE_uxTaskPriorityGet, INCLUDE_vTaskPrioritySet, INCLUDE_vTaskDelay, INCLUDE_xTaskGetSchedulerState, INCLUDE_xTaskGetCurrentTaskHandle and INCLUDE_xSemaphoreGetMutexHolder set to 1"
+#endif
+
+/* Thread-local storage pointer of each task that holds its rtipc descriptor. */
+#ifndef rtipcCONFIG_TLS_INDEX
+#define rtipcCONFIG_TLS_INDEX 0
+#endif
+#if !defined(configNUM_THREAD_LOCAL_STORAGE_POINTERS) || configNUM_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX
+#error "rtipc on FreeRTOS needs configNUM_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 0)"
+#endif
+
+/* The notification index rtipc keeps for itself (parking in the mailbox and
+ * SPSC ring): the last one. The application's slots 0 .. RTIPC_NOTIFY_SLOTS-1
+ * are FreeRTOS indexes 0 .. RTIPC_NOTIFY_SLOTS-1. */
+#if !defined(configUSE_TASK_NOTIFICATIONS) || configUSE_TASK_NOTIFICATIONS != 1
+#error "rtipc on FreeRTOS needs configUSE_TASK_NOTIFICATIONS 1"
+#endif
+#if configTASK_NOTIFICATION_ARRAY_ENTRIES < RTIPC_NOTIFY_SLOTS + 1
+#error "rtipc on FreeRTOS needs configTASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS + 1 (one index is rtipc's own)"
+#endif
+#define RTIPC__FR_PARK_INDEX (configTASK_NOTIFICATION_ARRAY_ENTRIES - 1)
+
+#if RTIPC_PRIORITY_LEVELS > configMAX_PRIORITIES
+#error "RTIPC_PRIORITY_LEVELS must not exceed configMAX_PRIORITIES (rtipc priority p is FreeRTOS priority p)"
+#endif
+
+/* ---- interrupt context --------------------------------------------------------- */
+bool rtipc__fr_in_isr(void);
+
+/* A critical section usable from tasks and handlers alike. */
+typedef struct {
+    UBaseType_t saved;
+    bool isr;
+} rtipc__fr_crit_t;
+
+static inline rtipc__fr_crit_t rtipc__fr_enter(void)
+{
+    rtipc__fr_crit_t c = {0, rtipc__fr_in_isr()};
+    if (c.isr)
+        c.saved = taskENTER_CRITICAL_FROM_ISR();
+    else
+        taskENTER_CRITICAL();
+    return c;
+}
+
+static inline void rtipc__fr_exit(rtipc__fr_crit_t c)
+{
+    if (c.isr)
+        taskEXIT_CRITICAL_FROM_ISR(c.saved);
+    else
+        taskEXIT_CRITICAL();
+}
+
+/* pxHigherPriorityTaskWoken -> rtipc's woken flag (set only, never cleared). */
+static inline void rtipc__fr_woken(BaseType_t hp, bool *woken)
+{
+    if (hp != pdFALSE && woken)
+        *woken = true;
+}
+
+/* ---- time --------------------------------------------------------------------- */
+/* Ticks for a blocking kernel call: RTIPC_FOREVER -> portMAX_DELAY; a finite
+ * timeout is rounded up to whole ticks plus one, since the current tick is
+ * already partly over and the whole timeout must elapse; a duration beyond
+ * the tick type waits forever, as time.h says of durations that overflow. */
+TickType_t rtipc__fr_ticks(rtipc_timeout_t timeout);
+
+/* Tick count widened to 64 bits (it wraps in the kernel's TickType_t). */
+uint64_t rtipc__fr_tick_count64(void);
+
+/* Map a kernel "could not complete" to the rtipc code for the timeout given. */
+static inline int rtipc__fr_fail(rtipc_timeout_t timeout)
+{
+    return rtipc_timeout_is_no_wait(timeout) ? RTIPC_EWOULDBLOCK : RTIPC_ETIMEDOUT;
+}
+
+/* Spin budgets: accepted and stored so the calls keep their contract, but a
+ * blocking call on FreeRTOS always parks at once (docs/porting.md). */
+static inline bool rtipc__fr_spin_ok(int64_t ns)
+{
+    return ns == RTIPC_SPIN_DEFAULT || (ns >= 0 && ns <= RTIPC_SPIN_MAX_NS);
+}
+
+/* ---- memory ------------------------------------------------------------------- */
+#define RTIPC__FR_DYNAMIC 0x1u
+
+/* ---- tasks -------------------------------------------------------------------- */
+#define RTIPC__FR_TASK_MAGIC 0x5441534bu   /* "TASK" */
+#define RTIPC__FR_TASK_CREATED 0x1u        /* by rtipc_task_create: joinable */
+#define RTIPC__FR_TASK_ADOPTED 0x2u        /* a task rtipc did not create */
+
+struct rtipc__fr_parked;
+
+struct rtipc_task {
+    uint32_t magic;
+    uint32_t flags;
+    TaskHandle_t handle;
+    /* What the task is blocked in, so that rtipc_task_delete can take it out
+     * (all three set and cleared inside critical sections): */
+    struct rtipc_task *next_live;          /* list of live descriptors (task.c) */
+    volatile uint32_t *waiting_on;         /* a kernel object's waiter count */
+    struct rtipc__fr_parked *parked;       /* its node in a mailbox/SPSC list */
+    struct rtipc__fr_parked **parked_list; /* ... and that list */
+    rtipc_task_fn entry;
+    void *arg;
+    int core;
+    int64_t notify_spin;
+    char name[16];
+    StaticSemaphore_t done_cb; /* given when entry has returned */
+    SemaphoreHandle_t done;
+};
+
+static inline bool rtipc__fr_task_live(const struct rtipc_task *t)
+{
+    return t != NULL && t->magic == RTIPC__FR_TASK_MAGIC;
+}
+
+/* The caller's descriptor, adopting the running FreeRTOS task on first use;
+ * NULL if memory is exhausted (or called from a handler). */
+struct rtipc_task *rtipc__fr_self(void);
+
+/* The descriptor of a FreeRTOS task, or NULL if it never used rtipc. Reads
+ * the task's TLS: only for a task known to exist (NULL = the caller). */
+struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle);
+
+/* The live descriptor whose task is @p handle, or NULL, found without
+ * touching the task (which may have been deleted). Task or interrupt. */
+struct rtipc_task *rtipc__fr_task_find(TaskHandle_t handle);
+
+/* Wrappers of kernel queues (queue, semaphore, mutex) share this head so that
+ * a queue set can map a kernel member handle back to the rtipc object. */
+#define RTIPC__FR_QUEUE_MAGIC 0x51554555u /* "QUEU" */
+#define RTIPC__FR_SEM_MAGIC 0x53454d41u   /* "SEMA" */
+#define RTIPC__FR_MUTEX_MAGIC 0x4d555458u /* "MUTX" */
+
+struct rtipc__fr_qhead {
+    uint32_t magic;
+    uint32_t flags;
+    StaticQueue_t cb; /* the kernel object; its handle is &cb */
+    void *set;        /* the rtipc queue set it belongs to, or NULL */
+    volatile uint32_t waiters; /* tasks inside a blocking call (delete -> EBUSY) */
+    int64_t spin;
+};
+
+static inline QueueHandle_t rtipc__fr_qhandle(struct rtipc__fr_qhead *h) { return (QueueHandle_t)(void *)&h->cb; }
+
+static inline struct rtipc__fr_qhead *rtipc__fr_qhead_of(void *kernel_handle)
+{
+    return (struct rtipc__fr_qhead *)(void *)((unsigned char *)kernel_handle - offsetof(struct rtipc__fr_qhead, cb));
+}
+
+/* Count the caller in (d = 1) or out (d = -1) of a kernel object's waiters,
+ * remembering it in the caller's descriptor (adopted already by the callers'
+ * checks, or now) for rtipc_task_delete. */
+static inline void rtipc__fr_waiter_add(volatile uint32_t *w, int d)
+{
+    struct rtipc_task *self = rtipc__fr_self();
+    taskENTER_CRITICAL();
+    *w = (uint32_t)((int)*w + d);
+    if (self)
+        self->waiting_on = d > 0 ? w : NULL;
+    taskEXIT_CRITICAL();
+}
+
+#endif

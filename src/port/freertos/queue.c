@@ -1,0 +1,229 @@
+/* Queues on FreeRTOS: a kernel queue (xQueueCreateStatic) inside rtipc's
+ * wrapper; one pvPortMalloc block holds wrapper and items when dynamic. */
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "queue.h"
+#include "port_internal.h"
+#include "rtipc/config.h"
+#include "rtipc/queue.h"
+
+struct rtipc_queue {
+    struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */
+    uint32_t length;
+    uint32_t item_size;
+};
+
+_Static_assert(sizeof(struct rtipc_queue) <= sizeof(rtipc_queue_static_t),
+               "rtipc_queue_static_t holds the FreeRTOS queue wrapper (raise RTIPC_QUEUE_STATIC_SIZE)");
+_Static_assert(_Alignof(struct rtipc_queue) <= _Alignof(rtipc_queue_static_t), "static block alignment");
+
+static bool live(const rtipc_queue_t *q) { return q != NULL && q->h.magic == RTIPC__FR_QUEUE_MAGIC; }
+static QueueHandle_t kq(rtipc_queue_t *q) { return rtipc__fr_qhandle(&q->h); }
+
+static bool shape_ok(size_t length, size_t item_size)
+{
+    return length > 0 && item_size > 0 && length <= INT32_MAX && item_size <= UINT32_MAX / length;
+}
+
+static void init(struct rtipc_queue *q, size_t length, size_t item_size, void *storage, uint32_t flags)
+{
+    memset(q, 0, sizeof *q);
+    q->length = (uint32_t)length;
+    q->item_size = (uint32_t)item_size;
+    q->h.flags = flags;
+    q->h.spin = RTIPC_SPIN_DEFAULT;
+    (void)xQueueCreateStatic((UBaseType_t)length, (UBaseType_t)item_size, storage, &q->h.cb);
+    q->h.magic = RTIPC__FR_QUEUE_MAGIC;
+}
+
+int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || !shape_ok(length, item_size))
+        return RTIPC_EINVAL;
+    struct rtipc_queue *q = pvPortMalloc(sizeof *q + length * item_size);
+    if (!q)
+        return RTIPC_ENOMEM;
+    init(q, length, item_size, q + 1, RTIPC__FR_DYNAMIC);
+    *out = q;
+    return RTIPC_OK;
+}
+
+int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rtipc_queue_static_t *cb,
+                              rtipc_queue_t **out)
+{
+    /* The kernel's creation enters a task-level critical section: not from
+     * a handler on FreeRTOS (docs/porting.md). */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || !cb || !storage || !shape_ok(length, item_size))
+        return RTIPC_EINVAL;
+    struct rtipc_queue *q = (struct rtipc_queue *)(void *)cb;
+    init(q, length, item_size, storage, 0);
+    *out = q;
+    return RTIPC_OK;
+}
+
+int rtipc_queue_delete(rtipc_queue_t *q)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(q))
+        return RTIPC_EINVAL;
+    if (q->h.waiters != 0 || q->h.set != NULL)
+        return RTIPC_EBUSY;
+    q->h.magic = 0;
+    vQueueDelete(kq(q));
+    if (q->h.flags & RTIPC__FR_DYNAMIC)
+        vPortFree(q);
+    return RTIPC_OK;
+}
+
+static int send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout, BaseType_t pos)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(q) || !item)
+        return RTIPC_EINVAL;
+    TickType_t ticks = rtipc__fr_ticks(timeout);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&q->h.waiters, 1);
+    BaseType_t ok = xQueueGenericSend(kq(q), item, ticks, pos);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&q->h.waiters, -1);
+    return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+int rtipc_queue_send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
+{
+    return send(q, item, timeout, queueSEND_TO_BACK);
+}
+
+int rtipc_queue_send_to_front(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
+{
+    return send(q, item, timeout, queueSEND_TO_FRONT);
+}
+
+static int receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout, bool peek)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(q) || !item)
+        return RTIPC_EINVAL;
+    TickType_t ticks = rtipc__fr_ticks(timeout);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&q->h.waiters, 1);
+    BaseType_t ok = peek ? xQueuePeek(kq(q), item, ticks) : xQueueReceive(kq(q), item, ticks);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&q->h.waiters, -1);
+    return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+int rtipc_queue_receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout) { return receive(q, item, timeout, false); }
+
+int rtipc_queue_peek(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout) { return receive(q, item, timeout, true); }
+
+int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(q) || !item)
+        return RTIPC_EINVAL;
+    if (q->length != 1)
+        return RTIPC_ENOTSUP;
+    (void)xQueueOverwrite(kq(q), item); /* always succeeds on a length-1 queue */
+    return RTIPC_OK;
+}
+
+int rtipc_queue_reset(rtipc_queue_t *q)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(q))
+        return RTIPC_EINVAL;
+    (void)xQueueReset(kq(q));
+    return RTIPC_OK;
+}
+
+static int send_isr(rtipc_queue_t *q, const void *item, bool *woken, BaseType_t pos)
+{
+    if (!live(q) || !item)
+        return RTIPC_EINVAL;
+    if (pos == queueOVERWRITE && q->length != 1)
+        return RTIPC_ENOTSUP;
+    BaseType_t hp = pdFALSE;
+    BaseType_t ok = xQueueGenericSendFromISR(kq(q), item, &hp, pos);
+    rtipc__fr_woken(hp, woken);
+    return ok == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_queue_send_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+{
+    return send_isr(q, item, woken, queueSEND_TO_BACK);
+}
+
+int rtipc_queue_send_to_front_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+{
+    return send_isr(q, item, woken, queueSEND_TO_FRONT);
+}
+
+int rtipc_queue_overwrite_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+{
+    return send_isr(q, item, woken, queueOVERWRITE);
+}
+
+int rtipc_queue_receive_from_isr(rtipc_queue_t *q, void *item, bool *woken)
+{
+    if (!live(q) || !item)
+        return RTIPC_EINVAL;
+    BaseType_t hp = pdFALSE;
+    BaseType_t ok = xQueueReceiveFromISR(kq(q), item, &hp);
+    rtipc__fr_woken(hp, woken);
+    return ok == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_queue_peek_from_isr(rtipc_queue_t *q, void *item)
+{
+    if (!live(q) || !item)
+        return RTIPC_EINVAL;
+    return xQueuePeekFromISR(kq(q), item) == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_queue_messages_waiting(const rtipc_queue_t *q)
+{
+    if (!live(q))
+        return RTIPC_EINVAL;
+    return (int)uxQueueMessagesWaitingFromISR(rtipc__fr_qhandle((struct rtipc__fr_qhead *)&q->h));
+}
+
+int rtipc_queue_spaces_available(const rtipc_queue_t *q)
+{
+    int n = rtipc_queue_messages_waiting(q);
+    return n < 0 ? n : (int)q->length - n;
+}
+
+size_t rtipc_queue_footprint_for(size_t length, size_t item_size)
+{
+    if (length == 0 && item_size == 0)
+        return sizeof(struct rtipc_queue);
+    return shape_ok(length, item_size) ? sizeof(struct rtipc_queue) + length * item_size : 0;
+}
+
+size_t rtipc_queue_footprint(const rtipc_queue_t *q)
+{
+    return live(q) ? sizeof(struct rtipc_queue) + (size_t)q->length * q->item_size : 0;
+}
+
+int rtipc_queue_set_spin(rtipc_queue_t *q, int64_t ns)
+{
+    if (!live(q) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    q->h.spin = ns;
+    return RTIPC_OK;
+}
+
+/* For the queue set (queueset.c). */
+uint32_t rtipc__fr_queue_length(const rtipc_queue_t *q);
+uint32_t rtipc__fr_queue_length(const rtipc_queue_t *q) { return q->length; }

@@ -1,0 +1,196 @@
+/* Queue sets on FreeRTOS: a kernel queue set (xQueueCreateSetStatic) over
+ * rtipc queues and semaphores. The kernel member handle is the address of
+ * the kernel object inside rtipc's wrapper, which maps it back to the rtipc
+ * handle. Ring buffers do not exist on this port (ringbuf.c). */
+#include <string.h>
+
+#include "port_internal.h"
+#include "queue.h"
+#include "rtipc/queueset.h"
+
+#if !defined(configUSE_QUEUE_SETS) || configUSE_QUEUE_SETS != 1
+#error "rtipc on FreeRTOS needs configUSE_QUEUE_SETS 1"
+#endif
+
+#define RTIPC__FR_SET_MAGIC 0x51534554u /* "QSET" */
+
+uint32_t rtipc__fr_queue_length(const rtipc_queue_t *q);
+uint32_t rtipc__fr_sem_max(const rtipc_sem_t *s);
+
+struct rtipc_queueset {
+    uint32_t magic;
+    uint32_t length;
+    uint32_t used;    /* sum of the members' capacities */
+    uint32_t members;
+    StaticQueue_t cb;
+    QueueSetHandle_t handle;
+    volatile uint32_t waiters;
+    int64_t spin;
+};
+
+static bool live(const rtipc_queueset_t *set) { return set != NULL && set->magic == RTIPC__FR_SET_MAGIC; }
+
+int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || length == 0 || length > INT32_MAX)
+        return RTIPC_EINVAL;
+    struct rtipc_queueset *set = pvPortMalloc(sizeof *set + length * sizeof(void *));
+    if (!set)
+        return RTIPC_ENOMEM;
+    memset(set, 0, sizeof *set);
+    set->length = (uint32_t)length;
+    set->spin = RTIPC_SPIN_DEFAULT;
+    set->handle = xQueueCreateSetStatic((UBaseType_t)length, (uint8_t *)(set + 1), &set->cb);
+    set->magic = RTIPC__FR_SET_MAGIC;
+    *out = set;
+    return RTIPC_OK;
+}
+
+int rtipc_queueset_delete(rtipc_queueset_t *set)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(set))
+        return RTIPC_EINVAL;
+    if (set->members != 0 || set->waiters != 0)
+        return RTIPC_EBUSY;
+    set->magic = 0;
+    vQueueDelete(set->handle);
+    vPortFree(set);
+    return RTIPC_OK;
+}
+
+static int add(rtipc_queueset_t *set, struct rtipc__fr_qhead *m, uint32_t capacity)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (m->set != NULL || uxQueueMessagesWaiting(rtipc__fr_qhandle(m)) != 0)
+        return RTIPC_EBUSY;
+    if (capacity > set->length - set->used)
+        return RTIPC_EOVERFLOW;
+    if (xQueueAddToSet(rtipc__fr_qhandle(m), set->handle) != pdPASS)
+        return RTIPC_EBUSY;
+    m->set = set;
+    set->used += capacity;
+    set->members++;
+    return RTIPC_OK;
+}
+
+static int remove_member(rtipc_queueset_t *set, struct rtipc__fr_qhead *m, uint32_t capacity)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (m->set != set)
+        return RTIPC_EINVAL;
+    if (xQueueRemoveFromSet(rtipc__fr_qhandle(m), set->handle) != pdPASS)
+        return RTIPC_EBUSY; /* not empty */
+    m->set = NULL;
+    set->used -= capacity;
+    set->members--;
+    return RTIPC_OK;
+}
+
+int rtipc_queueset_add_queue(rtipc_queueset_t *set, rtipc_queue_t *q)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)q;
+    if (!live(set) || !q || m->magic != RTIPC__FR_QUEUE_MAGIC)
+        return RTIPC_EINVAL;
+    return add(set, m, rtipc__fr_queue_length(q));
+}
+
+int rtipc_queueset_add_sem(rtipc_queueset_t *set, rtipc_sem_t *s)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)s;
+    if (!live(set) || !s || m->magic != RTIPC__FR_SEM_MAGIC)
+        return RTIPC_EINVAL;
+    return add(set, m, rtipc__fr_sem_max(s));
+}
+
+int rtipc_queueset_remove_queue(rtipc_queueset_t *set, rtipc_queue_t *q)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)q;
+    if (!live(set) || !q || m->magic != RTIPC__FR_QUEUE_MAGIC)
+        return RTIPC_EINVAL;
+    return remove_member(set, m, rtipc__fr_queue_length(q));
+}
+
+int rtipc_queueset_remove_sem(rtipc_queueset_t *set, rtipc_sem_t *s)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)s;
+    if (!live(set) || !s || m->magic != RTIPC__FR_SEM_MAGIC)
+        return RTIPC_EINVAL;
+    return remove_member(set, m, rtipc__fr_sem_max(s));
+}
+
+/* No ring buffer can be live on this port (ringbuf.c). */
+int rtipc_queueset_add_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
+{
+    (void)rb;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    return live(set) ? RTIPC_ENOTSUP : RTIPC_EINVAL;
+}
+
+int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
+{
+    (void)rb;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    return live(set) ? RTIPC_ENOTSUP : RTIPC_EINVAL;
+}
+
+int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t timeout)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(set) || !member)
+        return RTIPC_EINVAL;
+    TickType_t ticks = rtipc__fr_ticks(timeout);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&set->waiters, 1);
+    QueueSetMemberHandle_t h = xQueueSelectFromSet(set->handle, ticks);
+    if (ticks != 0)
+        rtipc__fr_waiter_add(&set->waiters, -1);
+    if (!h)
+        return rtipc__fr_fail(timeout);
+    *member = rtipc__fr_qhead_of(h);
+    return RTIPC_OK;
+}
+
+int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member)
+{
+    if (!live(set) || !member)
+        return RTIPC_EINVAL;
+    QueueSetMemberHandle_t h = xQueueSelectFromSetFromISR(set->handle);
+    if (!h)
+        return RTIPC_EWOULDBLOCK;
+    *member = rtipc__fr_qhead_of(h);
+    return RTIPC_OK;
+}
+
+/* The kernel cannot drop an event of a set sized by the rules add enforces;
+ * on misuse it stops at configASSERT instead of counting (docs/porting.md). */
+int64_t rtipc_queueset_overflows(const rtipc_queueset_t *set) { return live(set) ? 0 : RTIPC_EINVAL; }
+
+size_t rtipc_queueset_footprint(const rtipc_queueset_t *set)
+{
+    return live(set) ? sizeof(struct rtipc_queueset) + (size_t)set->length * sizeof(void *) : 0;
+}
+
+int rtipc_queueset_set_spin(rtipc_queueset_t *set, int64_t ns)
+{
+    if (!live(set) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    set->spin = ns;
+    return RTIPC_OK;
+}

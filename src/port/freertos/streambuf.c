@@ -1,0 +1,190 @@
+/* Stream buffers on FreeRTOS: a kernel stream buffer
+ * (xStreamBufferCreateStatic over rtipc's own storage). */
+#include <string.h>
+
+#include "bytebuf.h"
+#include "rtipc/streambuf.h"
+
+#define RTIPC__FR_SB_MAGIC 0x53545242u /* "STRB" */
+
+struct rtipc_streambuf {
+    struct rtipc__fr_bytebuf b;
+};
+
+static bool live(const rtipc_streambuf_t *sb) { return sb != NULL && sb->b.magic == RTIPC__FR_SB_MAGIC; }
+
+int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || size == 0 || size > INT32_MAX || trigger_level > size)
+        return RTIPC_EINVAL;
+    struct rtipc_streambuf *sb = pvPortMalloc(sizeof *sb + RTIPC__FR_BYTEBUF_STORAGE(size));
+    if (!sb)
+        return RTIPC_ENOMEM;
+    memset(sb, 0, sizeof *sb);
+    sb->b.flags = RTIPC__FR_DYNAMIC;
+    sb->b.size = size;
+    sb->b.spin = RTIPC_SPIN_DEFAULT;
+    sb->b.handle = xStreamBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), trigger_level ? trigger_level : 1,
+                                             (uint8_t *)(sb + 1), &sb->b.cb);
+    sb->b.magic = RTIPC__FR_SB_MAGIC;
+    *out = sb;
+    return RTIPC_OK;
+}
+
+/* The kernel needs size + 1 bytes of storage for size usable bytes; the
+ * contract gives it size bytes. Not supported on this port yet. */
+int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *storage, rtipc_streambuf_static_t *cb,
+                                  rtipc_streambuf_t **out)
+{
+    if (!out || !cb || !storage || size == 0 || size > INT32_MAX || trigger_level > size)
+        return RTIPC_EINVAL;
+    return RTIPC_ENOTSUP;
+}
+
+int rtipc_streambuf_delete(rtipc_streambuf_t *sb)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(sb))
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&sb->b.writer))
+        return RTIPC_EBUSY;
+    if (!rtipc__fr_side_enter(&sb->b.reader)) {
+        rtipc__fr_side_leave(&sb->b.writer);
+        return RTIPC_EBUSY;
+    }
+    sb->b.magic = 0;
+    vStreamBufferDelete(sb->b.handle);
+    if (sb->b.flags & RTIPC__FR_DYNAMIC)
+        vPortFree(sb);
+    return RTIPC_OK;
+}
+
+int rtipc_streambuf_send(rtipc_streambuf_t *sb, const void *data, size_t len, size_t *sent, rtipc_timeout_t timeout)
+{
+    if (sent)
+        *sent = 0;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(sb) || !data || !sent || len == 0)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&sb->b.writer))
+        return RTIPC_EBUSY;
+    size_t n = xStreamBufferSend(sb->b.handle, data, len, rtipc__fr_ticks(timeout));
+    rtipc__fr_side_leave(&sb->b.writer);
+    *sent = n;
+    return n > 0 ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+int rtipc_streambuf_receive(rtipc_streambuf_t *sb, void *buf, size_t len, size_t *received, rtipc_timeout_t timeout)
+{
+    if (received)
+        *received = 0;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!live(sb) || !buf || !received || len == 0)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&sb->b.reader))
+        return RTIPC_EBUSY;
+    size_t n = xStreamBufferReceive(sb->b.handle, buf, len, rtipc__fr_ticks(timeout));
+    rtipc__fr_side_leave(&sb->b.reader);
+    *received = n;
+    return n > 0 ? RTIPC_OK : rtipc__fr_fail(timeout);
+}
+
+int rtipc_streambuf_send_from_isr(rtipc_streambuf_t *sb, const void *data, size_t len, size_t *sent, bool *woken)
+{
+    if (sent)
+        *sent = 0;
+    if (!live(sb) || !data || !sent || len == 0)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&sb->b.writer))
+        return RTIPC_EBUSY;
+    BaseType_t hp = pdFALSE;
+    size_t n = xStreamBufferSendFromISR(sb->b.handle, data, len, &hp);
+    rtipc__fr_side_leave(&sb->b.writer);
+    rtipc__fr_woken(hp, woken);
+    *sent = n;
+    return n > 0 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_streambuf_receive_from_isr(rtipc_streambuf_t *sb, void *buf, size_t len, size_t *received, bool *woken)
+{
+    if (received)
+        *received = 0;
+    if (!live(sb) || !buf || !received || len == 0)
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&sb->b.reader))
+        return RTIPC_EBUSY;
+    BaseType_t hp = pdFALSE;
+    size_t n = xStreamBufferReceiveFromISR(sb->b.handle, buf, len, &hp);
+    rtipc__fr_side_leave(&sb->b.reader);
+    rtipc__fr_woken(hp, woken);
+    *received = n;
+    return n > 0 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *sb, size_t level)
+{
+    if (!live(sb) || level > sb->b.size)
+        return RTIPC_EINVAL;
+    return xStreamBufferSetTriggerLevel(sb->b.handle, level ? level : 1) == pdTRUE ? RTIPC_OK : RTIPC_EINVAL;
+}
+
+int rtipc_streambuf_reset(rtipc_streambuf_t *sb)
+{
+    if (!live(sb))
+        return RTIPC_EINVAL;
+    if (!rtipc__fr_side_enter(&sb->b.writer))
+        return RTIPC_EBUSY;
+    if (!rtipc__fr_side_enter(&sb->b.reader)) {
+        rtipc__fr_side_leave(&sb->b.writer);
+        return RTIPC_EBUSY;
+    }
+    BaseType_t ok = rtipc__fr_in_isr() ? xStreamBufferResetFromISR(sb->b.handle) : xStreamBufferReset(sb->b.handle);
+    rtipc__fr_side_leave(&sb->b.reader);
+    rtipc__fr_side_leave(&sb->b.writer);
+    return ok == pdPASS ? RTIPC_OK : RTIPC_EBUSY;
+}
+
+int rtipc_streambuf_bytes_available(const rtipc_streambuf_t *sb)
+{
+    return live(sb) ? (int)xStreamBufferBytesAvailable(sb->b.handle) : RTIPC_EINVAL;
+}
+
+int rtipc_streambuf_spaces_available(const rtipc_streambuf_t *sb)
+{
+    return live(sb) ? (int)xStreamBufferSpacesAvailable(sb->b.handle) : RTIPC_EINVAL;
+}
+
+int rtipc_streambuf_is_empty(const rtipc_streambuf_t *sb)
+{
+    return live(sb) ? (xStreamBufferIsEmpty(sb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+}
+
+int rtipc_streambuf_is_full(const rtipc_streambuf_t *sb)
+{
+    return live(sb) ? (xStreamBufferIsFull(sb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+}
+
+size_t rtipc_streambuf_footprint_for(size_t size)
+{
+    if (size == 0)
+        return sizeof(struct rtipc_streambuf);
+    return size <= INT32_MAX ? sizeof(struct rtipc_streambuf) + RTIPC__FR_BYTEBUF_STORAGE(size) : 0;
+}
+
+size_t rtipc_streambuf_footprint(const rtipc_streambuf_t *sb)
+{
+    return live(sb) ? rtipc_streambuf_footprint_for(sb->b.size) : 0;
+}
+
+int rtipc_streambuf_set_spin(rtipc_streambuf_t *sb, int64_t ns)
+{
+    if (!live(sb) || !rtipc__fr_spin_ok(ns))
+        return RTIPC_EINVAL;
+    sb->b.spin = ns;
+    return RTIPC_OK;
+}

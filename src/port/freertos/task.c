@@ -1,0 +1,289 @@
+/* Tasks on FreeRTOS: one FreeRTOS task per rtipc task (xTaskCreate, or
+ * xTaskCreateAffinitySet on an SMP kernel with core affinity). The rtipc
+ * descriptor hangs off thread-local storage pointer rtipcCONFIG_TLS_INDEX. */
+#include <string.h>
+
+#include "park.h"
+#include "port_internal.h"
+
+struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle)
+{
+    struct rtipc_task *t = pvTaskGetThreadLocalStoragePointer(handle, rtipcCONFIG_TLS_INDEX);
+    return rtipc__fr_task_live(t) ? t : NULL;
+}
+
+/* Every live descriptor, so that a kernel handle (a mutex holder) can be
+ * mapped to its descriptor without reading a possibly deleted task. */
+static struct rtipc_task *live_tasks;
+
+static void track(struct rtipc_task *t)
+{
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    t->next_live = live_tasks;
+    live_tasks = t;
+    rtipc__fr_exit(c);
+}
+
+static void untrack(struct rtipc_task *t)
+{
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    for (struct rtipc_task **p = &live_tasks; *p; p = &(*p)->next_live) {
+        if (*p == t) {
+            *p = t->next_live;
+            break;
+        }
+    }
+    rtipc__fr_exit(c);
+}
+
+struct rtipc_task *rtipc__fr_task_find(TaskHandle_t handle)
+{
+    struct rtipc_task *found = NULL;
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    for (struct rtipc_task *t = live_tasks; t; t = t->next_live) {
+        if (t->handle == handle) {
+            found = t;
+            break;
+        }
+    }
+    rtipc__fr_exit(c);
+    return found;
+}
+
+static void copy_name(char dst[16], const char *src)
+{
+    size_t n = 0;
+    if (!src)
+        src = "task";
+    for (; n < 15 && src[n]; ++n)
+        dst[n] = src[n];
+    dst[n] = '\0';
+}
+
+struct rtipc_task *rtipc__fr_self(void)
+{
+    if (rtipc__fr_in_isr() || xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED)
+        return NULL;
+    struct rtipc_task *t = rtipc__fr_task_of(NULL);
+    if (t)
+        return t;
+    /* A task rtipc did not create: adopt it. */
+    t = pvPortMalloc(sizeof *t);
+    if (!t)
+        return NULL;
+    memset(t, 0, sizeof *t);
+    t->magic = RTIPC__FR_TASK_MAGIC;
+    t->flags = RTIPC__FR_TASK_ADOPTED;
+    t->handle = xTaskGetCurrentTaskHandle();
+    t->core = RTIPC_CORE_ANY;
+    t->notify_spin = RTIPC_SPIN_DEFAULT;
+    copy_name(t->name, pcTaskGetName(NULL));
+    vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
+    track(t);
+    return t;
+}
+
+static void release(struct rtipc_task *t)
+{
+    untrack(t);
+    t->magic = 0;
+    if (t->flags & RTIPC__FR_TASK_CREATED)
+        vSemaphoreDelete(t->done);
+    vPortFree(t);
+}
+
+static void trampoline(void *arg)
+{
+    struct rtipc_task *t = arg;
+    t->entry(t->arg);
+    /* Detach from the descriptor before the joiner may free it. */
+    vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
+    xSemaphoreGive(t->done);
+    vTaskDelete(NULL);
+}
+
+int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!cfg || !out || !cfg->entry || cfg->priority >= RTIPC_PRIORITY_LEVELS)
+        return RTIPC_EINVAL;
+    /* A pin needs an SMP kernel with core affinity; otherwise only core 0
+     * (the one core the task runs on) or RTIPC_CORE_ANY is valid. */
+#if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
+    int pinnable = configNUMBER_OF_CORES;
+#else
+    int pinnable = 1;
+#endif
+    if (cfg->core != RTIPC_CORE_ANY && (cfg->core < 0 || cfg->core >= pinnable))
+        return RTIPC_EINVAL;
+    struct rtipc_task *t = pvPortMalloc(sizeof *t);
+    if (!t)
+        return RTIPC_ENOMEM;
+    memset(t, 0, sizeof *t);
+    t->magic = RTIPC__FR_TASK_MAGIC;
+    t->flags = RTIPC__FR_TASK_CREATED;
+    t->entry = cfg->entry;
+    t->arg = cfg->arg;
+    t->core = cfg->core;
+    t->notify_spin = RTIPC_SPIN_DEFAULT;
+    copy_name(t->name, cfg->name);
+    t->done = xSemaphoreCreateBinaryStatic(&t->done_cb);
+
+    size_t words = cfg->stack_size / sizeof(StackType_t);
+#ifdef rtipcCONFIG_DEFAULT_STACK_WORDS
+    if (cfg->stack_size == 0)
+        words = rtipcCONFIG_DEFAULT_STACK_WORDS;
+#endif
+    if (words < (size_t)configMINIMAL_STACK_SIZE)
+        words = configMINIMAL_STACK_SIZE;
+    if (words > (size_t)UINT32_MAX)
+        words = UINT32_MAX;
+
+    /* Suspend the scheduler so the task cannot run before its descriptor is
+     * attached to it. */
+    vTaskSuspendAll();
+    BaseType_t ok;
+#if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
+    UBaseType_t mask = cfg->core == RTIPC_CORE_ANY ? tskNO_AFFINITY : ((UBaseType_t)1 << cfg->core);
+    ok = xTaskCreateAffinitySet(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, mask,
+                                &t->handle);
+#else
+    ok = xTaskCreate(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, &t->handle);
+#endif
+    if (ok == pdPASS) {
+        vTaskSetThreadLocalStoragePointer(t->handle, rtipcCONFIG_TLS_INDEX, t);
+        track(t);
+    }
+    (void)xTaskResumeAll();
+    if (ok != pdPASS) {
+        release(t);
+        /* The kernel refuses a task only for want of heap. */
+        return RTIPC_ENOMEM;
+    }
+    *out = t;
+    return RTIPC_OK;
+}
+
+int rtipc_task_join(rtipc_task_t *task)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!rtipc__fr_task_live(task) || !(task->flags & RTIPC__FR_TASK_CREATED))
+        return RTIPC_EINVAL;
+    if (task == rtipc__fr_task_of(NULL))
+        return RTIPC_EDEADLOCK;
+    (void)xSemaphoreTake(task->done, portMAX_DELAY);
+    release(task);
+    return RTIPC_OK;
+}
+
+int rtipc_task_delete(rtipc_task_t *task)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    struct rtipc_task *self = rtipc__fr_task_of(NULL);
+    if (task == NULL || task == self) {
+        if (self) {
+            vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
+            release(self);
+        }
+        vTaskDelete(NULL);
+        for (;;) {
+        } /* not reached */
+    }
+    if (!rtipc__fr_task_live(task) || !(task->flags & RTIPC__FR_TASK_CREATED))
+        return RTIPC_EINVAL;
+    /* FreeRTOS deletes at once, wherever the target is (docs/porting.md). If
+     * its entry had already returned it is deleting itself: only release. */
+    vTaskSuspendAll();
+    if (uxSemaphoreGetCount(task->done) == 0) {
+        /* Take it out of what it waits in, so the object can still be
+         * deleted and no list keeps a node from its stack. */
+        taskENTER_CRITICAL();
+        if (task->waiting_on && *task->waiting_on > 0)
+            --*task->waiting_on;
+        if (task->parked)
+            rtipc__fr_park_unlink(task->parked_list, task->parked);
+        taskEXIT_CRITICAL();
+        vTaskDelete(task->handle);
+    }
+    (void)xTaskResumeAll();
+    release(task);
+    return RTIPC_OK;
+}
+
+rtipc_task_t *rtipc_task_current(void) { return rtipc__fr_self(); }
+
+int rtipc_task_delay(rtipc_timeout_t timeout)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!rtipc__fr_self())
+        return RTIPC_ENOMEM;
+    if (rtipc_timeout_is_forever(timeout)) {
+        for (;;)
+            vTaskDelay(portMAX_DELAY);
+    }
+    if (!rtipc_timeout_is_no_wait(timeout))
+        vTaskDelay(rtipc__fr_ticks(timeout));
+    return RTIPC_OK;
+}
+
+int rtipc_task_yield(void)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    taskYIELD();
+    return RTIPC_OK;
+}
+
+int rtipc_task_priority(const rtipc_task_t *task)
+{
+    if (!rtipc__fr_task_live(task))
+        return RTIPC_EINVAL;
+    return (int)uxTaskBasePriorityGet(task->handle);
+}
+
+int rtipc_task_effective_priority(const rtipc_task_t *task)
+{
+    if (!rtipc__fr_task_live(task))
+        return RTIPC_EINVAL;
+    return rtipc__fr_in_isr() ? (int)uxTaskPriorityGetFromISR(task->handle) : (int)uxTaskPriorityGet(task->handle);
+}
+
+int rtipc_task_set_priority(rtipc_task_t *task, unsigned priority)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (priority >= RTIPC_PRIORITY_LEVELS)
+        return RTIPC_EINVAL;
+    if (!task && !(task = rtipc__fr_self()))
+        return RTIPC_ENOMEM;
+    if (!rtipc__fr_task_live(task))
+        return RTIPC_EINVAL;
+    vTaskPrioritySet(task->handle, priority); /* the kernel keeps an inherited priority */
+    return RTIPC_OK;
+}
+
+const char *rtipc_task_name(const rtipc_task_t *task) { return task ? task->name : NULL; }
+
+int rtipc_task_core(const rtipc_task_t *task)
+{
+    if (!rtipc__fr_task_live(task))
+        return RTIPC_EINVAL;
+    return task->core;
+}
+
+rtipc_sched_policy_t rtipc_sched_policy(void) { return RTIPC_SCHED_FIFO; }
+
+const char *rtipc_sched_policy_describe(void)
+{
+#if configUSE_PREEMPTION == 1
+    return "FreeRTOS (fixed-priority preemptive)";
+#else
+    return "FreeRTOS (cooperative)";
+#endif
+}
+
+int rtipc_core_count(void) { return configNUMBER_OF_CORES; }
