@@ -42,6 +42,22 @@ set(RTIPC_FREERTOS_SOURCES
     src/port/freertos/wdt.c
 )
 
+# How rtipc raises its interrupt (src/port/freertos/irq_port.h): a signal on
+# the kernel's POSIX simulator; none elsewhere yet (rtipc_irq_create then
+# reports RTIPC_ENOTSUP).
+if(FREERTOS_PORT STREQUAL "GCC_POSIX")
+    set(_rtipc_irq_backend posix_sim)
+else()
+    set(_rtipc_irq_backend none)
+endif()
+set(RTIPC_FREERTOS_IRQ_BACKEND ${_rtipc_irq_backend} CACHE STRING
+    "Interrupt backend of the FreeRTOS port: posix_sim (GCC_POSIX simulator) or none")
+set_property(CACHE RTIPC_FREERTOS_IRQ_BACKEND PROPERTY STRINGS posix_sim none)
+if(NOT RTIPC_FREERTOS_IRQ_BACKEND STREQUAL "posix_sim" AND NOT RTIPC_FREERTOS_IRQ_BACKEND STREQUAL "none")
+    message(FATAL_ERROR "RTIPC_FREERTOS_IRQ_BACKEND must be 'posix_sim' or 'none'")
+endif()
+list(APPEND RTIPC_FREERTOS_SOURCES src/port/freertos/irq_${RTIPC_FREERTOS_IRQ_BACKEND}.c)
+
 add_library(rtipc_static STATIC ${RTIPC_FREERTOS_SOURCES})
 add_library(rtipc::rtipc ALIAS rtipc_static)
 set_target_properties(rtipc_static PROPERTIES OUTPUT_NAME rtipc EXPORT_NAME rtipc)
@@ -51,4 +67,4 @@ target_compile_options(rtipc_static PRIVATE ${RTIPC_WARNINGS})
 # The kernel (and through it freertos_config) is public: an application that
 # links rtipc links the kernel it was built for.
 target_link_libraries(rtipc_static PUBLIC freertos_kernel)
-message(STATUS "rtipc: FreeRTOS port (tests and bench are not built in this mode)")
+message(STATUS "rtipc: FreeRTOS port, interrupt backend ${RTIPC_FREERTOS_IRQ_BACKEND} (tests and bench are not built in this mode)")

@@ -1,6 +1,6 @@
 /**
  * @file port_freertos.h
- * @brief FreeRTOS port only: marking interrupt context for rtipc.
+ * @brief FreeRTOS port only: marking interrupt context for rtipc, and its tick hook.
  *
  * FreeRTOS has no portable "am I in an interrupt?" call. rtipc treats the
  * caller as a handler when the application's rtipcCONFIG_IN_INTERRUPT() hook
@@ -20,6 +20,14 @@ void rtipc_freertos_isr_enter(void);
 
 /** Leave interrupt context. Context: interrupt. Never blocks. */
 void rtipc_freertos_isr_exit(void);
+
+/**
+ * rtipc's part of the tick interrupt: call it from vApplicationTickHook
+ * (configUSE_TICK_HOOK 1). Runs, in the tick's interrupt context, the
+ * handlers of interrupt sources whose timer (rtipc_irq_timer_start) has
+ * expired. Without it those timers never expire. Context: the tick hook.
+ */
+void rtipc_freertos_tick_hook(void);
 
 #ifdef __cplusplus
 }

@@ -1,16 +1,52 @@
-/* Interrupt context on FreeRTOS. Handlers are the application's (hardware
- * vectors, the tick hook); rtipc cannot create interrupt sources of its own
- * on an MCU, so rtipc_irq_create reports RTIPC_ENOTSUP.
+/* Interrupt context and rtipc interrupt sources on FreeRTOS: the portable
+ * part. How an interrupt is raised on the target is the backend's business
+ * (irq_port.h); everything here is the same on the POSIX simulator and on an
+ * MCU.
  *
- * rtipc_in_interrupt() is true inside rtipc_freertos_isr_enter/exit brackets
- * (include/rtipc/port_freertos.h) or when the application's
- * rtipcCONFIG_IN_INTERRUPT() hook (FreeRTOSConfig.h, e.g. xPortIsInsideInterrupt()
- * on Cortex-M) says so. */
+ * - Interrupt context: rtipc_in_interrupt() is true inside
+ *   rtipc_freertos_isr_enter/exit brackets (include/rtipc/port_freertos.h),
+ *   which rtipc's own vector and tick hook use, or when the application's
+ *   rtipcCONFIG_IN_INTERRUPT() hook (FreeRTOSConfig.h, e.g.
+ *   xPortIsInsideInterrupt() on Cortex-M) says so.
+ * - Sources: a list of rtipc_irq_t, each with a pending flag. Triggering sets
+ *   the flag and pends the backend's vector, whose handler (one for all
+ *   sources, like a shared software interrupt line) runs every pending
+ *   handler, in list order, until none is pending.
+ * - Timers: checked in the kernel's tick interrupt, by
+ *   rtipc_freertos_tick_hook() called from the application's
+ *   vApplicationTickHook; an expired source's handler runs right there, in
+ *   the tick's interrupt context.
+ * - Yield: rtipc_irq_yield(true) in a handler run by the vector is recorded
+ *   and performed once, with portYIELD_FROM_ISR, when the vector has run
+ *   every pending handler. In a handler run by the tick hook it needs no
+ *   action: the FromISR call that set the woken flag also made the kernel
+ *   pend a yield, and the tick switches tasks when it returns. */
+#include "irq_port.h"
 #include "port_internal.h"
 #include "rtipc/irq.h"
 #include "rtipc/port_freertos.h"
+#include "rtipc/tick.h"
+
+#define IRQ_MAGIC 0x49525131u /* "IRQ1" */
+
+struct rtipc_irq {
+    uint32_t magic;
+    struct rtipc_irq *next;
+    rtipc_isr_fn handler;
+    void *arg;
+    volatile bool pending;
+    volatile bool running;  /* its handler is being called */
+    bool timer_armed;
+    int64_t next_ns;        /* next expiry (rtipc_time_ns clock) */
+    int64_t period_ns;      /* 0: one-shot */
+    volatile int64_t count; /* handler runs */
+};
+
+static struct rtipc_irq *sources; /* changed in critical sections only */
 
 static volatile uint32_t nesting[configNUMBER_OF_CORES];
+static volatile uint32_t servicing[configNUMBER_OF_CORES]; /* inside rtipc__fr_irq_service */
+static volatile bool yield_requested[configNUMBER_OF_CORES];
 
 static unsigned this_core(void)
 {
@@ -47,51 +83,204 @@ int rtipc_irq_yield(bool woken)
 {
     if (!rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    BaseType_t hp = woken ? pdTRUE : pdFALSE;
-    portYIELD_FROM_ISR(hp);
+    if (!woken)
+        return RTIPC_OK;
+    unsigned c = this_core();
+    if (servicing[c] != 0)
+        yield_requested[c] = true; /* done by the vector at its end */
+    else
+        portYIELD_FROM_ISR(pdTRUE); /* an application handler, bracketed */
     return RTIPC_OK;
 }
 
-int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
+/* ---- running handlers ----------------------------------------------------------- */
+
+/* Take the first pending source (clearing its flag, marking it running), or
+ * NULL. Interrupt context. */
+static struct rtipc_irq *take_pending(void)
 {
-    (void)core;
-    (void)arg;
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !handler)
-        return RTIPC_EINVAL;
-    return RTIPC_ENOTSUP; /* interrupt sources are the application's vectors */
+    UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+    struct rtipc_irq *irq = sources;
+    while (irq && !irq->pending)
+        irq = irq->next;
+    if (irq) {
+        irq->pending = false;
+        irq->running = true;
+    }
+    taskEXIT_CRITICAL_FROM_ISR(saved);
+    return irq;
 }
 
-/* No rtipc interrupt source can exist on this port: every handle is invalid. */
+/* Run every pending handler (interrupt context, inside the isr bracket). */
+static void run_pending(void)
+{
+    struct rtipc_irq *irq;
+    while ((irq = take_pending()) != NULL) {
+        irq->handler(irq->arg);
+        UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+        irq->count++;
+        irq->running = false;
+        taskEXIT_CRITICAL_FROM_ISR(saved);
+    }
+}
+
+bool rtipc__fr_irq_service(void)
+{
+    unsigned c = this_core();
+    rtipc_freertos_isr_enter();
+    servicing[c]++;
+    run_pending();
+    servicing[c]--;
+    bool yield = servicing[c] == 0 && yield_requested[c];
+    if (servicing[c] == 0)
+        yield_requested[c] = false;
+    rtipc_freertos_isr_exit();
+    return yield;
+}
+
+/* a + b, or false if it does not fit in int64 (a, b >= 0). */
+static bool add_ns(int64_t a, int64_t b, int64_t *out)
+{
+    if (a > INT64_MAX - b)
+        return false;
+    *out = a + b;
+    return true;
+}
+
+void rtipc_freertos_tick_hook(void)
+{
+    if (sources == NULL)
+        return;
+    rtipc_freertos_isr_enter();
+    int64_t now = rtipc_time_ns();
+    bool any = false;
+    UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+    for (struct rtipc_irq *irq = sources; irq; irq = irq->next) {
+        if (!irq->timer_armed || now < irq->next_ns) {
+            any = any || irq->pending;
+            continue;
+        }
+        irq->pending = true;
+        any = true;
+        if (irq->period_ns == 0) {
+            irq->timer_armed = false;
+            continue;
+        }
+        /* Missed expiries merge into this one; stay on the grid. */
+        int64_t k = (now - irq->next_ns) / irq->period_ns + 1;
+        if (k > INT64_MAX / irq->period_ns || !add_ns(irq->next_ns, k * irq->period_ns, &irq->next_ns))
+            irq->timer_armed = false; /* the next expiry does not fit: never */
+    }
+    taskEXIT_CRITICAL_FROM_ISR(saved);
+    rtipc_freertos_isr_exit();
+    /* Timer expiries, and any trigger left pending (one made before the
+     * scheduler started, or by a handler the vector had already left). */
+    if (any)
+        (void)rtipc__fr_irq_service(); /* a requested yield is the tick's own */
+}
+
+/* ---- the API -------------------------------------------------------------------- */
+
+static bool live(const struct rtipc_irq *irq) { return irq != NULL && irq->magic == IRQ_MAGIC; }
+
+int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    if (!out || !handler || core < 0 || core >= configNUMBER_OF_CORES)
+        return RTIPC_EINVAL;
+#if configNUMBER_OF_CORES > 1
+    if (core != 0)
+        return RTIPC_ENOTSUP; /* one vector, taken by core 0 (docs/porting.md) */
+#endif
+    int rc = rtipc__fr_irq_hw_init();
+    if (rc != RTIPC_OK)
+        return rc;
+    struct rtipc_irq *irq = pvPortMalloc(sizeof *irq);
+    if (!irq)
+        return RTIPC_ENOMEM;
+    *irq = (struct rtipc_irq){.magic = IRQ_MAGIC, .handler = handler, .arg = arg};
+    taskENTER_CRITICAL();
+    irq->next = sources;
+    sources = irq;
+    taskEXIT_CRITICAL();
+    *out = irq;
+    return RTIPC_OK;
+}
+
 int rtipc_irq_delete(rtipc_irq_t *irq)
 {
-    (void)irq;
-    return rtipc__fr_in_isr() ? RTIPC_ECONTEXT : RTIPC_EINVAL;
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    taskENTER_CRITICAL();
+    bool found = false;
+    for (struct rtipc_irq **p = &sources; *p; p = &(*p)->next)
+        if (*p == irq && live(irq)) {
+            *p = irq->next;
+            found = true;
+            break;
+        }
+    if (found)
+        irq->magic = 0; /* no trigger or timer reaches it from now on */
+    taskEXIT_CRITICAL();
+    if (!found)
+        return RTIPC_EINVAL;
+    /* On one core a task never runs while a handler is being called; on
+     * several, wait for another core's vector to leave it. */
+    while (irq->running)
+        taskYIELD();
+    vPortFree(irq);
+    return RTIPC_OK;
 }
 
 int rtipc_irq_trigger(rtipc_irq_t *irq)
 {
-    (void)irq;
-    return RTIPC_EINVAL;
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    bool ok = live(irq);
+    if (ok)
+        irq->pending = true;
+    rtipc__fr_exit(c);
+    if (!ok)
+        return RTIPC_EINVAL;
+    rtipc__fr_irq_hw_pend();
+    return RTIPC_OK;
 }
 
 int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns)
 {
-    (void)irq;
-    (void)delay_ns;
-    (void)period_ns;
-    return RTIPC_EINVAL;
+    if (delay_ns < 0 || period_ns < 0)
+        return RTIPC_EINVAL;
+    /* rtipc_time_ns() is the tick count: the call is somewhere inside the
+     * current tick, so the time origin is taken at its end, and no expiry
+     * comes early. */
+    int64_t origin = rtipc_time_ns() + rtipc_tick_period_ns();
+    int64_t first = 0;
+    bool fits = delay_ns != INT64_MAX && add_ns(origin, delay_ns, &first);
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    bool ok = live(irq);
+    if (ok) {
+        irq->timer_armed = fits;
+        irq->next_ns = first;
+        irq->period_ns = period_ns == INT64_MAX ? 0 : period_ns;
+    }
+    rtipc__fr_exit(c);
+    return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
 int rtipc_irq_timer_stop(rtipc_irq_t *irq)
 {
-    (void)irq;
-    return RTIPC_EINVAL;
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    bool ok = live(irq);
+    if (ok)
+        irq->timer_armed = false;
+    rtipc__fr_exit(c);
+    return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
 int64_t rtipc_irq_count(const rtipc_irq_t *irq)
 {
-    (void)irq;
-    return RTIPC_EINVAL;
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    int64_t n = live(irq) ? irq->count : RTIPC_EINVAL;
+    rtipc__fr_exit(c);
+    return n;
 }
