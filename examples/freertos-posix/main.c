@@ -883,6 +883,21 @@ static void irq_probe(void *arg)
 
 static void isr_stub(void *arg) { (void)arg; }
 
+/* A handler that raises another source: it runs in the same vector pass,
+ * after this one returns (the second is still pending while this runs). */
+typedef struct {
+    rtipc_irq_t *other;
+    volatile int64_t other_count_inside;
+    volatile int rc;
+} irq_chain_t;
+
+static void irq_chain(void *arg)
+{
+    irq_chain_t *ch = arg;
+    ch->rc = rtipc_irq_trigger(ch->other);
+    ch->other_count_inside = rtipc_irq_count(ch->other);
+}
+
 static void check_irq(void)
 {
     irq_probe_t p = {0, 0, -2, 0};
@@ -929,6 +944,18 @@ static void check_irq(void)
     vTaskDelay(pdMS_TO_TICKS(10));
     CHECK(p.runs == after_stop);
     printf("irq: periodic 2 ms timer ran %d times in %llu ticks\n", periodic, (unsigned long long)span);
+    /* A trigger from a handler: the second handler has run when the first
+     * trigger returns to the task, not inside the first handler. */
+    irq_chain_t ch = {irq, -1, 1};
+    rtipc_irq_t *first = NULL;
+    CHECK_RC(rtipc_irq_create(0, irq_chain, &ch, &first), RTIPC_OK);
+    if (first) {
+        int before = p.runs;
+        CHECK_RC(rtipc_irq_trigger(first), RTIPC_OK);
+        CHECK(ch.rc == RTIPC_OK && ch.other_count_inside == before);
+        CHECK(p.runs == before + 1 && rtipc_irq_count(first) == 1);
+        CHECK_RC(rtipc_irq_delete(first), RTIPC_OK);
+    }
     /* (Hand-offs to readied tasks, with and without a yield, are the
      * conformance suite's irq.handoff.* lines.) */
     CHECK_RC(rtipc_irq_timer_start(irq, -1, 0), RTIPC_EINVAL);
