@@ -12,9 +12,15 @@
 
 static volatile uint32_t nesting[configNUMBER_OF_CORES];
 
+#ifdef RTIPC__FR_IDF_MUX
+portMUX_TYPE rtipc__fr_mux = portMUX_INITIALIZER_UNLOCKED;
+#endif
+
 static unsigned this_core(void)
 {
-#if configNUMBER_OF_CORES > 1
+#if defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1
+    return (unsigned)xPortGetCoreID();
+#elif configNUMBER_OF_CORES > 1
     return (unsigned)portGET_CORE_ID();
 #else
     return 0;
