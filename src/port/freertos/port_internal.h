@@ -39,6 +39,12 @@
 /* Index 0 is ESP-IDF's pthread layer's. */
 #define rtipcCONFIG_TLS_INDEX 1
 #endif
+/* With TLS deletion callbacks ESP-IDF doubles configNUM_THREAD_LOCAL_STORAGE_POINTERS
+ * (the upper half holds the callbacks): check the menuconfig count itself. */
+#if defined(CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS) && \
+    CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX
+#error "rtipc on ESP-IDF needs CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 1): set it to 2 or more in menuconfig"
+#endif
 #endif
 
 /* ---- what the application's FreeRTOSConfig.h must provide ------------------ */
