@@ -72,7 +72,7 @@
 #define rtipcCONFIG_TLS_INDEX 0
 #endif
 #if !defined(configNUM_THREAD_LOCAL_STORAGE_POINTERS) || configNUM_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX
-#error "rtipc on FreeRTOS needs configNUM_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 0)"
+#error "rtipc on FreeRTOS needs configNUM_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 0; 1 on ESP-IDF)"
 #endif
 
 /* The notification index rtipc keeps for itself (parking in the mailbox and
