@@ -15,4 +15,9 @@ if grep -q 'main_task' "$out/esp32.json"; then echo "console noise inside the JS
 # The short series (50 samples) must carry null p90/p99/p999 and a number p50.
 grep -q '"variant": "no-yield", "metric": "latency", "unit": "ns", "n": 50, .*"p50": [0-9][0-9.]*, "p90": null, "p99": null, "p999": null' \
     "$out/esp32.json"
+# A failed experiment carries its status and reason, and the validator
+# rejects it when asked for it.
+grep -q '"id": "esp-failed", "summary": "an experiment that failed", "status": "failed", "failure": "operation timed out"' \
+    "$out/esp32.json"
+if "$val" "$out/esp32.json" esp-failed 2>/dev/null; then echo "a failed experiment validated"; exit 1; fi
 echo "esp32 bench JSON: ok"
