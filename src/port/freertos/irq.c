@@ -48,9 +48,15 @@ static volatile uint32_t nesting[configNUMBER_OF_CORES];
 static volatile uint32_t servicing[configNUMBER_OF_CORES]; /* inside rtipc__fr_irq_service */
 static volatile bool yield_requested[configNUMBER_OF_CORES];
 
+#ifdef RTIPC__FR_IDF_MUX
+portMUX_TYPE rtipc__fr_mux = portMUX_INITIALIZER_UNLOCKED;
+#endif
+
 static unsigned this_core(void)
 {
-#if configNUMBER_OF_CORES > 1
+#if defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1
+    return (unsigned)xPortGetCoreID();
+#elif configNUMBER_OF_CORES > 1
     return (unsigned)portGET_CORE_ID();
 #else
     return 0;
@@ -99,7 +105,7 @@ int rtipc_irq_yield(bool woken)
  * NULL. Interrupt context. */
 static struct rtipc_irq *take_pending(void)
 {
-    UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+    rtipc__fr_crit_t cs = rtipc__fr_enter();
     struct rtipc_irq *irq = sources;
     while (irq && !irq->pending)
         irq = irq->next;
@@ -107,7 +113,7 @@ static struct rtipc_irq *take_pending(void)
         irq->pending = false;
         irq->running = true;
     }
-    taskEXIT_CRITICAL_FROM_ISR(saved);
+    rtipc__fr_exit(cs);
     return irq;
 }
 
@@ -117,10 +123,10 @@ static void run_pending(void)
     struct rtipc_irq *irq;
     while ((irq = take_pending()) != NULL) {
         irq->handler(irq->arg);
-        UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+        rtipc__fr_crit_t cs = rtipc__fr_enter();
         irq->count++;
         irq->running = false;
-        taskEXIT_CRITICAL_FROM_ISR(saved);
+        rtipc__fr_exit(cs);
     }
 }
 
@@ -154,7 +160,7 @@ void rtipc_freertos_tick_hook(void)
     rtipc_freertos_isr_enter();
     int64_t now = rtipc_time_ns();
     bool any = false;
-    UBaseType_t saved = taskENTER_CRITICAL_FROM_ISR();
+    rtipc__fr_crit_t cs = rtipc__fr_enter();
     for (struct rtipc_irq *irq = sources; irq; irq = irq->next) {
         if (!irq->timer_armed || now < irq->next_ns) {
             any = any || irq->pending;
@@ -171,7 +177,7 @@ void rtipc_freertos_tick_hook(void)
         if (k > INT64_MAX / irq->period_ns || !add_ns(irq->next_ns, k * irq->period_ns, &irq->next_ns))
             irq->timer_armed = false; /* the next expiry does not fit: never */
     }
-    taskEXIT_CRITICAL_FROM_ISR(saved);
+    rtipc__fr_exit(cs);
     rtipc_freertos_isr_exit();
     /* Timer expiries, and any trigger left pending (one made before the
      * scheduler started, or by a handler the vector had already left). */
@@ -200,10 +206,10 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
     if (!irq)
         return RTIPC_ENOMEM;
     *irq = (struct rtipc_irq){.magic = IRQ_MAGIC, .handler = handler, .arg = arg};
-    taskENTER_CRITICAL();
+    RTIPC__FR_TASK_CRIT_ENTER();
     irq->next = sources;
     sources = irq;
-    taskEXIT_CRITICAL();
+    RTIPC__FR_TASK_CRIT_EXIT();
     *out = irq;
     return RTIPC_OK;
 }
@@ -212,7 +218,7 @@ int rtipc_irq_delete(rtipc_irq_t *irq)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    taskENTER_CRITICAL();
+    RTIPC__FR_TASK_CRIT_ENTER();
     bool found = false;
     for (struct rtipc_irq **p = &sources; *p; p = &(*p)->next)
         if (*p == irq && live(irq)) {
@@ -222,7 +228,7 @@ int rtipc_irq_delete(rtipc_irq_t *irq)
         }
     if (found)
         irq->magic = 0; /* no trigger or timer reaches it from now on */
-    taskEXIT_CRITICAL();
+    RTIPC__FR_TASK_CRIT_EXIT();
     if (!found)
         return RTIPC_EINVAL;
     /* On one core a task never runs while a handler is being called; on

@@ -39,11 +39,11 @@ int rtipc_mailbox_delete(rtipc_mailbox_t *mb)
         return RTIPC_ECONTEXT;
     if (!rtipc__mailbox_valid(mb))
         return RTIPC_EINVAL;
-    taskENTER_CRITICAL();
+    RTIPC__FR_TASK_CRIT_ENTER();
     bool busy = port_of(mb)->waiters != NULL;
     if (!busy)
         mb->magic = 0;
-    taskEXIT_CRITICAL();
+    RTIPC__FR_TASK_CRIT_EXIT();
     if (busy)
         return RTIPC_EBUSY;
     if (mb->flags & RTIPC__MAILBOX_DYNAMIC)
@@ -78,7 +78,7 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen,
         TimeOut_t since;
         vTaskSetTimeOutState(&since);
         for (;;) {
-            taskENTER_CRITICAL();
+            RTIPC__FR_TASK_CRIT_ENTER();
             rtipc__fr_park_link(&p->waiters, &me);
             atomic_store_explicit(&mb->sleepers, 1, memory_order_relaxed);
             /* Pairs with F1 in the write (mailbox.c): the flag store is ordered
@@ -90,14 +90,14 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen,
                 rtipc__fr_park_unlink(&p->waiters, &me);
                 update_sleepers(mb);
             }
-            taskEXIT_CRITICAL();
+            RTIPC__FR_TASK_CRIT_EXIT();
             if (done)
                 break;
             if (!rtipc__fr_park_sleep(&since, &left)) {
-                taskENTER_CRITICAL();
+                RTIPC__FR_TASK_CRIT_ENTER();
                 rtipc__fr_park_unlink(&p->waiters, &me);
                 update_sleepers(mb);
-                taskEXIT_CRITICAL();
+                RTIPC__FR_TASK_CRIT_EXIT();
                 if (!newer(mb, last_seen))
                     return RTIPC_ETIMEDOUT;
                 break;

@@ -110,11 +110,11 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
         /* The kernel (V11.1) clears the entry bits only when it may block;
          * notify.h clears them whenever nothing is pending. Both steps in one
          * critical section, so no notification can come in between. */
-        taskENTER_CRITICAL();
+        RTIPC__FR_TASK_CRIT_ENTER();
         ok = xTaskNotifyWaitIndexed(index, 0, clear_on_exit, &v, 0);
         if (ok != pdTRUE)
             v = ulTaskNotifyValueClearIndexed(NULL, index, clear_on_entry) & ~clear_on_entry;
-        taskEXIT_CRITICAL();
+        RTIPC__FR_TASK_CRIT_EXIT();
     } else {
         ok = xTaskNotifyWaitIndexed(index, clear_on_entry, clear_on_exit, &v, rtipc__fr_ticks(timeout));
     }

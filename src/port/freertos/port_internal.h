@@ -22,6 +22,31 @@
 #include "rtipc/task.h"
 #include "rtipc/time.h"
 
+/* ---- ESP-IDF (untested: docs/porting.md, "ESP-IDF (untested)") ------------- */
+#ifdef ESP_PLATFORM
+/* ESP-IDF's kernel is its own SMP variant: FreeRTOSConfig.h is generated from
+ * menuconfig, so rtipc's hooks get their ESP-IDF defaults here. */
+#if tskKERNEL_VERSION_MAJOR < 11 || (tskKERNEL_VERSION_MAJOR == 11 && tskKERNEL_VERSION_MINOR < 1)
+#error "rtipc's FreeRTOS port needs FreeRTOS V11.1 or later (uxTaskBasePriorityGet, xQueueCreateSetStatic); this ESP-IDF's kernel is older (docs/porting.md)"
+#endif
+#ifndef configNUMBER_OF_CORES
+#define configNUMBER_OF_CORES portNUM_PROCESSORS
+#endif
+#ifndef rtipcCONFIG_IN_INTERRUPT
+#define rtipcCONFIG_IN_INTERRUPT() (xPortInIsrContext() != pdFALSE)
+#endif
+#ifndef rtipcCONFIG_TLS_INDEX
+/* Index 0 is ESP-IDF's pthread layer's. */
+#define rtipcCONFIG_TLS_INDEX 1
+#endif
+/* With TLS deletion callbacks ESP-IDF doubles configNUM_THREAD_LOCAL_STORAGE_POINTERS
+ * (the upper half holds the callbacks): check the menuconfig count itself. */
+#if defined(CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS) && \
+    CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX
+#error "rtipc on ESP-IDF needs CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 1): set it to 2 or more in menuconfig"
+#endif
+#endif
+
 /* ---- what the application's FreeRTOSConfig.h must provide ------------------ */
 #if configSUPPORT_STATIC_ALLOCATION != 1
 #error "rtipc on FreeRTOS needs configSUPPORT_STATIC_ALLOCATION 1 (objects live in rtipc's memory)"
@@ -47,7 +72,7 @@
 #define rtipcCONFIG_TLS_INDEX 0
 #endif
 #if !defined(configNUM_THREAD_LOCAL_STORAGE_POINTERS) || configNUM_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX
-#error "rtipc on FreeRTOS needs configNUM_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 0)"
+#error "rtipc on FreeRTOS needs configNUM_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 0; 1 on ESP-IDF)"
 #endif
 
 /* The notification index rtipc keeps for itself (parking in the mailbox and
@@ -68,6 +93,18 @@
 /* ---- interrupt context --------------------------------------------------------- */
 bool rtipc__fr_in_isr(void);
 
+/* Task-level critical section. ESP-IDF's own SMP kernel takes a spinlock
+ * argument (one lock for all of rtipc, defined in irq.c); other kernels none. */
+#if defined(ESP_PLATFORM) && !defined(CONFIG_FREERTOS_SMP)
+#define RTIPC__FR_IDF_MUX 1
+extern portMUX_TYPE rtipc__fr_mux;
+#define RTIPC__FR_TASK_CRIT_ENTER() taskENTER_CRITICAL(&rtipc__fr_mux)
+#define RTIPC__FR_TASK_CRIT_EXIT() taskEXIT_CRITICAL(&rtipc__fr_mux)
+#else
+#define RTIPC__FR_TASK_CRIT_ENTER() taskENTER_CRITICAL()
+#define RTIPC__FR_TASK_CRIT_EXIT() taskEXIT_CRITICAL()
+#endif
+
 /* A critical section usable from tasks and handlers alike. */
 typedef struct {
     UBaseType_t saved;
@@ -77,19 +114,33 @@ typedef struct {
 static inline rtipc__fr_crit_t rtipc__fr_enter(void)
 {
     rtipc__fr_crit_t c = {0, rtipc__fr_in_isr()};
+#ifdef RTIPC__FR_IDF_MUX
+    if (c.isr)
+        taskENTER_CRITICAL_ISR(&rtipc__fr_mux);
+    else
+        taskENTER_CRITICAL(&rtipc__fr_mux);
+#else
     if (c.isr)
         c.saved = taskENTER_CRITICAL_FROM_ISR();
     else
         taskENTER_CRITICAL();
+#endif
     return c;
 }
 
 static inline void rtipc__fr_exit(rtipc__fr_crit_t c)
 {
+#ifdef RTIPC__FR_IDF_MUX
+    if (c.isr)
+        taskEXIT_CRITICAL_ISR(&rtipc__fr_mux);
+    else
+        taskEXIT_CRITICAL(&rtipc__fr_mux);
+#else
     if (c.isr)
         taskEXIT_CRITICAL_FROM_ISR(c.saved);
     else
         taskEXIT_CRITICAL();
+#endif
 }
 
 /* pxHigherPriorityTaskWoken -> rtipc's woken flag (set only, never cleared). */
@@ -196,11 +247,11 @@ static inline struct rtipc__fr_qhead *rtipc__fr_qhead_of(void *kernel_handle)
 static inline void rtipc__fr_waiter_add(volatile uint32_t *w, int d)
 {
     struct rtipc_task *self = rtipc__fr_self();
-    taskENTER_CRITICAL();
+    RTIPC__FR_TASK_CRIT_ENTER();
     *w = (uint32_t)((int)*w + d);
     if (self)
         self->waiting_on = d > 0 ? w : NULL;
-    taskEXIT_CRITICAL();
+    RTIPC__FR_TASK_CRIT_EXIT();
 }
 
 #endif

@@ -48,11 +48,11 @@ int rtipc_spsc_delete(rtipc_spsc_t *r)
     if (!rtipc__spsc_valid(r))
         return RTIPC_EINVAL;
     spsc_port_t *p = port_of(r);
-    taskENTER_CRITICAL();
+    RTIPC__FR_TASK_CRIT_ENTER();
     bool busy = p->waiters[0] != NULL || p->waiters[1] != NULL;
     if (!busy)
         r->magic = 0;
-    taskEXIT_CRITICAL();
+    RTIPC__FR_TASK_CRIT_EXIT();
     if (busy)
         return RTIPC_EBUSY;
     if (r->flags & RTIPC__SPSC_DYNAMIC) {
@@ -125,10 +125,10 @@ static int wait_for(struct rtipc_spsc *r, unsigned me, const void *in, void *out
         if (moved)
             return RTIPC_OK;
         if (!rtipc__fr_park_sleep(&since, &left)) {
-            taskENTER_CRITICAL();
+            RTIPC__FR_TASK_CRIT_ENTER();
             rtipc__fr_park_unlink(&p->waiters[me], &node);
             clear_sleeping(r, me);
-            taskEXIT_CRITICAL();
+            RTIPC__FR_TASK_CRIT_EXIT();
             /* One last look, as a non-blocking call. */
             int rc = me == RTIPC__SPSC_PRODUCER ? rtipc_spsc_try_push(r, in) : rtipc_spsc_try_pop(r, out);
             return rc == RTIPC_OK ? RTIPC_OK : RTIPC_ETIMEDOUT;

@@ -1,5 +1,6 @@
 /* Tasks on FreeRTOS: one FreeRTOS task per rtipc task (xTaskCreate, or
- * xTaskCreateAffinitySet on an SMP kernel with core affinity). The rtipc
+ * xTaskCreateAffinitySet on an SMP kernel with core affinity, or
+ * xTaskCreatePinnedToCore on ESP-IDF). The rtipc
  * descriptor hangs off thread-local storage pointer rtipcCONFIG_TLS_INDEX. */
 #include <string.h>
 
@@ -95,6 +96,11 @@ static void release(struct rtipc_task *t)
 static void trampoline(void *arg)
 {
     struct rtipc_task *t = arg;
+#ifdef ESP_PLATFORM
+    /* ESP-IDF's vTaskSuspendAll holds only the creator's core: a task pinned
+     * to the other core may start before the creator attached its descriptor. */
+    vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
+#endif
     t->entry(t->arg);
     /* Detach from the descriptor before the joiner may free it. */
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
@@ -110,7 +116,7 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
         return RTIPC_EINVAL;
     /* A pin needs an SMP kernel with core affinity; otherwise only core 0
      * (the one core the task runs on) or RTIPC_CORE_ANY is valid. */
-#if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
+#if (defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1) || (configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1)
     int pinnable = configNUMBER_OF_CORES;
 #else
     int pinnable = 1;
@@ -144,7 +150,11 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
      * attached to it. */
     vTaskSuspendAll();
     BaseType_t ok;
-#if configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
+#if defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1
+    BaseType_t core_id = cfg->core == RTIPC_CORE_ANY ? tskNO_AFFINITY : (BaseType_t)cfg->core;
+    ok = xTaskCreatePinnedToCore(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, &t->handle,
+                                 core_id);
+#elif configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
     UBaseType_t mask = cfg->core == RTIPC_CORE_ANY ? tskNO_AFFINITY : ((UBaseType_t)1 << cfg->core);
     ok = xTaskCreateAffinitySet(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, mask,
                                 &t->handle);
@@ -200,12 +210,12 @@ int rtipc_task_delete(rtipc_task_t *task)
     if (uxSemaphoreGetCount(task->done) == 0) {
         /* Take it out of what it waits in, so the object can still be
          * deleted and no list keeps a node from its stack. */
-        taskENTER_CRITICAL();
+        RTIPC__FR_TASK_CRIT_ENTER();
         if (task->waiting_on && *task->waiting_on > 0)
             --*task->waiting_on;
         if (task->parked)
             rtipc__fr_park_unlink(task->parked_list, task->parked);
-        taskEXIT_CRITICAL();
+        RTIPC__FR_TASK_CRIT_EXIT();
         vTaskDelete(task->handle);
     }
     (void)xTaskResumeAll();
