@@ -15,7 +15,11 @@
 #define configMAX_PRIORITIES 32                /* rtipc: >= RTIPC_PRIORITY_LEVELS */
 #define configMINIMAL_STACK_SIZE 4096
 #define configMAX_TASK_NAME_LEN 16
+#if defined(RTIPC_EXAMPLE_KERNEL_BEFORE_V11) && RTIPC_EXAMPLE_KERNEL_BEFORE_V11
+#define configUSE_16_BIT_TICKS 0 /* kernels before V11 (set by CMakeLists.txt) */
+#else
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_64_BITS /* the POSIX port's TickType_t is unsigned long anyway */
+#endif
 #if defined(RTIPC_EXAMPLE_NEAR_WRAP) && RTIPC_EXAMPLE_NEAR_WRAP
 /* Start the kernel's tick count 300 ticks before it wraps, so that the run
  * crosses the wrap (rtipc's own count starts at 0 and does not wrap). */
@@ -28,7 +32,7 @@
  * it takes from pvPortMalloc (FREERTOS_HEAP) or from the caller. */
 #define configSUPPORT_STATIC_ALLOCATION 1      /* rtipc: required */
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
-#define configKERNEL_PROVIDED_STATIC_MEMORY 1
+#define configKERNEL_PROVIDED_STATIC_MEMORY 1 /* V11; before, main.c provides the idle and timer task memory */
 #define configTOTAL_HEAP_SIZE (4u * 1024u * 1024u)
 #define configAPPLICATION_ALLOCATED_HEAP 0
 

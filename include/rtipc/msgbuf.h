@@ -160,6 +160,8 @@ int rtipc_msgbuf_next_length(const rtipc_msgbuf_t *mb);
  * Context: task or interrupt. Never blocks. Concurrency: any.
  * @retval 0 emptied. @retval RTIPC_EINVAL mb not a live message buffer.
  * @retval RTIPC_EBUSY a writer or reader is inside a call; nothing changed.
+ * @retval RTIPC_ENOTSUP from an interrupt on a FreeRTOS kernel before V11.1,
+ *         which has no interrupt-safe reset (docs/porting.md); nothing changed.
  */
 int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb);
 

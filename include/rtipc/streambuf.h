@@ -180,6 +180,8 @@ int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *sb, size_t level);
  * Context: task or interrupt. Never blocks. Concurrency: any.
  * @retval 0 emptied. @retval RTIPC_EINVAL sb not a live stream buffer.
  * @retval RTIPC_EBUSY a writer or reader is inside a call; nothing changed.
+ * @retval RTIPC_ENOTSUP from an interrupt on a FreeRTOS kernel before V11.1,
+ *         which has no interrupt-safe reset (docs/porting.md); nothing changed.
  */
 int rtipc_streambuf_reset(rtipc_streambuf_t *sb);
 

@@ -149,20 +149,33 @@ int rtipc_msgbuf_receive_from_isr(rtipc_msgbuf_t *mb, void *buf, size_t cap, siz
 
 int rtipc_msgbuf_next_length(const rtipc_msgbuf_t *mb)
 {
-    return live(mb) ? (int)xMessageBufferNextLengthBytes(mb->b.handle) : RTIPC_EINVAL;
+    if (!live(mb))
+        return RTIPC_EINVAL;
+    /* A statement of its own: V10.5's macro ends in a semicolon. */
+    return (int)xMessageBufferNextLengthBytes(mb->b.handle);
 }
 
 int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb)
 {
     if (!live(mb))
         return RTIPC_EINVAL;
+#if !RTIPC__FR_HAVE_BUFFER_RESET_FROM_ISR
+    /* Before V11.1 the kernel has no interrupt-safe reset (xMessageBufferReset
+     * takes a task-level critical section): refused, nothing changed. */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ENOTSUP;
+#endif
     if (!rtipc__fr_side_enter(&mb->b.writer))
         return RTIPC_EBUSY;
     if (!rtipc__fr_side_enter(&mb->b.reader)) {
         rtipc__fr_side_leave(&mb->b.writer);
         return RTIPC_EBUSY;
     }
+#if RTIPC__FR_HAVE_BUFFER_RESET_FROM_ISR
     BaseType_t ok = rtipc__fr_in_isr() ? xMessageBufferResetFromISR(mb->b.handle) : xMessageBufferReset(mb->b.handle);
+#else
+    BaseType_t ok = xMessageBufferReset(mb->b.handle);
+#endif
     rtipc__fr_side_leave(&mb->b.reader);
     rtipc__fr_side_leave(&mb->b.writer);
     return ok == pdPASS ? RTIPC_OK : RTIPC_EBUSY;

@@ -22,13 +22,43 @@
 #include "rtipc/task.h"
 #include "rtipc/time.h"
 
+/* ---- kernel version ------------------------------------------------------------
+ * Verified on V11.1.0+ (all of the calls below exist) and on V10.5.1, where
+ * the port falls back as docs/porting.md ("Older kernels") describes. Before
+ * V10.4 there are no indexed task notifications, which rtipc needs. */
+#define RTIPC__FR_KERNEL_AT_LEAST(maj, min) \
+    (tskKERNEL_VERSION_MAJOR > (maj) || (tskKERNEL_VERSION_MAJOR == (maj) && tskKERNEL_VERSION_MINOR >= (min)))
+#if !RTIPC__FR_KERNEL_AT_LEAST(10, 4)
+#error "rtipc's FreeRTOS port needs FreeRTOS V10.4 or later (indexed task notifications); V11.1 or later is the verified kernel"
+#endif
+/* uxTaskBasePriorityGet (V11.0): otherwise the base priority is the one rtipc
+ * last set, kept in the task descriptor. */
+#define RTIPC__FR_HAVE_BASE_PRIORITY RTIPC__FR_KERNEL_AT_LEAST(11, 0)
+/* xQueueCreateSetStatic (released in V11.2; the development tree after V11.1.0
+ * announces it with its trace hook): otherwise xQueueCreateSet allocates the
+ * set from the kernel heap. */
+#if RTIPC__FR_KERNEL_AT_LEAST(11, 2) || defined(traceENTER_xQueueCreateSetStatic)
+#define RTIPC__FR_HAVE_QUEUE_SET_STATIC 1
+#else
+#define RTIPC__FR_HAVE_QUEUE_SET_STATIC 0
+#endif
+/* xStreamBufferResetFromISR / xMessageBufferResetFromISR (V11.1): otherwise
+ * a reset from an interrupt is refused with RTIPC_ENOTSUP. */
+#define RTIPC__FR_HAVE_BUFFER_RESET_FROM_ISR RTIPC__FR_KERNEL_AT_LEAST(11, 1)
+/* uxSemaphoreGetCountFromISR (V10.5): otherwise the interrupt-safe message
+ * count of the semaphore's queue, which is what that macro expands to. */
+#if !RTIPC__FR_KERNEL_AT_LEAST(10, 5) && !defined(uxSemaphoreGetCountFromISR)
+#define uxSemaphoreGetCountFromISR(xSemaphore) uxQueueMessagesWaitingFromISR((QueueHandle_t)(xSemaphore))
+#endif
+/* Single-core kernels before V11 do not know configNUMBER_OF_CORES. */
+#if !defined(ESP_PLATFORM) && !defined(configNUMBER_OF_CORES)
+#define configNUMBER_OF_CORES 1
+#endif
+
 /* ---- ESP-IDF (untested: docs/porting.md, "ESP-IDF (untested)") ------------- */
 #ifdef ESP_PLATFORM
 /* ESP-IDF's kernel is its own SMP variant: FreeRTOSConfig.h is generated from
  * menuconfig, so rtipc's hooks get their ESP-IDF defaults here. */
-#if tskKERNEL_VERSION_MAJOR < 11 || (tskKERNEL_VERSION_MAJOR == 11 && tskKERNEL_VERSION_MINOR < 1)
-#error "rtipc's FreeRTOS port needs FreeRTOS V11.1 or later (uxTaskBasePriorityGet, xQueueCreateSetStatic); this ESP-IDF's kernel is older (docs/porting.md)"
-#endif
 #ifndef configNUMBER_OF_CORES
 #define configNUMBER_OF_CORES portNUM_PROCESSORS
 #endif
@@ -196,6 +226,9 @@ struct rtipc_task {
     rtipc_task_fn entry;
     void *arg;
     int core;
+#if !RTIPC__FR_HAVE_BASE_PRIORITY
+    volatile UBaseType_t base_priority; /* as rtipc last set it (no uxTaskBasePriorityGet) */
+#endif
     int64_t notify_spin;
     char name[16];
     StaticSemaphore_t done_cb; /* given when entry has returned */

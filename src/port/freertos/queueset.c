@@ -1,4 +1,5 @@
-/* Queue sets on FreeRTOS: a kernel queue set (xQueueCreateSetStatic) over
+/* Queue sets on FreeRTOS: a kernel queue set (xQueueCreateSetStatic; on
+ * kernels without it xQueueCreateSet, from the kernel heap) over
  * rtipc queues and semaphores. The kernel member handle is the address of
  * the kernel object inside rtipc's wrapper, which maps it back to the rtipc
  * handle. Ring buffers do not exist on this port (ringbuf.c). */
@@ -10,6 +11,10 @@
 
 #if !defined(configUSE_QUEUE_SETS) || configUSE_QUEUE_SETS != 1
 #error "rtipc on FreeRTOS needs configUSE_QUEUE_SETS 1"
+#endif
+
+#if !RTIPC__FR_HAVE_QUEUE_SET_STATIC && (!defined(configSUPPORT_DYNAMIC_ALLOCATION) || configSUPPORT_DYNAMIC_ALLOCATION != 1)
+#error "rtipc on a FreeRTOS kernel without xQueueCreateSetStatic needs configSUPPORT_DYNAMIC_ALLOCATION 1 (queue sets come from xQueueCreateSet)"
 #endif
 
 #define RTIPC__FR_SET_MAGIC 0x51534554u /* "QSET" */
@@ -36,13 +41,25 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
         return RTIPC_ECONTEXT;
     if (!out || length == 0 || length > INT32_MAX)
         return RTIPC_EINVAL;
+#if RTIPC__FR_HAVE_QUEUE_SET_STATIC
     struct rtipc_queueset *set = pvPortMalloc(sizeof *set + length * sizeof(void *));
+#else
+    struct rtipc_queueset *set = pvPortMalloc(sizeof *set);
+#endif
     if (!set)
         return RTIPC_ENOMEM;
     memset(set, 0, sizeof *set);
     set->length = (uint32_t)length;
     set->spin = RTIPC_SPIN_DEFAULT;
+#if RTIPC__FR_HAVE_QUEUE_SET_STATIC
     set->handle = xQueueCreateSetStatic((UBaseType_t)length, (uint8_t *)(set + 1), &set->cb);
+#else
+    set->handle = xQueueCreateSet((UBaseType_t)length); /* a second block, from the kernel heap */
+    if (set->handle == NULL) {
+        vPortFree(set);
+        return RTIPC_ENOMEM;
+    }
+#endif
     set->magic = RTIPC__FR_SET_MAGIC;
     *out = set;
     return RTIPC_OK;

@@ -137,13 +137,23 @@ int rtipc_streambuf_reset(rtipc_streambuf_t *sb)
 {
     if (!live(sb))
         return RTIPC_EINVAL;
+#if !RTIPC__FR_HAVE_BUFFER_RESET_FROM_ISR
+    /* Before V11.1 the kernel has no interrupt-safe reset (xStreamBufferReset
+     * takes a task-level critical section): refused, nothing changed. */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ENOTSUP;
+#endif
     if (!rtipc__fr_side_enter(&sb->b.writer))
         return RTIPC_EBUSY;
     if (!rtipc__fr_side_enter(&sb->b.reader)) {
         rtipc__fr_side_leave(&sb->b.writer);
         return RTIPC_EBUSY;
     }
+#if RTIPC__FR_HAVE_BUFFER_RESET_FROM_ISR
     BaseType_t ok = rtipc__fr_in_isr() ? xStreamBufferResetFromISR(sb->b.handle) : xStreamBufferReset(sb->b.handle);
+#else
+    BaseType_t ok = xStreamBufferReset(sb->b.handle);
+#endif
     rtipc__fr_side_leave(&sb->b.reader);
     rtipc__fr_side_leave(&sb->b.writer);
     return ok == pdPASS ? RTIPC_OK : RTIPC_EBUSY;

@@ -79,6 +79,9 @@ struct rtipc_task *rtipc__fr_self(void)
     t->core = RTIPC_CORE_ANY;
     t->notify_spin = RTIPC_SPIN_DEFAULT;
     copy_name(t->name, pcTaskGetName(NULL));
+#if !RTIPC__FR_HAVE_BASE_PRIORITY
+    t->base_priority = uxTaskPriorityGet(NULL);
+#endif
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
     track(t);
     return t;
@@ -134,6 +137,9 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
     t->core = cfg->core;
     t->notify_spin = RTIPC_SPIN_DEFAULT;
     copy_name(t->name, cfg->name);
+#if !RTIPC__FR_HAVE_BASE_PRIORITY
+    t->base_priority = cfg->priority;
+#endif
     t->done = xSemaphoreCreateBinaryStatic(&t->done_cb);
 
     size_t words = cfg->stack_size / sizeof(StackType_t);
@@ -252,7 +258,11 @@ int rtipc_task_priority(const rtipc_task_t *task)
 {
     if (!rtipc__fr_task_live(task))
         return RTIPC_EINVAL;
+#if RTIPC__FR_HAVE_BASE_PRIORITY
     return (int)uxTaskBasePriorityGet(task->handle);
+#else
+    return (int)task->base_priority;
+#endif
 }
 
 int rtipc_task_effective_priority(const rtipc_task_t *task)
@@ -272,6 +282,9 @@ int rtipc_task_set_priority(rtipc_task_t *task, unsigned priority)
         return RTIPC_ENOMEM;
     if (!rtipc__fr_task_live(task))
         return RTIPC_EINVAL;
+#if !RTIPC__FR_HAVE_BASE_PRIORITY
+    task->base_priority = priority;
+#endif
     vTaskPrioritySet(task->handle, priority); /* the kernel keeps an inherited priority */
     return RTIPC_OK;
 }
