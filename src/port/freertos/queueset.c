@@ -201,7 +201,13 @@ int64_t rtipc_queueset_overflows(const rtipc_queueset_t *set) { return live(set)
 
 size_t rtipc_queueset_footprint(const rtipc_queueset_t *set)
 {
+#if RTIPC__FR_HAVE_QUEUE_SET_STATIC
     return live(set) ? sizeof(struct rtipc_queueset) + (size_t)set->length * sizeof(void *) : 0;
+#else
+    /* rtipc's block and the kernel's (a queue control block and the storage). */
+    return live(set) ? sizeof(struct rtipc_queueset) + sizeof(StaticQueue_t) + (size_t)set->length * sizeof(void *)
+                     : 0;
+#endif
 }
 
 int rtipc_queueset_set_spin(rtipc_queueset_t *set, int64_t ns)
