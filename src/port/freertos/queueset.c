@@ -27,7 +27,9 @@ struct rtipc_queueset {
     uint32_t length;
     uint32_t used;    /* sum of the members' capacities */
     uint32_t members;
+#if RTIPC__FR_HAVE_QUEUE_SET_STATIC
     StaticQueue_t cb;
+#endif
     QueueSetHandle_t handle;
     volatile uint32_t waiters;
     int64_t spin;
