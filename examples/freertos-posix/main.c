@@ -1049,6 +1049,14 @@ static void run_conformance(void)
     out_t o = {0};
     int rc = rtipc_conformance_run(collect, &o);
     printf("conformance suite returned %d, %zu bytes of output\n", rc, o.len);
+    /* The suite's commentary (its summary, skips and hand-off retries). */
+    for (const char *l = o.text; l && *l;) {
+        const char *eol = strchr(l, '\n');
+        int n = eol ? (int)(eol - l) : (int)strlen(l);
+        if (*l == '#')
+            printf("conformance %.*s\n", n, l);
+        l += eol ? n + 1 : n;
+    }
     FILE *f = fopen(RTIPC_EXAMPLE_CONFORMANCE_EXPECTED, "r");
     CHECK(f != NULL);
     if (!f)
