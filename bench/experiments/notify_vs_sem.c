@@ -187,9 +187,9 @@ static int run_notify_vs_sem(bench_run_t *run)
      * receiver (consumer) on core 1, as the report pinned them. */
     size_t rounds = run->opts.quick ? 2 : 4;
     hx_case_t cases[2] = {
-        {.mechanism = mech_name[MECH_SEM], .variant = "cross-core",
+        {.mechanism = mech_name[MECH_SEM], .variant = bench_core_variant(run),
          .ops = {.send = hx_sem_send, .recv = hx_sem_recv, .obj = &sem}},
-        {.mechanism = mech_name[MECH_NOTIFY], .variant = "cross-core",
+        {.mechanism = mech_name[MECH_NOTIFY], .variant = bench_core_variant(run),
          .ops = {.send = hx_notify_give_send, .recv = hx_notify_give_recv, .bind = hx_notify_bind,
                  .obj = &note}},
     };
@@ -204,8 +204,8 @@ static int run_notify_vs_sem(bench_run_t *run)
     if (hx_measure_rounds(run, cases, 2, rounds, 0.0, 0.4, run->opts.quick ? 0.8 : 6.0) != 0)
         goto out;
     const bench_result_t *s = cases[0].row, *n = cases[1].row;
-    bench_add_value(run, "sem/notify", "cross-core", "p50-ratio", "x", hx_p50_ratio(s, n));
-    bench_add_value(run, "sem/notify", "cross-core", "mean-ratio", "x",
+    bench_add_value(run, "sem/notify", bench_core_variant(run), "p50-ratio", "x", hx_p50_ratio(s, n));
+    bench_add_value(run, "sem/notify", bench_core_variant(run), "mean-ratio", "x",
                     n->stats.mean > 0 ? s->stats.mean / n->stats.mean : NAN);
 
     /* Naive method: the report's 1000 iterations (quick 200), fewer when

@@ -14,8 +14,13 @@ static int run_queue_latency(bench_run_t *run)
 
     handoff_cfg_t cfg = handoff_default(run, 50000, 3000);
     bench_progress(run, 0.0);
-    if (!handoff_measure(run, "rtipc-queue", "cross-core", &ops, &cfg))
-        goto out;
+    if (bench_two_cores(run)) {
+        if (!handoff_measure(run, "rtipc-queue", "cross-core", &ops, &cfg))
+            goto out;
+    } else {
+        bench_note(run, "one core here: the cross-core rows are not measured; the open-loop row runs "
+                        "same-core");
+    }
     bench_progress(run, 0.4);
 
     /* Same core: the consumer outranks the producer, so the send switches to
@@ -31,13 +36,14 @@ static int run_queue_latency(bench_run_t *run)
     handoff_cfg_t open = handoff_default(run, 10000, 1000);
     open.mode = HANDOFF_OPEN_LOOP;
     open.rate_hz = 5000;
-    if (!handoff_measure(run, "rtipc-queue", "cross-core/open-loop-5kHz", &ops, &open))
+    const char *open_variant = bench_two_cores(run) ? "cross-core/open-loop-5kHz" : "same-core/open-loop-5kHz";
+    if (!handoff_measure(run, "rtipc-queue", open_variant, &ops, &open))
         goto out;
     bench_progress(run, 0.9);
 
     /* With --vcd/--perfetto: what the recorder costs the cross-core row. */
     bench_trace_overhead_t overhead;
-    if (bench_trace_enabled() && bench_trace_measure_overhead(run, &overhead) == 0)
+    if (bench_trace_enabled() && bench_two_cores(run) && bench_trace_measure_overhead(run, &overhead) == 0)
         bench_trace_report_overhead(run, &overhead);
     bench_progress(run, 1.0);
 out:

@@ -3,7 +3,13 @@
  * Latency of a message from any of the three, and the memory each design
  * needs (objects + consumer stacks). */
 #define _GNU_SOURCE   /* pthread_getattr_np: the stack a consumer really got */
+#include "rtipc/config.h"
+#if RTIPC_PORT_FREERTOS
+#include "FreeRTOS.h"
+#include "task.h"
+#else
 #include <pthread.h>
+#endif
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -43,6 +49,15 @@ typedef struct {
 
 static size_t own_stack_size(void)
 {
+#if RTIPC_PORT_FREERTOS
+    /* The kernel's stack for the task: the request in whole words, raised to
+     * configMINIMAL_STACK_SIZE as rtipc's FreeRTOS port does (the
+     * simulator's host thread has a stack of its own besides). */
+    size_t words = QS_STACK_REQUEST / sizeof(StackType_t);
+    if (words < (size_t)configMINIMAL_STACK_SIZE)
+        words = configMINIMAL_STACK_SIZE;
+    return words * sizeof(StackType_t);
+#else
     pthread_attr_t a;
     void *addr;
     size_t size = 0;
@@ -52,6 +67,7 @@ static size_t own_stack_size(void)
         pthread_attr_destroy(&a);
     }
     return size;
+#endif
 }
 
 /* A message from queue k: 1 for a sentinel, 0 when checked and recorded,
@@ -329,8 +345,10 @@ static int run_queue_set(bench_run_t *run)
         bench_add_value(run, mech[d], shape, "stacks", "B", (double)stk[d]);
         bench_add_value(run, mech[d], shape, "consumer-tasks", "count", tasks[d]);
     }
-    bench_note(run, "stack: %d B requested per consumer task; each got %zu B (pthread_getattr_np; rtipc "
-                    "raises small stacks to its minimum)", QS_STACK_REQUEST, each[0]);
+    bench_note(run, "stack: %d B requested per consumer task; each got %zu B (%s; rtipc raises small stacks "
+                    "to its minimum)", QS_STACK_REQUEST, each[0],
+               RTIPC_PORT_FREERTOS ? "the kernel's stack, configMINIMAL_STACK_SIZE words at least"
+                                   : "pthread_getattr_np");
     bench_note(run, "task descriptors are not counted: rtipc exposes no size for them (they also hold the "
                     "notification slots); they would add the same amount per task to the 3-tasks side");
     bench_note(run, "ESP32 mapping (FreeRTOS 32-bit figures, see footprint): 3 queues cost 3 x (76 + 40) B "

@@ -53,8 +53,9 @@ typedef struct {
 static void wait_until(int64_t due)
 {
     int64_t now = bench_now_ns();
-    if (due - now > 200000)
-        rtipc_task_delay(rtipc_ns(due - now - 100000));
+    int64_t margin = 100000 + bench_sleep_overshoot_ns();
+    if (due - now > margin + 100000)
+        rtipc_task_delay(rtipc_ns(due - now - margin));
     bench_spin_until(due);
 }
 

@@ -122,6 +122,14 @@ size_t bench_warmup_count(const bench_run_t *run, size_t samples);
 double bench_duration(const bench_run_t *run, double full, double quick);
 /* CPU id of logical core 0 or 1. */
 int bench_cpu(const bench_run_t *run, int logical_core);
+/* True when logical cores 0 and 1 are different CPUs. On one core (a
+ * one-CPU host, FreeRTOS's POSIX simulator) "core 1" tasks share core 0,
+ * and rows named cross-core are not measured or are named same-core. */
+bool bench_two_cores(const bench_run_t *run);
+/* "cross-core" with two cores, else "same-core": the variant of a row whose
+ * sender runs on logical core 1 and receiver on logical core 0 (or the
+ * reverse). */
+const char *bench_core_variant(const bench_run_t *run);
 
 /* A deterministic pseudo-random stream (xorshift64*), seeded from --seed. */
 typedef struct { uint64_t s; } bench_rng_t;
@@ -135,9 +143,21 @@ int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi);
 int64_t bench_now_ns(void);
 /* Spin until bench_now_ns() >= t (the caller keeps its core). */
 void bench_spin_until(int64_t t);
-/* Sleep at least @p ns nanoseconds (nanosleep: no rtipc call, so a task
- * that sleeps this way releases nothing rtipc defers to its next call). */
+/* Sleep at least @p ns nanoseconds. Linux: nanosleep, no rtipc call, so a
+ * task that sleeps this way releases nothing rtipc defers to its next call.
+ * FreeRTOS: rtipc_task_delay (whole ticks; the kernel must run others). */
 void bench_sleep_ns(int64_t ns);
+/* How much longer than asked a sleep (bench_sleep_ns, rtipc_task_delay) may
+ * last by design: 0 on Linux (high-resolution timers), two tick periods on
+ * FreeRTOS (delays are whole ticks, rounded up). Code that sleeps, then
+ * spins to a deadline, sleeps this much less. */
+int64_t bench_sleep_overshoot_ns(void);
+/* Sleep (without spinning) until bench_now_ns() >= t; on FreeRTOS it may
+ * wake up to two ticks late. */
+void bench_sleep_until(int64_t t);
+/* Sleep through most of the wait until @p t, then spin the last 100 us (plus
+ * the overshoot): a deadline met to the spin's precision. */
+void bench_sleep_then_spin_until(int64_t t);
 /* CPU time the calling thread has used, in nanoseconds. */
 int64_t bench_thread_cpu_ns(void);
 /* Context switches of the calling thread so far, voluntary + involuntary

@@ -12,6 +12,11 @@
 #include "bench_version.h"
 #include "rtipc/rtipc.h"
 
+#if RTIPC_PORT_FREERTOS
+#include "FreeRTOS.h"
+#include "task.h"
+#endif
+
 static void cpu_model(char *out, size_t len)
 {
     snprintf(out, len, "unknown");
@@ -61,7 +66,15 @@ void bench_env_collect(bench_env_t *env)
     env->cores_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
     struct utsname u;
     if (uname(&u) == 0) {
+#if RTIPC_PORT_FREERTOS
+        /* The FreeRTOS POSIX simulator: the kernel's version first, the
+         * host it simulates on after. */
+        env->cores_online = rtipc_core_count();
+        snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, POSIX simulator (GCC_POSIX) on %.32s %.64s %.32s",
+                 tskKERNEL_VERSION_NUMBER, u.sysname, u.release, u.machine);
+#else
         snprintf(env->kernel, sizeof env->kernel, "%s %s %s", u.sysname, u.release, u.machine);
+#endif
         snprintf(env->hostname, sizeof env->hostname, "%s", u.nodename);
     }
     snprintf(env->sched_policy, sizeof env->sched_policy, "%s", rtipc_sched_policy_describe());

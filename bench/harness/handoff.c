@@ -85,10 +85,7 @@ static void producer(void *arg)
              * real-time producer that spun all the time would run into the
              * kernel's real-time throttling (95% of each second) and freeze
              * for 50 ms at a time. */
-            int64_t now = bench_now_ns();
-            if (due - now > 150000)
-                bench_sleep_ns(due - now - 100000);
-            bench_spin_until(due);
+            bench_sleep_then_spin_until(due);
         }
         int rc = st->ops->send(st->ops->obj, (uint32_t)i);
         /* Recorded after the send, so that nothing is added to the timed

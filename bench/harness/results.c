@@ -9,6 +9,9 @@
 #include <time.h>
 
 #include "bench.h"
+#include "rtipc/config.h"
+#include "rtipc/task.h"
+#include "rtipc/tick.h"
 #include "rtipc/time.h"
 
 static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *mechanism,
@@ -137,6 +140,13 @@ int bench_cpu(const bench_run_t *run, int logical_core)
     return run->opts.cpu[logical_core ? 1 : 0];
 }
 
+bool bench_two_cores(const bench_run_t *run) { return run->opts.cpu[0] != run->opts.cpu[1]; }
+
+const char *bench_core_variant(const bench_run_t *run)
+{
+    return bench_two_cores(run) ? "cross-core" : "same-core";
+}
+
 void bench_rng_init(bench_rng_t *r, const bench_run_t *run, uint64_t stream)
 {
     /* splitmix64 of (seed, stream) so that streams are independent. */
@@ -186,8 +196,38 @@ void bench_spin_until(int64_t t)
 
 void bench_sleep_ns(int64_t ns)
 {
+#if RTIPC_PORT_FREERTOS
+    /* On FreeRTOS a thread sleeping in the host's nanosleep would keep the
+     * simulated core: block in the kernel instead (whole ticks). */
+    rtipc_task_delay(rtipc_ns(ns));
+#else
     struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
     nanosleep(&ts, NULL);
+#endif
+}
+
+int64_t bench_sleep_overshoot_ns(void)
+{
+#if RTIPC_PORT_FREERTOS
+    return 2 * rtipc_tick_period_ns();
+#else
+    return 0;
+#endif
+}
+
+void bench_sleep_until(int64_t t)
+{
+    for (int64_t left = t - bench_now_ns(); left > 0; left = t - bench_now_ns())
+        bench_sleep_ns(left);
+}
+
+void bench_sleep_then_spin_until(int64_t t)
+{
+    int64_t margin = 100000 + bench_sleep_overshoot_ns();
+    int64_t now = bench_now_ns();
+    if (t - now > margin + 50000)
+        bench_sleep_ns(t - now - margin);
+    bench_spin_until(t);
 }
 
 int64_t bench_thread_cpu_ns(void)

@@ -120,7 +120,7 @@ static void scope_name(const char *raw, char names[][72], size_t n_before, char 
             clash |= !strcmp(names[i], out);
         if (!clash)
             return;
-        snprintf(out, 72, "%s_%d", base, k);
+        snprintf(out, 72, "%.60s_%d", base, k); /* room for the suffix */
     }
 }
 

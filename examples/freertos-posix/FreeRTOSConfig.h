@@ -76,6 +76,13 @@
 #define INCLUDE_xTimerPendFunctionCall 1
 #define INCLUDE_eTaskGetState 1
 
+/* rtipc: rtipc_cycles() reads the host's monotonic clock (sim_support.c),
+ * as a board's configuration would name its cycle counter. */
+uint64_t rtipc_example_clock_ns(void);
+#define rtipcCONFIG_CYCLES() rtipc_example_clock_ns()
+#define rtipcCONFIG_CYCLES_HZ 1000000000u
+#define rtipcCONFIG_CYCLES_NAME "clock_monotonic"
+
 /* A failed kernel assertion stops the example with the file and line. */
 void rtipc_example_assert_failed(const char *file, unsigned long line);
 #define configASSERT(x)                                          \

@@ -27,7 +27,8 @@
  * refused with RTIPC_EBUSY.
  *
  * Memory: a control block of rtipc_msgbuf_footprint_for(0) bytes (72 on
- * 64-bit hosts) plus @p size bytes of storage; one allocation when created
+ * 64-bit hosts) plus @p size bytes of storage (@p size + 1 on the FreeRTOS
+ * port: the kernel keeps one byte free); one allocation when created
  * dynamically.
  */
 #ifndef RTIPC_MSGBUF_H

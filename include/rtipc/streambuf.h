@@ -38,7 +38,8 @@
  *
  * Memory: a control block of rtipc_streambuf_footprint_for(0) bytes (72 on
  * 64-bit hosts) plus @p size bytes of storage, all usable (no byte is lost to
- * tell full from empty). One allocation when created dynamically; caller
+ * tell full from empty; on the FreeRTOS port the kernel's buffer needs
+ * @p size + 1 bytes). One allocation when created dynamically; caller
  * storage when created statically.
  */
 #ifndef RTIPC_STREAMBUF_H

@@ -1,0 +1,75 @@
+# rtipc-bench's sources, grouped by what they need, for bench/CMakeLists.txt
+# (Linux) and for builds on other ports (examples/freertos-posix builds the
+# one-core suite on FreeRTOS's POSIX simulator).
+#
+#   RTIPC_BENCH_COMMON_SOURCES      the command line, harness, statistics,
+#                                   report, compare and trace (C11 + POSIX
+#                                   stdio/files + cJSON)
+#   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
+#                                   public rtipc API alone
+#   RTIPC_BENCH_HOST_EXPERIMENTS    experiments that need two cores or Linux
+#                                   peers (pipes, eventfd, POSIX mq, C++)
+#
+# rtipc_bench_version_header(TARGET) gives TARGET the generated
+# bench_version.h (version, commit, compiler and flags of the build).
+set(_rtipc_bench_dir ${CMAKE_CURRENT_LIST_DIR})
+
+set(RTIPC_BENCH_COMMON_SOURCES
+    ${_rtipc_bench_dir}/cli.c
+    ${_rtipc_bench_dir}/harness/stats.c
+    ${_rtipc_bench_dir}/harness/results.c
+    ${_rtipc_bench_dir}/harness/env.c
+    ${_rtipc_bench_dir}/harness/handoff.c
+    ${_rtipc_bench_dir}/harness/failure.c
+    ${_rtipc_bench_dir}/harness/util.c
+    ${_rtipc_bench_dir}/harness/report.c
+    ${_rtipc_bench_dir}/harness/claims.c
+    ${_rtipc_bench_dir}/compare/compare.c
+    ${_rtipc_bench_dir}/report/html.c
+    ${_rtipc_bench_dir}/report/plot.c
+    ${_rtipc_bench_dir}/trace/trace.c
+    ${_rtipc_bench_dir}/trace/trace_vcd.c
+    ${_rtipc_bench_dir}/trace/trace_perfetto.c
+    ${_rtipc_bench_dir}/trace/trace_overhead.c
+    ${_rtipc_bench_dir}/experiments/registry.c
+    ${_rtipc_bench_dir}/experiments/adapters.c
+    ${_rtipc_bench_dir}/experiments/handoff_extra.c)
+
+set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
+    ${_rtipc_bench_dir}/experiments/queue_latency.c
+    ${_rtipc_bench_dir}/experiments/queue_placement.c
+    ${_rtipc_bench_dir}/experiments/isr_handoff.c
+    ${_rtipc_bench_dir}/experiments/byte_stream.c
+    ${_rtipc_bench_dir}/experiments/blocked_producer.c
+    ${_rtipc_bench_dir}/experiments/state_vs_event.c
+    ${_rtipc_bench_dir}/experiments/batching.c
+    ${_rtipc_bench_dir}/experiments/queue_set.c
+    ${_rtipc_bench_dir}/experiments/footprint.c
+    ${_rtipc_bench_dir}/experiments/notify_vs_sem.c
+    ${_rtipc_bench_dir}/experiments/notify_modes.c)
+
+set(RTIPC_BENCH_HOST_EXPERIMENTS
+    ${_rtipc_bench_dir}/experiments/mechanism_compare.c
+    ${_rtipc_bench_dir}/experiments/core_placement.c
+    ${_rtipc_bench_dir}/experiments/interference.c
+    ${_rtipc_bench_dir}/experiments/peers.c
+    ${_rtipc_bench_dir}/experiments/peers_cxx.cpp
+    ${_rtipc_bench_dir}/experiments/std_queue_peer.cpp)
+
+function(rtipc_bench_version_header target)
+    string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
+    set(_out ${CMAKE_CURRENT_BINARY_DIR}/${target}-generated/bench_version.h)
+    get_filename_component(_root ${_rtipc_bench_dir}/.. ABSOLUTE)
+    file(STRINGS ${_root}/CMakeLists.txt _proj REGEX "^project\\(rtipc VERSION")
+    string(REGEX REPLACE ".*VERSION ([0-9.]+).*" "\\1" _version "${_proj}")
+    add_custom_target(${target}-version
+        COMMAND ${CMAKE_COMMAND} -DSRC=${_root} -DOUT=${_out}
+                -DVERSION=${_version}
+                "-DCOMPILER=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
+                "-DCFLAGS=${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}} (${CMAKE_BUILD_TYPE})"
+                -P ${_root}/cmake/BenchVersion.cmake
+        BYPRODUCTS ${_out}
+        COMMENT "rtipc-bench: recording the source commit" VERBATIM)
+    add_dependencies(${target} ${target}-version)
+    target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${target}-generated)
+endfunction()

@@ -1,0 +1,58 @@
+/* What every program of this example gives the kernel and rtipc: the
+ * assertion and heap-exhausted hooks, the idle and timer tasks' memory on
+ * kernels before V11, and the fine clock behind rtipc_cycles()
+ * (rtipcCONFIG_CYCLES in FreeRTOSConfig.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+/* The simulator runs on the host, whose monotonic clock stands in for the
+ * cycle counter a board would read (a Cortex-M's DWT->CYCCNT, an ESP32's
+ * CCOUNT): nanoseconds, so rtipcCONFIG_CYCLES_HZ is 1e9. */
+uint64_t rtipc_example_clock_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void rtipc_example_assert_failed(const char *file, unsigned long line)
+{
+    printf("FreeRTOS assertion failed at %s:%lu\n", file, line);
+    fflush(stdout);
+    abort();
+}
+
+#if tskKERNEL_VERSION_MAJOR < 11
+/* Kernels before V11 do not provide the idle and timer tasks' static memory
+ * (configKERNEL_PROVIDED_STATIC_MEMORY): the application does. */
+void vApplicationGetIdleTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
+{
+    static StaticTask_t idle_tcb;
+    static StackType_t idle_stack[configMINIMAL_STACK_SIZE];
+    *tcb = &idle_tcb;
+    *stack = idle_stack;
+    *words = configMINIMAL_STACK_SIZE;
+}
+
+void vApplicationGetTimerTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
+{
+    static StaticTask_t timer_tcb;
+    static StackType_t timer_stack[configTIMER_TASK_STACK_DEPTH];
+    *tcb = &timer_tcb;
+    *stack = timer_stack;
+    *words = configTIMER_TASK_STACK_DEPTH;
+}
+#endif
+
+void vApplicationMallocFailedHook(void); /* the kernel declares it only in some versions */
+void vApplicationMallocFailedHook(void)
+{
+    printf("FreeRTOS heap exhausted\n");
+    abort();
+}
+
