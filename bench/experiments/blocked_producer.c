@@ -290,7 +290,7 @@ static int run_blocked_producer(bench_run_t *run)
             {"wait-forever", true, false, true},
             {"timeout-10ms", false, false, true},
         };
-        bp_trips_t none = {0};
+        static bp_trips_t none;  /* zero: nothing trips without a watchdog */
         for (size_t i = 0; i < 2; i++) {
             bench_progress(run, (double)i / 2.0);
             if (run_variant(run, &unwatched[i], &none, stall_ns, pre_ns, post_ns) != 0)

@@ -26,7 +26,8 @@
  * and take effect before the handler returns, but the handler's time grows
  * with the number of waiters it walks (one lock hold, no allocation).
  *
- * Memory: rtipc_eventgroup_footprint() bytes (24 on 64-bit hosts), one
+ * Memory: rtipc_eventgroup_footprint() bytes (24 with the Linux port on
+ * 64-bit hosts; the FreeRTOS port adds the kernel's event group), one
  * allocation when dynamic. A waiting task uses only its own stack.
  */
 #ifndef RTIPC_EVENTGROUP_H

@@ -26,8 +26,8 @@
  * call and one reader inside a reading call at a time; a second one is
  * refused with RTIPC_EBUSY.
  *
- * Memory: a control block of rtipc_msgbuf_footprint_for(0) bytes (72 on
- * 64-bit hosts) plus @p size bytes of storage (@p size + 1 on the FreeRTOS
+ * Memory: a control block of rtipc_msgbuf_footprint_for(0) bytes (72 with
+ * the Linux port on 64-bit hosts) plus @p size bytes of storage (@p size + 1 on the FreeRTOS
  * port: the kernel keeps one byte free); one allocation when created
  * dynamically.
  */

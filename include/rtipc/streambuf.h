@@ -36,8 +36,8 @@
  * Refusal is the detection of a contract violation, not a way to share the
  * buffer: use a queue or a mutex for several writers.
  *
- * Memory: a control block of rtipc_streambuf_footprint_for(0) bytes (72 on
- * 64-bit hosts) plus @p size bytes of storage, all usable (no byte is lost to
+ * Memory: a control block of rtipc_streambuf_footprint_for(0) bytes (72 with
+ * the Linux port on 64-bit hosts) plus @p size bytes of storage, all usable (no byte is lost to
  * tell full from empty; on the FreeRTOS port the kernel's buffer needs
  * @p size + 1 bytes). One allocation when created dynamically; caller
  * storage when created statically.
