@@ -1,0 +1,172 @@
+/* The parts of the mps2-an385 board support that C cannot express: timer
+ * loops of an exact instruction length, the interrupt mask, special
+ * registers, the semihosting call, and the 64-bit atomic helpers the
+ * compiler calls on a Cortex-M3 (it has no 64-bit exclusive access). */
+    .syntax unified
+    .cpu cortex-m3
+    .thumb
+
+    .equ TIMER0_VALUE, 0x40000004
+
+    .text
+
+/* uint32_t board_stamp_start(void): wait for TIMER0 to change, return the
+ * new value. The polling loop is 3 instructions a turn. */
+    .global board_stamp_start
+    .type board_stamp_start, %function
+    .thumb_func
+board_stamp_start:
+    ldr r1, =TIMER0_VALUE
+    ldr r0, [r1]
+1:  ldr r2, [r1]
+    cmp r2, r0
+    beq 1b
+    mov r0, r2
+    bx lr
+    .size board_stamp_start, . - board_stamp_start
+
+/* board_stamp_t board_stamp_end(void): the 8-byte result is returned in
+ * memory (AAPCS), r0 points to it. Counts turns of a 4-instruction loop
+ * (ldr, adds, cmp, beq) until TIMER0 changes; stores {new value, turns}. */
+    .global board_stamp_end
+    .type board_stamp_end, %function
+    .thumb_func
+board_stamp_end:
+    ldr r1, =TIMER0_VALUE
+    ldr r2, [r1]
+    movs r3, #0
+1:  ldr r12, [r1]
+    adds r3, #1
+    cmp r12, r2
+    beq 1b
+    str r12, [r0]
+    str r3, [r0, #4]
+    bx lr
+    .size board_stamp_end, . - board_stamp_end
+
+/* void board_spin_turns(uint32_t n): n turns of a 2-instruction loop (subs,
+ * bne); n >= 1. The calibration's ruler. */
+    .global board_spin_turns
+    .type board_spin_turns, %function
+    .thumb_func
+board_spin_turns:
+1:  subs r0, #1
+    bne 1b
+    bx lr
+    .size board_spin_turns, . - board_spin_turns
+
+/* uint32_t board_irq_save(void) / void board_irq_restore(uint32_t) */
+    .global board_irq_save
+    .type board_irq_save, %function
+    .thumb_func
+board_irq_save:
+    mrs r0, primask
+    cpsid i
+    bx lr
+    .size board_irq_save, . - board_irq_save
+
+    .global board_irq_restore
+    .type board_irq_restore, %function
+    .thumb_func
+board_irq_restore:
+    msr primask, r0
+    bx lr
+    .size board_irq_restore, . - board_irq_restore
+
+/* uint32_t board_ipsr(void): the active exception number (0 in thread mode). */
+    .global board_ipsr
+    .type board_ipsr, %function
+    .thumb_func
+board_ipsr:
+    mrs r0, ipsr
+    bx lr
+    .size board_ipsr, . - board_ipsr
+
+/* uint32_t board_semihost(uint32_t op, uint32_t arg): one semihosting call. */
+    .global board_semihost
+    .type board_semihost, %function
+    .thumb_func
+board_semihost:
+    bkpt 0xab
+    bx lr
+    .size board_semihost, . - board_semihost
+
+/* 64-bit atomics for a single-core Cortex-M3: each access runs with
+ * interrupts masked, which makes it indivisible for every other context on
+ * the core (a handler cannot run in the middle). Bounded: a few
+ * instructions with the mask set. The memory-order arguments are ignored:
+ * with one core and no reordering of these accesses, each call is
+ * sequentially consistent. Signatures are GCC's libatomic ones. */
+
+/* uint64_t __atomic_load_8(const volatile void *p, int order) */
+    .global __atomic_load_8
+    .type __atomic_load_8, %function
+    .thumb_func
+__atomic_load_8:
+    mov r3, r0
+    mrs r2, primask
+    cpsid i
+    ldrd r0, r1, [r3]
+    msr primask, r2
+    bx lr
+    .size __atomic_load_8, . - __atomic_load_8
+
+/* void __atomic_store_8(volatile void *p, uint64_t v, int order):
+ * p in r0, v in r2:r3. */
+    .global __atomic_store_8
+    .type __atomic_store_8, %function
+    .thumb_func
+__atomic_store_8:
+    mrs r1, primask
+    cpsid i
+    strd r2, r3, [r0]
+    msr primask, r1
+    bx lr
+    .size __atomic_store_8, . - __atomic_store_8
+
+/* uint64_t __atomic_exchange_8(volatile void *p, uint64_t v, int order) */
+    .global __atomic_exchange_8
+    .type __atomic_exchange_8, %function
+    .thumb_func
+__atomic_exchange_8:
+    push {r4, r5}
+    mov r12, r0
+    mrs r1, primask
+    cpsid i
+    ldrd r4, r5, [r12]
+    strd r2, r3, [r12]
+    msr primask, r1
+    mov r0, r4
+    mov r1, r5
+    pop {r4, r5}
+    bx lr
+    .size __atomic_exchange_8, . - __atomic_exchange_8
+
+/* bool __atomic_compare_exchange_8(volatile void *p, void *expected,
+ *     uint64_t desired, bool weak, int success, int failure):
+ * p in r0, expected in r1, desired in r2:r3, the rest on the stack. On a
+ * mismatch the current value is written to *expected. */
+    .global __atomic_compare_exchange_8
+    .type __atomic_compare_exchange_8, %function
+    .thumb_func
+__atomic_compare_exchange_8:
+    push {r4, r5, r6, r7}
+    mrs r12, primask
+    cpsid i
+    ldrd r4, r5, [r0]
+    ldrd r6, r7, [r1]
+    cmp r4, r6
+    it eq
+    cmpeq r5, r7
+    bne 1f
+    strd r2, r3, [r0]
+    msr primask, r12
+    movs r0, #1
+    pop {r4, r5, r6, r7}
+    bx lr
+1:  strd r4, r5, [r1]
+    msr primask, r12
+    movs r0, #0
+    pop {r4, r5, r6, r7}
+    bx lr
+    .size __atomic_compare_exchange_8, . - __atomic_compare_exchange_8
