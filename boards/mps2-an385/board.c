@@ -55,6 +55,8 @@ _Noreturn void board_exit_unflushed(int code);
 #define STAMP_SPIN_INSTR 4u
 
 static double instr_per_count;
+static bool stamp_exact;
+static uint32_t stamp_anomalies;
 
 void board_init(void)
 {
@@ -81,28 +83,45 @@ void board_puts(const char *s)
 
 uint32_t board_timer_now(void) { return TIMER_VALUE; }
 
-unsigned board_stamp_spin_instr(void) { return STAMP_SPIN_INSTR; }
-
 double board_instr_per_count(void) { return instr_per_count; }
 
-int64_t board_stamp_instr(uint32_t start, board_stamp_t end)
+bool board_stamp_exact(void) { return stamp_exact; }
+
+uint32_t board_stamp_anomalies(void) { return stamp_anomalies; }
+
+int64_t board_stamp_instr(board_stamp_t start, board_stamp_t end)
 {
     /* Whole counts from the change start waited for to the change end
      * waited for, less the turns end spent waiting for it. */
-    uint32_t counts = start - end.value;
-    double instr = (double)counts * instr_per_count - (double)end.spins * STAMP_SPIN_INSTR;
-    return (int64_t)(instr + (instr >= 0 ? 0.5 : -0.5));
+    uint32_t counts = start.value - end.value;
+    int64_t instr;
+    if (stamp_exact) {
+        instr = (int64_t)counts * BOARD_STAMP_PERIOD - (int64_t)end.spins * STAMP_SPIN_INSTR;
+        /* The start's poll saw its change d = 2 - phase instructions late,
+         * which puts the start point d later; the end's poll saw its
+         * change e = 3 - phase late, which puts the end point e later. */
+        if (start.phase <= 2 && end.phase <= 3)
+            instr += (int64_t)(3 - end.phase) - (int64_t)(2 - start.phase);
+        else
+            stamp_anomalies++;
+        return instr;
+    }
+    double approx = (double)counts * instr_per_count - (double)end.spins * STAMP_SPIN_INSTR;
+    return (int64_t)(approx + (approx >= 0 ? 0.5 : -0.5));
 }
 
 double board_calibrate(void)
 {
     /* BOARD_CALIB_INSTR instructions of a 2-instruction loop between two
      * stamps; the stamps' own few instructions are negligible next to it. */
-    uint32_t start = board_stamp_start();
+    stamp_exact = false;
+    board_stamp_t start = board_stamp_start();
     board_spin_turns(BOARD_CALIB_INSTR / 2u);
     board_stamp_t end = board_stamp_end();
-    uint32_t counts = start - end.value;
+    uint32_t counts = start.value - end.value;
     instr_per_count = ((double)BOARD_CALIB_INSTR + (double)end.spins * STAMP_SPIN_INSTR) / (double)counts;
+    double off = instr_per_count - BOARD_STAMP_PERIOD;
+    stamp_exact = off > -0.01 && off < 0.01;
     return instr_per_count;
 }
 

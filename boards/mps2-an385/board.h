@@ -108,23 +108,38 @@ void board_puts(const char *s);
  * and b are a - b in unsigned 32-bit arithmetic. */
 uint32_t board_timer_now(void);
 
-/* A timestamp with sub-count resolution, taken as a pair of calls:
- * board_stamp_start() waits for the timer's next change and returns the new
- * value (so the interval starts at a known phase of the count);
- * board_stamp_end() then counts turns of a spin loop of known length until
- * the timer changes again. Together they give an interval in instructions
- * far finer than one timer count (docs/mcu.md, "Clock"). */
-uint32_t board_stamp_start(void);
+/* Timestamps exact to the instruction, taken as a pair of calls around
+ * the code to measure: board_stamp_start() waits for the timer's next
+ * change; board_stamp_end() counts turns of a 4-instruction spin loop until
+ * the timer changes again. Each then finds where in its polling turn the
+ * change fell (its phase) by reading the timer one instruction apart around
+ * the change after (docs/mcu.md, "Clock"). Both take ~50 instructions
+ * outside the measured interval; board_stamp_instr returns the interval
+ * between the two calls plus a small constant (the "timestamp overhead",
+ * measured as an empty interval). The phase is exact only when one timer
+ * count is BOARD_STAMP_PERIOD instructions (-icount shift=0); otherwise
+ * the intervals have the resolution of the 4-instruction spin loop. */
+#define BOARD_STAMP_PERIOD 40
 typedef struct {
-    uint32_t value; /* timer value just after the change it waited for */
-    uint32_t spins; /* turns of the spin loop before it */
+    uint32_t value; /* timer value just after the change waited for */
+    uint32_t spins; /* turns of the end stamp's spin loop (0 for a start) */
+    uint32_t phase; /* loads that still read `value` one period later */
 } board_stamp_t;
+board_stamp_t board_stamp_start(void);
 board_stamp_t board_stamp_end(void);
 
-/* Instructions between a board_stamp_start() that returned @p start and a
- * board_stamp_end() that returned @p end, including the fixed cost of the
- * two calls (board_stamp_overhead() measures it). Needs board_calibrate(). */
-int64_t board_stamp_instr(uint32_t start, board_stamp_t end);
+/* Instructions between a board_stamp_start() and a board_stamp_end() that
+ * returned @p start and @p end, plus the fixed cost of the two calls.
+ * Needs board_calibrate(). */
+int64_t board_stamp_instr(board_stamp_t start, board_stamp_t end);
+
+/* Whether board_calibrate() found BOARD_STAMP_PERIOD instructions per count,
+ * so that the stamps' phases apply (exact intervals). */
+bool board_stamp_exact(void);
+/* Stamps whose phase was out of its range in exact mode (the timer did not
+ * change one period after the change the stamp waited for): 0 unless the
+ * emulation's clock is not what board_calibrate measured. */
+uint32_t board_stamp_anomalies(void);
 
 /* Measure how many instructions one timer count spans, by timing a loop of a
  * known number of instructions (BOARD_CALIB_INSTR), and keep the result for
@@ -135,8 +150,6 @@ int64_t board_stamp_instr(uint32_t start, board_stamp_t end);
 double board_calibrate(void);
 /* The value board_calibrate() found (0 before it ran). */
 double board_instr_per_count(void);
-/* Instructions the spin loop of board_stamp_end() takes per turn. */
-unsigned board_stamp_spin_instr(void);
 
 /* ---- interrupts ----------------------------------------------------------- */
 

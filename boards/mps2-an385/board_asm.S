@@ -10,37 +10,96 @@
 
     .text
 
-/* uint32_t board_stamp_start(void): wait for TIMER0 to change, return the
- * new value. The polling loop is 3 instructions a turn. */
+/* The two timestamps (board.h). TIMER0 changes every BOARD_STAMP_PERIOD
+ * (40) instructions at -icount shift=0; a polling loop sees a change up to
+ * a turn late. To know where in its turn the change fell, each stamp waits
+ * for the NEXT change after a delay of exactly known length and reads the
+ * timer with back-to-back loads (one instruction apart) around it: how many
+ * of them still read the old value is the phase (board_stamp_t.phase). The
+ * delays below are counted for a 40-instruction period; with another period
+ * the phase means nothing and board_stamp_instr ignores it.
+ *
+ * board_stamp_t board_stamp_start(void): the 12-byte result is returned in
+ * memory (AAPCS), r0 points to it. Polls with a 3-instruction loop (ldr,
+ * cmp, beq): the load that sees the new value V1 runs at L = E1 + d,
+ * d in 0..2, E1 being the first instruction that can read V1. Then a
+ * delay so that three loads run at E1 + d + 38 .. E1 + d + 40: with the
+ * next change at E1 + 40, exactly 2 - d of them still read V1. */
     .global board_stamp_start
     .type board_stamp_start, %function
     .thumb_func
 board_stamp_start:
+    push {r4, r5}
     ldr r1, =TIMER0_VALUE
-    ldr r0, [r1]
-1:  ldr r2, [r1]
-    cmp r2, r0
-    beq 1b
-    mov r0, r2
+    ldr r3, [r1]
+1:  ldr r2, [r1]            @ L (on the turn that exits)
+    cmp r2, r3              @ L+1
+    beq 1b                  @ L+2
+    movs r3, #17            @ L+3
+2:  subs r3, #1             @ L+4 .. L+37: 17 turns of 2
+    bne 2b
+    ldr r3, [r1]            @ L+38
+    ldr r4, [r1]            @ L+39
+    ldr r5, [r1]            @ L+40
+    movs r1, #0
+    cmp r3, r2
+    it eq
+    addeq r1, #1
+    cmp r4, r2
+    it eq
+    addeq r1, #1
+    cmp r5, r2
+    it eq
+    addeq r1, #1
+    movs r3, #0
+    str r2, [r0]            @ value
+    str r3, [r0, #4]        @ spins: none
+    str r1, [r0, #8]        @ phase: 2 - d
+    pop {r4, r5}
     bx lr
     .size board_stamp_start, . - board_stamp_start
 
-/* board_stamp_t board_stamp_end(void): the 8-byte result is returned in
- * memory (AAPCS), r0 points to it. Counts turns of a 4-instruction loop
- * (ldr, adds, cmp, beq) until TIMER0 changes; stores {new value, turns}. */
+/* board_stamp_t board_stamp_end(void): r0 points to the result. Counts
+ * turns of a 4-instruction loop (ldr, adds, cmp, beq) until TIMER0 changes
+ * to V2; the load that sees it runs at L = E2 + e, e in 0..3. Then four
+ * loads at E2 + e + 37 .. E2 + e + 40: exactly 3 - e still read V2.
+ * Stores {V2, turns, 3 - e}. */
     .global board_stamp_end
     .type board_stamp_end, %function
     .thumb_func
 board_stamp_end:
+    push {r4, r5, r6, r7}
     ldr r1, =TIMER0_VALUE
     ldr r2, [r1]
     movs r3, #0
-1:  ldr r12, [r1]
-    adds r3, #1
-    cmp r12, r2
-    beq 1b
-    str r12, [r0]
-    str r3, [r0, #4]
+1:  ldr r12, [r1]           @ L (on the turn that exits)
+    adds r3, #1             @ L+1
+    cmp r12, r2             @ L+2
+    beq 1b                  @ L+3
+    movs r4, #16            @ L+4
+2:  subs r4, #1             @ L+5 .. L+36: 16 turns of 2
+    bne 2b
+    ldr r4, [r1]            @ L+37
+    ldr r5, [r1]            @ L+38
+    ldr r6, [r1]            @ L+39
+    ldr r7, [r1]            @ L+40
+    movs r1, #0
+    cmp r4, r12
+    it eq
+    addeq r1, #1
+    cmp r5, r12
+    it eq
+    addeq r1, #1
+    cmp r6, r12
+    it eq
+    addeq r1, #1
+    cmp r7, r12
+    it eq
+    addeq r1, #1
+    str r12, [r0]           @ value
+    str r3, [r0, #4]        @ spins
+    str r1, [r0, #8]        @ phase: 3 - e
+    pop {r4, r5, r6, r7}
     bx lr
     .size board_stamp_end, . - board_stamp_end
 
