@@ -128,7 +128,8 @@ mcu: deps
 
 check-mcu: deps
 	$(mcu_build)
-	$(MCU_RUN) $(BUILD)/mcu/check.json $(BUILD)/release/tests/validate_bench_json $(BUILD)/release/bench/rtipc-bench
+	$(MCU_RUN) $(BUILD)/mcu/check.json $(BUILD)/release/tests/validate_bench_json $(BUILD)/release/bench/rtipc-bench \
+		$(BUILD)/mcu/rtipc-mcu-fault.elf
 	scripts/mcu-size.sh $(BUILD)/mcu
 
 check: check-release check-mcu check-asan check-tsan check-fuzz

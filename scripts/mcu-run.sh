@@ -2,10 +2,12 @@
 # Runs rtipc-mcu-bench under QEMU twice and checks the runs (docs/mcu.md):
 # each exits 0 through semihosting, their console output is byte-identical,
 # the JSON between the markers validates, and `rtipc-bench compare` accepts
-# the two (exit 0). Prints the human tables; the JSON goes to OUT.
-#   scripts/mcu-run.sh ELF OUT.json VALIDATOR RTIPC_BENCH
+# the two (exit 0). Prints the human tables; the JSON goes to OUT. With
+# FAULT_ELF (mcu/fault_check.c), also checks that an unhandled fault is
+# reported on the UART and ends QEMU with a failure.
+#   scripts/mcu-run.sh ELF OUT.json VALIDATOR RTIPC_BENCH [FAULT_ELF]
 set -eu
-elf=$1 json=$2 validator=$3 bench=$4
+elf=$1 json=$2 validator=$3 bench=$4 fault_elf=${5:-}
 timeout_s=${MCU_TIMEOUT:-120}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,6 +33,16 @@ sed '/^==== rtipc-bench\/1 JSON begin ====$/,$d' "$work/run1.txt"
 "$bench" compare "$work/run1.json" "$work/run2.json" >"$work/compare.txt" ||
     { cat "$work/compare.txt"; fail "rtipc-bench compare rejected two identical runs"; }
 grep '^summary:' "$work/compare.txt"
+if [ -n "$fault_elf" ]; then
+    rc=0
+    timeout "$timeout_s" qemu-system-arm -M mps2-an385 -nographic -kernel "$fault_elf" \
+        -icount shift=0,sleep=off -semihosting-config enable=on,target=native </dev/null >"$work/fault.txt" || rc=$?
+    [ "$rc" -eq 1 ] || { cat "$work/fault.txt"; fail "the faulting firmware exited $rc, not 1"; }
+    grep -q '^FAULT: unhandled exception 5 (BusFault) .*BFAR=0xf0000000' "$work/fault.txt" &&
+        grep -q '^==== rtipc-mcu exit 133 ====$' "$work/fault.txt" ||
+        { cat "$work/fault.txt"; fail "the fault was not reported as a BusFault at 0xf0000000"; }
+    echo "mcu: an unhandled BusFault is reported and fails the run"
+fi
 mkdir -p "$(dirname "$json")"
 cp "$work/run1.json" "$json"
 echo "mcu: two runs byte-identical, JSON valid and compared; $json"
