@@ -1,7 +1,8 @@
-/* The parts of the mps2-an385 board support that C cannot express: timer
- * loops of an exact instruction length, the interrupt mask, special
- * registers, the semihosting call, and the 64-bit atomic helpers the
- * compiler calls on a Cortex-M3 (it has no 64-bit exclusive access). */
+/* The parts of the mps2-an385 board support that C cannot express: the weak
+ * handler names, timer loops of an exact instruction length, the interrupt
+ * mask, special registers, the semihosting call, and the 64-bit atomic
+ * helpers the compiler calls on a Cortex-M3 (it has no 64-bit exclusive
+ * access). */
     .syntax unified
     .cpu cortex-m3
     .thumb
@@ -9,6 +10,34 @@
     .equ TIMER0_VALUE, 0x40000004
 
     .text
+
+/* Each exception and interrupt handler of the vector table (startup.c) is a
+ * weak alias of board_unhandled, which goes on to board_default_handler
+ * (startup.c), until a strong definition of the same name is linked in
+ * (board.h lists them). */
+    .global board_unhandled
+    .type board_unhandled, %function
+    .thumb_func
+board_unhandled:
+    b board_default_handler
+    .size board_unhandled, . - board_unhandled
+
+    .macro board_weak_handler name
+    .weak \name
+    .thumb_set \name, board_unhandled
+    .endm
+    board_weak_handler NMI_Handler
+    board_weak_handler HardFault_Handler
+    board_weak_handler MemManage_Handler
+    board_weak_handler BusFault_Handler
+    board_weak_handler UsageFault_Handler
+    board_weak_handler SVC_Handler
+    board_weak_handler DebugMon_Handler
+    board_weak_handler PendSV_Handler
+    board_weak_handler SysTick_Handler
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    board_weak_handler IRQ\n\()_Handler
+    .endr
 
 /* The two timestamps (board.h). TIMER0 changes every BOARD_STAMP_PERIOD
  * (40) instructions at -icount shift=0; a polling loop sees a change up to

@@ -23,49 +23,9 @@ _Noreturn void board_exit_unflushed(int code);
 void Reset_Handler(void);
 void board_default_handler(void);
 
-/* Every handler is weak: a definition of the same name elsewhere replaces
- * the default one (board.h declares them). */
-#pragma weak NMI_Handler = board_default_handler
-#pragma weak HardFault_Handler = board_default_handler
-#pragma weak MemManage_Handler = board_default_handler
-#pragma weak BusFault_Handler = board_default_handler
-#pragma weak UsageFault_Handler = board_default_handler
-#pragma weak SVC_Handler = board_default_handler
-#pragma weak DebugMon_Handler = board_default_handler
-#pragma weak PendSV_Handler = board_default_handler
-#pragma weak SysTick_Handler = board_default_handler
-#pragma weak IRQ0_Handler = board_default_handler
-#pragma weak IRQ1_Handler = board_default_handler
-#pragma weak IRQ2_Handler = board_default_handler
-#pragma weak IRQ3_Handler = board_default_handler
-#pragma weak IRQ4_Handler = board_default_handler
-#pragma weak IRQ5_Handler = board_default_handler
-#pragma weak IRQ6_Handler = board_default_handler
-#pragma weak IRQ7_Handler = board_default_handler
-#pragma weak IRQ8_Handler = board_default_handler
-#pragma weak IRQ9_Handler = board_default_handler
-#pragma weak IRQ10_Handler = board_default_handler
-#pragma weak IRQ11_Handler = board_default_handler
-#pragma weak IRQ12_Handler = board_default_handler
-#pragma weak IRQ13_Handler = board_default_handler
-#pragma weak IRQ14_Handler = board_default_handler
-#pragma weak IRQ15_Handler = board_default_handler
-#pragma weak IRQ16_Handler = board_default_handler
-#pragma weak IRQ17_Handler = board_default_handler
-#pragma weak IRQ18_Handler = board_default_handler
-#pragma weak IRQ19_Handler = board_default_handler
-#pragma weak IRQ20_Handler = board_default_handler
-#pragma weak IRQ21_Handler = board_default_handler
-#pragma weak IRQ22_Handler = board_default_handler
-#pragma weak IRQ23_Handler = board_default_handler
-#pragma weak IRQ24_Handler = board_default_handler
-#pragma weak IRQ25_Handler = board_default_handler
-#pragma weak IRQ26_Handler = board_default_handler
-#pragma weak IRQ27_Handler = board_default_handler
-#pragma weak IRQ28_Handler = board_default_handler
-#pragma weak IRQ29_Handler = board_default_handler
-#pragma weak IRQ30_Handler = board_default_handler
-#pragma weak IRQ31_Handler = board_default_handler
+/* Every handler is a weak alias that leads to board_default_handler
+ * (board_asm.S): a definition of the same name elsewhere replaces it
+ * (board.h declares them). */
 
 typedef void (*board_vector_t)(void);
 
