@@ -1,7 +1,8 @@
 # rtipc top-level commands. Everything builds through CMake; this file only
 # names the configurations and installs missing Debian packages first.
 #   make check   build Release, ASan+UBSan and TSan, run every test in each
-#                (model checks in Release), then the fuzzers briefly
+#                (model checks in Release), the bare-metal Cortex-M3 checks
+#                under QEMU (check-mcu), then the fuzzers briefly
 #   make build   Release build only
 #   make bench   build Release and run the default rtipc-bench suite; tables on
 #                stdout and in results/latest.txt, JSON in results/latest.json,
@@ -13,6 +14,7 @@
 #   make mcu     build rtipc-mcu-bench for Cortex-M3 and run it twice under
 #                QEMU (mps2-an385); tables on stdout, JSON in
 #                results/mcu-latest.json, code sizes in results/mcu-size.*
+#                (MCU_TIMEOUT seconds per QEMU run, default 120)
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
