@@ -1,7 +1,8 @@
 # rtipc top-level commands. Everything builds through CMake; this file only
 # names the configurations and installs missing Debian packages first.
 #   make check   build Release, ASan+UBSan and TSan, run every test in each
-#                (model checks in Release), then the fuzzers briefly
+#                (model checks in Release), the bare-metal Cortex-M3 checks
+#                under QEMU (check-mcu), then the fuzzers briefly
 #   make build   Release build only
 #   make bench   build Release and run the default rtipc-bench suite; tables on
 #                stdout and in results/latest.txt, JSON in results/latest.json,
@@ -10,6 +11,10 @@
 #   make fuzz    the same for FUZZ_LONG_SECONDS each, keeping what they find
 #   make soak    build Release and run rtipc-soak for DURATION (default 30m);
 #                output in results/soak-<date>.txt, JSON in results/soak-latest.json
+#   make mcu     build rtipc-mcu-bench for Cortex-M3 and run it twice under
+#                QEMU (mps2-an385); tables on stdout, JSON in
+#                results/mcu-latest.json, code sizes in results/mcu-size.*
+#                (MCU_TIMEOUT seconds per QEMU run, default 120)
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -36,9 +41,11 @@ BUILD_DEPS += valgrind
 BUILD_DEPS += libck-dev libboost-dev
 # Model checker for the lock-free protocols (tests/model, CTest label model).
 BUILD_DEPS += spin
+# The bare-metal Cortex-M3 target under QEMU (make mcu, docs/mcu.md).
+BUILD_DEPS += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 SHELL := /bin/bash
 
-.PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak
+.PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -105,8 +112,30 @@ fuzz: deps
 	$(fuzz_build)
 	FUZZ_BUILD_DIR=$(BUILD)/fuzz FUZZ_KEEP_CORPUS=1 tests/fuzz/run.sh $(FUZZ_LONG_SECONDS)
 
-check: check-release check-asan check-tsan check-fuzz
-	@echo "rtipc: all test builds passed (Release gcc, ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
+# Bare-metal Cortex-M3 (docs/mcu.md): the firmware, and the host tools that
+# check its output (validate_bench_json, rtipc-bench compare) from the
+# Release build. Two runs must print byte-identical output.
+define mcu_build
+	cmake -S mcu -B $(BUILD)/mcu -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/boards/mps2-an385/toolchain.cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD)/mcu -j$(JOBS)
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
+	cmake --build $(BUILD)/release -j$(JOBS) --target validate_bench_json rtipc-bench
+endef
+MCU_RUN = scripts/mcu-run.sh $(BUILD)/mcu/rtipc-mcu-bench.elf
+
+mcu: deps
+	$(mcu_build)
+	$(MCU_RUN) $(RESULTS)/mcu-latest.json $(BUILD)/release/tests/validate_bench_json $(BUILD)/release/bench/rtipc-bench
+	scripts/mcu-size.sh $(RESULTS)
+
+check-mcu: deps
+	$(mcu_build)
+	$(MCU_RUN) $(BUILD)/mcu/check.json $(BUILD)/release/tests/validate_bench_json $(BUILD)/release/bench/rtipc-bench \
+		$(BUILD)/mcu/rtipc-mcu-fault.elf
+	scripts/mcu-size.sh $(BUILD)/mcu
+
+check: check-release check-mcu check-asan check-tsan check-fuzz
+	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
 
 clean:
 	rm -rf $(BUILD)

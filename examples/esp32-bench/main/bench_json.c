@@ -17,6 +17,20 @@ static void str(FILE *o, const char *s)
     fputc('"', o);
 }
 
+/* Decimal digits of v by hand: newlib-nano's printf (the bare-metal bench)
+ * has no %lld. */
+static void dec(FILE *o, unsigned long long v)
+{
+    char buf[24];
+    int i = (int)sizeof buf;
+    buf[--i] = '\0';
+    do {
+        buf[--i] = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v);
+    fputs(&buf[i], o);
+}
+
 static void num(FILE *o, double v)
 {
     if (isnan(v) || isinf(v))
@@ -47,9 +61,12 @@ void ebj_begin(ebj_t *w, FILE *out, const ebj_env_t *e)
 {
     w->out = out;
     w->rows = 0;
+    w->platform = e->platform ? e->platform : "ESP-IDF";
     char kernel[96], policy[96];
     snprintf(kernel, sizeof kernel, "FreeRTOS %s (ESP-IDF %s)", e->freertos_version, e->idf_version);
     snprintf(policy, sizeof policy, "FreeRTOS fixed-priority preemptive, %d core(s)", e->cores);
+    const double clock_hz = e->clock_hz > 0 ? e->clock_hz : (double)e->cpu_mhz * 1e6;
+    const double resolution = e->clock_resolution_ns > 0 ? e->clock_resolution_ns : 1000.0 / (double)e->cpu_mhz;
     fprintf(out, "%s\n{\"schema\": \"rtipc-bench/1\",\n \"env\": {", EBJ_BEGIN_MARKER);
     kv_str(out, "cpu_model", e->chip, true);
     kv_str(out, "chip", e->chip, true);
@@ -57,21 +74,24 @@ void ebj_begin(ebj_t *w, FILE *out, const ebj_env_t *e)
     kv_num(out, "cores", e->cores, true);
     fputs("\"cpus\": [0, 1], ", out);
     kv_num(out, "cpu_mhz", e->cpu_mhz, true);
-    kv_str(out, "kernel", kernel, true);
-    kv_str(out, "hostname", "esp-idf", true);
+    kv_str(out, "kernel", e->kernel ? e->kernel : kernel, true);
+    kv_str(out, "hostname", e->hostname ? e->hostname : "esp-idf", true);
     kv_str(out, "sched_policy", "SCHED_FIFO", true);
-    kv_str(out, "sched_detail", policy, true);
-    kv_str(out, "priorities", "rtipc priority p is FreeRTOS priority p: receivers 10, senders 5", true);
+    kv_str(out, "sched_detail", e->sched_detail ? e->sched_detail : policy, true);
+    kv_str(out, "priorities",
+           e->priorities ? e->priorities : "rtipc priority p is FreeRTOS priority p: receivers 10, senders 5", true);
     kv_str(out, "compiler", e->compiler, true);
     kv_str(out, "cflags", e->cflags, true);
     kv_str(out, "rtipc_version", e->rtipc_version, true);
-    kv_str(out, "git_commit", "unknown", true);
-    kv_str(out, "idf_version", e->idf_version, true);
-    kv_str(out, "freertos_version", e->freertos_version, true);
+    kv_str(out, "git_commit", e->git_commit ? e->git_commit : "unknown", true);
+    if (e->idf_version)
+        kv_str(out, "idf_version", e->idf_version, true);
+    if (e->freertos_version)
+        kv_str(out, "freertos_version", e->freertos_version, true);
     kv_num(out, "tick_hz", e->tick_hz, true);
-    kv_str(out, "clock_source", "ccount", true);
-    kv_num(out, "clock_hz", (double)e->cpu_mhz * 1e6, true);
-    kv_num(out, "clock_resolution_ns", 1000.0 / (double)e->cpu_mhz, true);
+    kv_str(out, "clock_source", e->clock_source ? e->clock_source : "ccount", true);
+    kv_num(out, "clock_hz", clock_hz, true);
+    kv_num(out, "clock_resolution_ns", resolution, true);
     kv_num(out, "timestamp_overhead_ns", e->timestamp_overhead_ns, true);
     fputs("\"memory_locked\": true, ", out); /* no paging on the MCU */
     kv_num(out, "seed", 0, true);
@@ -95,6 +115,26 @@ int ebj_dist(ebj_t *w, const char *experiment, const char *mechanism, const char
 void ebj_dist_stats(ebj_t *w, const char *experiment, const char *mechanism, const char *variant,
                     const char *metric, const bench_stats_t *s)
 {
+    ebj_dist_stats_unit(w, experiment, mechanism, variant, metric, "ns", s);
+}
+
+void ebj_value(ebj_t *w, const char *experiment, const char *mechanism, const char *variant, const char *metric,
+               const char *unit, double value)
+{
+    FILE *o = w->out;
+    fputs(w->rows++ ? ",\n  {" : "\n  {", o);
+    kv_str(o, "experiment", experiment, true);
+    kv_str(o, "mechanism", mechanism, true);
+    kv_str(o, "variant", variant, true);
+    kv_str(o, "metric", metric, true);
+    kv_str(o, "unit", unit, true);
+    kv_num(o, "value", value, false);
+    fputc('}', o);
+}
+
+void ebj_dist_stats_unit(ebj_t *w, const char *experiment, const char *mechanism, const char *variant,
+                         const char *metric, const char *unit, const bench_stats_t *s)
+{
     const bench_stats_t st = *s;
     FILE *o = w->out;
     fputs(w->rows++ ? ",\n  {" : "\n  {", o);
@@ -102,7 +142,7 @@ void ebj_dist_stats(ebj_t *w, const char *experiment, const char *mechanism, con
     kv_str(o, "mechanism", mechanism, true);
     kv_str(o, "variant", variant, true);
     kv_str(o, "metric", metric, true);
-    kv_str(o, "unit", "ns", true);
+    kv_str(o, "unit", unit, true);
     kv_num(o, "n", (double)st.n, true);
     kv_num(o, "min", st.min, true);
     kv_num(o, "mean", st.mean, true);
@@ -120,9 +160,11 @@ void ebj_dist_stats(ebj_t *w, const char *experiment, const char *mechanism, con
     fprintf(o, "], \"histogram\": {\"sub_bucket_bits\": %d, \"buckets\": [", BENCH_HIST_SUB_BITS);
     int printed = 0;
     for (unsigned b = 0; b < BENCH_HIST_BUCKETS; b++) {
-        if (st.hist[b])
-            fprintf(o, "%s[%lld, %lu]", printed++ ? ", " : "", (long long)bench_hist_bucket_low(b),
-                    (unsigned long)st.hist[b]);
+        if (st.hist[b]) {
+            fputs(printed++ ? ", [" : "[", o);
+            dec(o, (unsigned long long)bench_hist_bucket_low(b));
+            fprintf(o, ", %lu]", (unsigned long)st.hist[b]);
+        }
     }
     fputs("]}}", o);
 }
@@ -152,8 +194,11 @@ void ebj_end(ebj_t *w, const ebj_experiment_t *x, int count)
         snprintf(claim, sizeof claim, "claim %d of the Linux rtipc-bench audit", id);
         kv_str(o, "claim", claim, true);
         kv_str(o, "verdict", "not-testable", true);
-        kv_str(o, "rule", "the ESP-IDF suite does not run the experiments this claim rests on", true);
-        kv_str(o, "evidence", "not run on ESP-IDF", false);
+        char rule[128], evidence[80];
+        snprintf(rule, sizeof rule, "the %s suite does not run the experiments this claim rests on", w->platform);
+        snprintf(evidence, sizeof evidence, "not run on %s", w->platform);
+        kv_str(o, "rule", rule, true);
+        kv_str(o, "evidence", evidence, false);
         fputc('}', o);
     }
     fprintf(o, "]}\n%s\n", EBJ_END_MARKER);

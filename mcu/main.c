@@ -1,0 +1,462 @@
+/* rtipc-mcu-bench: the portable lock-free objects of rtipc on a bare-metal
+ * Cortex-M3 (QEMU mps2-an385), measured in instructions (docs/mcu.md).
+ *
+ * Every figure is an interval between board_stamp_start() and
+ * board_stamp_end() (board.h), converted to instructions with the start-up
+ * calibration, minus the median cost of an empty interval (the
+ * "timestamp overhead" row, which is reported raw). Every message carries a
+ * sequence number; a lost, duplicated or reordered one fails the experiment
+ * and the program (exit code 1, after the JSON). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_json.h"
+#include "board.h"
+#include "rtipc/error.h"
+#include "rtipc/mailbox.h"
+#include "rtipc/spsc.h"
+#include "stats.h"
+
+#ifndef RTIPC_MCU_SAMPLES
+#define RTIPC_MCU_SAMPLES 2000
+#endif
+#ifndef RTIPC_MCU_STARTED
+#define RTIPC_MCU_STARTED "unknown"
+#endif
+#ifndef RTIPC_MCU_GIT
+#define RTIPC_MCU_GIT "unknown"
+#endif
+#ifndef RTIPC_MCU_CFLAGS
+#define RTIPC_MCU_CFLAGS "unknown"
+#endif
+#ifndef RTIPC_MCU_VERSION
+#define RTIPC_MCU_VERSION "unknown"
+#endif
+
+/* "Cortex-M3, QEMU mps2-an385, icount shift=0": the shift is read off the
+ * calibration (one timer count is 40 >> shift instructions). */
+static char env_target[80];
+#define ENV_TARGET env_target
+#define UNIT "instr"
+#define MAX_SERIES 16
+#define MAX_EXPERIMENTS 8
+#define RING_CAPACITY 64u
+#define RULER_TURNS 50u
+
+typedef struct {
+    const char *experiment, *mechanism, *variant, *metric;
+    bench_stats_t st;
+} series_t;
+
+typedef struct {
+    const char *experiment, *mechanism, *variant, *metric, *unit;
+    double value;
+} value_row_t;
+
+static series_t series[MAX_SERIES];
+static int nseries;
+static value_row_t values[MAX_SERIES];
+static int nvalues;
+static ebj_experiment_t experiments[MAX_EXPERIMENTS];
+static int nexperiments;
+static int failures;
+
+static bench_samples_t samples;
+static int64_t overhead; /* median instructions of an empty stamp pair */
+
+/* The experiment being run: its failure reason (first one wins). */
+static const char *current_failure;
+static uint32_t current_start;
+
+static void fail(const char *why)
+{
+    if (!current_failure)
+        current_failure = why;
+}
+
+static void experiment_begin(void)
+{
+    current_failure = NULL;
+    current_start = board_timer_now();
+}
+
+static void experiment_end(const char *id, const char *summary, const char *definitions)
+{
+    uint32_t counts = current_start - board_timer_now();
+    ebj_experiment_t *x = &experiments[nexperiments++];
+    /* Emulated seconds: deterministic under -icount, unlike wall time. */
+    *x = (ebj_experiment_t){.id = id,
+                            .summary = summary,
+                            .definitions = definitions,
+                            .ok = current_failure == NULL,
+                            .failure = current_failure,
+                            .seconds = (double)counts / (double)BOARD_CPU_HZ};
+    if (current_failure) {
+        failures++;
+        printf("FAILED %s: %s\n", id, current_failure);
+    }
+}
+
+/* Statistics of the samples taken so far, kept as one series. */
+static void keep(const char *experiment, const char *mechanism, const char *variant, const char *metric)
+{
+    series_t *s = &series[nseries];
+    if (nseries == MAX_SERIES || bench_stats_compute(&samples, &s->st) != 0) {
+        fail("no room for the statistics");
+        samples.n = 0;
+        return;
+    }
+    s->experiment = experiment;
+    s->mechanism = mechanism;
+    s->variant = variant;
+    s->metric = metric;
+    nseries++;
+    samples.n = 0;
+}
+
+static void keep_value(const char *experiment, const char *mechanism, const char *variant, const char *metric,
+                       const char *unit, double value)
+{
+    values[nvalues++] = (value_row_t){experiment, mechanism, variant, metric, unit, value};
+}
+
+static void sample(int64_t raw)
+{
+    if (bench_samples_push(&samples, raw - overhead) != 0)
+        fail("sample buffer overflow");
+}
+
+/* ---- timestamps ----------------------------------------------------------- */
+
+void board_spin_turns(uint32_t n); /* board_asm.S: n turns of 2 instructions */
+
+static void measure_timestamps(void)
+{
+    experiment_begin();
+    for (int i = 0; i < RTIPC_MCU_SAMPLES; i++) {
+        board_stamp_t t0 = board_stamp_start();
+        board_stamp_t t1 = board_stamp_end();
+        if (bench_samples_push(&samples, board_stamp_instr(t0, t1)) != 0)
+            fail("sample buffer overflow");
+    }
+    keep("mcu-timestamp", "board-stamp", "empty", "overhead");
+    overhead = (int64_t)series[nseries - 1].st.p50;
+
+    /* The ruler: a loop of a known instruction count, measured like every
+     * other figure. It checks the whole method (calibration, sub-count
+     * stamps, overhead subtraction) against a known answer. */
+    for (int i = 0; i < RTIPC_MCU_SAMPLES; i++) {
+        board_stamp_t t0 = board_stamp_start();
+        board_spin_turns(RULER_TURNS);
+        board_stamp_t t1 = board_stamp_end();
+        sample(board_stamp_instr(t0, t1));
+    }
+    keep("mcu-timestamp", "board-stamp", "ruler-100", "measured");
+    /* 100 loop instructions plus the call: the argument, bl and bx make 103.
+     * Exact stamps must find that (a register move the compiler adds around
+     * the call may add one or two); without exact phases the stamps are
+     * only as fine as their 4-instruction spin loop. */
+    const bench_stats_t *ruler = &series[nseries - 1].st;
+    double want = 2.0 * RULER_TURNS + 3, slack = board_stamp_exact() ? 2 : 8;
+    if (ruler->p50 < want - slack || ruler->p50 > want + slack)
+        fail("the ruler loop does not measure as its known instruction count");
+    if (board_stamp_exact() && ruler->min != ruler->max)
+        fail("the ruler loop measures differently from run to run");
+    experiment_end("mcu-timestamp", "cost of one timestamp pair, and a loop of known length measured with it",
+                   "overhead: instructions from board_stamp_start's return to board_stamp_end's call with nothing "
+                   "between (reported raw; every other figure has its median subtracted); measured: a loop of "
+                   "2 x 50 instructions plus its call");
+}
+
+/* ---- SPSC ring, one context ------------------------------------------------ */
+
+static rtipc_spsc_static_t ring_cb;
+static uint32_t ring_storage[RING_CAPACITY];
+
+static void measure_spsc(void)
+{
+    experiment_begin();
+    rtipc_spsc_t *r;
+    if (rtipc_spsc_create_static(RING_CAPACITY, sizeof(uint32_t), ring_storage, &ring_cb, &r) != RTIPC_OK) {
+        fail("rtipc_spsc_create_static failed");
+        experiment_end("mcu-spsc", "SPSC ring push and pop in one context", "");
+        return;
+    }
+    uint32_t seq = 0, expect = 0;
+    for (int i = 0; i < RTIPC_MCU_SAMPLES; i++) {
+        uint32_t in = seq++, out = ~0u;
+        board_stamp_t t0 = board_stamp_start();
+        int rp = rtipc_spsc_try_push(r, &in);
+        int rg = rtipc_spsc_try_pop(r, &out);
+        board_stamp_t t1 = board_stamp_end();
+        sample(board_stamp_instr(t0, t1));
+        if (rp != RTIPC_OK || rg != RTIPC_OK)
+            fail("try_push or try_pop refused on a ring with room");
+        else if (out != expect++)
+            fail("sequence broken: an item lost, duplicated or reordered");
+    }
+    keep("mcu-spsc", "rtipc-spsc", "1-item", "push+pop");
+
+    static const struct {
+        uint32_t n;
+        const char *variant;
+    } batches[] = {{8, "bulk-8"}, {32, "bulk-32"}};
+    for (size_t b = 0; b < sizeof batches / sizeof *batches; b++) {
+        uint32_t n = batches[b].n, in[32], out[32];
+        for (int i = 0; i < RTIPC_MCU_SAMPLES; i++) {
+            for (uint32_t k = 0; k < n; k++) {
+                in[k] = seq++;
+                out[k] = ~0u;
+            }
+            board_stamp_t t0 = board_stamp_start();
+            int pushed = rtipc_spsc_push_bulk(r, in, n);
+            int popped = rtipc_spsc_pop_bulk(r, out, n);
+            board_stamp_t t1 = board_stamp_end();
+            sample(board_stamp_instr(t0, t1));
+            if (pushed != (int)n || popped != (int)n)
+                fail("push_bulk or pop_bulk moved fewer items than fit");
+            for (uint32_t k = 0; k < n; k++)
+                if (out[k] != expect++)
+                    fail("sequence broken: an item lost, duplicated or reordered");
+        }
+        keep("mcu-spsc", "rtipc-spsc", batches[b].variant, "push+pop");
+    }
+    if (rtipc_spsc_size(r) != 0)
+        fail("items left in the ring");
+    experiment_end("mcu-spsc", "SPSC ring push and pop in one context (4-byte items, capacity 64)",
+                   "push+pop: try_push then try_pop of one item (1-item), or push_bulk then pop_bulk of a batch "
+                   "(bulk-N: the whole batch of N items)");
+}
+
+/* ---- mailbox ---------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t seq;
+    uint32_t payload;
+} mb_value_t;
+
+static rtipc_mailbox_static_t mailbox_cb;
+static _Alignas(8) unsigned char mailbox_storage[RTIPC_MAILBOX_STORAGE_SIZE(sizeof(mb_value_t))];
+
+static void measure_mailbox(void)
+{
+    experiment_begin();
+    rtipc_mailbox_t *mb;
+    if (rtipc_mailbox_create_static(sizeof(mb_value_t), NULL, mailbox_storage, &mailbox_cb, &mb) != RTIPC_OK) {
+        fail("rtipc_mailbox_create_static failed");
+        experiment_end("mcu-mailbox", "mailbox write and read in one context", "");
+        return;
+    }
+    for (uint32_t i = 0; i < RTIPC_MCU_SAMPLES; i++) {
+        mb_value_t in = {i, i * 2654435761u}, out = {~0u, 0};
+        uint64_t version = 0;
+        board_stamp_t t0 = board_stamp_start();
+        int rw = rtipc_mailbox_write(mb, &in);
+        int rr = rtipc_mailbox_read(mb, &out, &version);
+        board_stamp_t t1 = board_stamp_end();
+        sample(board_stamp_instr(t0, t1));
+        if (rw != RTIPC_OK || rr != RTIPC_OK)
+            fail("write or read refused with a single writer");
+        else if (out.seq != i || out.payload != in.payload || version != (uint64_t)i + 1)
+            fail("read a value or version other than the one just written");
+    }
+    keep("mcu-mailbox", "rtipc-mailbox", "8B", "write+read");
+    experiment_end("mcu-mailbox", "mailbox write then read of an 8-byte value in one context",
+                   "write+read: rtipc_mailbox_write then rtipc_mailbox_read of the same mailbox (the 64-bit "
+                   "version is accessed with interrupts masked on the M3: no 64-bit atomics)");
+}
+
+/* ---- interrupt -> main loop -------------------------------------------------- */
+
+typedef struct {
+    uint32_t seq;
+    board_stamp_t stamp; /* taken at the handler's start (mode ISR_STAMP) */
+} isr_msg_t;
+
+enum { ISR_STAMP = 0, ISR_PLAIN = 1 };
+
+static rtipc_spsc_static_t isr_cb;
+static isr_msg_t isr_storage[16];
+static rtipc_spsc_t *isr_ring;
+static volatile int isr_mode;
+static volatile uint32_t isr_seq;
+static volatile uint32_t isr_refused;
+
+void IRQ27_Handler(void)
+{
+    isr_msg_t m = {0, {0, 0, 0}};
+    if (isr_mode == ISR_STAMP)
+        m.stamp = board_stamp_end();
+    m.seq = isr_seq++;
+    if (rtipc_spsc_push_from_isr(isr_ring, &m, NULL) != RTIPC_OK)
+        isr_refused++;
+}
+
+static void measure_isr_handoff(void)
+{
+    experiment_begin();
+    if (rtipc_spsc_create_static(16, sizeof(isr_msg_t), isr_storage, &isr_cb, &isr_ring) != RTIPC_OK) {
+        fail("rtipc_spsc_create_static failed");
+        experiment_end("mcu-isr-handoff", "interrupt handler to main loop through the SPSC ring", "");
+        return;
+    }
+    board_nvic_set_priority(BOARD_SPARE_IRQ, 0x80);
+    board_nvic_enable(BOARD_SPARE_IRQ);
+    uint32_t expect = 0;
+    static const char *const metric[2] = {"pend-to-handler", "pend-to-main"};
+    for (int mode = ISR_STAMP; mode <= ISR_PLAIN; mode++) {
+        isr_mode = mode;
+        for (int i = 0; i < RTIPC_MCU_SAMPLES; i++) {
+            isr_msg_t m = {~0u, {0, 0, 0}};
+            board_stamp_t t0 = board_stamp_start();
+            board_nvic_pend(BOARD_SPARE_IRQ);
+            uint32_t polls = 0;
+            int rc;
+            while ((rc = rtipc_spsc_try_pop(isr_ring, &m)) == RTIPC_EWOULDBLOCK && ++polls < 100000u)
+                ;
+            board_stamp_t t1 = board_stamp_end();
+            if (rc != RTIPC_OK) {
+                fail("the handler's message never arrived");
+                break;
+            }
+            if (m.seq != expect++)
+                fail("sequence broken: a message lost, duplicated or reordered");
+            if (mode == ISR_STAMP)
+                sample(board_stamp_instr(t0, m.stamp));
+            else
+                sample(board_stamp_instr(t0, t1));
+        }
+        keep("mcu-isr-handoff", "rtipc-spsc-from-isr", "irq27", metric[mode]);
+    }
+    board_nvic_disable(BOARD_SPARE_IRQ);
+    if (isr_refused)
+        fail("the handler found the ring full");
+    if (rtipc_spsc_size(isr_ring) != 0)
+        fail("messages left in the ring");
+    experiment_end("mcu-isr-handoff",
+                   "interrupt handler to main loop through the SPSC ring (IRQ 27 pended through NVIC ISPR)",
+                   "pend-to-handler: from just before the ISPR store to the timestamp at the handler's start; "
+                   "pend-to-main: from just before the ISPR store until the main loop has popped the handler's "
+                   "message (the handler takes no timestamp in this series). QEMU charges no instructions for "
+                   "exception entry and return");
+}
+
+/* ---- footprint ----------------------------------------------------------------- */
+
+static void record_footprint(void)
+{
+    experiment_begin();
+    keep_value("mcu-footprint", "rtipc-spsc", "control-block", "bytes", "B", (double)rtipc_spsc_footprint_for(0, 0));
+    keep_value("mcu-footprint", "rtipc-spsc", "rtipc_spsc_static_t", "bytes", "B", (double)sizeof(rtipc_spsc_static_t));
+    keep_value("mcu-footprint", "rtipc-spsc", "cap=64,item=4", "bytes", "B",
+               (double)rtipc_spsc_footprint_for(RING_CAPACITY, sizeof(uint32_t)));
+    keep_value("mcu-footprint", "rtipc-mailbox", "control-block", "bytes", "B", (double)rtipc_mailbox_footprint_for(0));
+    keep_value("mcu-footprint", "rtipc-mailbox", "rtipc_mailbox_static_t", "bytes", "B",
+               (double)sizeof(rtipc_mailbox_static_t));
+    keep_value("mcu-footprint", "rtipc-mailbox", "value=8", "bytes", "B",
+               (double)rtipc_mailbox_footprint_for(sizeof(mb_value_t)));
+    if (rtipc_spsc_footprint_for(0, 0) > sizeof(rtipc_spsc_static_t) ||
+        rtipc_mailbox_footprint_for(0) > sizeof(rtipc_mailbox_static_t))
+        fail("a control block is larger than its static type");
+    experiment_end("mcu-footprint", "sizes of the SPSC ring and mailbox on the 32-bit target",
+                   "control-block: footprint_for of an empty shape (the control block alone); *_static_t: the "
+                   "caller-provided type; other variants: control block plus storage");
+}
+
+/* ---- output ---------------------------------------------------------------------- */
+
+static void print_tables(double ipc)
+{
+    printf("rtipc-mcu-bench: %s, rtipc %s, %d samples a series\n", ENV_TARGET, RTIPC_MCU_VERSION,
+           RTIPC_MCU_SAMPLES);
+    /* newlib-nano's printf knows neither %zu nor %lld. */
+    printf("calibration: %.4f instructions per TIMER0 count (%s); timestamp overhead %ld instructions "
+           "(subtracted below except from its own row)\n\n",
+           ipc, board_stamp_exact() ? "stamps exact to the instruction" : "stamps to 4 instructions",
+           (long)overhead);
+    printf("%-16s %-20s %-13s %-16s %6s %6s %6s %6s %6s %6s %9s\n", "experiment", "mechanism", "variant",
+           "metric", "n", "min", "p50", "p90", "p99", "max", "mean");
+    for (int i = 0; i < nseries; i++) {
+        const series_t *s = &series[i];
+        printf("%-16s %-20s %-13s %-16s %6u %6.0f %6.0f %6.0f %6.0f %6.0f %9.2f\n", s->experiment, s->mechanism,
+               s->variant, s->metric, (unsigned)s->st.n, s->st.min, s->st.p50, s->st.p90, s->st.p99, s->st.max, s->st.mean);
+    }
+    printf("(all in instructions)\n\n%-16s %-20s %-24s %8s\n", "experiment", "mechanism", "variant", "bytes");
+    for (int i = 0; i < nvalues; i++)
+        printf("%-16s %-20s %-24s %8.0f\n", values[i].experiment, values[i].mechanism, values[i].variant,
+               values[i].value);
+    printf("\n");
+}
+
+static void print_json(void)
+{
+    const ebj_env_t env = {
+        .chip = ENV_TARGET,
+        .cores = 1,
+        .cpu_mhz = (int)(BOARD_CPU_HZ / 1000000u),
+        .rtipc_version = RTIPC_MCU_VERSION,
+        .compiler = "arm-none-eabi-gcc " __VERSION__,
+        .cflags = RTIPC_MCU_CFLAGS,
+        .started_utc = RTIPC_MCU_STARTED,
+        /* No tick on bare metal; the schema wants a positive number. */
+        .tick_hz = 1,
+        .timestamp_overhead_ns = (double)overhead,
+        .samples = RTIPC_MCU_SAMPLES,
+        .platform = "bare-metal Cortex-M3",
+        .kernel = ENV_TARGET,
+        .hostname = "qemu-mps2-an385",
+        .sched_detail = "bare metal, no kernel and no tick (tick_hz 1 stands for none): one main loop and one "
+                        "interrupt handler on one core",
+        .priorities = "IRQ 27 at NVIC priority 0x80; the main loop runs in thread mode",
+        .clock_source = "cmsdk-timer0, phase-resolved to the instruction; figures in instr (1 instr = 1 ns emulated)",
+        .clock_hz = (double)BOARD_CPU_HZ,
+        .clock_resolution_ns = board_stamp_exact() ? 1.0 : 4.0, /* of the stamps, in instructions */
+        .git_commit = RTIPC_MCU_GIT,
+    };
+    ebj_t w;
+    ebj_begin(&w, stdout, &env);
+    for (int i = 0; i < nseries; i++)
+        ebj_dist_stats_unit(&w, series[i].experiment, series[i].mechanism, series[i].variant, series[i].metric,
+                            UNIT, &series[i].st);
+    for (int i = 0; i < nvalues; i++)
+        ebj_value(&w, values[i].experiment, values[i].mechanism, values[i].variant, values[i].metric,
+                  values[i].unit, values[i].value);
+    ebj_end(&w, experiments, nexperiments);
+}
+
+int main(void)
+{
+    double ipc = board_calibrate();
+    int shift = -1;
+    for (int k = 0; k <= 5; k++) {
+        double want = (double)BOARD_STAMP_PERIOD / (double)(1 << k);
+        if (ipc > want * 0.999 && ipc < want * 1.001)
+            shift = k;
+    }
+    if (shift >= 0)
+        snprintf(env_target, sizeof env_target, "Cortex-M3, QEMU mps2-an385, icount shift=%d", shift);
+    else
+        snprintf(env_target, sizeof env_target, "Cortex-M3, QEMU mps2-an385, %.3f instructions per timer count",
+                 ipc);
+    if (bench_samples_init(&samples, RTIPC_MCU_SAMPLES) != 0) {
+        printf("rtipc-mcu-bench: no memory for the samples\n");
+        return 1;
+    }
+    measure_timestamps();
+    measure_spsc();
+    measure_mailbox();
+    measure_isr_handoff();
+    record_footprint();
+    if (board_stamp_anomalies() != 0) {
+        printf("rtipc-mcu-bench: %lu timestamps found the timer off its period\n",
+               (unsigned long)board_stamp_anomalies());
+        failures++;
+    }
+    print_tables(ipc);
+    print_json();
+    for (int i = 0; i < nseries; i++)
+        bench_stats_free(&series[i].st);
+    bench_samples_free(&samples);
+    return failures ? 1 : 0;
+}
