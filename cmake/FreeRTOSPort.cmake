@@ -43,18 +43,21 @@ set(RTIPC_FREERTOS_SOURCES
 )
 
 # How rtipc raises its interrupt (src/port/freertos/irq_port.h): a signal on
-# the kernel's POSIX simulator; none elsewhere yet (rtipc_irq_create then
-# reports RTIPC_ENOTSUP).
+# the kernel's POSIX simulator; a spare NVIC line on Cortex-M (the kernel's
+# GCC ARM_CM0/CM3/CM4F/CM7 ports; rtipcCONFIG_CORTEX_M_IRQ names the line);
+# none elsewhere (rtipc_irq_create then reports RTIPC_ENOTSUP).
 if(FREERTOS_PORT STREQUAL "GCC_POSIX")
     set(_rtipc_irq_backend posix_sim)
+elseif(FREERTOS_PORT MATCHES "^GCC_ARM_CM(0|3|4F|7)$")
+    set(_rtipc_irq_backend cortex_m)
 else()
     set(_rtipc_irq_backend none)
 endif()
 set(RTIPC_FREERTOS_IRQ_BACKEND ${_rtipc_irq_backend} CACHE STRING
-    "Interrupt backend of the FreeRTOS port: posix_sim (GCC_POSIX simulator) or none")
-set_property(CACHE RTIPC_FREERTOS_IRQ_BACKEND PROPERTY STRINGS posix_sim none)
-if(NOT RTIPC_FREERTOS_IRQ_BACKEND STREQUAL "posix_sim" AND NOT RTIPC_FREERTOS_IRQ_BACKEND STREQUAL "none")
-    message(FATAL_ERROR "RTIPC_FREERTOS_IRQ_BACKEND must be 'posix_sim' or 'none'")
+    "Interrupt backend of the FreeRTOS port: posix_sim (GCC_POSIX simulator), cortex_m (NVIC) or none")
+set_property(CACHE RTIPC_FREERTOS_IRQ_BACKEND PROPERTY STRINGS posix_sim cortex_m none)
+if(NOT RTIPC_FREERTOS_IRQ_BACKEND MATCHES "^(posix_sim|cortex_m|none)$")
+    message(FATAL_ERROR "RTIPC_FREERTOS_IRQ_BACKEND must be 'posix_sim', 'cortex_m' or 'none'")
 endif()
 list(APPEND RTIPC_FREERTOS_SOURCES src/port/freertos/irq_${RTIPC_FREERTOS_IRQ_BACKEND}.c)
 
@@ -64,6 +67,10 @@ set_target_properties(rtipc_static PROPERTIES OUTPUT_NAME rtipc EXPORT_NAME rtip
 target_include_directories(rtipc_static
     PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/include)
 target_compile_options(rtipc_static PRIVATE ${RTIPC_WARNINGS})
+if(RTIPC_FREERTOS_IRQ_BACKEND STREQUAL "cortex_m")
+    # Interrupt context is the processor's: IPSR, through the kernel's port.
+    target_compile_definitions(rtipc_static PRIVATE RTIPC__FR_CORTEX_M=1)
+endif()
 # The kernel (and through it freertos_config) is public: an application that
 # links rtipc links the kernel it was built for.
 target_link_libraries(rtipc_static PUBLIC freertos_kernel)

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench_json.h"
 #include "board.h"
+#include "mcu_report.h"
 #include "rtipc/error.h"
 #include "rtipc/mailbox.h"
 #include "rtipc/spsc.h"
@@ -36,96 +36,11 @@
 
 /* "Cortex-M3, QEMU mps2-an385, icount shift=0": the shift is read off the
  * calibration (one timer count is 40 >> shift instructions). */
-static char env_target[80];
+static const char *env_target;
 #define ENV_TARGET env_target
 #define UNIT "instr"
-#define MAX_SERIES 16
-#define MAX_EXPERIMENTS 8
 #define RING_CAPACITY 64u
 #define RULER_TURNS 50u
-
-typedef struct {
-    const char *experiment, *mechanism, *variant, *metric;
-    bench_stats_t st;
-} series_t;
-
-typedef struct {
-    const char *experiment, *mechanism, *variant, *metric, *unit;
-    double value;
-} value_row_t;
-
-static series_t series[MAX_SERIES];
-static int nseries;
-static value_row_t values[MAX_SERIES];
-static int nvalues;
-static ebj_experiment_t experiments[MAX_EXPERIMENTS];
-static int nexperiments;
-static int failures;
-
-static bench_samples_t samples;
-static int64_t overhead; /* median instructions of an empty stamp pair */
-
-/* The experiment being run: its failure reason (first one wins). */
-static const char *current_failure;
-static uint32_t current_start;
-
-static void fail(const char *why)
-{
-    if (!current_failure)
-        current_failure = why;
-}
-
-static void experiment_begin(void)
-{
-    current_failure = NULL;
-    current_start = board_timer_now();
-}
-
-static void experiment_end(const char *id, const char *summary, const char *definitions)
-{
-    uint32_t counts = current_start - board_timer_now();
-    ebj_experiment_t *x = &experiments[nexperiments++];
-    /* Emulated seconds: deterministic under -icount, unlike wall time. */
-    *x = (ebj_experiment_t){.id = id,
-                            .summary = summary,
-                            .definitions = definitions,
-                            .ok = current_failure == NULL,
-                            .failure = current_failure,
-                            .seconds = (double)counts / (double)BOARD_CPU_HZ};
-    if (current_failure) {
-        failures++;
-        printf("FAILED %s: %s\n", id, current_failure);
-    }
-}
-
-/* Statistics of the samples taken so far, kept as one series. */
-static void keep(const char *experiment, const char *mechanism, const char *variant, const char *metric)
-{
-    series_t *s = &series[nseries];
-    if (nseries == MAX_SERIES || bench_stats_compute(&samples, &s->st) != 0) {
-        fail("no room for the statistics");
-        samples.n = 0;
-        return;
-    }
-    s->experiment = experiment;
-    s->mechanism = mechanism;
-    s->variant = variant;
-    s->metric = metric;
-    nseries++;
-    samples.n = 0;
-}
-
-static void keep_value(const char *experiment, const char *mechanism, const char *variant, const char *metric,
-                       const char *unit, double value)
-{
-    values[nvalues++] = (value_row_t){experiment, mechanism, variant, metric, unit, value};
-}
-
-static void sample(int64_t raw)
-{
-    if (bench_samples_push(&samples, raw - overhead) != 0)
-        fail("sample buffer overflow");
-}
 
 /* ---- timestamps ----------------------------------------------------------- */
 
@@ -133,15 +48,14 @@ void board_spin_turns(uint32_t n); /* board_asm.S: n turns of 2 instructions */
 
 static void measure_timestamps(void)
 {
-    experiment_begin();
+    mcu_experiment_begin();
     for (int i = 0; i < RTIPC_MCU_SAMPLES; i++) {
         board_stamp_t t0 = board_stamp_start();
         board_stamp_t t1 = board_stamp_end();
-        if (bench_samples_push(&samples, board_stamp_instr(t0, t1)) != 0)
-            fail("sample buffer overflow");
+        mcu_sample_raw(board_stamp_instr(t0, t1));
     }
-    keep("mcu-timestamp", "board-stamp", "empty", "overhead");
-    overhead = (int64_t)series[nseries - 1].st.p50;
+    const bench_stats_t *empty = mcu_keep("mcu-timestamp", "board-stamp", "empty", "overhead", UNIT);
+    mcu_set_overhead(empty ? (int64_t)empty->p50 : 0);
 
     /* The ruler: a loop of a known instruction count, measured like every
      * other figure. It checks the whole method (calibration, sub-count
@@ -150,20 +64,19 @@ static void measure_timestamps(void)
         board_stamp_t t0 = board_stamp_start();
         board_spin_turns(RULER_TURNS);
         board_stamp_t t1 = board_stamp_end();
-        sample(board_stamp_instr(t0, t1));
+        mcu_sample(board_stamp_instr(t0, t1));
     }
-    keep("mcu-timestamp", "board-stamp", "ruler-100", "measured");
+    const bench_stats_t *ruler = mcu_keep("mcu-timestamp", "board-stamp", "ruler-100", "measured", UNIT);
     /* 100 loop instructions plus the call: the argument, bl and bx make 103.
      * Exact stamps must find that (a register move the compiler adds around
      * the call may add one or two); without exact phases the stamps are
      * only as fine as their 4-instruction spin loop. */
-    const bench_stats_t *ruler = &series[nseries - 1].st;
     double want = 2.0 * RULER_TURNS + 3, slack = board_stamp_exact() ? 2 : 8;
-    if (ruler->p50 < want - slack || ruler->p50 > want + slack)
-        fail("the ruler loop does not measure as its known instruction count");
-    if (board_stamp_exact() && ruler->min != ruler->max)
-        fail("the ruler loop measures differently from run to run");
-    experiment_end("mcu-timestamp", "cost of one timestamp pair, and a loop of known length measured with it",
+    if (!ruler || ruler->p50 < want - slack || ruler->p50 > want + slack)
+        mcu_fail("the ruler loop does not measure as its known instruction count");
+    if (ruler && board_stamp_exact() && ruler->min != ruler->max)
+        mcu_fail("the ruler loop measures differently from run to run");
+    mcu_experiment_end("mcu-timestamp", "cost of one timestamp pair, and a loop of known length measured with it",
                    "overhead: instructions from board_stamp_start's return to board_stamp_end's call with nothing "
                    "between (reported raw; every other figure has its median subtracted); measured: a loop of "
                    "2 x 50 instructions plus its call");
@@ -176,11 +89,11 @@ static uint32_t ring_storage[RING_CAPACITY];
 
 static void measure_spsc(void)
 {
-    experiment_begin();
+    mcu_experiment_begin();
     rtipc_spsc_t *r;
     if (rtipc_spsc_create_static(RING_CAPACITY, sizeof(uint32_t), ring_storage, &ring_cb, &r) != RTIPC_OK) {
-        fail("rtipc_spsc_create_static failed");
-        experiment_end("mcu-spsc", "SPSC ring push and pop in one context", "");
+        mcu_fail("rtipc_spsc_create_static failed");
+        mcu_experiment_end("mcu-spsc", "SPSC ring push and pop in one context", "");
         return;
     }
     uint32_t seq = 0, expect = 0;
@@ -190,13 +103,13 @@ static void measure_spsc(void)
         int rp = rtipc_spsc_try_push(r, &in);
         int rg = rtipc_spsc_try_pop(r, &out);
         board_stamp_t t1 = board_stamp_end();
-        sample(board_stamp_instr(t0, t1));
+        mcu_sample(board_stamp_instr(t0, t1));
         if (rp != RTIPC_OK || rg != RTIPC_OK)
-            fail("try_push or try_pop refused on a ring with room");
+            mcu_fail("try_push or try_pop refused on a ring with room");
         else if (out != expect++)
-            fail("sequence broken: an item lost, duplicated or reordered");
+            mcu_fail("sequence broken: an item lost, duplicated or reordered");
     }
-    keep("mcu-spsc", "rtipc-spsc", "1-item", "push+pop");
+    mcu_keep("mcu-spsc", "rtipc-spsc", "1-item", "push+pop", UNIT);
 
     static const struct {
         uint32_t n;
@@ -213,18 +126,18 @@ static void measure_spsc(void)
             int pushed = rtipc_spsc_push_bulk(r, in, n);
             int popped = rtipc_spsc_pop_bulk(r, out, n);
             board_stamp_t t1 = board_stamp_end();
-            sample(board_stamp_instr(t0, t1));
+            mcu_sample(board_stamp_instr(t0, t1));
             if (pushed != (int)n || popped != (int)n)
-                fail("push_bulk or pop_bulk moved fewer items than fit");
+                mcu_fail("push_bulk or pop_bulk moved fewer items than fit");
             for (uint32_t k = 0; k < n; k++)
                 if (out[k] != expect++)
-                    fail("sequence broken: an item lost, duplicated or reordered");
+                    mcu_fail("sequence broken: an item lost, duplicated or reordered");
         }
-        keep("mcu-spsc", "rtipc-spsc", batches[b].variant, "push+pop");
+        mcu_keep("mcu-spsc", "rtipc-spsc", batches[b].variant, "push+pop", UNIT);
     }
     if (rtipc_spsc_size(r) != 0)
-        fail("items left in the ring");
-    experiment_end("mcu-spsc", "SPSC ring push and pop in one context (4-byte items, capacity 64)",
+        mcu_fail("items left in the ring");
+    mcu_experiment_end("mcu-spsc", "SPSC ring push and pop in one context (4-byte items, capacity 64)",
                    "push+pop: try_push then try_pop of one item (1-item), or push_bulk then pop_bulk of a batch "
                    "(bulk-N: the whole batch of N items)");
 }
@@ -241,11 +154,11 @@ static _Alignas(8) unsigned char mailbox_storage[RTIPC_MAILBOX_STORAGE_SIZE(size
 
 static void measure_mailbox(void)
 {
-    experiment_begin();
+    mcu_experiment_begin();
     rtipc_mailbox_t *mb;
     if (rtipc_mailbox_create_static(sizeof(mb_value_t), NULL, mailbox_storage, &mailbox_cb, &mb) != RTIPC_OK) {
-        fail("rtipc_mailbox_create_static failed");
-        experiment_end("mcu-mailbox", "mailbox write and read in one context", "");
+        mcu_fail("rtipc_mailbox_create_static failed");
+        mcu_experiment_end("mcu-mailbox", "mailbox write and read in one context", "");
         return;
     }
     for (uint32_t i = 0; i < RTIPC_MCU_SAMPLES; i++) {
@@ -255,14 +168,14 @@ static void measure_mailbox(void)
         int rw = rtipc_mailbox_write(mb, &in);
         int rr = rtipc_mailbox_read(mb, &out, &version);
         board_stamp_t t1 = board_stamp_end();
-        sample(board_stamp_instr(t0, t1));
+        mcu_sample(board_stamp_instr(t0, t1));
         if (rw != RTIPC_OK || rr != RTIPC_OK)
-            fail("write or read refused with a single writer");
+            mcu_fail("write or read refused with a single writer");
         else if (out.seq != i || out.payload != in.payload || version != (uint64_t)i + 1)
-            fail("read a value or version other than the one just written");
+            mcu_fail("read a value or version other than the one just written");
     }
-    keep("mcu-mailbox", "rtipc-mailbox", "8B", "write+read");
-    experiment_end("mcu-mailbox", "mailbox write then read of an 8-byte value in one context",
+    mcu_keep("mcu-mailbox", "rtipc-mailbox", "8B", "write+read", UNIT);
+    mcu_experiment_end("mcu-mailbox", "mailbox write then read of an 8-byte value in one context",
                    "write+read: rtipc_mailbox_write then rtipc_mailbox_read of the same mailbox (the 64-bit "
                    "version is accessed with interrupts masked on the M3: no 64-bit atomics)");
 }
@@ -295,10 +208,10 @@ void IRQ27_Handler(void)
 
 static void measure_isr_handoff(void)
 {
-    experiment_begin();
+    mcu_experiment_begin();
     if (rtipc_spsc_create_static(16, sizeof(isr_msg_t), isr_storage, &isr_cb, &isr_ring) != RTIPC_OK) {
-        fail("rtipc_spsc_create_static failed");
-        experiment_end("mcu-isr-handoff", "interrupt handler to main loop through the SPSC ring", "");
+        mcu_fail("rtipc_spsc_create_static failed");
+        mcu_experiment_end("mcu-isr-handoff", "interrupt handler to main loop through the SPSC ring", "");
         return;
     }
     board_nvic_set_priority(BOARD_SPARE_IRQ, 0x80);
@@ -317,24 +230,24 @@ static void measure_isr_handoff(void)
                 ;
             board_stamp_t t1 = board_stamp_end();
             if (rc != RTIPC_OK) {
-                fail("the handler's message never arrived");
+                mcu_fail("the handler's message never arrived");
                 break;
             }
             if (m.seq != expect++)
-                fail("sequence broken: a message lost, duplicated or reordered");
+                mcu_fail("sequence broken: a message lost, duplicated or reordered");
             if (mode == ISR_STAMP)
-                sample(board_stamp_instr(t0, m.stamp));
+                mcu_sample(board_stamp_instr(t0, m.stamp));
             else
-                sample(board_stamp_instr(t0, t1));
+                mcu_sample(board_stamp_instr(t0, t1));
         }
-        keep("mcu-isr-handoff", "rtipc-spsc-from-isr", "irq27", metric[mode]);
+        mcu_keep("mcu-isr-handoff", "rtipc-spsc-from-isr", "irq27", metric[mode], UNIT);
     }
     board_nvic_disable(BOARD_SPARE_IRQ);
     if (isr_refused)
-        fail("the handler found the ring full");
+        mcu_fail("the handler found the ring full");
     if (rtipc_spsc_size(isr_ring) != 0)
-        fail("messages left in the ring");
-    experiment_end("mcu-isr-handoff",
+        mcu_fail("messages left in the ring");
+    mcu_experiment_end("mcu-isr-handoff",
                    "interrupt handler to main loop through the SPSC ring (IRQ 27 pended through NVIC ISPR)",
                    "pend-to-handler: from just before the ISPR store to the timestamp at the handler's start; "
                    "pend-to-main: from just before the ISPR store until the main loop has popped the handler's "
@@ -346,48 +259,25 @@ static void measure_isr_handoff(void)
 
 static void record_footprint(void)
 {
-    experiment_begin();
-    keep_value("mcu-footprint", "rtipc-spsc", "control-block", "bytes", "B", (double)rtipc_spsc_footprint_for(0, 0));
-    keep_value("mcu-footprint", "rtipc-spsc", "rtipc_spsc_static_t", "bytes", "B", (double)sizeof(rtipc_spsc_static_t));
-    keep_value("mcu-footprint", "rtipc-spsc", "cap=64,item=4", "bytes", "B",
+    mcu_experiment_begin();
+    mcu_keep_value("mcu-footprint", "rtipc-spsc", "control-block", "bytes", "B", (double)rtipc_spsc_footprint_for(0, 0));
+    mcu_keep_value("mcu-footprint", "rtipc-spsc", "rtipc_spsc_static_t", "bytes", "B", (double)sizeof(rtipc_spsc_static_t));
+    mcu_keep_value("mcu-footprint", "rtipc-spsc", "cap=64,item=4", "bytes", "B",
                (double)rtipc_spsc_footprint_for(RING_CAPACITY, sizeof(uint32_t)));
-    keep_value("mcu-footprint", "rtipc-mailbox", "control-block", "bytes", "B", (double)rtipc_mailbox_footprint_for(0));
-    keep_value("mcu-footprint", "rtipc-mailbox", "rtipc_mailbox_static_t", "bytes", "B",
+    mcu_keep_value("mcu-footprint", "rtipc-mailbox", "control-block", "bytes", "B", (double)rtipc_mailbox_footprint_for(0));
+    mcu_keep_value("mcu-footprint", "rtipc-mailbox", "rtipc_mailbox_static_t", "bytes", "B",
                (double)sizeof(rtipc_mailbox_static_t));
-    keep_value("mcu-footprint", "rtipc-mailbox", "value=8", "bytes", "B",
+    mcu_keep_value("mcu-footprint", "rtipc-mailbox", "value=8", "bytes", "B",
                (double)rtipc_mailbox_footprint_for(sizeof(mb_value_t)));
     if (rtipc_spsc_footprint_for(0, 0) > sizeof(rtipc_spsc_static_t) ||
         rtipc_mailbox_footprint_for(0) > sizeof(rtipc_mailbox_static_t))
-        fail("a control block is larger than its static type");
-    experiment_end("mcu-footprint", "sizes of the SPSC ring and mailbox on the 32-bit target",
+        mcu_fail("a control block is larger than its static type");
+    mcu_experiment_end("mcu-footprint", "sizes of the SPSC ring and mailbox on the 32-bit target",
                    "control-block: footprint_for of an empty shape (the control block alone); *_static_t: the "
                    "caller-provided type; other variants: control block plus storage");
 }
 
 /* ---- output ---------------------------------------------------------------------- */
-
-static void print_tables(double ipc)
-{
-    printf("rtipc-mcu-bench: %s, rtipc %s, %d samples a series\n", ENV_TARGET, RTIPC_MCU_VERSION,
-           RTIPC_MCU_SAMPLES);
-    /* newlib-nano's printf knows neither %zu nor %lld. */
-    printf("calibration: %.4f instructions per TIMER0 count (%s); timestamp overhead %ld instructions "
-           "(subtracted below except from its own row)\n\n",
-           ipc, board_stamp_exact() ? "stamps exact to the instruction" : "stamps to 4 instructions",
-           (long)overhead);
-    printf("%-16s %-20s %-13s %-16s %6s %6s %6s %6s %6s %6s %9s\n", "experiment", "mechanism", "variant",
-           "metric", "n", "min", "p50", "p90", "p99", "max", "mean");
-    for (int i = 0; i < nseries; i++) {
-        const series_t *s = &series[i];
-        printf("%-16s %-20s %-13s %-16s %6u %6.0f %6.0f %6.0f %6.0f %6.0f %9.2f\n", s->experiment, s->mechanism,
-               s->variant, s->metric, (unsigned)s->st.n, s->st.min, s->st.p50, s->st.p90, s->st.p99, s->st.max, s->st.mean);
-    }
-    printf("(all in instructions)\n\n%-16s %-20s %-24s %8s\n", "experiment", "mechanism", "variant", "bytes");
-    for (int i = 0; i < nvalues; i++)
-        printf("%-16s %-20s %-24s %8.0f\n", values[i].experiment, values[i].mechanism, values[i].variant,
-               values[i].value);
-    printf("\n");
-}
 
 static void print_json(void)
 {
@@ -401,7 +291,7 @@ static void print_json(void)
         .started_utc = RTIPC_MCU_STARTED,
         /* No tick on bare metal; the schema wants a positive number. */
         .tick_hz = 1,
-        .timestamp_overhead_ns = (double)overhead,
+        .timestamp_overhead_ns = (double)mcu_overhead(),
         .samples = RTIPC_MCU_SAMPLES,
         .platform = "bare-metal Cortex-M3",
         .kernel = ENV_TARGET,
@@ -414,32 +304,14 @@ static void print_json(void)
         .clock_resolution_ns = board_stamp_exact() ? 1.0 : 4.0, /* of the stamps, in instructions */
         .git_commit = RTIPC_MCU_GIT,
     };
-    ebj_t w;
-    ebj_begin(&w, stdout, &env);
-    for (int i = 0; i < nseries; i++)
-        ebj_dist_stats_unit(&w, series[i].experiment, series[i].mechanism, series[i].variant, series[i].metric,
-                            UNIT, &series[i].st);
-    for (int i = 0; i < nvalues; i++)
-        ebj_value(&w, values[i].experiment, values[i].mechanism, values[i].variant, values[i].metric,
-                  values[i].unit, values[i].value);
-    ebj_end(&w, experiments, nexperiments);
+    mcu_print_json(&env);
 }
 
 int main(void)
 {
     double ipc = board_calibrate();
-    int shift = -1;
-    for (int k = 0; k <= 5; k++) {
-        double want = (double)BOARD_STAMP_PERIOD / (double)(1 << k);
-        if (ipc > want * 0.999 && ipc < want * 1.001)
-            shift = k;
-    }
-    if (shift >= 0)
-        snprintf(env_target, sizeof env_target, "Cortex-M3, QEMU mps2-an385, icount shift=%d", shift);
-    else
-        snprintf(env_target, sizeof env_target, "Cortex-M3, QEMU mps2-an385, %.3f instructions per timer count",
-                 ipc);
-    if (bench_samples_init(&samples, RTIPC_MCU_SAMPLES) != 0) {
+    env_target = mcu_env_target(ipc);
+    if (mcu_report_init(RTIPC_MCU_SAMPLES) != 0) {
         printf("rtipc-mcu-bench: no memory for the samples\n");
         return 1;
     }
@@ -448,15 +320,20 @@ int main(void)
     measure_mailbox();
     measure_isr_handoff();
     record_footprint();
+    int failures = mcu_failures();
     if (board_stamp_anomalies() != 0) {
         printf("rtipc-mcu-bench: %lu timestamps found the timer off its period\n",
                (unsigned long)board_stamp_anomalies());
         failures++;
     }
-    print_tables(ipc);
+    printf("rtipc-mcu-bench: %s, rtipc %s, %d samples a series\n", ENV_TARGET, RTIPC_MCU_VERSION,
+           RTIPC_MCU_SAMPLES);
+    printf("calibration: %.4f instructions per TIMER0 count (%s); timestamp overhead %ld instructions "
+           "(subtracted below except from its own row)\n\n",
+           ipc, board_stamp_exact() ? "stamps exact to the instruction" : "stamps to 4 instructions",
+           (long)mcu_overhead());
+    mcu_print_tables();
     print_json();
-    for (int i = 0; i < nseries; i++)
-        bench_stats_free(&series[i].st);
-    bench_samples_free(&samples);
+    mcu_report_free();
     return failures ? 1 : 0;
 }

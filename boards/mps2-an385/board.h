@@ -168,6 +168,11 @@ void board_nvic_set_priority(unsigned irq, uint8_t priority);
 uint32_t board_irq_save(void);
 void board_irq_restore(uint32_t saved);
 
+/* Sleep until an interrupt is pending (WFI). A kernel's idle hook calls it:
+ * under QEMU with -icount ...,sleep=off the emulated clock then jumps to the
+ * next timer event instead of executing an idle loop. */
+void board_wait_for_interrupt(void);
+
 /* ---- exit ----------------------------------------------------------------- */
 
 /* Flush stdout, print BOARD_EXIT_MARKER with the code on the UART, then leave

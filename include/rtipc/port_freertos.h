@@ -29,6 +29,17 @@ void rtipc_freertos_isr_exit(void);
  */
 void rtipc_freertos_tick_hook(void);
 
+/**
+ * rtipc's interrupt vector on Cortex-M (the port's cortex_m interrupt
+ * backend, chosen for the kernel's ARM_CM* ports): route the vector-table
+ * entry of the line named by rtipcCONFIG_CORTEX_M_IRQ to it (or call it as
+ * that line's whole handler). It runs the handlers of every rtipc interrupt
+ * source triggered since it last ran, then performs the context switch one
+ * of them asked for (rtipc_irq_yield). Context: that interrupt only.
+ * Not defined with the other backends.
+ */
+void rtipc_freertos_irq_vector(void);
+
 #ifdef __cplusplus
 }
 #endif

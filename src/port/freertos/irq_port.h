@@ -4,15 +4,12 @@
  *   irq_posix_sim.c  the kernel's POSIX simulator (GCC_POSIX): a signal
  *                    handler on the running task's thread, masked by the
  *                    kernel's critical sections exactly as its tick is;
+ *   irq_cortex_m.c   Cortex-M: one otherwise unused NVIC line, enabled at a
+ *                    priority the kernel allows FromISR calls from; pend
+ *                    sets its pending bit; its vector is
+ *                    rtipc_freertos_irq_vector();
  *   irq_none.c       targets without a backend: rtipc_irq_create reports
  *                    RTIPC_ENOTSUP.
- *
- * An MCU backend (for example a Cortex-M one) implements the same three
- * calls with one otherwise unused vector: init enables it at a priority the
- * kernel allows FromISR calls from (configMAX_SYSCALL_INTERRUPT_PRIORITY or
- * lower urgency), pend sets its NVIC pending bit, and its handler is
- *
- *     void Unused_IRQHandler(void) { portYIELD_FROM_ISR(rtipc__fr_irq_service() ? pdTRUE : pdFALSE); }
  */
 #ifndef RTIPC_PORT_FREERTOS_IRQ_PORT_H
 #define RTIPC_PORT_FREERTOS_IRQ_PORT_H

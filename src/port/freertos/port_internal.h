@@ -77,6 +77,13 @@
 #endif
 #endif
 
+/* ---- Cortex-M (the cortex_m interrupt backend) ------------------------------ */
+/* The kernel's ARM_CM* ports tell interrupt context from IPSR
+ * (xPortIsInsideInterrupt, V10.2 and later). */
+#if defined(RTIPC__FR_CORTEX_M) && !defined(rtipcCONFIG_IN_INTERRUPT)
+#define rtipcCONFIG_IN_INTERRUPT() (xPortIsInsideInterrupt() != pdFALSE)
+#endif
+
 /* ---- what the application's FreeRTOSConfig.h must provide ------------------ */
 #if configSUPPORT_STATIC_ALLOCATION != 1
 #error "rtipc on FreeRTOS needs configSUPPORT_STATIC_ALLOCATION 1 (objects live in rtipc's memory)"

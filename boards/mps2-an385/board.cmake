@@ -1,0 +1,12 @@
+# The mps2-an385 board support as a static library, for any CMake project
+# built with boards/mps2-an385/toolchain.cmake (mcu/, examples/freertos-cm3):
+#   include(<rtipc>/boards/mps2-an385/board.cmake)
+#   target_link_libraries(app PRIVATE -Wl,--whole-archive board_mps2_an385 -Wl,--no-whole-archive)
+# Linked whole: its handlers are reached only through the vector table.
+set(RTIPC_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
+add_library(board_mps2_an385 STATIC ${RTIPC_BOARD_DIR}/startup.c ${RTIPC_BOARD_DIR}/board.c
+            ${RTIPC_BOARD_DIR}/board_asm.S)
+target_include_directories(board_mps2_an385 PUBLIC ${RTIPC_BOARD_DIR})
+target_compile_options(board_mps2_an385 PRIVATE
+    $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes>)
+target_link_options(board_mps2_an385 INTERFACE -T${RTIPC_BOARD_DIR}/mps2-an385.ld)
