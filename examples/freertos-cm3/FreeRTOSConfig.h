@@ -16,8 +16,11 @@
 #define configMAX_PRIORITIES 32                /* rtipc: >= RTIPC_PRIORITY_LEVELS */
 #define configMINIMAL_STACK_SIZE 256           /* words */
 #define configMAX_TASK_NAME_LEN 16
+#ifdef TICK_TYPE_WIDTH_32_BITS                 /* V11 */
 #define configTICK_TYPE_WIDTH_IN_BITS TICK_TYPE_WIDTH_32_BITS
-#define configUSE_16_BIT_TICKS 0               /* the same, for kernels before V11 */
+#else                                          /* kernels before V11 */
+#define configUSE_16_BIT_TICKS 0
+#endif
 #define configIDLE_SHOULD_YIELD 1
 #define configNUMBER_OF_CORES 1
 

@@ -1,0 +1,65 @@
+/* What the firmware gives the kernel and rtipc: the assertion, heap,
+ * stack-overflow and idle hooks, the tick hook that drives rtipc's
+ * interrupt timers, and rtipc's interrupt vector on the spare NVIC line. */
+#include <stdio.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#include "board.h"
+#include "rtipc/port_freertos.h"
+
+volatile uint32_t rtipc_cm3_switches; /* traceTASK_SWITCHED_IN (FreeRTOSConfig.h) */
+
+void rtipc_cm3_assert_failed(const char *file, unsigned long line)
+{
+    printf("FreeRTOS assertion failed at %s:%lu\n", file, line);
+    board_exit(3);
+}
+
+void vApplicationMallocFailedHook(void);
+void vApplicationMallocFailedHook(void)
+{
+    printf("FreeRTOS heap exhausted\n");
+    board_exit(4);
+}
+
+void vApplicationStackOverflowHook(TaskHandle_t task, char *name);
+void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
+{
+    (void)task;
+    printf("stack overflow in task %s\n", name);
+    board_exit(5);
+}
+
+/* Nothing to run: sleep until the next interrupt, so that QEMU (-icount
+ * sleep=off) moves its clock to the next timer event at once. */
+void vApplicationIdleHook(void);
+void vApplicationIdleHook(void) { board_wait_for_interrupt(); }
+
+void vApplicationTickHook(void);
+void vApplicationTickHook(void) { rtipc_freertos_tick_hook(); }
+
+/* rtipcCONFIG_CORTEX_M_IRQ (27) is rtipc's interrupt line. */
+void IRQ27_Handler(void) { rtipc_freertos_irq_vector(); }
+
+#if tskKERNEL_VERSION_MAJOR < 11
+/* Kernels before V11 do not provide the idle and timer tasks' memory. */
+void vApplicationGetIdleTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
+{
+    static StaticTask_t idle_tcb;
+    static StackType_t idle_stack[configMINIMAL_STACK_SIZE];
+    *tcb = &idle_tcb;
+    *stack = idle_stack;
+    *words = configMINIMAL_STACK_SIZE;
+}
+
+void vApplicationGetTimerTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
+{
+    static StaticTask_t timer_tcb;
+    static StackType_t timer_stack[configTIMER_TASK_STACK_DEPTH];
+    *tcb = &timer_tcb;
+    *stack = timer_stack;
+    *words = configTIMER_TASK_STACK_DEPTH;
+}
+#endif
