@@ -6,10 +6,12 @@
  *   rtipc-bench run [options] [ID...]
  *   rtipc-bench compare BASE.json NEW.json [--threshold PCT]   (compare/compare.h)
  *   rtipc-bench report RESULTS.json DIR
+ *   rtipc-bench audit RESULTS.json [--json OUT.json]             (audit/audit.h)
  *
  * Exit status: 0 every experiment ran; 1 one failed or an output could not be
  * written (the reason is printed); 2 usage error. compare: 0 nothing
- * regressed, 1 a metric regressed, 2 usage error or invalid input. */
+ * regressed, 1 a metric regressed, 2 usage error or invalid input. audit: 0
+ * audited, 1 OUT.json not written, 2 usage error or invalid input. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
 #include "cli.h"
 #include "compare/compare.h"
 #include "harness/bench.h"
@@ -34,6 +37,9 @@ static const char usage_text[] =
     "                                    compare two --json files; exit 1 when a metric\n"
     "                                    regressed past PCT% (default 10; compare --help)\n"
     "       rtipc-bench report RESULTS.json DIR  build DIR/index.html from a --json file\n"
+    "       rtipc-bench audit RESULTS.json [--json OUT.json]\n"
+    "                                    audit the claims on the rows of a --json file from\n"
+    "                                    any target; --json: the file with the new verdicts\n"
     "\n"
     "options for run:\n"
     "  --quick            short run (CI, smoke tests): few samples, p99.9 omitted\n"
@@ -356,7 +362,7 @@ static int cmd_run(int argc, char **argv)
 int bench_cli(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("%s", "a command is required: list, help ID, run, compare or report");
+        return usage_error("%s", "a command is required: list, help ID, run, compare, report or audit");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
         fputs(usage_text, stdout);
@@ -382,8 +388,10 @@ int bench_cli(int argc, char **argv)
         rc = bench_compare_main(argc - 1, argv + 1);
     } else if (!strcmp(cmd, "report")) {
         rc = cmd_report(argc - 1, argv + 1);
+    } else if (!strcmp(cmd, "audit")) {
+        rc = bench_audit_main(argc - 1, argv + 1);
     } else
-        return usage_error("unknown command '%s' (list, help, run, compare, report)", cmd);
+        return usage_error("unknown command '%s' (list, help, run, compare, report, audit)", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing to stdout failed\n");
         return 1;

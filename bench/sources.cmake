@@ -3,7 +3,7 @@
 # one-core suite on FreeRTOS's POSIX simulator).
 #
 #   RTIPC_BENCH_COMMON_SOURCES      the command line, harness, statistics,
-#                                   report, compare and trace (C11 + POSIX
+#                                   report, compare, audit and trace (C11 + POSIX
 #                                   stdio/files + cJSON)
 #   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
 #                                   public rtipc API alone
@@ -25,6 +25,7 @@ set(RTIPC_BENCH_COMMON_SOURCES
     ${_rtipc_bench_dir}/harness/report.c
     ${_rtipc_bench_dir}/harness/claims.c
     ${_rtipc_bench_dir}/compare/compare.c
+    ${_rtipc_bench_dir}/audit/audit.c
     ${_rtipc_bench_dir}/report/html.c
     ${_rtipc_bench_dir}/report/plot.c
     ${_rtipc_bench_dir}/trace/trace.c

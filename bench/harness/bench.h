@@ -170,6 +170,10 @@ void bench_print_env(FILE *out, const bench_env_t *env);
 void bench_print_claims(FILE *out, const bench_run_t *run);
 /* 0, or -1 with errno set when the file cannot be written. */
 int bench_write_json(const bench_run_t *run, const char *path);
+/* The "claims" array of rtipc-bench/1 for run->claims, as a new cJSON array
+ * (the caller owns it; cJSON_Delete). */
+struct cJSON;
+struct cJSON *bench_claims_json(const bench_run_t *run);
 /* The text bench_write_json writes (less its final newline), malloc'd: free()
  * it. NULL with errno set when memory runs out. */
 char *bench_json_text(const bench_run_t *run);

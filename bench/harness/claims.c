@@ -50,7 +50,45 @@ static void untestable(bench_claim_t *c, const char *exp)
     say(c, CLAIM_NOT_TESTABLE, "no usable rows from experiment %s in this run", exp);
 }
 
-#define US(r) ((r)->stats.p50 / 1000.0)
+static bool same_unit(bench_claim_t *c, const char *exp, const bench_result_t *a, const bench_result_t *b)
+{
+    if (!strcmp(a->unit, b->unit))
+        return true;
+    say(c, CLAIM_NOT_TESTABLE, "rows of experiment %s in different units (%s, %s): no ratio", exp, a->unit,
+        b->unit);
+    return false;
+}
+
+/* A figure of row r in the evidence text, in r's unit: latencies recorded in
+ * ns are shown in microseconds with `prec` decimals (as the tables show
+ * them); counts of instructions (bare-metal targets, docs/mcu.md) as whole
+ * instructions. r NULL: the figure is absent ("nan us"). The struct is a
+ * temporary that lives until the end of the full expression using .s. */
+typedef struct {
+    char s[48];
+} fig_t;
+
+static bool in_instr(const bench_result_t *r)
+{
+    return r && !strcmp(r->unit, "instr");
+}
+
+static fig_t fig(const bench_result_t *r, double v, int prec)
+{
+    fig_t f;
+    if (in_instr(r))
+        snprintf(f.s, sizeof f.s, "%.0f instr", v);
+    else
+        snprintf(f.s, sizeof f.s, "%.*f us", prec, v / 1000.0);
+    return f;
+}
+
+/* The median of r, in its unit. */
+#define P50(r, prec) (fig((r), (r) ? (r)->stats.p50 : NAN, (prec)).s)
+
+/* Ratios of figures in different units mean nothing: such a pair makes the
+ * claim not testable. True when a and b are in the same unit. */
+static bool same_unit(bench_claim_t *c, const char *exp, const bench_result_t *a, const bench_result_t *b);
 
 static void claim_placement(const bench_run_t *run, bench_claim_t *c)
 {
@@ -58,13 +96,15 @@ static void claim_placement(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *f = dist(run, "queue-placement", "rtipc-queue", "flushed", "latency");
     if (!w || !f || isnan(w->stats.p99) || isnan(f->stats.p99))
         return untestable(c, "queue-placement");
+    if (!same_unit(c, "queue-placement", w, f))
+        return;
     double lat = ratio(f, w);
     double jw = w->stats.p99 - w->stats.p50, jf = f->stats.p99 - f->stats.p50;
     double jit = jw > 0 ? jf / jw : INFINITY;
     bool holds = lat >= 2 && above(w, f) && jit >= 2;
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "p50 warm %.3f us, flushed %.3f us (x%.2f); p99-p50 spread warm %.3f us, flushed %.3f us "
-        "(x%.2f)", US(w), US(f), lat, jw / 1000, jf / 1000, jit);
+        "p50 warm %s, flushed %s (x%.2f); p99-p50 spread warm %s, flushed %s (x%.2f)", P50(w, 3),
+        P50(f, 3), lat, fig(w, jw, 3).s, fig(f, jf, 3).s, jit);
 }
 
 static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
@@ -87,8 +127,8 @@ static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
     }
     bool capped1 = d1->value <= 1.1 * hz, capped100 = d100->value <= 1.1 * hz;
     say(c, capped1 && capped100 ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "tick %.0f Hz; no-yield handoff p50 %.1f us; no-yield throughput depth 1: %.0f msg/s (%s), "
-        "depth 100: %.0f msg/s (%s); with yield depth 1: %.0f msg/s", hz, US(lat), d1->value,
+        "tick %.0f Hz; no-yield handoff p50 %s; no-yield throughput depth 1: %.0f msg/s (%s), "
+        "depth 100: %.0f msg/s (%s); with yield depth 1: %.0f msg/s", hz, P50(lat, 1), d1->value,
         capped1 ? "capped" : "not capped", d100->value, capped100 ? "capped" : "not capped",
         y1 ? y1->value : NAN);
 }
@@ -107,16 +147,21 @@ static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *sq = dist(run, e, "std-queue-mutex", v, "send-overhead");
     if (!q || !rb || !h)
         return untestable(c, e);
+    if (!same_unit(c, e, q, rb) || !same_unit(c, e, q, h) || (sq && !same_unit(c, e, q, sq)))
+        return;
+    /* Call costs are shown in ns (one decimal), or in whole instructions. */
+    const char *u = in_instr(q) ? "instr" : "ns";
+    int prec = in_instr(q) ? 0 : 1;
     double r_rb = ratio(q, rb), r_h = ratio(h, q);
     bool rb_ok = r_rb >= 3.2 && r_rb <= 6.25 && above(rb, q);
     bool h_ok = r_h >= 1.8 && r_h <= 3.0 && above(q, h);
     char sqs[64] = "missing";
     if (sq)
-        snprintf(sqs, sizeof sqs, "%.1f ns -> x%.2f of the queue", sq->stats.p50, ratio(sq, q));
+        snprintf(sqs, sizeof sqs, "%.*f %s -> x%.2f of the queue", prec, sq->stats.p50, u, ratio(sq, q));
     say(c, rb_ok && h_ok ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "send p50 (%s): rtipc-queue %.1f ns, ring buffer (no-split) %.1f ns -> queue/ringbuf x%.2f; "
-        "C mutex+condvar heap queue %.1f ns -> x%.2f of the queue; std::queue+mutex %s",
-        v, q->stats.p50, rb->stats.p50, r_rb, h->stats.p50, r_h, sqs);
+        "send p50 (%s): rtipc-queue %.*f %s, ring buffer (no-split) %.*f %s -> queue/ringbuf x%.2f; "
+        "C mutex+condvar heap queue %.*f %s -> x%.2f of the queue; std::queue+mutex %s",
+        v, prec, q->stats.p50, u, prec, rb->stats.p50, u, r_rb, prec, h->stats.p50, u, r_h, sqs);
 }
 
 static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
@@ -152,11 +197,13 @@ static void claim_staleness(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *m = dist(run, e, "rtipc-mailbox", NULL, "staleness");
     if (!q || !o)
         return untestable(c, e);
+    if (!same_unit(c, e, q, o))
+        return;
     double r = ratio(q, o);
     bool holds = r >= 2 && above(o, q);
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "staleness p50: queue (%s) %.1f us, length-1 overwrite %.1f us (queue x%.1f), rtipc "
-        "mailbox %.1f us", q->variant, US(q), US(o), r, m ? US(m) : NAN);
+        "staleness p50: queue (%s) %s, length-1 overwrite %s (queue x%.1f), rtipc mailbox %s", q->variant,
+        P50(q, 1), P50(o, 1), r, P50(m, 1));
 }
 
 static void claim_cross_core(const bench_run_t *run, bench_claim_t *c)
@@ -167,14 +214,14 @@ static void claim_cross_core(const bench_run_t *run, bench_claim_t *c)
     for (int i = 0; i < 3; i++) {
         const bench_result_t *s = dist(run, e, mech[i], "same-core", "latency");
         const bench_result_t *x = dist(run, e, mech[i], "cross-core", "latency");
-        if (!s || !x)
+        if (!s || !x || strcmp(s->unit, x->unit) != 0)
             continue;
         tested++;
         bool d = above(s, x);
         dearer += d;
         size_t l = strlen(buf);
-        snprintf(buf + l, sizeof buf - l, "%s%s same %.2f us, cross %.2f us (x%.2f%s)", l ? "; " : "",
-                 mech[i], US(s), US(x), ratio(x, s), d ? "" : ", not apart");
+        snprintf(buf + l, sizeof buf - l, "%s%s same %s, cross %s (x%.2f%s)", l ? "; " : "", mech[i],
+                 P50(s, 2), P50(x, 2), ratio(x, s), d ? "" : ", not apart");
     }
     if (tested < 3)
         return untestable(c, e);
@@ -188,10 +235,12 @@ static void claim_batching(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *big = dist(run, e, "rtipc-queue", "1x100B", "time-per-100B");
     if (!small || !big)
         return untestable(c, e);
+    if (!same_unit(c, e, small, big))
+        return;
     double r = ratio(small, big);
     say(c, r >= 2 && above(big, small) ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "per 100 bytes p50: 100 x 1-byte items %.2f us, 1 x 100-byte item %.2f us (x%.1f)", US(small),
-        US(big), r);
+        "per 100 bytes p50: 100 x 1-byte items %s, 1 x 100-byte item %s (x%.1f)", P50(small, 2),
+        P50(big, 2), r);
 }
 
 static void claim_queue_set(const bench_run_t *run, bench_claim_t *c)
@@ -209,16 +258,29 @@ static void claim_queue_set(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_notify(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "notify-vs-sem";
+    const char *e = "notify-vs-sem", *where = "cross-core";
     const bench_result_t *s = dist(run, e, "rtipc-sem", "cross-core", "latency");
     const bench_result_t *n = dist(run, e, "rtipc-notify", "cross-core", "latency");
+    /* One-core targets (the FreeRTOS POSIX simulator, a one-core MCU) name
+     * these rows same-core: with no cross-core row at all, the same rule is
+     * applied to them, and the evidence says so. */
+    bool one_core = !bench_find(run, e, "rtipc-sem", "cross-core", "latency") &&
+                    !bench_find(run, e, "rtipc-notify", "cross-core", "latency");
+    if (one_core) {
+        s = dist(run, e, "rtipc-sem", "same-core", "latency");
+        n = dist(run, e, "rtipc-notify", "same-core", "latency");
+        where = "one core: same-core";
+    }
     if (!s || !n)
         return untestable(c, e);
+    if (!same_unit(c, e, s, n))
+        return;
     double r = ratio(s, n);
     bool holds = r >= 3 && r <= 5 && above(n, s);
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "cross-core give->take p50: semaphore %.2f us, notification %.2f us: semaphore/notification "
-        "x%.2f (notification %.0f%% faster)", US(s), US(n), r, (1 - 1 / r) * 100);
+        "%s give->take p50: semaphore %s, notification %s: semaphore/notification x%.2f (notification "
+        "%.0f%% faster)%s", where, P50(s, 2), P50(n, 2), r, (1 - 1 / r) * 100,
+        one_core ? " (the claim is about cross-core)" : "");
 }
 
 static const struct {

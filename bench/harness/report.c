@@ -217,6 +217,22 @@ static cJSON *result_json(const bench_result_t *r)
     return j;
 }
 
+cJSON *bench_claims_json(const bench_run_t *run)
+{
+    cJSON *claims = cJSON_CreateArray();
+    for (int i = 0; i < BENCH_CLAIMS; i++) {
+        const bench_claim_t *c = &run->claims[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", c->id);
+        cJSON_AddStringToObject(o, "claim", c->claim);
+        cJSON_AddStringToObject(o, "verdict", bench_verdict_name(c->verdict));
+        cJSON_AddStringToObject(o, "rule", c->rule);
+        cJSON_AddStringToObject(o, "evidence", c->evidence);
+        cJSON_AddItemToArray(claims, o);
+    }
+    return claims;
+}
+
 static int write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -249,17 +265,7 @@ char *bench_json_text(const bench_run_t *run)
     cJSON *res = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < run->n_results; i++)
         cJSON_AddItemToArray(res, result_json(&run->results[i]));
-    cJSON *claims = cJSON_AddArrayToObject(root, "claims");
-    for (int i = 0; i < BENCH_CLAIMS; i++) {
-        const bench_claim_t *c = &run->claims[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "id", c->id);
-        cJSON_AddStringToObject(o, "claim", c->claim);
-        cJSON_AddStringToObject(o, "verdict", bench_verdict_name(c->verdict));
-        cJSON_AddStringToObject(o, "rule", c->rule);
-        cJSON_AddStringToObject(o, "evidence", c->evidence);
-        cJSON_AddItemToArray(claims, o);
-    }
+    cJSON_AddItemToObject(root, "claims", bench_claims_json(run));
     /* cJSON allocates with malloc (no hooks are installed), so free() it. */
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

@@ -1,13 +1,16 @@
 /* The harness's port-dependent helpers (bench/harness/results.c): how many
  * cores a run has and what its rows are named, the sleeps experiments use to
  * meet deadlines, and the tick-cap claim's rule that interrupts must arrive
- * faster than the tick before a cap can be judged (claims.c). */
+ * faster than the tick before a cap can be judged (claims.c); the claim
+ * audit's evidence in the rows' unit (us for ns rows, instructions for instr
+ * rows) and claim 9 on one-core targets. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,12 +107,234 @@ static void test_tick_cap_needs_interrupts_faster_than_the_tick(void **state)
     free_rows(&run);
 }
 
+/* ---- evidence in the rows' unit ---- */
+
+#define MAX_ROWS 40
+
+typedef struct {
+    bench_run_t run;
+    bench_result_t rows[MAX_ROWS];
+} audit_case_t;
+
+static bench_result_t *new_row(audit_case_t *a, bench_kind_t kind, const char *exp, const char *mech,
+                               const char *var, const char *metric, const char *unit)
+{
+    assert_true(a->run.n_results < MAX_ROWS);
+    bench_result_t *r = &a->rows[a->run.n_results++];
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    snprintf(r->experiment, sizeof r->experiment, "%s", exp);
+    snprintf(r->mechanism, sizeof r->mechanism, "%s", mech);
+    snprintf(r->variant, sizeof r->variant, "%s", var);
+    snprintf(r->metric, sizeof r->metric, "%s", metric);
+    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    return r;
+}
+
+/* A distribution with the given median and p99, its 95% interval +-1. */
+static void add_dist(audit_case_t *a, const char *exp, const char *mech, const char *var, const char *metric,
+                     const char *unit, double p50, double p99)
+{
+    bench_stats_t *s = &new_row(a, BENCH_DIST, exp, mech, var, metric, unit)->stats;
+    s->n = 1000;
+    s->min = p50 * 0.9;
+    s->mean = s->p50 = p50;
+    s->p90 = (p50 + p99) / 2;
+    s->p99 = p99;
+    s->p999 = NAN;
+    s->max = p99 * 1.5;
+    s->stddev = p50 / 10;
+    s->p50_lo = p50 - 1;
+    s->p50_hi = p50 + 1;
+}
+
+static void add_value(audit_case_t *a, const char *exp, const char *mech, const char *var, const char *metric,
+                      const char *unit, double v)
+{
+    new_row(a, BENCH_VALUE, exp, mech, var, metric, unit)->value = v;
+}
+
+/* Rows for claims 1, 2, 3, 5, 6, 7, 8 and 9 with latencies in @p unit;
+ * notify-vs-sem rows named @p notify_variant. */
+static void build_run(audit_case_t *a, const char *unit, const char *notify_variant)
+{
+    memset(a, 0, sizeof *a);
+    a->run.results = a->rows;
+    a->run.cap_results = MAX_ROWS;
+    a->run.env.tick_hz = 1000;
+    add_dist(a, "queue-placement", "rtipc-queue", "warm", "latency", unit, 2000, 3000);
+    add_dist(a, "queue-placement", "rtipc-queue", "flushed", "latency", unit, 5000, 9000);
+    add_dist(a, "isr-handoff", "rtipc-queue", "no-yield", "latency", unit, 1162, 1300);
+    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=1", "throughput", "msg/s", 1000);
+    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=100", "throughput", "msg/s", 1050);
+    add_value(a, "isr-handoff", "rtipc-queue", "yield/depth=1", "throughput", "msg/s", 18000);
+    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=1", "offered", "msg/s", 20000);
+    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=100", "offered", "msg/s", 20000);
+    add_dist(a, "mechanism-compare", "rtipc-queue", "item=4", "send-overhead", unit, 120, 200);
+    add_dist(a, "mechanism-compare", "rtipc-ringbuf-nosplit", "item=4", "send-overhead", unit, 30, 50);
+    add_dist(a, "mechanism-compare", "mutex-condvar", "item=4", "send-overhead", unit, 300, 500);
+    add_dist(a, "mechanism-compare", "std-queue-mutex", "item=4", "send-overhead", unit, 500, 800);
+    add_dist(a, "state-vs-event", "rtipc-queue", "depth=8", "staleness", unit, 50000, 90000);
+    add_dist(a, "state-vs-event", "rtipc-queue-overwrite", "", "staleness", unit, 1500, 3000);
+    add_dist(a, "state-vs-event", "rtipc-mailbox", "", "staleness", unit, 1200, 2000);
+    add_dist(a, "core-placement", "rtipc-queue", "same-core", "latency", unit, 1000, 2000);
+    add_dist(a, "core-placement", "rtipc-queue", "cross-core", "latency", unit, 3000, 6000);
+    add_dist(a, "core-placement", "rtipc-sem", "same-core", "latency", unit, 2000, 3000);
+    add_dist(a, "core-placement", "rtipc-sem", "cross-core", "latency", unit, 5000, 8000);
+    add_dist(a, "core-placement", "rtipc-notify", "same-core", "latency", unit, 500, 900);
+    add_dist(a, "core-placement", "rtipc-notify", "cross-core", "latency", unit, 1500, 2500);
+    add_dist(a, "batching", "rtipc-queue", "100x1B", "time-per-100B", unit, 5200, 5600);
+    add_dist(a, "batching", "rtipc-queue", "1x100B", "time-per-100B", unit, 700, 800);
+    add_value(a, "queue-set", "queue-set", "", "memory", "B", 900);
+    add_value(a, "queue-set", "3-tasks", "", "memory", "B", 800);
+    add_dist(a, "notify-vs-sem", "rtipc-sem", notify_variant, "latency", unit, 16000, 20000);
+    add_dist(a, "notify-vs-sem", "rtipc-notify", notify_variant, "latency", unit, 4000, 5000);
+}
+
+static const bench_verdict_t expected_verdicts[BENCH_CLAIMS] = {
+    CLAIM_HOLDS, CLAIM_HOLDS, CLAIM_HOLDS, CLAIM_NOT_TESTABLE, CLAIM_HOLDS,
+    CLAIM_HOLDS, CLAIM_HOLDS, CLAIM_DOES_NOT_HOLD, CLAIM_HOLDS};
+
+static void assert_verdicts(const bench_run_t *run, const bench_verdict_t *want)
+{
+    for (int i = 0; i < BENCH_CLAIMS; i++) {
+        assert_int_equal(run->claims[i].id, i + 1);
+        assert_int_equal(run->claims[i].verdict, want[i]);
+    }
+}
+
+/* True when text has a figure in microseconds (a digit, " us", then no
+ * letter: "usable" is not one). */
+static bool has_us_figure(const char *text)
+{
+    for (const char *p = strstr(text, " us"); p; p = strstr(p + 1, " us"))
+        if (p > text && p[-1] >= '0' && p[-1] <= '9' && !(p[3] >= 'a' && p[3] <= 'z'))
+            return true;
+    return false;
+}
+
+/* Latencies in ns: figures in microseconds, with the precision each claim
+ * has always used. */
+static void test_evidence_in_us_for_ns_rows(void **state)
+{
+    (void)state;
+    static audit_case_t a;
+    build_run(&a, "ns", "cross-core");
+    bench_audit_claims(&a.run);
+    assert_verdicts(&a.run, expected_verdicts);
+    const bench_claim_t *c = a.run.claims;
+    assert_string_equal(c[0].evidence, "p50 warm 2.000 us, flushed 5.000 us (x2.50); p99-p50 spread warm 1.000 us, "
+                                       "flushed 4.000 us (x4.00)");
+    assert_string_equal(c[1].evidence, "tick 1000 Hz; no-yield handoff p50 1.2 us; no-yield throughput depth 1: "
+                                       "1000 msg/s (capped), depth 100: 1050 msg/s (capped); with yield depth 1: "
+                                       "18000 msg/s");
+    assert_string_equal(c[2].evidence, "send p50 (item=4): rtipc-queue 120.0 ns, ring buffer (no-split) 30.0 ns -> "
+                                       "queue/ringbuf x4.00; C mutex+condvar heap queue 300.0 ns -> x2.50 of the "
+                                       "queue; std::queue+mutex 500.0 ns -> x4.17 of the queue");
+    assert_string_equal(c[4].evidence, "staleness p50: queue (depth=8) 50.0 us, length-1 overwrite 1.5 us (queue "
+                                       "x33.3), rtipc mailbox 1.2 us");
+    assert_string_equal(c[5].evidence, "rtipc-queue same 1.00 us, cross 3.00 us (x3.00); rtipc-sem same 2.00 us, "
+                                       "cross 5.00 us (x2.50); rtipc-notify same 0.50 us, cross 1.50 us (x3.00)");
+    assert_string_equal(c[6].evidence, "per 100 bytes p50: 100 x 1-byte items 5.20 us, 1 x 100-byte item 0.70 us "
+                                       "(x7.4)");
+    assert_true(has_us_figure(c[6].evidence));
+    assert_string_equal(c[8].evidence, "cross-core give->take p50: semaphore 16.00 us, notification 4.00 us: "
+                                       "semaphore/notification x4.00 (notification 75% faster)");
+}
+
+/* The same figures in instructions: the same verdicts, whole instructions
+ * in the evidence, the ratios unchanged. */
+static void test_evidence_in_instructions_for_instr_rows(void **state)
+{
+    (void)state;
+    static audit_case_t a;
+    build_run(&a, "instr", "cross-core");
+    bench_audit_claims(&a.run);
+    assert_verdicts(&a.run, expected_verdicts);
+    const bench_claim_t *c = a.run.claims;
+    assert_string_equal(c[0].evidence, "p50 warm 2000 instr, flushed 5000 instr (x2.50); p99-p50 spread warm 1000 "
+                                       "instr, flushed 4000 instr (x4.00)");
+    assert_non_null(strstr(c[1].evidence, "no-yield handoff p50 1162 instr;"));
+    assert_non_null(strstr(c[2].evidence, "rtipc-queue 120 instr, ring buffer (no-split) 30 instr -> queue/ringbuf "
+                                          "x4.00; C mutex+condvar heap queue 300 instr -> x2.50 of the queue; "
+                                          "std::queue+mutex 500 instr -> x4.17 of the queue"));
+    assert_string_equal(c[4].evidence, "staleness p50: queue (depth=8) 50000 instr, length-1 overwrite 1500 instr "
+                                       "(queue x33.3), rtipc mailbox 1200 instr");
+    assert_non_null(strstr(c[5].evidence, "rtipc-notify same 500 instr, cross 1500 instr (x3.00)"));
+    assert_string_equal(c[6].evidence, "per 100 bytes p50: 100 x 1-byte items 5200 instr, 1 x 100-byte item 700 "
+                                       "instr (x7.4)");
+    assert_string_equal(c[8].evidence, "cross-core give->take p50: semaphore 16000 instr, notification 4000 instr: "
+                                       "semaphore/notification x4.00 (notification 75% faster)");
+    for (int i = 0; i < BENCH_CLAIMS; i++)
+        assert_false(has_us_figure(c[i].evidence));
+}
+
+/* Two rows of one ratio in different units: not testable, whatever the
+ * figures. */
+static void test_mixed_units_are_not_testable(void **state)
+{
+    (void)state;
+    static audit_case_t a;
+    build_run(&a, "ns", "cross-core");
+    for (size_t i = 0; i < a.run.n_results; i++)
+        if (!strcmp(a.rows[i].variant, "1x100B") || !strcmp(a.rows[i].mechanism, "rtipc-notify"))
+            snprintf(a.rows[i].unit, sizeof a.rows[i].unit, "instr");
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[6].verdict, CLAIM_NOT_TESTABLE);
+    assert_non_null(strstr(a.run.claims[6].evidence, "different units (ns, instr)"));
+    /* rtipc-notify's core-placement rows agree with each other: claim 6 stands. */
+    assert_int_equal(a.run.claims[5].verdict, CLAIM_HOLDS);
+    assert_int_equal(a.run.claims[8].verdict, CLAIM_NOT_TESTABLE);
+    assert_non_null(strstr(a.run.claims[8].evidence, "different units (ns, instr)"));
+}
+
+/* Claim 9 on one core: same-core rows when no cross-core row exists, said
+ * so in the evidence; a run with cross-core rows ignores same-core ones. */
+static void test_notify_claim_on_one_core(void **state)
+{
+    (void)state;
+    static audit_case_t a;
+    build_run(&a, "instr", "same-core");
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[8].verdict, CLAIM_HOLDS);
+    assert_string_equal(a.run.claims[8].evidence,
+                        "one core: same-core give->take p50: semaphore 16000 instr, notification 4000 instr: "
+                        "semaphore/notification x4.00 (notification 75% faster) (the claim is about cross-core)");
+    /* The rule is the same: twice as fast does not hold. */
+    a.rows[a.run.n_results - 1].stats.p50 = 8000;
+    a.rows[a.run.n_results - 1].stats.p50_lo = 7999;
+    a.rows[a.run.n_results - 1].stats.p50_hi = 8001;
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[8].verdict, CLAIM_DOES_NOT_HOLD);
+    assert_non_null(strstr(a.run.claims[8].evidence, "one core: same-core"));
+
+    /* Cross-core rows too (figures apart from the same-core ones): they decide. */
+    build_run(&a, "ns", "same-core");
+    add_dist(&a, "notify-vs-sem", "rtipc-sem", "cross-core", "latency", "ns", 15000, 20000);
+    add_dist(&a, "notify-vs-sem", "rtipc-notify", "cross-core", "latency", "ns", 7500, 9000);
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[8].verdict, CLAIM_DOES_NOT_HOLD);
+    assert_string_equal(a.run.claims[8].evidence,
+                        "cross-core give->take p50: semaphore 15.00 us, notification 7.50 us: "
+                        "semaphore/notification x2.00 (notification 50% faster)");
+
+    /* One cross-core row only (the other failed): not testable, as before. */
+    build_run(&a, "ns", "same-core");
+    add_dist(&a, "notify-vs-sem", "rtipc-sem", "cross-core", "latency", "ns", 15000, 20000);
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[8].verdict, CLAIM_NOT_TESTABLE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_core_variant_follows_the_cpus),
         cmocka_unit_test(test_sleeps_reach_their_deadline),
         cmocka_unit_test(test_tick_cap_needs_interrupts_faster_than_the_tick),
+        cmocka_unit_test(test_evidence_in_us_for_ns_rows),
+        cmocka_unit_test(test_evidence_in_instructions_for_instr_rows),
+        cmocka_unit_test(test_mixed_units_are_not_testable),
+        cmocka_unit_test(test_notify_claim_on_one_core),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
