@@ -85,6 +85,30 @@ uint32_t board_timer_now(void) { return TIMER_VALUE; }
 
 double board_instr_per_count(void) { return instr_per_count; }
 
+/* SysTick (ARMv7-M system timer) registers. */
+#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
+#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
+#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
+
+uint32_t board_systick_hz(void)
+{
+    /* Free-run SysTick on the processor clock, without its interrupt, for
+     * 250000 TIMER0 counts (10 ms at BOARD_CPU_HZ), then leave it stopped. */
+    uint32_t saved = board_irq_save();
+    SYST_CSR = 0;
+    SYST_RVR = 0x00FFFFFFu;
+    SYST_CVR = 0;
+    SYST_CSR = 5u; /* enable, processor clock, no interrupt */
+    uint32_t t0 = board_timer_now(), s0 = SYST_CVR;
+    while (t0 - board_timer_now() < 250000u)
+        ;
+    uint32_t s1 = SYST_CVR;
+    SYST_CSR = 0;
+    board_irq_restore(saved);
+    uint32_t ticks = (s0 - s1) & 0x00FFFFFFu;
+    return (uint32_t)((uint64_t)ticks * BOARD_CPU_HZ / 250000u);
+}
+
 bool board_stamp_exact(void) { return stamp_exact; }
 
 uint32_t board_stamp_anomalies(void) { return stamp_anomalies; }

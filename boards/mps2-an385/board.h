@@ -151,6 +151,12 @@ double board_calibrate(void);
 /* The value board_calibrate() found (0 before it ran). */
 double board_instr_per_count(void);
 
+/* The rate SysTick counts at on the processor clock, in Hz, measured
+ * against TIMER0 over 10 ms of emulated time (interrupts masked meanwhile;
+ * SysTick is left stopped). A kernel programs its tick from it: under QEMU
+ * it need not be BOARD_CPU_HZ (docs/mcu.md). */
+uint32_t board_systick_hz(void);
+
 /* ---- interrupts ----------------------------------------------------------- */
 
 /* NVIC: enable / disable an external interrupt line, set it pending (as if
@@ -167,11 +173,6 @@ void board_nvic_set_priority(unsigned irq, uint8_t priority);
  * to be given back to board_irq_restore. Nests. */
 uint32_t board_irq_save(void);
 void board_irq_restore(uint32_t saved);
-
-/* Sleep until an interrupt is pending (WFI). A kernel's idle hook calls it:
- * under QEMU with -icount ...,sleep=off the emulated clock then jumps to the
- * next timer event instead of executing an idle loop. */
-void board_wait_for_interrupt(void);
 
 /* ---- exit ----------------------------------------------------------------- */
 

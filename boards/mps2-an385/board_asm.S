@@ -161,18 +161,6 @@ board_irq_restore:
     bx lr
     .size board_irq_restore, . - board_irq_restore
 
-/* void board_wait_for_interrupt(void): sleep until an interrupt is pending
- * (a kernel's idle hook; under QEMU with -icount sleep=off the emulated
- * clock then jumps to the next timer event). */
-    .global board_wait_for_interrupt
-    .type board_wait_for_interrupt, %function
-    .thumb_func
-board_wait_for_interrupt:
-    dsb
-    wfi
-    bx lr
-    .size board_wait_for_interrupt, . - board_wait_for_interrupt
-
 /* uint32_t board_ipsr(void): the active exception number (0 in thread mode). */
     .global board_ipsr
     .type board_ipsr, %function

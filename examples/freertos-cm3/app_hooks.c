@@ -1,5 +1,5 @@
-/* What the firmware gives the kernel and rtipc: the assertion, heap,
- * stack-overflow and idle hooks, the tick hook that drives rtipc's
+/* What the firmware gives the kernel and rtipc: the assertion, heap and
+ * stack-overflow hooks, the tick hook that drives rtipc's
  * interrupt timers, and rtipc's interrupt vector on the spare NVIC line. */
 #include <stdio.h>
 
@@ -31,11 +31,6 @@ void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
     printf("stack overflow in task %s\n", name);
     board_exit(5);
 }
-
-/* Nothing to run: sleep until the next interrupt, so that QEMU (-icount
- * sleep=off) moves its clock to the next timer event at once. */
-void vApplicationIdleHook(void);
-void vApplicationIdleHook(void) { board_wait_for_interrupt(); }
 
 void vApplicationTickHook(void);
 void vApplicationTickHook(void) { rtipc_freertos_tick_hook(); }

@@ -922,7 +922,7 @@ static void qs_take(qs_t *st, int k, uint32_t v, board_stamp_t t1)
 {
     if (v != st->next[k]++)
         st->errors++;
-    if (st->received >= WARMUP)
+    if (st->received >= st->total - N) /* the last N; the first are warm-up */
         mcu_sample(board_stamp_instr(st->t0, t1));
     st->received++;
 }
@@ -948,7 +948,9 @@ static void qs_consumer(void *arg)
                 return;
             }
         }
-        int rc = rtipc_queue_receive(st->q[k], &v, RTIPC_NO_WAIT);
+        /* After a select the item is there; a consumer of its own queue
+         * blocks in the receive. */
+        int rc = rtipc_queue_receive(st->q[k], &v, a->index < 0 ? RTIPC_NO_WAIT : RTIPC_FOREVER);
         board_stamp_t t1 = board_stamp_end();
         if (rc != RTIPC_OK)
             st->errors++;
@@ -978,7 +980,7 @@ static void queue_set(bool set_design)
     static qs_arg_t args[QS_SOURCES];
     memset(&st, 0, sizeof st);
     st.set_design = set_design;
-    st.total = (N / QS_SOURCES) * QS_SOURCES + WARMUP * QS_SOURCES;
+    st.total = (N + WARMUP + QS_SOURCES - 1) / QS_SOURCES * QS_SOURCES; /* as many from each */
     const char *mech = set_design ? "queue-set" : "3-tasks";
     const char *variant = "3x(len=10,item=4),stack=1024";
 
@@ -1229,14 +1231,19 @@ static void print_json(void)
 static void runner(void *arg)
 {
     (void)arg;
-    measure_timestamps();
-    measure_round_trips();
-    measure_notify_vs_sem();
-    measure_isr_handoff();
-    measure_batching();
-    measure_state_vs_event();
-    measure_queue_set();
-    measure_footprint();
+    static const struct {
+        const char *id;
+        void (*run)(void);
+    } suite[] = {
+        {"timestamp", measure_timestamps},       {"round-trip", measure_round_trips},
+        {"notify-vs-sem", measure_notify_vs_sem}, {"isr-handoff", measure_isr_handoff},
+        {"batching", measure_batching},           {"state-vs-event", measure_state_vs_event},
+        {"queue-set", measure_queue_set},         {"footprint", measure_footprint},
+    };
+    for (size_t i = 0; i < sizeof suite / sizeof suite[0]; i++) {
+        printf("running %s\n", suite[i].id); /* deterministic too: a hang shows where */
+        suite[i].run();
+    }
     int failures = mcu_failures();
     if (board_stamp_anomalies() != 0) {
         printf("rtipc-cm3-freertos-bench: %lu timestamps found the timer off its period\n",
@@ -1245,19 +1252,23 @@ static void runner(void *arg)
     }
     printf("rtipc-cm3-freertos-bench: FreeRTOS %s on %s, rtipc %s, %d samples a series\n",
            tskKERNEL_VERSION_NUMBER, target, RTIPC_CM3_VERSION, N);
-    printf("calibration: %.4f instructions per TIMER0 count (%s); timestamp overhead %ld instructions "
-           "(subtracted below except from its own row); heap left %u of %u bytes\n\n",
+    printf("calibration: %.4f instructions per TIMER0 count (%s); SysTick at %lu Hz, tick %u Hz; timestamp "
+           "overhead %ld instructions (subtracted below except from its own row); heap left %u of %u bytes\n\n",
            ipc, board_stamp_exact() ? "stamps exact to the instruction" : "stamps to 4 instructions",
-           (long)mcu_overhead(), (unsigned)xPortGetFreeHeapSize(), (unsigned)configTOTAL_HEAP_SIZE);
+           (unsigned long)rtipc_cm3_systick_hz, (unsigned)configTICK_RATE_HZ, (long)mcu_overhead(),
+           (unsigned)xPortGetFreeHeapSize(), (unsigned)configTOTAL_HEAP_SIZE);
     mcu_print_tables();
     print_json();
     mcu_report_free();
     board_exit(failures ? 1 : 0);
 }
 
+uint32_t rtipc_cm3_systick_hz = BOARD_CPU_HZ; /* configCPU_CLOCK_HZ */
+
 int main(void)
 {
     ipc = board_calibrate();
+    rtipc_cm3_systick_hz = board_systick_hz();
     target = mcu_env_target(ipc);
     if (mcu_report_init(N) != 0) {
         printf("rtipc-cm3-freertos-bench: no memory for the samples\n");
