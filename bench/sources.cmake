@@ -24,6 +24,7 @@ set(RTIPC_BENCH_COMMON_SOURCES
     ${_rtipc_bench_dir}/harness/util.c
     ${_rtipc_bench_dir}/harness/report.c
     ${_rtipc_bench_dir}/harness/claims.c
+    ${_rtipc_bench_dir}/harness/json_read.c
     ${_rtipc_bench_dir}/compare/compare.c
     ${_rtipc_bench_dir}/audit/audit.c
     ${_rtipc_bench_dir}/report/html.c

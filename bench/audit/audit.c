@@ -19,6 +19,7 @@
 
 #include "../compare/compare.h"
 #include "../harness/bench.h"
+#include "../harness/json_read.h"
 #include "../harness/util.h"
 #include "audit.h"
 
@@ -53,25 +54,6 @@ __attribute__((format(printf, 2, 3))) static int invalid(const char *path, const
     return -1;
 }
 
-static const char *get_string(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* 1: a number (in *out), 0: null or absent (*out = NAN), -1: another type. */
-static int get_number(const cJSON *o, const char *key, double *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    *out = NAN;
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    if (!cJSON_IsNumber(v))
-        return -1;
-    *out = v->valuedouble;
-    return 1;
-}
-
 /* Copies a name into a row's fixed field; false when it does not fit (a
  * shortened name could match a row it is not). */
 static bool put_name(char *dst, size_t cap, const char *src)
@@ -91,7 +73,7 @@ static int bootstrap_ci(const char *path, size_t index, const cJSON *h, bench_st
     double bits;
     if (!h || cJSON_IsNull(h))
         return 0;
-    if (!cJSON_IsObject(h) || get_number(h, "sub_bucket_bits", &bits) != 1 || !(bits >= 0 && bits <= 30) ||
+    if (!cJSON_IsObject(h) || bench_json_number(h, "sub_bucket_bits", &bits) != 1 || !(bits >= 0 && bits <= 30) ||
         bits != floor(bits))
         return invalid(path, "results[%zu]: histogram lacks sub_bucket_bits (0..30)", index);
     const cJSON *buckets = cJSON_GetObjectItemCaseSensitive(h, "buckets");
@@ -132,11 +114,11 @@ static int load_stats(const char *path, size_t index, const cJSON *r, bench_stat
     static const char *const keys[] = {"min", "mean", "p50", "p90", "p99", "p999", "max", "stddev"};
     double *fields[] = {&st->min, &st->mean, &st->p50, &st->p90, &st->p99, &st->p999, &st->max, &st->stddev};
     double n;
-    if (get_number(r, "n", &n) != 1 || !(n >= 1 && n <= 0x1p53) || n != floor(n))
+    if (bench_json_number(r, "n", &n) != 1 || !(n >= 1 && n <= 0x1p53) || n != floor(n))
         return invalid(path, "results[%zu]: \"n\" is not a count >= 1", index);
     st->n = (size_t)n;
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-        if (get_number(r, keys[k], fields[k]) < 0)
+        if (bench_json_number(r, keys[k], fields[k]) < 0)
             return invalid(path, "results[%zu]: \"%s\" is neither a number nor null", index, keys[k]);
     if (!cJSON_GetObjectItemCaseSensitive(r, "p50"))
         return invalid(path, "results[%zu] lacks \"p50\" (a number or null)", index);
@@ -166,7 +148,7 @@ static int load_row(const char *path, size_t index, const cJSON *r, bench_run_t 
     if (!cJSON_IsObject(r))
         return invalid(path, "results[%zu] is not an object", index);
     for (size_t k = 0; k < 3; k++) {
-        const char *s = get_string(r, keys[k]);
+        const char *s = bench_json_string(r, keys[k]);
         if (!s)
             return invalid(path, "results[%zu] lacks the string \"%s\"", index, keys[k]);
         if (!put_name(fields[k], caps[k], s)) {
@@ -175,14 +157,14 @@ static int load_row(const char *path, size_t index, const cJSON *r, bench_run_t 
             return 0;
         }
     }
-    const char *note = get_string(r, "note");
+    const char *note = bench_json_string(r, "note");
     snprintf(row->note, sizeof row->note, "%s", note ? note : "");
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "missing"))) {
         row->kind = BENCH_MISSING;
         run->n_results++;
         return 0;
     }
-    const char *metric = get_string(r, "metric"), *unit = get_string(r, "unit");
+    const char *metric = bench_json_string(r, "metric"), *unit = bench_json_string(r, "unit");
     if (!metric || !*metric)
         return invalid(path, "results[%zu] lacks the string \"metric\"", index);
     if (!unit || !*unit)
@@ -198,7 +180,7 @@ static int load_row(const char *path, size_t index, const cJSON *r, bench_run_t 
             return -1;
     } else {
         row->kind = BENCH_VALUE;
-        if (!cJSON_GetObjectItemCaseSensitive(r, "value") || get_number(r, "value", &row->value) < 0)
+        if (!cJSON_GetObjectItemCaseSensitive(r, "value") || bench_json_number(r, "value", &row->value) < 0)
             return invalid(path, "results[%zu] has neither \"n\" nor a \"value\" (a number or null)", index);
     }
     run->n_results++;
@@ -227,7 +209,7 @@ static int load(const char *path, cJSON **root, bench_run_t *run)
     free(text);
     if (!cJSON_IsObject(*root))
         return invalid(path, "not an rtipc-bench/1 file: the top level is not an object");
-    const char *schema = get_string(*root, "schema");
+    const char *schema = bench_json_string(*root, "schema");
     if (!schema)
         return invalid(path, "not an rtipc-bench/1 file: no \"schema\" string");
     if (strcmp(schema, "rtipc-bench/1") != 0)
@@ -237,7 +219,7 @@ static int load(const char *path, cJSON **root, bench_run_t *run)
         return invalid(path, "\"env\" is not an object");
     /* The only env field a claim reads: claim 2 compares with the tick. */
     double tick = 0;
-    if (env && (get_number(env, "tick_hz", &tick) < 0 || (!isnan(tick) && !(tick >= 0 && tick <= UINT32_MAX))))
+    if (env && (bench_json_number(env, "tick_hz", &tick) < 0 || (!isnan(tick) && !(tick >= 0 && tick <= UINT32_MAX))))
         return invalid(path, "env.tick_hz is not a rate in Hz");
     run->env.tick_hz = isnan(tick) ? 0 : (uint32_t)tick;
     const cJSON *results = cJSON_GetObjectItemCaseSensitive(*root, "results");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/json_read.h"
 #include "../harness/util.h"
 #include "compare.h"
 
@@ -258,25 +259,6 @@ __attribute__((format(printf, 2, 3))) static int invalid(const run_file_t *f, co
     return -1;
 }
 
-static const char *get_string(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* 1: a number (in *out), 0: null or absent (*out = NAN), -1: another type. */
-static int get_number(const cJSON *o, const char *key, double *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    *out = NAN;
-    if (!v || cJSON_IsNull(v))
-        return 0;
-    if (!cJSON_IsNumber(v))
-        return -1;
-    *out = v->valuedouble;
-    return 1;
-}
-
 static bool is_count(double v, double limit)
 {
     return v >= 0 && v <= limit && v == floor(v);
@@ -286,7 +268,7 @@ static bool is_count(double v, double limit)
 static int load_histogram(const run_file_t *f, row_t *row, const cJSON *h)
 {
     double bits;
-    if (!cJSON_IsObject(h) || get_number(h, "sub_bucket_bits", &bits) != 1 || !is_count(bits, 30))
+    if (!cJSON_IsObject(h) || bench_json_number(h, "sub_bucket_bits", &bits) != 1 || !is_count(bits, 30))
         return invalid(f, "results[%zu]: histogram lacks sub_bucket_bits (0..30)", row->index);
     const cJSON *buckets = cJSON_GetObjectItemCaseSensitive(h, "buckets");
     if (!cJSON_IsArray(buckets))
@@ -319,16 +301,16 @@ static int load_row(const run_file_t *f, row_t *row, const cJSON *r)
     if (!cJSON_IsObject(r))
         return invalid(f, "results[%zu] is not an object", row->index);
     for (size_t k = 0; k < 3; k++)
-        if (!(*fields[k] = get_string(r, keys[k])))
+        if (!(*fields[k] = bench_json_string(r, keys[k])))
             return invalid(f, "results[%zu] lacks the string \"%s\"", row->index, keys[k]);
-    row->note = get_string(r, "note");
+    row->note = bench_json_string(r, "note");
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "missing"))) {
         row->kind = ROW_MISSING;
         row->metric = row->unit = "";
         return 0;
     }
-    row->metric = get_string(r, "metric");
-    row->unit = get_string(r, "unit");
+    row->metric = bench_json_string(r, "metric");
+    row->unit = bench_json_string(r, "unit");
     if (!row->metric || !*row->metric)
         return invalid(f, "results[%zu] lacks the string \"metric\"", row->index);
     if (!row->unit || !*row->unit)
@@ -337,16 +319,16 @@ static int load_row(const run_file_t *f, row_t *row, const cJSON *r)
     double ignored;
     row->kind = cJSON_GetObjectItemCaseSensitive(r, "n") ? ROW_DIST : ROW_VALUE;
     const char *center = row->kind == ROW_DIST ? "p50" : "value";
-    if (row->kind == ROW_DIST && get_number(r, "n", &ignored) != 1)
+    if (row->kind == ROW_DIST && bench_json_number(r, "n", &ignored) != 1)
         return invalid(f, "results[%zu]: \"n\" is not a number", row->index);
-    int got = get_number(r, center, &row->center);
+    int got = bench_json_number(r, center, &row->center);
     if (got < 0 || !cJSON_GetObjectItemCaseSensitive(r, center))
         return invalid(f, "results[%zu] lacks \"%s\" (a number or null)", row->index, center);
     row->has_center = got == 1;
     if (row->kind == ROW_VALUE)
         return 0;
 
-    if (get_number(r, "p99", &row->p99) < 0 || get_number(r, "p999", &row->p999) < 0)
+    if (bench_json_number(r, "p99", &row->p99) < 0 || bench_json_number(r, "p999", &row->p999) < 0)
         return invalid(f, "results[%zu]: p99 or p999 is neither a number nor null", row->index);
     const cJSON *ci = cJSON_GetObjectItemCaseSensitive(r, "p50_ci95");
     if (ci && !cJSON_IsNull(ci)) {
@@ -710,8 +692,8 @@ static void print_table(const entry_t *entries, size_t n_entries, size_t first)
 
 static void print_source(const run_file_t *f)
 {
-    const char *commit = f->env ? get_string(f->env, "git_commit") : NULL;
-    const char *started = f->env ? get_string(f->env, "started_utc") : NULL;
+    const char *commit = f->env ? bench_json_string(f->env, "git_commit") : NULL;
+    const char *started = f->env ? bench_json_string(f->env, "started_utc") : NULL;
     printf("%-4s %s", f->role, f->path);
     if (commit || started)
         printf(" (%s%s%s)", commit ? commit : "", commit && started ? ", " : "", started ? started : "");

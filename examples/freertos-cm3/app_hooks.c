@@ -37,24 +37,3 @@ void vApplicationTickHook(void) { rtipc_freertos_tick_hook(); }
 
 /* rtipcCONFIG_CORTEX_M_IRQ (27) is rtipc's interrupt line. */
 void IRQ27_Handler(void) { rtipc_freertos_irq_vector(); }
-
-#if tskKERNEL_VERSION_MAJOR < 11
-/* Kernels before V11 do not provide the idle and timer tasks' memory. */
-void vApplicationGetIdleTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
-{
-    static StaticTask_t idle_tcb;
-    static StackType_t idle_stack[configMINIMAL_STACK_SIZE];
-    *tcb = &idle_tcb;
-    *stack = idle_stack;
-    *words = configMINIMAL_STACK_SIZE;
-}
-
-void vApplicationGetTimerTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
-{
-    static StaticTask_t timer_tcb;
-    static StackType_t timer_stack[configTIMER_TASK_STACK_DEPTH];
-    *tcb = &timer_tcb;
-    *stack = timer_stack;
-    *words = configTIMER_TASK_STACK_DEPTH;
-}
-#endif

@@ -1,6 +1,5 @@
 /* What every program of this example gives the kernel and rtipc: the
- * assertion and heap-exhausted hooks, the idle and timer tasks' memory on
- * kernels before V11, and the fine clock behind rtipc_cycles()
+ * assertion and heap-exhausted hooks and the fine clock behind rtipc_cycles()
  * (rtipcCONFIG_CYCLES in FreeRTOSConfig.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -27,32 +26,9 @@ void rtipc_example_assert_failed(const char *file, unsigned long line)
     abort();
 }
 
-#if tskKERNEL_VERSION_MAJOR < 11
-/* Kernels before V11 do not provide the idle and timer tasks' static memory
- * (configKERNEL_PROVIDED_STATIC_MEMORY): the application does. */
-void vApplicationGetIdleTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
-{
-    static StaticTask_t idle_tcb;
-    static StackType_t idle_stack[configMINIMAL_STACK_SIZE];
-    *tcb = &idle_tcb;
-    *stack = idle_stack;
-    *words = configMINIMAL_STACK_SIZE;
-}
-
-void vApplicationGetTimerTaskMemory(StaticTask_t **tcb, StackType_t **stack, uint32_t *words)
-{
-    static StaticTask_t timer_tcb;
-    static StackType_t timer_stack[configTIMER_TASK_STACK_DEPTH];
-    *tcb = &timer_tcb;
-    *stack = timer_stack;
-    *words = configTIMER_TASK_STACK_DEPTH;
-}
-#endif
-
 void vApplicationMallocFailedHook(void); /* the kernel declares it only in some versions */
 void vApplicationMallocFailedHook(void)
 {
     printf("FreeRTOS heap exhausted\n");
     abort();
 }
-
