@@ -11,7 +11,7 @@ sed -n '/^==== rtipc-bench\/1 JSON begin ====$/,/^==== rtipc-bench\/1 JSON end =
     sed '1d;$d' > "$out/esp32.json"
 test -s "$out/esp32.json"
 if grep -q 'main_task' "$out/esp32.json"; then echo "console noise inside the JSON"; exit 1; fi
-"$val" "$out/esp32.json" esp-queue-roundtrip esp-handoff esp-isr-handoff
+"$val" "$out/esp32.json" esp-queue-roundtrip notify-vs-sem esp-isr-handoff
 # The short series (50 samples) must carry null p90/p99/p999 and a number p50.
 grep -q '"variant": "no-yield", "metric": "latency", "unit": "ns", "n": 50, .*"p50": [0-9][0-9.]*, "p90": null, "p99": null, "p999": null' \
     "$out/esp32.json"

@@ -50,14 +50,14 @@ int main(int argc, char **argv)
     int rc = 0;
     rc |= series(&w, "esp-queue-roundtrip", "rtipc-queue", "same-core", "round-trip", n, 9000);
     rc |= series(&w, "esp-queue-roundtrip", "rtipc-queue", "cross-core", "round-trip", n, 14000);
-    rc |= series(&w, "esp-handoff", "rtipc-sem", "same-core", "latency", n, 5000);
-    rc |= series(&w, "esp-handoff", "rtipc-notify", "same-core", "latency", n, 3500);
+    rc |= series(&w, "notify-vs-sem", "rtipc-sem", "same-core", "latency", n, 5000);
+    rc |= series(&w, "notify-vs-sem", "rtipc-notify", "same-core", "latency", n, 3500);
     rc |= series(&w, "esp-isr-handoff", "rtipc-notify-from-isr", "yield", "latency", n, 2500);
     /* A short series: percentiles it cannot support must be null. */
     rc |= series(&w, "esp-isr-handoff", "rtipc-notify-from-isr", "no-yield", "latency", 50, 400000);
     const ebj_experiment_t exps[] = {
         {"esp-queue-roundtrip", "queue round trip", "send to receive back", true, NULL, 1.5},
-        {"esp-handoff", "semaphore vs notification", "give to take return", true, NULL, 0.7},
+        {"notify-vs-sem", "semaphore vs notification", "give to take return", true, NULL, 0.7},
         {"esp-isr-handoff", "timer ISR to task", "ISR entry to task wake", true, NULL, 2.1},
         /* A failed experiment, as the suite reports one: no rows, a reason. */
         {"esp-failed", "an experiment that failed", "none", false, "operation timed out", 1.0},

@@ -6,7 +6,7 @@
  *                        core / on the other core (round trip, timed on one
  *                        core: the cycle counters of the two cores are not
  *                        synchronised, so nothing is timed across cores)
- *   esp-handoff          give to a higher-priority waiter on the same core:
+ *   notify-vs-sem        give to a higher-priority waiter on the same core:
  *                        binary semaphore vs direct notification (one way)
  *   esp-isr-handoff      a GPTimer alarm handler notifies a task on its core,
  *                        asking for the switch at handler exit (yield) or not
@@ -160,7 +160,7 @@ static const char *queue_roundtrip(int echo_core, const char *variant)
     return keep("esp-queue-roundtrip", "rtipc-queue", variant, "round-trip", &s) ? NULL : "no samples";
 }
 
-/* ---- esp-handoff: semaphore vs notification, same core, one way -------------- */
+/* ---- notify-vs-sem: semaphore vs notification, same core, one way -------------- */
 typedef struct {
     bool use_notify;
     rtipc_sem_t *sem;
@@ -219,7 +219,7 @@ static const char *handoff(bool use_notify)
     }
     (void)rtipc_task_join(waiter);
     (void)rtipc_sem_delete(h.sem);
-    return keep("esp-handoff", use_notify ? "rtipc-notify" : "rtipc-sem", "same-core", "latency", &s)
+    return keep("notify-vs-sem", use_notify ? "rtipc-notify" : "rtipc-sem", "same-core", "latency", &s)
                ? NULL
                : "no samples";
 }
@@ -369,7 +369,7 @@ static void suite_entry(void *arg)
     k = xTaskGetTickCount();
     why = handoff(false);
     why = first(why, handoff(true));
-    r->x[1] = (ebj_experiment_t){"esp-handoff", "binary semaphore vs direct notification to a waiter on the same core",
+    r->x[1] = (ebj_experiment_t){"notify-vs-sem", "binary semaphore vs direct notification to a waiter on the same core",
                                  "latency: just before the give to the higher-priority waiter's return from take",
                                  why == NULL, why, seconds_since(k)};
     k = xTaskGetTickCount();
