@@ -1,0 +1,35 @@
+#!/bin/sh
+# The recorded runs in docs/data stay what the docs say they are: each is
+# valid rtipc-bench/1 JSON with its experiments, and `rtipc-bench audit`
+# gives the verdicts docs/porting.md (FreeRTOS POSIX simulator) and
+# docs/mcu.md (FreeRTOS on Cortex-M3) print for them.
+#   recorded_runs.sh RTIPC_BENCH VALIDATOR DOCS_DATA_DIR WORKDIR
+set -u
+bench=$1 validator=$2 data=$3 work=$4
+mkdir -p "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# check FILE "VERDICTS" ID...: valid with the ids, audited to the verdicts.
+check() {
+    file=$data/$1 want=$2
+    shift 2
+    "$validator" "$file" "$@" >"$work/validate.txt" 2>&1 || { cat "$work/validate.txt"; fail "$file is not valid"; }
+    "$bench" audit "$file" >"$work/audit.txt" 2>&1 || { cat "$work/audit.txt"; fail "audit of $file failed"; }
+    got=$(sed -n 's/^[1-9]\. \[\([a-z-]*\)\].*/\1/p' "$work/audit.txt" | tr '\n' ' ')
+    [ "$got" = "$want" ] || { cat "$work/audit.txt"; fail "$file: verdicts '$got', documented '$want'"; }
+    echo "$file: valid, verdicts as documented"
+}
+
+check freertos-posix-sim.json \
+    "does-not-hold does-not-hold not-testable not-testable holds not-testable holds holds does-not-hold " \
+    queue-latency queue-placement isr-handoff byte-stream blocked-producer state-vs-event batching queue-set \
+    footprint notify-vs-sem notify-modes
+check freertos-cm3.json \
+    "not-testable does-not-hold not-testable not-testable holds not-testable holds holds does-not-hold " \
+    timestamp round-trip notify-vs-sem isr-handoff batching state-vs-event queue-set footprint
+grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]*, POSIX simulator' "$data/freertos-posix-sim.json" ||
+    fail "the simulator run does not name its kernel"
+grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (GCC ARM_CM3, heap 4) on Cortex-M3, QEMU mps2-an385, icount shift=0"' \
+    "$data/freertos-cm3.json" || fail "the Cortex-M3 run does not name its kernel and target"
+grep -q '"unit":[[:space:]]*"instr"' "$data/freertos-cm3.json" || fail "the Cortex-M3 run is not in instructions"
+exit 0
