@@ -608,7 +608,7 @@ static void isr_throughput(bool yield, unsigned depth)
     static tp_t st;
     memset(&st, 0, sizeof st);
     st.yield = yield;
-    char *variant = yield ? (depth == 1 ? "yield/depth=1" : "yield/depth=100")
+    const char *variant = yield ? (depth == 1 ? "yield/depth=1" : "yield/depth=100")
                           : (depth == 1 ? "no-yield/depth=1" : "no-yield/depth=100");
     if (rtipc_queue_create(depth, sizeof(uint32_t), &st.q) != RTIPC_OK ||
         rtipc_irq_create(0, tp_isr, &st, &st.irq) != RTIPC_OK) {
@@ -740,8 +740,6 @@ static void bt_producer(void *arg)
             st->errors++;
     }
 }
-
-extern volatile uint32_t rtipc_cm3_switches;
 
 static const bench_stats_t *batching(bool one_byte)
 {
