@@ -49,13 +49,7 @@ void board_spin_turns(uint32_t n); /* board_asm.S: n turns of 2 instructions */
 static void measure_timestamps(void)
 {
     mcu_experiment_begin();
-    for (int i = 0; i < RTIPC_MCU_SAMPLES; i++) {
-        board_stamp_t t0 = board_stamp_start();
-        board_stamp_t t1 = board_stamp_end();
-        mcu_sample_raw(board_stamp_instr(t0, t1));
-    }
-    const bench_stats_t *empty = mcu_keep("mcu-timestamp", "board-stamp", "empty", "overhead", UNIT);
-    mcu_set_overhead(empty ? (int64_t)empty->p50 : 0);
+    mcu_measure_stamp_overhead("mcu-timestamp", RTIPC_MCU_SAMPLES);
 
     /* The ruler: a loop of a known instruction count, measured like every
      * other figure. It checks the whole method (calibration, sub-count

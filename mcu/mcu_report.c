@@ -95,6 +95,20 @@ void mcu_experiment_end(const char *id, const char *summary, const char *definit
 }
 
 void mcu_set_overhead(int64_t instr) { overhead = instr; }
+
+const bench_stats_t *mcu_measure_stamp_overhead(const char *experiment, int n)
+{
+    for (int i = 0; i < n; i++) {
+        board_stamp_t t0 = board_stamp_start();
+        board_stamp_t t1 = board_stamp_end();
+        mcu_sample_raw(board_stamp_instr(t0, t1));
+    }
+    const bench_stats_t *empty = mcu_keep(experiment, "board-stamp", "empty", "overhead", "instr");
+    mcu_set_overhead(empty ? (int64_t)empty->p50 : 0);
+    if (empty && board_stamp_exact() && empty->min != empty->max)
+        mcu_fail("an empty stamp pair measures differently from sample to sample");
+    return empty;
+}
 int64_t mcu_overhead(void) { return overhead; }
 
 void mcu_sample_raw(int64_t value)

@@ -30,6 +30,12 @@ void mcu_fail(const char *why);
 bool mcu_failed(void);
 void mcu_experiment_end(const char *id, const char *summary, const char *definitions);
 
+/* Measure an empty stamp pair @p samples times (board_stamp_start then
+ * board_stamp_end), keep it as the series (experiment, "board-stamp",
+ * "empty", "overhead") in "instr", and make its median the overhead
+ * mcu_sample subtracts. Fails the experiment when exact stamps give
+ * different values. Returns the series or NULL. */
+const bench_stats_t *mcu_measure_stamp_overhead(const char *experiment, int samples);
 /* The median cost of an empty stamp pair, subtracted by mcu_sample. */
 void mcu_set_overhead(int64_t instr);
 int64_t mcu_overhead(void);

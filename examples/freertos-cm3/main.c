@@ -115,15 +115,7 @@ static void keep_ratio(const char *experiment, const char *mechanism, const char
 static void measure_timestamps(void)
 {
     mcu_experiment_begin();
-    for (int i = 0; i < N; i++) {
-        board_stamp_t t0 = board_stamp_start();
-        board_stamp_t t1 = board_stamp_end();
-        mcu_sample_raw(board_stamp_instr(t0, t1));
-    }
-    const bench_stats_t *empty = mcu_keep("timestamp", "board-stamp", "empty", "overhead", UNIT);
-    mcu_set_overhead(empty ? (int64_t)empty->p50 : 0);
-    if (empty && board_stamp_exact() && empty->min != empty->max)
-        mcu_fail("an empty stamp pair measures differently from sample to sample");
+    mcu_measure_stamp_overhead("timestamp", N);
     mcu_experiment_end("timestamp", "cost of one timestamp pair (subtracted from every other figure)",
                        "overhead: instructions from board_stamp_start's return to board_stamp_end's call with "
                        "nothing between, in a task with the scheduler running (reported raw)");
