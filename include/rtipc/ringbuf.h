@@ -96,8 +96,9 @@ typedef struct {
  * Create a ring buffer, control block and storage in one allocation.
  * For the item types @p size is rounded up to a multiple of 4.
  * Context: task only. Blocking: no.
- * @param size storage bytes: 8 .. RTIPC_RINGBUF_MAX_SIZE for the item types,
- *        1 .. RTIPC_RINGBUF_MAX_SIZE for a byte buffer.
+ * @param size storage bytes: 5 .. RTIPC_RINGBUF_MAX_SIZE for the item types
+ *        (5 to 7 are rounded up to 8, the least that holds one header and one
+ *        data word), 1 .. RTIPC_RINGBUF_MAX_SIZE for a byte buffer.
  * @retval 0 created; *out holds the handle.
  * @retval RTIPC_EINVAL out NULL, type unknown, or size out of range.
  * @retval RTIPC_ENOMEM allocation failed.
