@@ -183,8 +183,14 @@ static void dynamic_size_rounds_up_and_footprint_counts_block_and_storage(void *
     assert_int_equal(rtipc_ringbuf_footprint_for(61, RTIPC_RINGBUF_NOSPLIT), block + 64);
     assert_int_equal(rtipc_ringbuf_footprint_for(61, RTIPC_RINGBUF_BYTEBUF), block + 61);
     assert_int_equal(rtipc_ringbuf_footprint_for(4, RTIPC_RINGBUF_ALLOWSPLIT), 0);
+    /* The smallest item buffers: 5 to 7 round up to 8 (a header and one word). */
+    for (size_t size = 5; size <= 7; size++)
+        assert_int_equal(rtipc_ringbuf_footprint_for(size, RTIPC_RINGBUF_NOSPLIT), block + 8);
 
     rtipc_ringbuf_t *rb;
+    assert_int_equal(rtipc_ringbuf_create(5, RTIPC_RINGBUF_ALLOWSPLIT, &rb), RTIPC_OK);
+    assert_int_equal(rtipc_ringbuf_footprint(rb), block + 8);
+    assert_int_equal(rtipc_ringbuf_delete(rb), RTIPC_OK);
     assert_int_equal(rtipc_ringbuf_create(61, RTIPC_RINGBUF_NOSPLIT, &rb), RTIPC_OK);
     assert_int_equal(rtipc_ringbuf_max_item_size(rb), 60); /* 64 - header */
     assert_int_equal(rtipc_ringbuf_footprint(rb), block + 64);
