@@ -5,16 +5,14 @@
 # object as a table; writes the same figures to OUTDIR/mcu-size.csv and
 # OUTDIR/mcu-size.json for the docs (docs/mcu.md).
 #
-#   scripts/mcu-size.sh [OUTDIR] [EXTRA.o ...]
+#   scripts/mcu-size.sh [OUTDIR]
 #
-# OUTDIR defaults to results. More sources can be sized at both levels with
-#   MCU_SIZE_SOURCES="path/a.c path/b.c" MCU_SIZE_CFLAGS="-Ipath/to/headers"
-# (e.g. a kernel port with its kernel's headers), and objects built elsewhere
-# are sized as given when named after OUTDIR (their level is "as built").
+# OUTDIR defaults to results. The FreeRTOS port needs a kernel's headers: its
+# objects are sized by the Cortex-M3 FreeRTOS firmware's own build
+# (examples/freertos-cm3, code_size.cmake).
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-results}
-[ $# -gt 0 ] && shift
 CC=${CC_ARM:-arm-none-eabi-gcc}
 SIZE=${SIZE_ARM:-arm-none-eabi-size}
 command -v "$CC" >/dev/null || { echo "mcu-size: $CC not found (make deps installs it)" >&2; exit 2; }
@@ -30,7 +28,7 @@ sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/' -e 's/@RTIPC_PRIORITY_LEVELS@/32/' -e 's/@RTI
 
 flags="-mcpu=cortex-m3 -mthumb -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
        -ffunction-sections -fdata-sections -Iinclude -I$work/include"
-sources="$(ls src/common/*.c src/bare/*.c) ${MCU_SIZE_SOURCES:-}"
+sources="$(ls src/common/*.c src/bare/*.c)"
 
 csv=$out/mcu-size.csv
 echo "object,opt,text,data,bss,total" >"$csv"
@@ -42,12 +40,9 @@ for opt in -Os -O2; do
     for src in $sources; do
         obj=$work/$(echo "$src" | tr / _)$opt.o
         # shellcheck disable=SC2086
-        "$CC" $flags ${MCU_SIZE_CFLAGS:-} "$opt" -c "$src" -o "$obj"
+        "$CC" $flags "$opt" -c "$src" -o "$obj"
         row "$src" "$opt" "$obj"
     done
-done
-for obj in "$@"; do
-    row "$obj" "as built" "$obj"
 done
 
 # Table: one row per object, -Os and -O2 side by side; totals.
@@ -61,11 +56,8 @@ awk -F, 'NR > 1 {
         printf "%-28s %6s %6s %6s   %6s %6s %6s\n", "object", "text", "data", "bss", "text", "data", "bss"
         for (i = 1; i <= n; i++) {
             k = order[i]
-            if ((k, "as built") in t)
-                printf "%-28s %6d %6d %6d   (as built)\n", k, t[k, "as built"], d[k, "as built"], b[k, "as built"]
-            else
-                printf "%-28s %6d %6d %6d   %6d %6d %6d\n", k, t[k, "-Os"], d[k, "-Os"], b[k, "-Os"],
-                       t[k, "-O2"], d[k, "-O2"], b[k, "-O2"]
+            printf "%-28s %6d %6d %6d   %6d %6d %6d\n", k, t[k, "-Os"], d[k, "-Os"], b[k, "-Os"],
+                   t[k, "-O2"], d[k, "-O2"], b[k, "-O2"]
         }
         printf "%-28s %6d %6d %6d   %6d %6d %6d\n", "total (kernel-free sources)", sum_t["-Os"], sum_d["-Os"],
                sum_b["-Os"], sum_t["-O2"], sum_d["-O2"], sum_b["-O2"]

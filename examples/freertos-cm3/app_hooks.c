@@ -10,6 +10,9 @@
 #include "rtipc/port_freertos.h"
 
 volatile uint32_t rtipc_cm3_switches; /* traceTASK_SWITCHED_IN (FreeRTOSConfig.h) */
+/* configCPU_CLOCK_HZ (FreeRTOSConfig.h): each firmware's main() measures it
+ * (board_systick_hz) before it starts the scheduler. */
+uint32_t rtipc_cm3_systick_hz = BOARD_CPU_HZ;
 
 void rtipc_cm3_assert_failed(const char *file, unsigned long line)
 {

@@ -16,8 +16,6 @@
 #include "conformance.h"
 #include "conformance_expected.h" /* generated: static const char conformance_expected[] */
 
-uint32_t rtipc_cm3_systick_hz = BOARD_CPU_HZ; /* configCPU_CLOCK_HZ */
-
 static const char *next_expected = conformance_expected;
 static unsigned compared, differing;
 

@@ -1253,8 +1253,6 @@ static void runner(void *arg)
     board_exit(failures ? 1 : 0);
 }
 
-uint32_t rtipc_cm3_systick_hz = BOARD_CPU_HZ; /* configCPU_CLOCK_HZ */
-
 int main(void)
 {
     ipc = board_calibrate();
