@@ -151,7 +151,7 @@ typedef struct {
     int n;
     bool *woken;
     union {
-        struct rtipc_task **tasks;   /* task context */
+        struct rtipc__task **tasks;   /* task context */
         rtipc_isr_wake_t *isr_wakes; /* interrupt context */
     };
 } wake_batch_t;
@@ -159,7 +159,7 @@ typedef struct {
 /* The on-stack storage behind a batch: 256 bytes (task) or 512 bytes
  * (interrupt) on a 64-bit host, half that on a 32-bit MCU. */
 typedef union {
-    struct rtipc_task *tasks[WAKE_BATCH];
+    struct rtipc__task *tasks[WAKE_BATCH];
     rtipc_isr_wake_t isr_wakes[WAKE_BATCH];
 } wake_store_t;
 
@@ -172,7 +172,7 @@ static void batch_wake(wake_batch_t *b, rtipc_waitlist_t *list, rtipc_waiter_t *
         else
             rtipc__isr_release(iw, b->woken);
     } else {
-        struct rtipc_task *t = rtipc__waitlist_wake(list, w);
+        struct rtipc__task *t = rtipc__waitlist_wake(list, w);
         if (b->n < b->capacity)
             b->tasks[b->n++] = t;
         else

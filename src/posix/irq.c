@@ -44,8 +44,8 @@ struct rtipc_cpu {
     pthread_t thread;
     pthread_mutex_t run_mutex;      /* held while handlers run (irq_delete waits on it) */
     struct rtipc_irq *irqs;
-    struct rtipc_task *tasks;       /* tasks pinned to this core */
-    struct rtipc_task *deferred;    /* readied by a handler that did not yield */
+    struct rtipc__task *tasks;       /* tasks pinned to this core */
+    struct rtipc__task *deferred;    /* readied by a handler that did not yield */
     int64_t flush_at;               /* tick boundary that releases them */
 };
 
@@ -73,7 +73,7 @@ static void ring(struct rtipc_cpu *cpu)
 }
 
 /* ---- the interrupted task and deferred wake-ups ------------------------- */
-void rtipc__irq_register_task(struct rtipc_task *t)
+void rtipc__irq_register_task(struct rtipc__task *t)
 {
     if (t->core < 0 || t->core >= MAX_CORES)
         return;
@@ -84,13 +84,13 @@ void rtipc__irq_register_task(struct rtipc_task *t)
     rtipc_unlock(&cpu->lock);
 }
 
-void rtipc__irq_unregister_task(struct rtipc_task *t)
+void rtipc__irq_unregister_task(struct rtipc__task *t)
 {
     if (t->core < 0 || t->core >= MAX_CORES)
         return;
     struct rtipc_cpu *cpu = &cpus[t->core];
     rtipc_lock(&cpu->lock);
-    for (struct rtipc_task **link = &cpu->tasks; *link; link = &(*link)->cpu_next) {
+    for (struct rtipc__task **link = &cpu->tasks; *link; link = &(*link)->cpu_next) {
         if (*link == t) {
             *link = t->cpu_next;
             break;
@@ -105,7 +105,7 @@ static int interrupted_priority(struct rtipc_cpu *cpu)
 {
     int best = -1;
     rtipc_lock(&cpu->lock);
-    for (struct rtipc_task *t = cpu->tasks; t; t = t->cpu_next) {
+    for (struct rtipc__task *t = cpu->tasks; t; t = t->cpu_next) {
         int p = atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
         if (!rtipc__task_is_blocked(t) && p > best)
             best = p;
@@ -117,12 +117,12 @@ static int interrupted_priority(struct rtipc_cpu *cpu)
 static void flush(struct rtipc_cpu *cpu)
 {
     rtipc_lock(&cpu->lock);
-    struct rtipc_task *list = cpu->deferred;
+    struct rtipc__task *list = cpu->deferred;
     cpu->deferred = NULL;
     atomic_store_explicit(&cpu->deferred_count, 0, memory_order_relaxed);
     rtipc_unlock(&cpu->lock);
     while (list) {
-        struct rtipc_task *next = list->deferred_next; /* read before release */
+        struct rtipc__task *next = list->deferred_next; /* read before release */
         /* Release: pairs with the acquire load of deferred in park(). */
         atomic_store_explicit(&list->deferred, false, memory_order_release);
         rtipc__unpark(list);
@@ -130,7 +130,7 @@ static void flush(struct rtipc_cpu *cpu)
     }
 }
 
-void rtipc__reschedule_point(struct rtipc_task *self)
+void rtipc__reschedule_point(struct rtipc__task *self)
 {
     int core = self && self->core >= 0 ? self->core : sched_getcpu();
     if (core < 0 || core >= MAX_CORES)
@@ -149,7 +149,7 @@ rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list)
 rtipc_isr_wake_t rtipc__isr_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
 {
     rtipc_isr_wake_t r = {NULL, false};
-    struct rtipc_task *t = w->task;
+    struct rtipc__task *t = w->task;
     r.deferred = isr_core >= 0 && (t->core == isr_core || t->core == RTIPC_CORE_ANY);
     /* Set before the woken store (a release in wake_one), so the waiter that
      * sees itself woken also sees that it must wait to be released. */
@@ -161,7 +161,7 @@ rtipc_isr_wake_t rtipc__isr_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
 
 void rtipc__isr_release(rtipc_isr_wake_t wake, bool *woken)
 {
-    struct rtipc_task *t = wake.task;
+    struct rtipc__task *t = wake.task;
     if (!t)
         return;
     if (!wake.deferred) {

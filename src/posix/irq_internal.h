@@ -8,22 +8,22 @@
 
 #include "wait.h"
 
-struct rtipc_task;
+struct rtipc__task;
 
 /* Register / unregister a task pinned to a core (for "the interrupted task"). */
-void rtipc__irq_register_task(struct rtipc_task *t);
-void rtipc__irq_unregister_task(struct rtipc_task *t);
+void rtipc__irq_register_task(struct rtipc__task *t);
+void rtipc__irq_unregister_task(struct rtipc__task *t);
 
 /* A task on its core makes an rtipc call that reschedules: release the tasks
  * that handlers of this core readied without yielding. Cheap when none. */
-void rtipc__reschedule_point(struct rtipc_task *self);
+void rtipc__reschedule_point(struct rtipc__task *self);
 
 /* In a _from_isr call, with the object lock held: pop the first waiter of
  * list (NULL if none). When the task must wait for this core's next
  * reschedule, it is marked deferred before it can see its wake-up. Pass the
  * result to rtipc__isr_release after unlocking. */
 typedef struct {
-    struct rtipc_task *task;
+    struct rtipc__task *task;
     bool deferred;
 } rtipc_isr_wake_t;
 rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list);

@@ -122,7 +122,7 @@ static bool is_newer(void *o)
 static int wait_for(mailbox_op_t *o, rtipc_timeout_t timeout)
 {
     /* Adopt a foreign thread now, before the flag is raised for it. */
-    struct rtipc_task *self = rtipc__self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
     mailbox_port_t *p = port_of(o->mb);
@@ -172,7 +172,7 @@ void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
     bool in_isr = rtipc__in_interrupt, any = false, more;
     do {
         rtipc_isr_wake_t isr_wake[WAKE_BATCH];
-        struct rtipc_task *task_wake[WAKE_BATCH];
+        struct rtipc__task *task_wake[WAKE_BATCH];
         int n = 0;
         more = false;
         rtipc_lock(&p->lock);

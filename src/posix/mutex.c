@@ -20,7 +20,7 @@ struct rtipc_mutex {
     rtipc_lock_t lock;
     uint16_t magic;
     uint16_t flags;
-    _Atomic(struct rtipc_task *) holder; /* written under lock, read anywhere */
+    _Atomic(struct rtipc__task *) holder; /* written under lock, read anywhere */
     uint32_t depth;                      /* takes by the holder (recursive) */
     rtipc_spin_setting_t spin;           /* spin budget of its waiters (spin.h) */
     rtipc_waitlist_t waiters;
@@ -31,7 +31,7 @@ _Static_assert(sizeof(struct rtipc_mutex) <= sizeof(rtipc_mutex_static_t),
 
 static bool valid(const struct rtipc_mutex *m) { return m != NULL && m->magic == MUTEX_MAGIC; }
 
-static struct rtipc_task *holder_of(const struct rtipc_mutex *m)
+static struct rtipc__task *holder_of(const struct rtipc_mutex *m)
 {
     return atomic_load_explicit(&((struct rtipc_mutex *)m)->holder, memory_order_relaxed);
 }
@@ -90,19 +90,22 @@ int rtipc_mutex_delete(rtipc_mutex_t *m)
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc_mutex *m;
-    struct rtipc_task *self;
+    struct rtipc__task *self;
     /* Whether a failed attempt will be followed by a wait, so the holder may
      * inherit our priority: false for RTIPC_NO_WAIT, and from the moment the
      * wait was abandoned (the blocking loop makes one last attempt after a
      * timeout, which must not boost the holder again). */
     bool will_wait;
+    /* Whether the last attempt's inheritance occurred in FreeRTOS's sense
+     * (rtipc__task_inherit): only then does giving up lower the holder. */
+    bool inherited;
 } mutex_op_t;
 
 static int attempt_lock(rtipc_op_t *op)
 {
     mutex_op_t *o = (mutex_op_t *)op;
     struct rtipc_mutex *m = o->m;
-    struct rtipc_task *holder = holder_of(m);
+    struct rtipc__task *holder = holder_of(m);
     if (holder == NULL) {
         atomic_store_explicit(&m->holder, o->self, memory_order_relaxed);
         m->depth = 1;
@@ -117,19 +120,21 @@ static int attempt_lock(rtipc_op_t *op)
     }
     /* About to wait: lend the holder our priority if it is lower. */
     if (o->will_wait)
-        rtipc__task_inherit(holder, atomic_load_explicit(&o->self->effective_priority, memory_order_relaxed));
+        o->inherited = rtipc__task_inherit(holder, o->self);
     return RTIPC_EWOULDBLOCK;
 }
 
-/* A waiter gave up. If the holder holds only this mutex, it keeps no more
- * than the highest priority still waiting (FreeRTOS does the same). */
+/* A waiter gave up (vTaskPriorityDisinheritAfterTimeout): if it had lent
+ * its priority and the holder holds only this mutex, the holder keeps no
+ * more than the highest priority still waiting. */
 static void abandon_lock(rtipc_op_t *op)
 {
-    ((mutex_op_t *)op)->will_wait = false;
-    struct rtipc_mutex *m = ((mutex_op_t *)op)->m;
-    struct rtipc_task *holder = holder_of(m);
-    if (holder && atomic_load_explicit(&holder->mutexes_held, memory_order_relaxed) == 1)
-        rtipc__task_disinherit_to(holder, rtipc__waitlist_top_priority(&m->waiters));
+    mutex_op_t *o = (mutex_op_t *)op;
+    o->will_wait = false;
+    struct rtipc__task *holder = holder_of(o->m);
+    if (holder && o->inherited)
+        rtipc__task_disinherit_after_timeout(holder, rtipc__waitlist_head_priority(&o->m->waiters));
+    o->inherited = false;
 }
 
 int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
@@ -138,7 +143,7 @@ int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
         return RTIPC_ECONTEXT;
     if (!valid(m))
         return RTIPC_EINVAL;
-    struct rtipc_task *self = rtipc__self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
     mutex_op_t o = {.op = {.attempt = attempt_lock, .abandon = abandon_lock},
@@ -161,7 +166,7 @@ int rtipc_mutex_unlock(rtipc_mutex_t *m)
         return RTIPC_ECONTEXT;
     if (!valid(m))
         return RTIPC_EINVAL;
-    struct rtipc_task *self = rtipc__self();
+    struct rtipc__task *self = rtipc__self();
     rtipc_lock(&m->lock);
     if (self == NULL || holder_of(m) != self) {
         rtipc_unlock(&m->lock);
@@ -172,16 +177,21 @@ int rtipc_mutex_unlock(rtipc_mutex_t *m)
         return RTIPC_OK;
     }
     atomic_store_explicit(&m->holder, NULL, memory_order_relaxed);
-    if (atomic_fetch_sub_explicit(&self->mutexes_held, 1, memory_order_relaxed) == 1)
-        rtipc__task_disinherit_to(self, -1);
-    struct rtipc_task *wake = rtipc__waitlist_wake_one(&m->waiters);
+    /* The last mutex given back ends any inherited priority
+     * (xTaskPriorityDisinherit); the task then goes to the end of its base
+     * priority's list, behind the tasks of that priority that are ready. */
+    bool lowered = atomic_fetch_sub_explicit(&self->mutexes_held, 1, memory_order_relaxed) == 1 &&
+                   rtipc__task_disinherit(self);
+    struct rtipc__task *wake = rtipc__waitlist_wake_one(&m->waiters);
     rtipc_unlock(&m->lock);
     if (wake)
         rtipc__unpark(wake);
+    if (lowered)
+        rtipc__task_yield_after_lowering();
     return RTIPC_OK;
 }
 
-rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m) { return valid(m) ? holder_of(m) : NULL; }
+rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m) { return valid(m) ? rtipc__task_handle(holder_of(m)) : NULL; }
 
 size_t rtipc_mutex_footprint(const rtipc_mutex_t *m)
 {

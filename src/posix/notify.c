@@ -10,7 +10,7 @@
 
 /* Applies the action under t->lock; returns whether the owner waits on this
  * slot and must be woken. */
-static int apply(struct rtipc_task *t, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+static int apply(struct rtipc__task *t, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                  uint32_t *previous, bool *wake_owner)
 {
     rtipc_notify_slot_t *slot = &t->notify[index];
@@ -39,14 +39,15 @@ static int apply(struct rtipc_task *t, unsigned index, uint32_t arg, rtipc_notif
     return RTIPC_OK;
 }
 
-int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                  uint32_t *previous)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__task_valid(task) || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
+    struct rtipc__task *task = rtipc__task_live(handle);
+    if (!task || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
         return RTIPC_EINVAL;
-    struct rtipc_task *wake = NULL;
+    struct rtipc__task *wake = NULL;
     bool wake_owner = false;
     rtipc_lock(&task->lock);
     int rc = apply(task, index, arg, action, previous, &wake_owner);
@@ -58,10 +59,11 @@ int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_
     return rc;
 }
 
-int rtipc_notify_from_isr(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+int rtipc_notify_from_isr(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                           uint32_t *previous, bool *woken)
 {
-    if (!rtipc__task_valid(task) || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
+    struct rtipc__task *task = rtipc__task_live(handle);
+    if (!task || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
         return RTIPC_EINVAL;
     rtipc_isr_wake_t wake = {NULL, false};
     bool wake_owner = false;
@@ -86,7 +88,7 @@ int rtipc_notify_give(rtipc_task_t *task, unsigned index)
 
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
-    struct rtipc_task *self;
+    struct rtipc__task *self;
     unsigned index;
     bool clear;             /* take: clear rather than decrement */
     uint32_t clear_on_exit; /* wait */
@@ -127,7 +129,7 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
         return RTIPC_ECONTEXT;
     if (index >= RTIPC_NOTIFY_SLOTS)
         return RTIPC_EINVAL;
-    struct rtipc_task *self = rtipc__self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
     notify_op_t o = {.op = {.attempt = attempt_take}, .self = self, .index = index, .clear = clear};
@@ -145,7 +147,7 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
         return RTIPC_ECONTEXT;
     if (index >= RTIPC_NOTIFY_SLOTS)
         return RTIPC_EINVAL;
-    struct rtipc_task *self = rtipc__self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
     /* Entry bits are cleared once, at entry, and only if nothing is pending. */
@@ -161,15 +163,16 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
     return rc;
 }
 
-static struct rtipc_task *resolve(rtipc_task_t *task, int *rc)
+static struct rtipc__task *resolve(rtipc_task_t *handle, int *rc)
 {
-    if (task == NULL) {
-        task = rtipc__self();
-        *rc = task ? RTIPC_OK : RTIPC_ENOMEM;
-        return task;
+    if (handle == NULL) {
+        struct rtipc__task *self = rtipc__self();
+        *rc = self ? RTIPC_OK : RTIPC_ENOMEM;
+        return self;
     }
-    *rc = rtipc__task_valid(task) ? RTIPC_OK : RTIPC_EINVAL;
-    return *rc == RTIPC_OK ? task : NULL;
+    struct rtipc__task *t = rtipc__task_live(handle);
+    *rc = t ? RTIPC_OK : RTIPC_EINVAL;
+    return t;
 }
 
 int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
@@ -179,7 +182,7 @@ int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc_task *t = resolve(task, &rc);
+    struct rtipc__task *t = resolve(task, &rc);
     if (!t)
         return rc;
     if (index >= RTIPC_NOTIFY_SLOTS)
@@ -197,7 +200,7 @@ int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, 
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc_task *t = resolve(task, &rc);
+    struct rtipc__task *t = resolve(task, &rc);
     if (!t)
         return rc;
     if (index >= RTIPC_NOTIFY_SLOTS)
@@ -215,7 +218,7 @@ int rtipc_notify_set_spin(rtipc_task_t *task, int64_t ns)
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc_task *t = resolve(task, &rc);
+    struct rtipc__task *t = resolve(task, &rc);
     if (!t)
         return rc;
     return rtipc__spin_setting_set(&t->notify_spin, ns);

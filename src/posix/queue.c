@@ -250,7 +250,7 @@ int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item)
     if (q->set && count_of(q) == 0)
         rtipc__queueset_post(q->set, q, NULL);
     set_count(q, 1);
-    struct rtipc_task *wake = rtipc__waitlist_wake_one(&q->receivers);
+    struct rtipc__task *wake = rtipc__waitlist_wake_one(&q->receivers);
     rtipc_unlock(&q->lock);
     if (wake)
         rtipc__wake_from_task(wake);
@@ -266,7 +266,7 @@ int rtipc_queue_reset(rtipc_queue_t *q)
     rtipc_lock(&q->lock);
     q->head = 0;
     set_count(q, 0);
-    struct rtipc_task *wake = rtipc__waitlist_wake_one(&q->senders);
+    struct rtipc__task *wake = rtipc__waitlist_wake_one(&q->senders);
     rtipc_unlock(&q->lock);
     if (wake)
         rtipc__wake_from_task(wake);

@@ -157,7 +157,7 @@ typedef struct {
     uint32_t size;           /* send, acquire: item length; receive: max bytes */
     void *acquired;          /* acquire: result */
     rtipc__rb_span_t span;   /* receive: result */
-    struct rtipc_task *wake2; /* a second task to unpark after the loop unlocked */
+    struct rtipc__task *wake2; /* a second task to unpark after the loop unlocked */
 } rb_op_t;
 
 /* Waiters chosen under the lock, to be woken (unlinked and marked) there and
@@ -217,7 +217,7 @@ static wakes_t after_return(struct rtipc_ringbuf *rb, bool freed)
     return w;
 }
 
-static void wake_tasks(struct rtipc_ringbuf *rb, wakes_t w, struct rtipc_task *out[2])
+static void wake_tasks(struct rtipc_ringbuf *rb, wakes_t w, struct rtipc__task *out[2])
 {
     out[0] = w.receiver ? rtipc__waitlist_wake(&rb->receivers, w.receiver) : NULL;
     out[1] = w.sender ? rtipc__waitlist_wake(&rb->senders, w.sender) : NULL;
@@ -232,14 +232,14 @@ static void wake_isr(struct rtipc_ringbuf *rb, wakes_t w, rtipc_isr_wake_t out[2
 
 /* In an attempt: the first task goes to the blocking loop, the second is
  * unparked by the caller once the loop has returned (and unlocked). */
-static void hand_over(rb_op_t *o, struct rtipc_task *t[2])
+static void hand_over(rb_op_t *o, struct rtipc__task *t[2])
 {
     o->op.wake = t[0] ? t[0] : t[1];
     o->wake2 = t[0] ? t[1] : NULL;
 }
 
 /* Outside the lock: unpark what the calls above chose. */
-static void unpark_all(struct rtipc_task *a, struct rtipc_task *b)
+static void unpark_all(struct rtipc__task *a, struct rtipc__task *b)
 {
     if (a)
         rtipc__unpark(a);
@@ -258,7 +258,7 @@ static int attempt_send(rtipc_op_t *op)
     if (!rtipc__rb_fits(&rb->core, o->size))
         return RTIPC_EWOULDBLOCK;
     uint32_t items = rtipc__rb_write(&rb->core, o->data, o->size);
-    struct rtipc_task *t[2];
+    struct rtipc__task *t[2];
     wake_tasks(rb, after_store(rb, items, NULL), t);
     hand_over(o, t);
     return RTIPC_OK;
@@ -272,7 +272,7 @@ static int attempt_acquire(rtipc_op_t *op)
     if (!rtipc__rb_fits(&rb->core, o->size))
         return RTIPC_EWOULDBLOCK;
     o->acquired = rtipc__rb_acquire(&rb->core, o->size);
-    struct rtipc_task *t[2];
+    struct rtipc__task *t[2];
     wake_tasks(rb, after_store(rb, 0, NULL), t); /* nothing receivable until completed */
     hand_over(o, t);
     return RTIPC_OK;
@@ -323,7 +323,7 @@ int rtipc_ringbuf_complete(rtipc_ringbuf_t *rb, void *item)
     if (!valid(rb) || !item)
         return RTIPC_EINVAL;
     uint32_t items;
-    struct rtipc_task *t[2] = {NULL, NULL};
+    struct rtipc__task *t[2] = {NULL, NULL};
     rtipc_lock(&rb->lock);
     bool ok = rtipc__rb_complete(&rb->core, item, &items);
     if (ok)
@@ -504,7 +504,7 @@ int rtipc_ringbuf_return(rtipc_ringbuf_t *rb, void *item)
         return RTIPC_ECONTEXT;
     if (!valid(rb) || !item)
         return RTIPC_EINVAL;
-    struct rtipc_task *t[2] = {NULL, NULL};
+    struct rtipc__task *t[2] = {NULL, NULL};
     bool freed;
     rtipc_lock(&rb->lock);
     bool ok = rtipc__rb_give_back(&rb->core, item, &freed);

@@ -107,7 +107,7 @@ int rtipc_sem_give(rtipc_sem_t *s)
     atomic_store_explicit(&s->count, count + 1, memory_order_relaxed);
     if (s->set)
         rtipc__queueset_post(s->set, s, NULL);
-    struct rtipc_task *wake = rtipc__waitlist_wake_one(&s->takers);
+    struct rtipc__task *wake = rtipc__waitlist_wake_one(&s->takers);
     rtipc_unlock(&s->lock);
     if (wake)
         rtipc__wake_from_task(wake);

@@ -29,16 +29,18 @@ int64_t rtipc_spin_default(void) { return atomic_load_explicit(&default_ns, memo
 
 int rtipc_spin_stats(const rtipc_task_t *task, rtipc_spin_stats_t *out)
 {
+    struct rtipc__task *t;
     if (!task) {
         if (rtipc__in_interrupt)
             return RTIPC_ECONTEXT;
-        task = rtipc__self();
-        if (!task)
+        t = rtipc__self();
+        if (!t)
             return RTIPC_ENOMEM;
+    } else {
+        t = rtipc__task_live(task);
     }
-    if (!rtipc__task_valid(task) || !out)
+    if (!t || !out)
         return RTIPC_EINVAL;
-    struct rtipc_task *t = (struct rtipc_task *)task;
     out->spins = atomic_load_explicit(&t->stat_spins, memory_order_relaxed);
     out->spin_wakeups = atomic_load_explicit(&t->stat_spin_wakeups, memory_order_relaxed);
     out->same_core_parks = atomic_load_explicit(&t->stat_same_core_parks, memory_order_relaxed);
@@ -71,7 +73,7 @@ static void count_ready(uint32_t state, int delta)
         atomic_fetch_add_explicit(&cores[core].ready, delta, memory_order_relaxed);
 }
 
-void rtipc__task_started(struct rtipc_task *t)
+void rtipc__task_started(struct rtipc__task *t)
 {
     uint32_t core_bits = t->core >= 0 && t->core < MAX_CORES ? (uint32_t)(t->core + 1) << CORE_SHIFT : 0;
     uint32_t s = core_bits | STATE_READY;
@@ -82,14 +84,14 @@ void rtipc__task_started(struct rtipc_task *t)
     count_ready(s, +1);
 }
 
-void rtipc__task_ended(struct rtipc_task *t)
+void rtipc__task_ended(struct rtipc__task *t)
 {
     uint32_t old = atomic_exchange_explicit(&t->run_state, STATE_GONE, memory_order_relaxed);
     if ((old & STATE_MASK) == STATE_READY)
         count_ready(old, -1);
 }
 
-void rtipc__task_mark_blocked(struct rtipc_task *t)
+void rtipc__task_mark_blocked(struct rtipc__task *t)
 {
     uint32_t old = atomic_load_explicit(&t->run_state, memory_order_relaxed);
     /* Release: pairs with the acquire CAS in rtipc__task_mark_ready (see
@@ -100,7 +102,7 @@ void rtipc__task_mark_blocked(struct rtipc_task *t)
         count_ready(old, -1);
 }
 
-void rtipc__task_mark_ready(struct rtipc_task *t)
+void rtipc__task_mark_ready(struct rtipc__task *t)
 {
     uint32_t old = atomic_load_explicit(&t->run_state, memory_order_relaxed);
     while ((old & STATE_MASK) == STATE_BLOCKED) {
@@ -113,13 +115,13 @@ void rtipc__task_mark_ready(struct rtipc_task *t)
     }
 }
 
-bool rtipc__task_is_blocked(const struct rtipc_task *t)
+bool rtipc__task_is_blocked(const struct rtipc__task *t)
 {
-    return (atomic_load_explicit(&((struct rtipc_task *)t)->run_state, memory_order_relaxed) & STATE_MASK) ==
+    return (atomic_load_explicit(&((struct rtipc__task *)t)->run_state, memory_order_relaxed) & STATE_MASK) ==
            STATE_BLOCKED;
 }
 
-void rtipc__spin_note_waker(struct rtipc_task *t)
+void rtipc__spin_note_waker(struct rtipc__task *t)
 {
     /* An interrupt handler is no reason not to spin: it preempts the spinner
      * anyway. Only a task-context waker can be held off its core by one. */
@@ -134,7 +136,7 @@ void rtipc__spin_note_waker(struct rtipc_task *t)
 
 /* Another rtipc task pinned to the caller's core is ready to run: spinning
  * would keep it (possibly the waker) off the core. */
-static bool core_wanted(struct rtipc_task *self, int core)
+static bool core_wanted(struct rtipc__task *self, int core)
 {
     int ready = atomic_load_explicit(&cores[core].ready, memory_order_relaxed);
     if ((atomic_load_explicit(&self->run_state, memory_order_relaxed) & STATE_MASK) == STATE_READY)
@@ -150,7 +152,7 @@ static bool core_wanted(struct rtipc_task *self, int core)
  * a handoff within ~100 ns. */
 #define MAX_PAUSES 4
 
-bool rtipc__spin_wait(struct rtipc_task *self, int64_t setting, int64_t deadline, bool (*done)(void *arg),
+bool rtipc__spin_wait(struct rtipc__task *self, int64_t setting, int64_t deadline, bool (*done)(void *arg),
                       void *arg)
 {
     int64_t budget = setting == RTIPC_SPIN_DEFAULT ? rtipc_spin_default() : setting;

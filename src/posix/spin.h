@@ -19,7 +19,7 @@
 #include "rtipc/error.h"
 #include "rtipc/spin.h"
 
-struct rtipc_task;
+struct rtipc__task;
 
 static inline void rtipc__cpu_relax(void)
 {
@@ -64,24 +64,24 @@ static inline int64_t rtipc__spin_setting(rtipc_spin_setting_t *s)
  * caller parks). `setting` is the object's budget (RTIPC_SPIN_DEFAULT, 0 or
  * ns). Returns false at once when the budget is 0 or the rules forbid
  * spinning. Counts in self's statistics. Task context. */
-bool rtipc__spin_wait(struct rtipc_task *self, int64_t setting, int64_t deadline, bool (*done)(void *arg),
+bool rtipc__spin_wait(struct rtipc__task *self, int64_t setting, int64_t deadline, bool (*done)(void *arg),
                       void *arg);
 
 /* ---- run states: which pinned tasks are ready, per core ------------------ */
 
 /* The task's thread starts (or a foreign thread is adopted), and ends. */
-void rtipc__task_started(struct rtipc_task *t);
-void rtipc__task_ended(struct rtipc_task *t);
+void rtipc__task_started(struct rtipc__task *t);
+void rtipc__task_ended(struct rtipc__task *t);
 /* The task itself: it is about to wait (queued, or sleeping in a delay). */
-void rtipc__task_mark_blocked(struct rtipc_task *t);
+void rtipc__task_mark_blocked(struct rtipc__task *t);
 /* The task itself when its wait ends, or anyone readying it (unpark). Cheap
  * when it is already ready. */
-void rtipc__task_mark_ready(struct rtipc_task *t);
+void rtipc__task_mark_ready(struct rtipc__task *t);
 /* Whether t is blocked in rtipc (irq.c: "the interrupted task"). */
-bool rtipc__task_is_blocked(const struct rtipc_task *t);
+bool rtipc__task_is_blocked(const struct rtipc__task *t);
 
 /* An unpark of t from task context: remember the waker's CPU (rule 3). */
-void rtipc__spin_note_waker(struct rtipc_task *t);
+void rtipc__spin_note_waker(struct rtipc__task *t);
 
 /* Add one to a counter that only its task writes (rtipc_spin_stats_t). */
 static inline void rtipc__stat_bump(_Atomic uint64_t *counter)

@@ -86,7 +86,7 @@ void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken)
         return;
     }
     rtipc_lock(&p->lock);
-    struct rtipc_task *task = rtipc__waitlist_wake_one(&p->waiters[side]);
+    struct rtipc__task *task = rtipc__waitlist_wake_one(&p->waiters[side]);
     clear_sleeping(r, side);
     rtipc_unlock(&p->lock);
     if (task) {
@@ -155,7 +155,7 @@ static bool moved_one(void *o) { return try_once(o) == RTIPC_OK; }
 static int wait_for(spsc_op_t *o, rtipc_timeout_t timeout)
 {
     /* Adopt a foreign thread now, before the flag is raised for it. */
-    struct rtipc_task *self = rtipc__self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
     spsc_port_t *p = port_of(o->r);

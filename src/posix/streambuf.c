@@ -337,7 +337,7 @@ static void abandon_io(rtipc_op_t *op)
 {
     sb_op_t *o = (sb_op_t *)op;
     o->final = true;
-    struct rtipc_task *self = rtipc__current_or_null();
+    struct rtipc__task *self = rtipc__current_or_null();
     if (self && atomic_load_explicit(&self->delete_requested, memory_order_relaxed))
         leave(o->side, (uintptr_t)o);
 }

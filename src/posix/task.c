@@ -1,5 +1,7 @@
-/* Tasks on Linux: pthreads with SCHED_FIFO priorities (or the SCHED_OTHER
- * fallback), CPU pinning, and type-stable descriptors. */
+/* Tasks on Linux: detached pthreads with SCHED_FIFO priorities (or the
+ * SCHED_OTHER fallback), CPU pinning, generation-checked handles and
+ * type-stable descriptors, and FreeRTOS's ready-list order (docs/design.md,
+ * "Ready-list order"). */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -7,28 +9,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "rtipc/error.h"
+#include "../common/handle.h"
+#include "futex.h"
 #include "irq_internal.h"
+#include "rtipc/error.h"
 #include "rtipc/task.h"
 #include "task_internal.h"
 
 _Thread_local bool rtipc__in_interrupt;
 
 /* The calling thread's task; NULL until it is created or adopted. */
-static _Thread_local struct rtipc_task *current;
+static _Thread_local struct rtipc__task *current;
 
 /* ---- descriptor pool ---------------------------------------------------
  * Descriptors are recycled, never freed: a late unpark from a waker that
- * raced with the task's exit then only bumps a live futex word (wait.h). */
+ * raced with the task's exit then only bumps a live futex word (wait.h).
+ * Handles carry a generation (src/common/handle.h), so recycling a
+ * descriptor never lets an old handle reach the new task. */
 static pthread_mutex_t pool_mutex = PTHREAD_MUTEX_INITIALIZER;
-static struct rtipc_task *pool_free;
+static struct rtipc__task *pool_free;
 
-static struct rtipc_task *pool_get(void)
+static struct rtipc__task *pool_get(void)
 {
     pthread_mutex_lock(&pool_mutex);
-    struct rtipc_task *t = pool_free;
+    struct rtipc__task *t = pool_free;
     if (t)
         pool_free = t->pool_next;
     pthread_mutex_unlock(&pool_mutex);
@@ -40,14 +47,12 @@ static struct rtipc_task *pool_get(void)
     /* Reset everything but the head a late unpark may touch (the park word,
      * run state and waker CPU; task_internal.h). */
     memset((char *)t + RTIPC__TASK_RECYCLED_FROM, 0, sizeof *t - RTIPC__TASK_RECYCLED_FROM);
-    atomic_store_explicit(&t->magic, RTIPC__TASK_MAGIC, memory_order_relaxed);
     t->core = RTIPC_CORE_ANY;
     return t;
 }
 
-static void pool_put(struct rtipc_task *t)
+static void pool_put(struct rtipc__task *t)
 {
-    atomic_store_explicit(&t->magic, 0, memory_order_relaxed);
     /* A task that ended holding mutexes stays their holder for good
      * (mutex.h): its descriptor is retired, never handed to a later task,
      * which would otherwise be taken for the holder. */
@@ -57,6 +62,46 @@ static void pool_put(struct rtipc_task *t)
     t->pool_next = pool_free;
     pool_free = t;
     pthread_mutex_unlock(&pool_mutex);
+}
+
+/* Drop one of the descriptor's two references (its thread, its handle). */
+static void unref(struct rtipc__task *t)
+{
+    /* acq_rel: the last one sees every write of the other reference's
+     * holder before it recycles the descriptor. */
+    if (atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1)
+        pool_put(t);
+}
+
+/* Close t's handle (it is refused from now on) and drop its reference. */
+static void close_handle(struct rtipc__task *t)
+{
+    rtipc__handle_close((uintptr_t)t->handle);
+    unref(t);
+}
+
+/* A fresh descriptor with an open handle, or NULL (no memory). */
+static struct rtipc__task *new_task(void)
+{
+    struct rtipc__task *t = pool_get();
+    if (!t)
+        return NULL;
+    uintptr_t h = rtipc__handle_open(t, RTIPC__H_TASK);
+    if (h == 0) {
+        pool_put(t);
+        return NULL;
+    }
+    t->handle = (rtipc_task_t *)h;
+    atomic_store_explicit(&t->refs, 2, memory_order_relaxed);
+    return t;
+}
+
+struct rtipc__task *rtipc__task_get(const rtipc_task_t *handle) { return rtipc__handle_get(handle, RTIPC__H_TASK); }
+
+struct rtipc__task *rtipc__task_live(const rtipc_task_t *handle)
+{
+    struct rtipc__task *t = rtipc__task_get(handle);
+    return t && !atomic_load_explicit(&t->ended, memory_order_acquire) ? t : NULL;
 }
 
 /* ---- scheduling policy ------------------------------------------------ */
@@ -118,69 +163,148 @@ int rtipc_core_count(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* Apply t's effective priority to the kernel when rtipc manages it. The tid
- * form of the call is used because the thread may already have ended (a task
- * deleted while holding a mutex): then it simply fails with ESRCH. */
-static void apply_kernel_priority(struct rtipc_task *t)
+/* ---- the kernel's ready lists ---------------------------------------------
+ * FreeRTOS puts a task whose priority changed at the end of its new
+ * priority's ready list. SCHED_FIFO puts a raised thread at the tail of its
+ * new list but a lowered one at the head, and does not move a thread whose
+ * priority is set to its current value. So a lowering, and a change that
+ * leaves the priority as it was, pass through the priority just below
+ * first: from there the final step is a raise, which lands at the tail.
+ * The caller's own position cannot be changed that way while it runs; it
+ * yields instead (rtipc__task_yield_after_lowering), which also puts it at
+ * the tail. docs/design.md says what the SCHED_OTHER fallback cannot do. */
+
+static bool managed(const struct rtipc__task *t) { return rtipc_sched_policy() == RTIPC_SCHED_FIFO && !t->adopted; }
+
+/* Set the kernel priority of t. Under t->prio_lock, which keeps the thread
+ * from starting (then its pthread_t is used) or exiting (then nothing is
+ * done) meanwhile. The tid form is used once the thread runs, since only it
+ * is safe until the very end of a detached thread. */
+static void kernel_set(struct rtipc__task *t, int prio)
 {
-    if (rtipc_sched_policy() != RTIPC_SCHED_FIFO || t->adopted)
+    if (t->exited)
         return;
-    /* Pairs with the fence in task_trampoline: either this sees the tid, or
-     * the new thread sees the priority stored before this call and applies
-     * it itself. Without the check, tid 0 would make sched_setscheduler act
-     * on the calling thread. */
-    atomic_thread_fence(memory_order_seq_cst);
+    struct sched_param sp = {.sched_priority = fifo_priority(prio)};
     uint32_t tid = atomic_load_explicit(&t->tid, memory_order_relaxed);
-    if (tid == 0)
+    if (tid != 0)
+        sched_setscheduler((pid_t)tid, SCHED_FIFO, &sp);
+    else
+        pthread_setschedparam(t->thread, SCHED_FIFO, &sp);
+}
+
+/* t's priority changed from old to prio (or was set again): put it at the end
+ * of prio's list. Under t->prio_lock; t is not the caller. */
+static void kernel_requeue(struct rtipc__task *t, int old, int prio)
+{
+    if (!managed(t))
         return;
-    struct sched_param sp = {
-        .sched_priority = fifo_priority(atomic_load_explicit(&t->effective_priority, memory_order_relaxed))};
-    sched_setscheduler((pid_t)tid, SCHED_FIFO, &sp);
+    if (prio <= old)
+        kernel_set(t, prio - 1); /* RTIPC_FIFO_BASE - 1 is still a SCHED_FIFO priority */
+    kernel_set(t, prio);
 }
 
-void rtipc__task_inherit(struct rtipc_task *t, int prio)
+/* The caller's priority changed to prio. Under self->prio_lock. */
+static void kernel_self(struct rtipc__task *self, int old, int prio)
 {
-    int cur = atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
-    while (cur < prio) {
-        if (atomic_compare_exchange_weak_explicit(&t->effective_priority, &cur, prio, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
-            apply_kernel_priority(t);
-            return;
-        }
+    if (managed(self) && prio != old)
+        kernel_set(self, prio);
+}
+
+void rtipc__task_yield_after_lowering(void)
+{
+    if (rtipc_sched_policy() == RTIPC_SCHED_FIFO)
+        sched_yield();
+}
+
+bool rtipc__task_inherit(struct rtipc__task *holder, struct rtipc__task *waiter)
+{
+    int wp = atomic_load_explicit(&waiter->effective_priority, memory_order_relaxed);
+    bool occurred = false;
+    rtipc_lock(&holder->prio_lock);
+    int eff = atomic_load_explicit(&holder->effective_priority, memory_order_relaxed);
+    if (eff < wp) {
+        atomic_store_explicit(&holder->wait_priority, wp, memory_order_relaxed);
+        atomic_store_explicit(&holder->effective_priority, wp, memory_order_relaxed);
+        kernel_requeue(holder, eff, wp);
+        occurred = true;
+    } else if (atomic_load_explicit(&holder->base_priority, memory_order_relaxed) < wp) {
+        occurred = true; /* raised already, by this waiter's priority or more */
     }
+    rtipc_unlock(&holder->prio_lock);
+    return occurred;
 }
 
-void rtipc__task_disinherit_to(struct rtipc_task *t, int prio)
+bool rtipc__task_disinherit(struct rtipc__task *self)
 {
-    int base = atomic_load_explicit(&t->base_priority, memory_order_relaxed);
-    int target = prio > base ? prio : base;
-    if (atomic_exchange_explicit(&t->effective_priority, target, memory_order_relaxed) != target)
-        apply_kernel_priority(t);
+    bool lowered = false;
+    rtipc_lock(&self->prio_lock);
+    int eff = atomic_load_explicit(&self->effective_priority, memory_order_relaxed);
+    int base = atomic_load_explicit(&self->base_priority, memory_order_relaxed);
+    if (eff != base) {
+        atomic_store_explicit(&self->effective_priority, base, memory_order_relaxed);
+        atomic_store_explicit(&self->wait_priority, base, memory_order_relaxed);
+        kernel_self(self, eff, base);
+        lowered = true;
+    }
+    rtipc_unlock(&self->prio_lock);
+    return lowered;
+}
+
+void rtipc__task_disinherit_after_timeout(struct rtipc__task *holder, int highest_waiting)
+{
+    rtipc_lock(&holder->prio_lock);
+    int base = atomic_load_explicit(&holder->base_priority, memory_order_relaxed);
+    int eff = atomic_load_explicit(&holder->effective_priority, memory_order_relaxed);
+    int target = highest_waiting > base ? highest_waiting : base;
+    /* A holder of several mutexes keeps its priority: FreeRTOS does not work
+     * out which of them the remaining waiters wait on. */
+    if (eff != target && atomic_load_explicit(&holder->mutexes_held, memory_order_relaxed) == 1) {
+        atomic_store_explicit(&holder->effective_priority, target, memory_order_relaxed);
+        atomic_store_explicit(&holder->wait_priority, target, memory_order_relaxed);
+        kernel_requeue(holder, eff, target);
+    }
+    rtipc_unlock(&holder->prio_lock);
 }
 
 /* ---- thread lifecycle ------------------------------------------------- */
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
-/* Runs when a thread with a task ends: adopted and self-deleted tasks go
- * back to the pool here; joinable ones are released by their joiner. */
+/* Runs when a thread with a task ends. */
 static void on_thread_exit(void *arg)
 {
-    struct rtipc_task *t = arg;
+    struct rtipc__task *t = arg;
     current = NULL;
-    /* The kernel may give the thread id to another thread: a waiter lending
-     * its priority to a mutex this task still holds must not reach it. */
+    /* From here on nobody sets this thread's priority: the kernel may give
+     * its thread id to another thread (a waiter lending its priority to a
+     * mutex this task still holds must not reach it). */
+    rtipc_lock(&t->prio_lock);
+    t->exited = true;
     atomic_store_explicit(&t->tid, 0, memory_order_relaxed);
+    rtipc_unlock(&t->prio_lock);
     rtipc__task_ended(t);
     rtipc__irq_unregister_task(t);
     rtipc__wdt_forget(t);
+    rtipc_lock(&t->lock);
+    /* Release: pairs with the acquire loads of ended in join/delete and in
+     * rtipc__task_live. */
+    atomic_store_explicit(&t->ended, true, memory_order_release);
+    struct rtipc__task *waiter = t->end_waiter;
+    t->end_waiter = NULL;
+    rtipc_unlock(&t->lock);
+    if (waiter)
+        rtipc__unpark(waiter);
+    /* An adopted thread's handle, and that of a task that deleted itself,
+     * end with the thread; a created task's stays open for its joiner. */
     if (t->adopted || atomic_load_explicit(&t->release_claim, memory_order_acquire) == RTIPC_RELEASE_SELF)
-        pool_put(t);
+        close_handle(t);
+    unref(t);
 }
 
 /* Claim the right to release @p t (join or delete it). False when the task
- * has already claimed it for itself (it deleted itself and is detached). */
-static bool claim_release(struct rtipc_task *t)
+ * has already claimed it for itself (it deleted itself), or another task is
+ * joining or deleting it. */
+static bool claim_release(struct rtipc__task *t)
 {
     int open = RTIPC_RELEASE_OPEN;
     return atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC_RELEASE_OTHER,
@@ -189,23 +313,25 @@ static bool claim_release(struct rtipc_task *t)
 
 static void make_exit_key(void) { pthread_key_create(&exit_key, on_thread_exit); }
 
-static void bind_current(struct rtipc_task *t)
+static void bind_current(struct rtipc__task *t)
 {
     pthread_once(&exit_key_once, make_exit_key);
+    rtipc_lock(&t->prio_lock);
     atomic_store_explicit(&t->tid, rtipc__tid(), memory_order_relaxed);
+    rtipc_unlock(&t->prio_lock);
     current = t;
     pthread_setspecific(exit_key, t);
     rtipc__task_started(t);
     rtipc__irq_register_task(t);
 }
 
-struct rtipc_task *rtipc__current_or_null(void) { return current; }
+struct rtipc__task *rtipc__current_or_null(void) { return current; }
 
-struct rtipc_task *rtipc__self(void)
+struct rtipc__task *rtipc__self(void)
 {
     if (current)
         return current;
-    struct rtipc_task *t = pool_get();
+    struct rtipc__task *t = new_task();
     if (!t)
         return NULL;
     t->adopted = true;
@@ -220,27 +346,32 @@ struct rtipc_task *rtipc__self(void)
     }
     atomic_store_explicit(&t->base_priority, prio, memory_order_relaxed);
     atomic_store_explicit(&t->effective_priority, prio, memory_order_relaxed);
+    atomic_store_explicit(&t->wait_priority, prio, memory_order_relaxed);
     bind_current(t);
     return t;
 }
 
-rtipc_task_t *rtipc_task_current(void) { return rtipc__self(); }
+rtipc_task_t *rtipc_task_current(void) { return rtipc__task_handle(rtipc__self()); }
 
 static void *task_trampoline(void *arg)
 {
-    struct rtipc_task *t = arg;
+    struct rtipc__task *t = arg;
     bind_current(t);
-    /* Named from inside: the creator's handle may already be stale if the
-     * task ends (deletes itself) at once. Fails harmlessly on names the
-     * kernel rejects. */
+    /* Named from inside: fails harmlessly on names the kernel rejects. */
     pthread_setname_np(pthread_self(), t->name);
-    /* A priority set before the tid was visible was not applied (see
-     * apply_kernel_priority): apply the current one now. */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&t->effective_priority, memory_order_relaxed) != t->created_priority)
-        apply_kernel_priority(t);
+    /* Wait until the creator has placed this task in the ready list and
+     * handed out its handle. Acquire: pairs with the release in
+     * open_gate; publishes the placement and *out. */
+    while (atomic_load_explicit(&t->gate, memory_order_acquire) == 0)
+        rtipc_futex_wait(&t->gate, 0, -1);
     t->entry(t->arg);
     return NULL;
+}
+
+static void open_gate(struct rtipc__task *t)
+{
+    atomic_store_explicit(&t->gate, 1, memory_order_release);
+    rtipc_futex_wake(&t->gate, 1);
 }
 
 /* The smallest stack rtipc gives a task: enough for sanitizer builds. */
@@ -259,19 +390,23 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
     if (cfg->core != RTIPC_CORE_ANY && !core_allowed(cfg->core))
         return RTIPC_EINVAL;
 
-    struct rtipc_task *t = pool_get();
+    struct rtipc__task *t = new_task();
     if (!t)
         return RTIPC_ENOMEM;
+    int prio = (int)cfg->priority;
     snprintf(t->name, sizeof t->name, "%s", cfg->name ? cfg->name : "task");
-    atomic_store_explicit(&t->base_priority, (int)cfg->priority, memory_order_relaxed);
-    atomic_store_explicit(&t->effective_priority, (int)cfg->priority, memory_order_relaxed);
+    atomic_store_explicit(&t->base_priority, prio, memory_order_relaxed);
+    atomic_store_explicit(&t->effective_priority, prio, memory_order_relaxed);
+    atomic_store_explicit(&t->wait_priority, prio, memory_order_relaxed);
     t->core = cfg->core;
-    t->created_priority = (int)cfg->priority;
     t->entry = cfg->entry;
     t->arg = cfg->arg;
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);
+    /* Detached: join and delete wait for the task's end through rtipc's own
+     * parking (deletion points), never in pthread_join. */
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     size_t stack = cfg->stack_size < MIN_STACK_BYTES ? MIN_STACK_BYTES : cfg->stack_size;
     if (cfg->stack_size != 0)
         pthread_attr_setstacksize(&attr, stack);
@@ -282,77 +417,146 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
         pthread_attr_setaffinity_np(&attr, sizeof set, &set);
     }
     if (rtipc_sched_policy() == RTIPC_SCHED_FIFO)
-        set_fifo_attr(&attr, (int)cfg->priority);
+        set_fifo_attr(&attr, prio);
     int rc = pthread_create(&t->thread, &attr, task_trampoline, t);
     pthread_attr_destroy(&attr);
     if (rc != 0) {
+        rtipc__handle_close((uintptr_t)t->handle);
         pool_put(t);
-        return rc == ENOMEM ? RTIPC_ENOMEM : rc == EINVAL ? RTIPC_EINVAL : RTIPC_ESYSTEM;
+        return rc == ENOMEM || rc == EAGAIN ? RTIPC_ENOMEM : rc == EINVAL ? RTIPC_EINVAL : RTIPC_ESYSTEM;
     }
-    *out = t;
+    *out = t->handle;
+    /* The thread starts at the creator's priority and is then lowered to
+     * its own, which leaves it at the head of that list: move it to the
+     * end, behind the tasks created before it, as FreeRTOS adds a new task.
+     * One of higher priority than the creator preempts it here. */
+    rtipc_lock(&t->prio_lock);
+    kernel_requeue(t, prio, prio);
+    rtipc_unlock(&t->prio_lock);
+    open_gate(t);
     return RTIPC_OK;
 }
 
-int rtipc_task_join(rtipc_task_t *t)
+/* The caller waits for t to end (join or delete), as a deletion point: a
+ * deletion request to the caller ends the wait (false) with t's release
+ * not done. */
+static bool wait_end(struct rtipc__task *t)
+{
+    struct rtipc__task *self = rtipc__self();
+    if (!self) {
+        /* No descriptor to park on (a foreign thread, out of memory): poll. */
+        while (!atomic_load_explicit(&t->ended, memory_order_acquire)) {
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);
+        }
+        return true;
+    }
+    rtipc_lock(&t->lock);
+    bool ended = atomic_load_explicit(&t->ended, memory_order_relaxed);
+    if (!ended)
+        t->end_waiter = self;
+    rtipc_unlock(&t->lock);
+    if (ended)
+        return true;
+    rtipc__reschedule_point(self);
+    rtipc__task_mark_blocked(self);
+    bool done;
+    for (;;) {
+        /* Acquire: pairs with the release in rtipc__unpark. */
+        uint32_t seen = atomic_load_explicit(&self->park, memory_order_acquire);
+        if (atomic_load_explicit(&t->ended, memory_order_acquire)) {
+            done = true;
+            break;
+        }
+        if (atomic_load_explicit(&self->delete_requested, memory_order_relaxed)) {
+            done = false;
+            break;
+        }
+        rtipc__park_sleep(self, seen, -1);
+    }
+    rtipc__park_awake(self);
+    rtipc__task_mark_ready(self);
+    if (!done) {
+        rtipc_lock(&t->lock);
+        if (t->end_waiter == self)
+            t->end_waiter = NULL;
+        rtipc_unlock(&t->lock);
+    }
+    return done;
+}
+
+int rtipc_task_join(rtipc_task_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__task_valid(t) || t->adopted)
+    struct rtipc__task *t = rtipc__task_get(handle);
+    if (!t || t->adopted)
         return RTIPC_EINVAL;
     if (t == current)
         return RTIPC_EDEADLOCK;
     if (!claim_release(t))
-        return RTIPC_EINVAL; /* it deleted itself: detached, nothing to join */
-    pthread_join(t->thread, NULL);
-    pool_put(t);
+        return RTIPC_EINVAL; /* it deleted itself, or is being joined or deleted */
+    if (!wait_end(t)) {
+        /* The joiner is being deleted: the join did not happen, and t can
+         * still be joined (or deleted) by another task. */
+        atomic_store_explicit(&t->release_claim, RTIPC_RELEASE_OPEN, memory_order_release);
+        rtipc__task_exit_self();
+    }
+    close_handle(t);
     return RTIPC_OK;
 }
 
 _Noreturn void rtipc__task_exit_self(void)
 {
-    struct rtipc_task *t = current;
+    struct rtipc__task *t = current;
     if (t)
         rtipc__park_awake(t); /* it may end inside a wait (a deletion point) */
     /* If no other task has claimed the release (by deleting or joining us),
-     * claim it: nobody will join, so detach and let the exit hook release
-     * the descriptor. One CAS decides, so a concurrent delete either joins
-     * us or finds us gone, never both. */
+     * claim it: nobody will join, so the exit hook closes the handle. One
+     * CAS decides, so a concurrent delete either releases us or finds us
+     * gone, never both. */
     int open = RTIPC_RELEASE_OPEN;
-    if (t && atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC_RELEASE_SELF,
-                                                     memory_order_acq_rel, memory_order_acquire) &&
-        !t->adopted)
-        pthread_detach(pthread_self());
+    if (t)
+        atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC_RELEASE_SELF, memory_order_acq_rel,
+                                                memory_order_acquire);
     pthread_exit(NULL);
 }
 
-int rtipc_task_delete(rtipc_task_t *t)
+int rtipc_task_delete(rtipc_task_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (t == NULL || t == current)
+    if (handle == NULL || (current && handle == current->handle))
         rtipc__task_exit_self();
-    if (!rtipc__task_valid(t) || t->adopted)
+    struct rtipc__task *t = rtipc__task_get(handle);
+    if (!t || t->adopted)
         return RTIPC_EINVAL;
     if (!claim_release(t))
-        return RTIPC_EINVAL; /* it deleted itself meanwhile: it is gone */
-    /* Release: the target's exit path reads it with acquire. */
+        return RTIPC_EINVAL; /* it deleted itself meanwhile, or is being joined or deleted */
+    /* Release: the target's deletion points read it (relaxed, after the
+     * acquire of its park word that this unpark's release pairs with). */
     atomic_store_explicit(&t->delete_requested, true, memory_order_release);
     rtipc__unpark(t);
-    pthread_join(t->thread, NULL);
-    pool_put(t);
+    bool done = wait_end(t);
+    /* Whether or not it has ended yet, the target is on its way out and its
+     * handle is ours to close: a deleter that is itself being deleted (two
+     * tasks deleting each other) closes it before it ends too. */
+    close_handle(t);
+    if (!done)
+        rtipc__task_exit_self();
     return RTIPC_OK;
 }
 
 static void deletion_point(void)
 {
-    struct rtipc_task *t = current;
+    struct rtipc__task *t = current;
     if (t && atomic_load_explicit(&t->delete_requested, memory_order_relaxed))
         rtipc__task_exit_self();
 }
 
 int rtipc__sleep_until(int64_t deadline)
 {
-    struct rtipc_task *self = rtipc__self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
     /* Sleeping reschedules: release deferred wake-ups of this core first. */
@@ -390,42 +594,70 @@ int rtipc_task_yield(void)
     return RTIPC_OK;
 }
 
-int rtipc_task_priority(const rtipc_task_t *t)
+int rtipc_task_priority(const rtipc_task_t *handle)
 {
-    if (!rtipc__task_valid(t))
-        return RTIPC_EINVAL;
-    return atomic_load_explicit(&t->base_priority, memory_order_relaxed);
+    struct rtipc__task *t = rtipc__task_live(handle);
+    return t ? atomic_load_explicit(&t->base_priority, memory_order_relaxed) : RTIPC_EINVAL;
 }
 
-int rtipc_task_effective_priority(const rtipc_task_t *t)
+int rtipc_task_effective_priority(const rtipc_task_t *handle)
 {
-    if (!rtipc__task_valid(t))
-        return RTIPC_EINVAL;
-    return atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
+    struct rtipc__task *t = rtipc__task_live(handle);
+    return t ? atomic_load_explicit(&t->effective_priority, memory_order_relaxed) : RTIPC_EINVAL;
 }
 
-int rtipc_task_set_priority(rtipc_task_t *t, unsigned priority)
+/* vTaskPrioritySet, as tasks.c computes it: the base always changes; the
+ * effective priority follows unless the task inherits a higher one and the
+ * new base is not above it; a ready task moves to the end of its list even
+ * when its effective priority stays; lowering the running task's base
+ * yields. */
+int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     if (priority >= RTIPC_PRIORITY_LEVELS)
         return RTIPC_EINVAL;
-    if (!t) {
+    struct rtipc__task *t;
+    if (!handle) {
         t = rtipc__self();
         if (!t)
             return RTIPC_ENOMEM;
+    } else {
+        t = rtipc__task_live(handle);
+        if (!t)
+            return RTIPC_EINVAL;
     }
-    if (!rtipc__task_valid(t))
-        return RTIPC_EINVAL;
-    atomic_store_explicit(&t->base_priority, (int)priority, memory_order_relaxed);
-    /* An inherited priority above the new base stays until the mutexes go. */
-    if (atomic_load_explicit(&t->mutexes_held, memory_order_relaxed) == 0)
-        rtipc__task_disinherit_to(t, (int)priority);
-    else
-        rtipc__task_inherit(t, (int)priority);
+    int prio = (int)priority;
+    bool yield = false;
+    rtipc_lock(&t->prio_lock);
+    int base = atomic_load_explicit(&t->base_priority, memory_order_relaxed);
+    if (base != prio) {
+        int eff = atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
+        int next = base == eff || prio > eff ? prio : eff;
+        atomic_store_explicit(&t->effective_priority, next, memory_order_relaxed);
+        atomic_store_explicit(&t->base_priority, prio, memory_order_relaxed);
+        atomic_store_explicit(&t->wait_priority, prio, memory_order_relaxed);
+        if (t == current) {
+            kernel_self(t, eff, next);
+            yield = prio < base;
+        } else {
+            kernel_requeue(t, eff, next);
+        }
+    }
+    rtipc_unlock(&t->prio_lock);
+    if (yield)
+        rtipc__task_yield_after_lowering();
     return RTIPC_OK;
 }
 
-const char *rtipc_task_name(const rtipc_task_t *t) { return rtipc__task_valid(t) ? t->name : NULL; }
+const char *rtipc_task_name(const rtipc_task_t *handle)
+{
+    struct rtipc__task *t = rtipc__task_live(handle);
+    return t ? t->name : NULL;
+}
 
-int rtipc_task_core(const rtipc_task_t *t) { return rtipc__task_valid(t) ? t->core : RTIPC_EINVAL; }
+int rtipc_task_core(const rtipc_task_t *handle)
+{
+    struct rtipc__task *t = rtipc__task_live(handle);
+    return t ? t->core : RTIPC_EINVAL;
+}

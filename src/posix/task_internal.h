@@ -22,9 +22,7 @@ typedef struct {
 
 enum { RTIPC__NOTIFY_IDLE = 0, RTIPC__NOTIFY_WAITING = 1, RTIPC__NOTIFY_PENDING = 2 };
 
-#define RTIPC__TASK_MAGIC 0x7441534bu /* "tASK" */
-
-struct rtipc_task {
+struct rtipc__task {
     /* ---- Touched by wakers, even late ones after the task has ended (wait.h),
      * so never cleared when the descriptor is recycled (task.c, pool_get). */
     /* Futex word the task parks on: bit 0 announces that the task is about
@@ -33,22 +31,41 @@ struct rtipc_task {
     _Atomic uint32_t run_state;     /* ready / blocked, with the core (spin.c) */
     _Atomic int32_t waker_cpu;      /* CPU + 1 of the last task-context unpark, 0 = none */
     /* ---- Cleared on recycling from here on (RTIPC__TASK_RECYCLED_FROM). */
-    /* RTIPC__TASK_MAGIC while in use, 0 in the pool. Atomic: a caller may
-     * check a handle whose task is ending by itself at that moment. */
-    _Atomic uint32_t magic;
+    rtipc_task_t *handle;           /* the handle it was given (src/common/handle.h) */
+    /* Priorities, as FreeRTOS keeps them (tasks.c's uxBasePriority,
+     * uxPriority and the event-list item value). Written under prio_lock,
+     * read anywhere. */
     _Atomic int base_priority;      /* as set by the user */
     _Atomic int effective_priority; /* base raised by mutex inheritance */
+    /* The priority it queues with on an object's wait list: its effective
+     * priority, except that a base change while it inherits sets it to the
+     * new base (vTaskPrioritySet); a queued waiter's entry is not re-sorted,
+     * but a holder's disinheritance after a timeout reads the head's current
+     * value (mutex.c). */
+    _Atomic int wait_priority;
     _Atomic unsigned mutexes_held;  /* mutexes this task holds (recursive: once) */
     _Atomic bool delete_requested;  /* another task asked it to end */
+    _Atomic bool ended;             /* its thread has ended (or, adopted, exited); under lock */
     bool adopted;                   /* a thread rtipc did not create */
-    /* Who returns the descriptor to the pool, decided once by CAS from
-     * RTIPC_RELEASE_OPEN: the task itself when it deleted itself (detached;
-     * the exit hook releases it), or the task that joins or deletes it. */
+    /* Who closes the handle, decided once by CAS from RTIPC_RELEASE_OPEN: the
+     * task itself when it deleted itself (detached), or the task that joins
+     * or deletes it. */
     _Atomic int release_claim;
+    /* References to the descriptor: its thread (until it ends) and its
+     * handle (until closed); the last one returns it to the pool. */
+    _Atomic int refs;
     int core;
     pthread_t thread;
-    _Atomic uint32_t tid;           /* kernel thread id; 0 until the thread has started */
-    int created_priority;           /* the kernel priority the thread starts with */
+    /* Start gate: the creator opens it (1) once the task is placed in the
+     * kernel's ready list; the new thread waits for it before its entry. */
+    _Atomic uint32_t gate;
+    /* Guards the kernel-side priority and the priority fields above, and
+     * tid / exited: while held, a non-zero tid names this live thread, and a
+     * zero tid with !exited means it has not started, so its pthread_t is
+     * still valid. */
+    rtipc_lock_t prio_lock;
+    _Atomic uint32_t tid;           /* kernel thread id; 0 until started and again once exited */
+    bool exited;                    /* under prio_lock */
     rtipc_task_fn entry;
     void *arg;
     char name[16];
@@ -58,17 +75,19 @@ struct rtipc_task {
     rtipc_waitlist_t notify_waiters; /* the owner only, while it waits */
     rtipc_notify_slot_t notify[RTIPC_NOTIFY_SLOTS];
     rtipc_spin_setting_t notify_spin; /* spin budget of the owner's notification waits */
-    struct rtipc_task *pool_next;   /* free-list link while recycled */
+    /* The task waiting for this one to end (join or delete), under lock. */
+    struct rtipc__task *end_waiter;
+    struct rtipc__task *pool_next;  /* free-list link while recycled */
     /* Interrupt bookkeeping (irq.c), guarded by the core's lock. Whether the
      * task is blocked in rtipc is in run_state (rtipc__task_is_blocked). */
     _Atomic bool deferred;          /* woken by a handler that did not yield: not yet released */
-    struct rtipc_task *cpu_next;    /* link in its core's task registry */
-    struct rtipc_task *deferred_next; /* link in its core's deferred list */
+    struct rtipc__task *cpu_next;    /* link in its core's task registry */
+    struct rtipc__task *deferred_next; /* link in its core's deferred list */
     /* Task watchdog (wdt.c). */
     _Atomic bool wdt_subscribed;
     _Atomic int64_t wdt_last_reset_ns;
     int64_t wdt_reported_at;        /* checker only */
-    struct rtipc_task *wdt_next;    /* subscriber list, guarded by wdt's lock */
+    struct rtipc__task *wdt_next;    /* subscriber list, guarded by wdt's lock */
     /* Wait counters (rtipc_spin_stats_t): written by the task itself, but
      * futex_wakes, which its wakers add to. */
     _Atomic uint64_t stat_spins;
@@ -79,23 +98,47 @@ struct rtipc_task {
 };
 
 /* Where the part of the descriptor that pool_get clears begins. */
-#define RTIPC__TASK_RECYCLED_FROM offsetof(struct rtipc_task, magic)
+#define RTIPC__TASK_RECYCLED_FROM offsetof(struct rtipc__task, handle)
 
 /* Drop a task from the watchdog's subscribers (its thread is ending). */
-void rtipc__wdt_forget(struct rtipc_task *t);
+void rtipc__wdt_forget(struct rtipc__task *t);
 
-static inline bool rtipc__task_valid(const struct rtipc_task *t)
-{
-    return t != NULL && atomic_load_explicit(&t->magic, memory_order_relaxed) == RTIPC__TASK_MAGIC;
-}
+/* The descriptor a task handle names, or NULL for NULL, a closed handle (its
+ * task was joined or deleted, or was adopted and has exited) or a handle of
+ * another kind (src/common/handle.h). A task that returned from its entry
+ * keeps an open handle until it is joined. */
+struct rtipc__task *rtipc__task_get(const rtipc_task_t *handle);
+/* As rtipc__task_get, but NULL also once the task has ended: what every call
+ * that acts on a running task (notify, priorities, watchdog) accepts. */
+struct rtipc__task *rtipc__task_live(const rtipc_task_t *handle);
+/* The handle of a descriptor (the value rtipc_task_create gave out). */
+static inline rtipc_task_t *rtipc__task_handle(const struct rtipc__task *t) { return t ? t->handle : NULL; }
+
+/* A task whose priority changed is requeued at the end of its new
+ * priority's list, as FreeRTOS does; when that was the caller and it was
+ * lowered (by itself or by giving back an inherited priority), the kernel
+ * must also be given the chance to run an equal-priority task first. The
+ * calls below that may lower the caller return true then: call
+ * rtipc__task_yield_after_lowering once no object lock is held. */
+void rtipc__task_yield_after_lowering(void);
 
 /* The calling thread's task, or NULL if it has none yet (never adopts). */
-struct rtipc_task *rtipc__current_or_null(void);
+struct rtipc__task *rtipc__current_or_null(void);
 
-/* Raise t's effective priority to at least prio (inheritance). */
-void rtipc__task_inherit(struct rtipc_task *t, int prio);
-/* Set t's effective priority to max(base, prio) (disinheritance). */
-void rtipc__task_disinherit_to(struct rtipc_task *t, int prio);
+/* Priority inheritance, as tasks.c's xTaskPriorityInherit: if holder's
+ * effective priority is below the caller's (the waiter's), raise it to the
+ * waiter's. Returns whether inheritance occurred in FreeRTOS's sense: the
+ * holder was raised, or already ran above its base for at least this
+ * waiter's priority (holder base < waiter). */
+bool rtipc__task_inherit(struct rtipc__task *holder, struct rtipc__task *waiter);
+/* The holder (the caller) released a mutex and holds none any more: drop
+ * back to its base priority (xTaskPriorityDisinherit). True when its
+ * priority fell (yield after unlocking: rtipc__task_yield_after_lowering). */
+bool rtipc__task_disinherit(struct rtipc__task *self);
+/* A waiter gave up after inheritance occurred (vTaskPriorityDisinheritAfterTimeout):
+ * if holder holds exactly one mutex, its priority becomes max(base,
+ * highest_waiting) (-1: nobody waits). holder is never the caller. */
+void rtipc__task_disinherit_after_timeout(struct rtipc__task *holder, int highest_waiting);
 
 /* True while the calling thread runs an interrupt handler (irq.c). */
 extern _Thread_local bool rtipc__in_interrupt;

@@ -30,22 +30,27 @@ bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w)
     return false;
 }
 
-struct rtipc_task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list)
+int rtipc__waitlist_head_priority(const rtipc_waitlist_t *list)
+{
+    return list->head ? atomic_load_explicit(&list->head->task->wait_priority, memory_order_relaxed) : -1;
+}
+
+struct rtipc__task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list)
 {
     return list->head ? rtipc__waitlist_wake(list, list->head) : NULL;
 }
 
-struct rtipc_task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+struct rtipc__task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
 {
     rtipc__waitlist_remove(list, w);
-    struct rtipc_task *task = w->task; /* read before woken: w may vanish after */
+    struct rtipc__task *task = w->task; /* read before woken: w may vanish after */
     /* Release: pairs with the acquire loads of woken in park(); publishes the
      * unlinking above, so a woken waiter never touches its stale node. */
     atomic_store_explicit(&w->woken, 1, memory_order_release);
     return task;
 }
 
-void rtipc__unpark(struct rtipc_task *task)
+void rtipc__unpark(struct rtipc__task *task)
 {
     rtipc__spin_note_waker(task);
     rtipc__task_mark_ready(task);
@@ -67,7 +72,7 @@ void rtipc__unpark(struct rtipc_task *task)
     }
 }
 
-int rtipc__park_sleep(struct rtipc_task *self, uint32_t seen, int64_t deadline)
+int rtipc__park_sleep(struct rtipc__task *self, uint32_t seen, int64_t deadline)
 {
     if (!(seen & RTIPC__PARK_ASLEEP)) {
         /* The announcement. It succeeds only if no unpark changed the word
@@ -82,7 +87,7 @@ int rtipc__park_sleep(struct rtipc_task *self, uint32_t seen, int64_t deadline)
     return rtipc_futex_wait(&self->park, seen, deadline);
 }
 
-void rtipc__park_awake(struct rtipc_task *self)
+void rtipc__park_awake(struct rtipc__task *self)
 {
     /* Relaxed: only the owner sets the bit, so it reads its own store or an
      * unpark's clearing; the clearing RMW keeps the word's release sequence. */
@@ -112,7 +117,7 @@ static bool waiter_woken(void *w) { return is_woken(w); }
 
 /* A handler readied this task without yielding: it stays parked until its
  * core reschedules (irq.h). */
-static void wait_until_released(struct rtipc_task *self)
+static void wait_until_released(struct rtipc__task *self)
 {
     for (;;) {
         /* Acquire: pairs with the release in rtipc__unpark. */
@@ -128,7 +133,7 @@ static void wait_until_released(struct rtipc_task *self)
 /* Block until w is woken, the deadline passes or deletion is requested:
  * spin first (spin.h), then sleep on the park word (wait.h). A deletion
  * request is seen once the spin ends, within the budget. */
-static int park_until(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
+static int park_until(struct rtipc__task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
 {
     if (rtipc__spin_wait(self, spin, deadline, waiter_woken, w))
         return PARK_WOKEN;
@@ -155,7 +160,7 @@ static int park_until(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadli
 }
 
 /* The caller marked itself blocked before it queued w. */
-static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
+static int park(struct rtipc__task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
 {
     int r = park_until(self, w, deadline, spin);
     if (r == PARK_WOKEN)
@@ -167,7 +172,7 @@ static int park(struct rtipc_task *self, rtipc_waiter_t *w, int64_t deadline, in
 int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
                  int64_t spin)
 {
-    struct rtipc_task *self = NULL;
+    struct rtipc__task *self = NULL;
     int64_t deadline = 0;
     bool timed_out = false;
     rtipc_waiter_t w;
@@ -200,7 +205,9 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
         }
         w.task = self;
         w.op = op;
-        w.priority = atomic_load_explicit(&self->effective_priority, memory_order_relaxed);
+        /* Queued by the priority FreeRTOS files a waiter under (its event
+         * list item value: task_internal.h, wait_priority). */
+        w.priority = atomic_load_explicit(&self->wait_priority, memory_order_relaxed);
         atomic_store_explicit(&w.woken, 0, memory_order_relaxed);
         /* Blocked from the moment it is queued: a handler that wakes it next
          * must not count it among the tasks it interrupted (it would then
@@ -230,7 +237,7 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
             rtipc_lock(lock);
         }
         if (parked == PARK_DELETED) {
-            struct rtipc_task *pass_on = NULL;
+            struct rtipc__task *pass_on = NULL;
             /* A wake-up meant for this waiter goes to the next one, so the
              * item it announced is not left without a taker. */
             if (is_woken(&w))
@@ -252,7 +259,7 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
     }
 }
 
-void rtipc__wake_from_task(struct rtipc_task *task)
+void rtipc__wake_from_task(struct rtipc__task *task)
 {
     rtipc__unpark(task);
     rtipc__reschedule_point(rtipc__current_or_null());

@@ -52,13 +52,13 @@
 #include "lock.h"
 #include "rtipc/time.h"
 
-struct rtipc_task;
+struct rtipc__task;
 
 struct rtipc_op;
 
 typedef struct rtipc_waiter {
     struct rtipc_waiter *next;
-    struct rtipc_task *task;
+    struct rtipc__task *task;
     struct rtipc_op *op;     /* the waiter's operation: wakers may read its
                                 parameters and write results into it, under
                                 the object lock, before marking it woken */
@@ -77,20 +77,19 @@ void rtipc__waitlist_insert(rtipc_waitlist_t *list, rtipc_waiter_t *w);
 bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w);
 /* Pops the first waiter and marks it woken; returns its task (to unpark after
  * unlocking) or NULL if the list is empty. */
-struct rtipc_task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list);
+struct rtipc__task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list);
 /* Unlinks the given waiter (which must be on the list) and marks it woken;
  * returns its task, to unpark after unlocking. For objects that choose whom
  * to wake by each waiter's own condition (event groups, stream buffers). */
-struct rtipc_task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w);
+struct rtipc__task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w);
 static inline bool rtipc__waitlist_empty(const rtipc_waitlist_t *list) { return list->head == NULL; }
-/* Highest priority queued, or -1 when empty. */
-static inline int rtipc__waitlist_top_priority(const rtipc_waitlist_t *list)
-{
-    return list->head ? list->head->priority : -1;
-}
+/* The priority of the first waiter now, or -1 when empty: the head's current
+ * wait priority (task_internal.h), which a priority change may have moved
+ * since it queued, as FreeRTOS reads the head's event-list item value. */
+int rtipc__waitlist_head_priority(const rtipc_waitlist_t *list);
 
 /* Wake a task parked in rtipc__park (or about to park). Any context. */
-void rtipc__unpark(struct rtipc_task *task);
+void rtipc__unpark(struct rtipc__task *task);
 
 /* Bits of a task's park word: bit 0 = the task announced that it is about to
  * sleep; every unpark adds PARK_STEP. */
@@ -101,16 +100,16 @@ void rtipc__unpark(struct rtipc_task *task);
  * the caller checked its reasons to stop waiting. Announces the sleep first;
  * returns 0 at once if an unpark came in since `seen` (check again), else
  * what futex_wait returns (0, -ETIMEDOUT at the absolute deadline, -EINTR). */
-int rtipc__park_sleep(struct rtipc_task *self, uint32_t seen, int64_t deadline);
+int rtipc__park_sleep(struct rtipc__task *self, uint32_t seen, int64_t deadline);
 
 /* The owner only, when it stops waiting: withdraw an announcement that no
  * unpark consumed (timeout, deletion), so wakers stop paying FUTEX_WAKE. */
-void rtipc__park_awake(struct rtipc_task *self);
+void rtipc__park_awake(struct rtipc__task *self);
 
 /* Unpark @p task from task context (a non-blocking give/send/overwrite that
  * readied it), then release this core's deferred wake-ups: waking a task is a
  * rescheduling call, as in the blocking loop. */
-void rtipc__wake_from_task(struct rtipc_task *task);
+void rtipc__wake_from_task(struct rtipc__task *task);
 
 /* One attempt at an operation, run with the object's lock held. Returns 0 or
  * an error to finish, or RTIPC_EWOULDBLOCK to wait and retry. It may name one
@@ -120,7 +119,7 @@ typedef struct rtipc_op {
     /* Optional, under the lock: the caller gave up waiting (timeout, deletion)
      * after having been queued; undo side effects such as inheritance. */
     void (*abandon)(struct rtipc_op *op);
-    struct rtipc_task *wake;
+    struct rtipc__task *wake;
 } rtipc_op_t;
 
 /* Run op against the object guarded by lock, queueing on list while it would
@@ -133,7 +132,7 @@ int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rti
                  int64_t spin);
 
 /* The calling thread's task, adopting it if needed (NULL only on ENOMEM). */
-struct rtipc_task *rtipc__self(void);
+struct rtipc__task *rtipc__self(void);
 
 /* Absolute deadline for a timeout, -1 for forever. */
 int64_t rtipc__deadline(rtipc_timeout_t timeout);

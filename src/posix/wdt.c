@@ -18,7 +18,7 @@
 
 static pthread_mutex_t admin = PTHREAD_MUTEX_INITIALIZER; /* start/stop/add/delete */
 static rtipc_lock_t list_lock = RTIPC_LOCK_INIT;          /* subscribers; also taken by the checker */
-static struct rtipc_task *subscribers;
+static struct rtipc__task *subscribers;
 static _Atomic bool started;
 static rtipc_wdt_config_t config;
 static rtipc_irq_t *checker;
@@ -76,10 +76,10 @@ static void check(void *arg)
         }
     }
     rtipc_lock(&list_lock);
-    for (struct rtipc_task *s = subscribers; s; s = s->wdt_next) {
+    for (struct rtipc__task *s = subscribers; s; s = s->wdt_next) {
         int64_t last = atomic_load(&s->wdt_last_reset_ns);
         if (overdue(now, last, &s->wdt_reported_at)) {
-            rtipc_wdt_trip_t t = {s, s->name, s->core, now - last};
+            rtipc_wdt_trip_t t = {rtipc__task_handle(s), s->name, s->core, now - last};
             report(&t);
         }
     }
@@ -96,9 +96,9 @@ static void idle_task(void *arg)
     }
 }
 
-static void unlink_subscriber(struct rtipc_task *t)
+static void unlink_subscriber(struct rtipc__task *t)
 {
-    for (struct rtipc_task **link = &subscribers; *link; link = &(*link)->wdt_next) {
+    for (struct rtipc__task **link = &subscribers; *link; link = &(*link)->wdt_next) {
         if (*link == t) {
             *link = t->wdt_next;
             atomic_store(&t->wdt_subscribed, false);
@@ -179,11 +179,16 @@ int rtipc_wdt_stop(void)
     return rc;
 }
 
-static struct rtipc_task *resolve(rtipc_task_t *task, int *rc)
+static struct rtipc__task *resolve(rtipc_task_t *task, int *rc)
 {
-    struct rtipc_task *t = task ? task : rtipc__self();
-    *rc = t ? (rtipc__task_valid(t) ? RTIPC_OK : RTIPC_EINVAL) : RTIPC_ENOMEM;
-    return *rc == RTIPC_OK ? t : NULL;
+    if (!task) {
+        struct rtipc__task *self = rtipc__self();
+        *rc = self ? RTIPC_OK : RTIPC_ENOMEM;
+        return self;
+    }
+    struct rtipc__task *t = rtipc__task_live(task);
+    *rc = t ? RTIPC_OK : RTIPC_EINVAL;
+    return t;
 }
 
 int rtipc_wdt_add(rtipc_task_t *task)
@@ -191,7 +196,7 @@ int rtipc_wdt_add(rtipc_task_t *task)
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc_task *t = resolve(task, &rc);
+    struct rtipc__task *t = resolve(task, &rc);
     if (!t)
         return rc;
     pthread_mutex_lock(&admin);
@@ -215,7 +220,7 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc_task *t = resolve(task, &rc);
+    struct rtipc__task *t = resolve(task, &rc);
     if (!t)
         return rc;
     pthread_mutex_lock(&admin);
@@ -229,7 +234,7 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     return rc;
 }
 
-void rtipc__wdt_forget(struct rtipc_task *t)
+void rtipc__wdt_forget(struct rtipc__task *t)
 {
     if (!atomic_load(&t->wdt_subscribed))
         return;
@@ -242,7 +247,7 @@ int rtipc_wdt_reset(void)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    struct rtipc_task *t = rtipc__current_or_null();
+    struct rtipc__task *t = rtipc__current_or_null();
     if (!t || !atomic_load_explicit(&t->wdt_subscribed, memory_order_relaxed))
         return RTIPC_EINVAL;
     atomic_store_explicit(&t->wdt_last_reset_ns, rtipc_time_ns(), memory_order_relaxed);
