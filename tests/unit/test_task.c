@@ -50,6 +50,21 @@ static int create(const char *name, unsigned priority, int core, rtipc_task_fn f
 
 static void noop(void *arg) { (void)arg; }
 
+/* A body that stays alive until notified: queries of a task that has ended
+ * are refused, so tests that query a task keep it running. */
+static void until_notified(void *arg)
+{
+    (void)arg;
+    rtipc_notify_take(0, true, NULL, RTIPC_FOREVER);
+}
+
+/* Let a task running until_notified end, and join it. */
+static void release_and_join(rtipc_task_t *t)
+{
+    assert_int_equal(rtipc_notify_give(t, 0), RTIPC_OK);
+    join_task(t);
+}
+
 /* Whether the thread with kernel id tid still exists in this process. */
 static int thread_alive(long tid)
 {
@@ -178,9 +193,9 @@ static void create_invalid(void **state)
     for (size_t i = 0; i < sizeof bad_cores / sizeof bad_cores[0]; ++i)
         assert_int_equal(create("bad", 1, bad_cores[i], noop, NULL, &t), RTIPC_EINVAL);
     /* The highest priority is valid. */
-    assert_int_equal(create("top", RTIPC_PRIORITY_LEVELS - 1, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+    assert_int_equal(create("top", RTIPC_PRIORITY_LEVELS - 1, RTIPC_CORE_ANY, until_notified, NULL, &t), RTIPC_OK);
     assert_int_equal(rtipc_task_priority(t), RTIPC_PRIORITY_LEVELS - 1);
-    join_task(t);
+    release_and_join(t);
 }
 
 typedef struct {
@@ -251,12 +266,12 @@ static void name_truncated(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         rtipc_task_t *t = NULL;
-        assert_int_equal(create(cases[i].given, 1, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+        assert_int_equal(create(cases[i].given, 1, RTIPC_CORE_ANY, until_notified, NULL, &t), RTIPC_OK);
         const char *name = rtipc_task_name(t);
         assert_non_null(name);
         assert_string_equal(name, cases[i].kept);
         assert_true(strlen(name) <= 15);
-        join_task(t);
+        release_and_join(t);
     }
     assert_null(rtipc_task_name(NULL));
 }
@@ -296,19 +311,20 @@ static void join_waits_and_releases(void **state)
     int64_t dt = rtipc_time_ns() - t0;
     assert_int_equal(get_flag(&o.done), 1);
     assert_elapsed(dt, 100 * MS);
-    /* Released: the handle is no longer a live task. (Descriptors are
-     * recycled, never freed, so the stale handle may be passed as long as no
-     * task is created in between.) */
+    /* Released: the handle is no longer a live task. */
     assert_int_equal(rtipc_task_priority(t), RTIPC_EINVAL);
     assert_int_equal(rtipc_task_effective_priority(t), RTIPC_EINVAL);
     assert_null(rtipc_task_name(t));
     assert_int_equal(rtipc_task_core(t), RTIPC_EINVAL);
     assert_int_equal(rtipc_task_join(t), RTIPC_EINVAL);
     assert_int_equal(rtipc_task_delete(t), RTIPC_EINVAL);
-    /* The descriptor is reused by the next task (it went back to the pool). */
+    /* The next task reuses the descriptor, under a new handle: the old one
+     * still names nothing (handles carry a generation). */
     rtipc_task_t *t2 = NULL;
     assert_int_equal(create("next", 2, RTIPC_CORE_ANY, noop, NULL, &t2), RTIPC_OK);
-    assert_ptr_equal(t2, t);
+    assert_ptr_not_equal(t2, t);
+    assert_int_equal(rtipc_task_priority(t), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_join(t), RTIPC_EINVAL);
     join_task(t2);
 }
 
@@ -633,11 +649,14 @@ static void self_delete_ends_task(void **state)
         assert_true(od->tid > 0);
         assert_true(wait_thread_gone(od->tid, 10000));
         assert_int_equal(get_flag(&od->after), 0);
-        /* Released automatically (it must not be joined): its descriptor went
-         * back to the pool, so the next task gets it. */
+        /* Released automatically (it must not be joined): its handle names
+         * nothing any more, also once the next task has its descriptor. */
+        assert_int_equal(rtipc_task_join(t), RTIPC_EINVAL);
         rtipc_task_t *next = NULL;
         assert_int_equal(create("next", 3, RTIPC_CORE_ANY, noop, NULL, &next), RTIPC_OK);
-        assert_ptr_equal(next, t);
+        assert_ptr_not_equal(next, t);
+        assert_int_equal(rtipc_task_priority(t), RTIPC_EINVAL);
+        assert_int_equal(rtipc_notify_give(t, 0), RTIPC_EINVAL);
         join_task(next);
     }
     /* An adopted thread may delete itself too: it ends, and its pthread can be
@@ -899,7 +918,7 @@ static void wrong_context(void **state)
 {
     (void)state;
     rtipc_task_t *t = NULL;
-    assert_int_equal(create("ctx", 2, RTIPC_CORE_ANY, noop, NULL, &t), RTIPC_OK);
+    assert_int_equal(create("ctx", 2, RTIPC_CORE_ANY, until_notified, NULL, &t), RTIPC_OK);
     rtipc_task_config_t cfg = {.name = "isr", .priority = 1, .core = RTIPC_CORE_ANY, .entry = noop};
     rtipc_task_t *made = NULL;
     rtipc_task_t *me = rtipc_task_current();
@@ -940,7 +959,7 @@ static void wrong_context(void **state)
     /* Nothing happened: priorities unchanged, the task still joinable. */
     assert_int_equal(rtipc_task_priority(t), 2);
     assert_int_equal(rtipc_task_priority(me), me_prio);
-    join_task(t);
+    release_and_join(t);
 }
 
 int main(int argc, char **argv)
