@@ -76,7 +76,9 @@ int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken);
 /**
  * Wait up to @p timeout until the caller's slot @p index has a non-zero value,
  * then either clear it (@p clear true) or decrement it, and clear its pending
- * flag.
+ * flag. The pending flag is cleared on every return, also when nothing was
+ * taken (as FreeRTOS's take does): a no-action notification that a take
+ * found with a value of 0 is consumed by it.
  * Context: task only. Blocking: up to timeout. Concurrency: the owner only
  * (by construction).
  * @param value if not NULL, receives the value before it was cleared or

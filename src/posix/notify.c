@@ -101,6 +101,10 @@ static int attempt_take(rtipc_op_t *op)
     rtipc_notify_slot_t *slot = &o->self->notify[o->index];
     o->value = slot->value;
     if (slot->value == 0) {
+        /* A take that finds no value consumes the pending state, as
+         * ulTaskGenericNotifyTake leaves the slot "not waiting" on every
+         * return: a no-action notification is not seen by a later wait. */
+        slot->state = RTIPC__NOTIFY_IDLE;
         o->self->notify_wait_index = o->index;
         return RTIPC_EWOULDBLOCK;
     }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -669,6 +670,175 @@ static void self_delete_ends_task(void **state)
     assert_int_equal(get_flag(&o.after), 0);
 }
 
+/* ---- join and delete are deletion points ----------------------------------- */
+
+/* Runs until told to stop, with no deletion point: only its own return ends it. */
+static void busy_until(void *arg)
+{
+    while (!get_flag((int *)arg))
+        sleep_ms(1);
+}
+
+typedef struct {
+    rtipc_task_t *target;
+    int started;
+    int returned; /* the join or delete returned (it must not: it was deleted) */
+} waiter_obs_t;
+
+static void joins_target(void *arg)
+{
+    waiter_obs_t *o = arg;
+    set_flag(&o->started, 1);
+    rtipc_task_join(o->target);
+    set_flag(&o->returned, 1);
+}
+
+static void deletes_target(void *arg)
+{
+    waiter_obs_t *o = arg;
+    set_flag(&o->started, 1);
+    rtipc_task_delete(o->target);
+    set_flag(&o->returned, 1);
+}
+
+/* A task blocked in rtipc_task_join or rtipc_task_delete is deleted like a
+ * task blocked anywhere else; the task it waited for is unaffected (a join
+ * that was cut short can be done again by someone else). */
+static void delete_blocked_in_join_or_delete(void **state)
+{
+    (void)state;
+    for (int in_delete = 0; in_delete < 2; ++in_delete) {
+        int stop = 0;
+        rtipc_task_t *target = NULL;
+        assert_int_equal(create("target", 2, RTIPC_CORE_ANY, busy_until, &stop, &target), RTIPC_OK);
+        waiter_obs_t o = {target, 0, 0};
+        rtipc_task_t *w = NULL;
+        assert_int_equal(create("waiter", 2, RTIPC_CORE_ANY, in_delete ? deletes_target : joins_target, &o, &w),
+                         RTIPC_OK);
+        assert_true(wait_for_flag(&o.started, 1, 10000));
+        sleep_ms(20); /* it is inside the join / delete now */
+        int64_t t0 = rtipc_time_ns();
+        assert_int_equal(rtipc_task_delete(w), RTIPC_OK);
+        assert_true(rtipc_time_ns() - t0 < 2000 * MS);
+        assert_int_equal(get_flag(&o.returned), 0);
+        set_flag(&stop, 1);
+        if (in_delete) {
+            /* The deleter was deleted itself: it closed the target's handle
+             * (the target was being deleted); the target ends by itself. */
+            assert_int_equal(rtipc_task_join(target), RTIPC_EINVAL);
+        } else {
+            assert_int_equal(rtipc_task_join(target), RTIPC_OK);
+        }
+    }
+}
+
+typedef struct {
+    rtipc_task_t *other;
+    int *go;
+    int returned;
+} mutual_t;
+
+static void deletes_other_at_go(void *arg)
+{
+    mutual_t *m = arg;
+    /* Polled outside rtipc (no deletion point): whichever is asked to end
+     * first still goes on to delete the other. */
+    struct timespec ts = {0, 20000};
+    while (!get_flag(m->go))
+        nanosleep(&ts, NULL);
+    rtipc_task_delete(m->other);
+    set_flag(&m->returned, 1);
+    rtipc_task_delay(RTIPC_FOREVER);
+}
+
+/* Two tasks that delete each other at the same moment both end. */
+static void mutual_deletion_ends_both(void **state)
+{
+    (void)state;
+    int cores = rtipc_core_count() >= 2 ? 2 : 1;
+    for (int run = 0; run < 20; ++run) {
+        int go = 0;
+        mutual_t a = {NULL, &go, 0}, b = {NULL, &go, 0};
+        rtipc_task_t *ta = NULL, *tb = NULL;
+        assert_int_equal(create("mutual-a", 3, 0, deletes_other_at_go, &a, &ta), RTIPC_OK);
+        assert_int_equal(create("mutual-b", 3, cores - 1, deletes_other_at_go, &b, &tb), RTIPC_OK);
+        a.other = tb;
+        b.other = ta;
+        sleep_ms(2);
+        set_flag(&go, 1);
+        /* Both end: neither handle names a live task within a second. */
+        int ended = 0;
+        for (int i = 0; i < 1000 && !ended; ++i) {
+            ended = rtipc_task_priority(ta) == RTIPC_EINVAL && rtipc_task_priority(tb) == RTIPC_EINVAL;
+            if (!ended)
+                sleep_ms(1);
+        }
+        if (!ended)
+            fail_msg("run %d: two tasks deleting each other did not both end", run);
+        /* At most one of them saw the other end and returned. */
+        assert_true(get_flag(&a.returned) + get_flag(&b.returned) <= 1);
+        /* Whoever is still half-way is released when it ends: the handles
+         * are closed or closing; deleting them now is refused or waits. */
+        int ra = rtipc_task_delete(ta), rb = rtipc_task_delete(tb);
+        assert_true(ra == RTIPC_EINVAL || ra == RTIPC_OK);
+        assert_true(rb == RTIPC_EINVAL || rb == RTIPC_OK);
+    }
+}
+
+/* ---- stale handles ------------------------------------------------------------ */
+
+static void *foreign_takes_handle(void *arg)
+{
+    *(rtipc_task_t **)arg = rtipc_task_current();
+    return NULL;
+}
+
+typedef struct {
+    int given;
+    uint32_t value;
+} slot_obs_t;
+
+static void reports_slot(void *arg)
+{
+    slot_obs_t *o = arg;
+    uint32_t v = 0;
+    o->given = rtipc_notify_take(0, true, &v, rtipc_ms(100)) == RTIPC_OK;
+    o->value = v;
+}
+
+/* The handle of an ended task never reaches the task that reuses its
+ * descriptor: a joined task's, and an adopted thread's once it exited. */
+static void stale_handle_reaches_nobody(void **state)
+{
+    (void)state;
+    rtipc_task_t *old = NULL;
+    assert_int_equal(create("old", 2, RTIPC_CORE_ANY, noop, NULL, &old), RTIPC_OK);
+    join_task(old);
+    slot_obs_t o = {0, 0};
+    rtipc_task_t *fresh = NULL;
+    assert_int_equal(create("fresh", 2, RTIPC_CORE_ANY, reports_slot, &o, &fresh), RTIPC_OK);
+    assert_int_equal(rtipc_notify_give(old, 0), RTIPC_EINVAL);
+    assert_int_equal(rtipc_notify(old, 0, 1, RTIPC_NOTIFY_SET_BITS, NULL), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_set_priority(old, 5), RTIPC_EINVAL);
+    join_task(fresh);
+    assert_int_equal(o.given, 0);
+    assert_int_equal(rtipc_task_priority(fresh), RTIPC_EINVAL);
+
+    /* An adopted thread's handle ends with the thread. */
+    rtipc_task_t *adopted = NULL;
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, foreign_takes_handle, &adopted), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_non_null(adopted);
+    slot_obs_t o2 = {0, 0};
+    rtipc_task_t *next = NULL;
+    assert_int_equal(create("next", 2, RTIPC_CORE_ANY, reports_slot, &o2, &next), RTIPC_OK);
+    assert_int_equal(rtipc_notify_give(adopted, 0), RTIPC_EINVAL);
+    assert_int_equal(rtipc_task_priority(adopted), RTIPC_EINVAL);
+    join_task(next);
+    assert_int_equal(o2.given, 0);
+}
+
 /* ---- priorities ---------------------------------------------------------- */
 
 typedef struct {
@@ -985,6 +1155,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(delete_blocked_in_delay_and_take),
         cmocka_unit_test(delete_finished_task),
         cmocka_unit_test(self_delete_ends_task),
+        cmocka_unit_test(delete_blocked_in_join_or_delete),
+        cmocka_unit_test(mutual_deletion_ends_both),
+        cmocka_unit_test(stale_handle_reaches_nobody),
         cmocka_unit_test(priorities),
         cmocka_unit_test(sched_policy_in_force),
         cmocka_unit_test(effective_priority_inherited),
