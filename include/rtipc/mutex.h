@@ -2,14 +2,25 @@
  * @file mutex.h
  * @brief Mutexes with priority inheritance, plain and recursive.
  *
- * A mutex is created available and records its holder. While a task waits for
- * it, the holder runs at least at the waiter's priority (inheritance, applied
- * to the SCHED_FIFO priority when that policy is in force); the holder drops
- * back to its base priority when it holds no mutex any more, or, when a
- * waiter gives up on timeout and the holder holds only this mutex, to the
- * highest priority still waiting (FreeRTOS behaviour). Inheritance is one
- * level deep: a holder that itself waits on another mutex does not pass the
- * boost on. Waiters are served by priority, FIFO among equals.
+ * A mutex is created available and records its holder. Waiters are served by
+ * priority, FIFO among equals. Priority inheritance follows the FreeRTOS V11
+ * kernel's rules exactly (the differential suite, tests/differential, runs
+ * the same scenarios on the kernel), including where they surprise:
+ * - A task that must wait raises a holder of lower effective priority to its
+ *   own (applied to the SCHED_FIFO priority when that policy is in force).
+ *   It is one level deep: a holder that itself waits on another mutex does
+ *   not pass the boost on. A waiter whose priority changes while it waits
+ *   does not change the holder's priority.
+ * - The holder drops back to its base priority only when it gives back its
+ *   last mutex, and then goes to the end of its base priority's ready list
+ *   (behind the ready tasks of that priority).
+ * - A waiter that times out after lending its priority lowers the holder to
+ *   the higher of its base and the priority of the first task still waiting
+ *   (as that waiter's priority is now, though the list is not re-sorted),
+ *   but only if the holder holds exactly this one mutex; a holder of several
+ *   keeps its priority until it gives them back.
+ * - rtipc_task_set_priority on a holder that inherits changes its base at
+ *   once but its effective priority only if the new base is higher (task.h).
  *
  * A recursive mutex counts the holder's takes and is released by as many
  * unlocks. Mutexes are task-only: no call here may run in an interrupt.

@@ -14,6 +14,23 @@
  * task the first time it calls rtipc: it can then block, own a mutex and
  * receive notifications. Its priority is derived from its SCHED_FIFO priority,
  * or 0 under other policies.
+ *
+ * Ready-list order, as in FreeRTOS (under SCHED_FIFO; docs/design.md,
+ * "Ready-list order"): tasks of equal priority run in the order they became
+ * ready, so tasks created back to back at one priority start in creation
+ * order; a task whose priority changes (rtipc_task_set_priority, mutex
+ * inheritance or its end) goes to the end of its new priority's list; a
+ * new task of higher priority than its creator runs before
+ * rtipc_task_create returns. Port notes: the SCHED_OTHER fallback promises
+ * none of this; on FreeRTOS the kernel keeps these lists itself.
+ *
+ * Handles: a task's handle stays valid until the task is joined or deleted
+ * (a task that deleted itself, and an adopted thread that exited, close
+ * theirs as they end). A closed handle is refused with RTIPC_EINVAL by every
+ * call, also after its descriptor went to a new task, which gets a
+ * different handle. Between its end and its join, a task's handle is good
+ * for rtipc_task_join and rtipc_task_delete only; every call that acts on a
+ * live task (priorities, name, core, notifications, watchdog) refuses it.
  */
 #ifndef RTIPC_TASK_H
 #define RTIPC_TASK_H
@@ -72,10 +89,16 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out);
 /**
  * Wait until a task has ended (returned from entry or been deleted) and
  * release it. The handle is invalid afterwards.
- * Context: task only. Blocking: yes, until the task ends (no timeout).
- * Concurrency: exactly one join per task.
+ * Context: task only. Blocking: yes, until the task ends (no timeout). A
+ * deletion point: a caller deleted while it waits ends, and the task it
+ * waited for can still be joined (or deleted) by another task. A foreign
+ * thread is adopted to wait (task.h, top).
+ * Concurrency: one join or delete per task; a second one, concurrent or
+ * later, is refused.
  * @retval 0 joined.
- * @retval RTIPC_EINVAL task NULL, or not created by rtipc_task_create.
+ * @retval RTIPC_EINVAL task NULL, a closed handle, an adopted thread, or a
+ *         task another task is already joining or deleting, or that deleted
+ *         itself.
  * @retval RTIPC_EDEADLOCK task is the caller.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
@@ -94,9 +117,13 @@ int rtipc_task_join(rtipc_task_t *task);
  *   target is released; do not join.
  * Mutexes held by the deleted task stay held (as in FreeRTOS), as they do
  * when a task returns from its entry: see "A holder that ends" in mutex.h.
- * Context: task only. Blocking: yes when deleting another task.
+ * Context: task only. Blocking: yes when deleting another task, until it
+ * has ended; a deletion point like join: a caller deleted while it waits
+ * ends too, after closing the target's handle (the target still ends at its
+ * next deletion point), so two tasks that delete each other both end.
  * @retval 0 the other task has ended and was released.
- * @retval RTIPC_EINVAL the task was not created by rtipc_task_create.
+ * @retval RTIPC_EINVAL a closed handle, an adopted thread, or a task another
+ *         task is already joining or deleting, or that deleted itself.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_task_delete(rtipc_task_t *task);
@@ -126,36 +153,47 @@ int rtipc_task_delay(rtipc_timeout_t timeout);
 int rtipc_task_yield(void);
 
 /**
- * A task's base priority (without inheritance), or RTIPC_EINVAL if NULL.
+ * A task's base priority (without inheritance), or RTIPC_EINVAL if task is
+ * NULL or not a live task.
  * Context: any. Never blocks. Thread-safe.
  */
 int rtipc_task_priority(const rtipc_task_t *task);
 
 /**
  * A task's effective priority: its base priority raised by mutex priority
- * inheritance. RTIPC_EINVAL if NULL.
+ * inheritance. RTIPC_EINVAL if task is NULL or not a live task.
  * Context: any. Never blocks. Thread-safe.
  */
 int rtipc_task_effective_priority(const rtipc_task_t *task);
 
 /**
- * Set a task's base priority (NULL = the caller). Takes effect at once; an
- * inherited priority above it stays in force until the mutex is released.
+ * Set a task's base priority (NULL = the caller), as FreeRTOS's
+ * vTaskPrioritySet does: the base changes at once; the effective priority
+ * becomes the new base too, unless the task runs at an inherited priority
+ * (mutex.h) that the new base does not exceed, in which case it keeps the
+ * inherited one until it gives its mutexes back. Setting the priority it
+ * already has changes nothing. Otherwise a ready task goes to the end of its
+ * (new) effective priority's list, also when that priority stayed the
+ * same; a task raised above the caller on the caller's core (one not yet
+ * started included) runs before this call returns; a caller that lowered
+ * its own base yields to the ready tasks of its priority.
  * Context: task only. Never blocks.
- * @retval 0 set; RTIPC_EINVAL priority out of range; RTIPC_ECONTEXT from an
- *         interrupt handler; RTIPC_ENOMEM if task is NULL and the calling
- *         thread could not be adopted.
+ * @retval 0 set; RTIPC_EINVAL priority out of range, or task not a live
+ *         task; RTIPC_ECONTEXT from an interrupt handler; RTIPC_ENOMEM if
+ *         task is NULL and the calling thread could not be adopted.
  */
 int rtipc_task_set_priority(rtipc_task_t *task, unsigned priority);
 
 /**
- * The task's name (at most 15 characters), or NULL if task is NULL.
+ * The task's name (at most 15 characters), or NULL if task is NULL or not a
+ * live task.
  * Context: any. Never blocks.
  */
 const char *rtipc_task_name(const rtipc_task_t *task);
 
 /**
- * The core the task is pinned to, or RTIPC_CORE_ANY; RTIPC_EINVAL if NULL.
+ * The core the task is pinned to, or RTIPC_CORE_ANY; RTIPC_EINVAL if task is
+ * NULL or not a live task.
  * Context: any. Never blocks.
  */
 int rtipc_task_core(const rtipc_task_t *task);
