@@ -26,23 +26,35 @@
 /* Long enough for every ready task of core 0 to run to its next block. */
 #define SETTLE_MS 30
 
-static char log_buf[64];
+/* Atomic letters: the tasks and the controller share no lock (the order is
+ * the kernel's), so each letter is published on its own. */
+#define LOG_MAX 63
+static _Atomic char log_buf[LOG_MAX];
 static atomic_int log_len;
+static char log_copy[LOG_MAX + 1];
 
 static void log_reset(void)
 {
-    memset(log_buf, 0, sizeof log_buf);
+    for (int i = 0; i < LOG_MAX; ++i)
+        atomic_store(&log_buf[i], 0);
     atomic_store(&log_len, 0);
 }
 
 static void note(char c)
 {
     int i = atomic_fetch_add(&log_len, 1);
-    if (i < (int)sizeof log_buf - 1)
-        log_buf[i] = c;
+    if (i < LOG_MAX)
+        atomic_store(&log_buf[i], c);
 }
 
-static const char *log_text(void) { return log_buf; }
+static const char *log_text(void)
+{
+    int n = 0;
+    for (; n < LOG_MAX && (log_copy[n] = atomic_load(&log_buf[n])) != 0; ++n)
+        ;
+    log_copy[n] = 0;
+    return log_copy;
+}
 
 static void settle(void) { rtipc_task_delay(rtipc_ms(SETTLE_MS)); }
 
@@ -194,10 +206,10 @@ static void holder_waits(void *arg)
 
 static void waiter_with_timeout(void *arg)
 {
-    int *rc = arg;
-    *rc = rtipc_mutex_lock(mx, rtipc_ms(60));
-    if (*rc == RTIPC_OK)
+    int rc = rtipc_mutex_lock(mx, rtipc_ms(60));
+    if (rc == RTIPC_OK)
         rtipc_mutex_unlock(mx);
+    atomic_store((atomic_int *)arg, rc);
 }
 
 /* vTaskPrioritySet on a holder that inherits: the base always changes, the
@@ -210,7 +222,7 @@ static void inheriting_holder_base_changes(void **state)
     assert_int_equal(rtipc_sem_create_binary(&go_low), RTIPC_OK);
     rtipc_task_t *l = spawn("L", 2, holder_waits, NULL);
     settle();
-    int rc = 12345;
+    atomic_int rc = 12345;
     rtipc_task_t *h = spawn("H", 6, waiter_with_timeout, &rc);
     settle();
     assert_int_equal(rtipc_task_effective_priority(l), 6);
@@ -220,10 +232,10 @@ static void inheriting_holder_base_changes(void **state)
     assert_int_equal(rtipc_task_set_priority(l, 1), RTIPC_OK);
     assert_int_equal(rtipc_task_effective_priority(l), 6);
     rtipc_task_delay(rtipc_ms(100)); /* H times out */
-    assert_int_equal(rc, RTIPC_ETIMEDOUT);
+    assert_int_equal(atomic_load(&rc), RTIPC_ETIMEDOUT);
     assert_int_equal(rtipc_task_effective_priority(l), 1);
     /* A new base above the inherited priority raises the effective one. */
-    rc = 12345;
+    atomic_store(&rc, 12345);
     rtipc_task_t *h2 = spawn("H2", 6, waiter_with_timeout, &rc);
     settle();
     assert_int_equal(rtipc_task_effective_priority(l), 6);
@@ -231,7 +243,7 @@ static void inheriting_holder_base_changes(void **state)
     assert_int_equal(rtipc_task_effective_priority(l), 8);
     assert_int_equal(rtipc_sem_give(go_low), RTIPC_OK);
     settle();
-    assert_int_equal(rc, RTIPC_OK);
+    assert_int_equal(atomic_load(&rc), RTIPC_OK);
     join_task(l);
     join_task(h);
     join_task(h2);

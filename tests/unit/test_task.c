@@ -672,11 +672,19 @@ static void self_delete_ends_task(void **state)
 
 /* ---- join and delete are deletion points ----------------------------------- */
 
-/* Runs until told to stop, with no deletion point: only its own return ends it. */
+/* Runs until told to stop, with no deletion point: only its own return ends
+ * it; says when it has returned. */
+typedef struct {
+    int stop;
+    int done;
+} busy_t;
+
 static void busy_until(void *arg)
 {
-    while (!get_flag((int *)arg))
+    busy_t *b = arg;
+    while (!get_flag(&b->stop))
         sleep_ms(1);
+    set_flag(&b->done, 1);
 }
 
 typedef struct {
@@ -707,10 +715,11 @@ static void deletes_target(void *arg)
 static void delete_blocked_in_join_or_delete(void **state)
 {
     (void)state;
+    static busy_t busy[2];
     for (int in_delete = 0; in_delete < 2; ++in_delete) {
-        int stop = 0;
+        busy_t *bt = &busy[in_delete];
         rtipc_task_t *target = NULL;
-        assert_int_equal(create("target", 2, RTIPC_CORE_ANY, busy_until, &stop, &target), RTIPC_OK);
+        assert_int_equal(create("target", 2, RTIPC_CORE_ANY, busy_until, bt, &target), RTIPC_OK);
         waiter_obs_t o = {target, 0, 0};
         rtipc_task_t *w = NULL;
         assert_int_equal(create("waiter", 2, RTIPC_CORE_ANY, in_delete ? deletes_target : joins_target, &o, &w),
@@ -721,11 +730,12 @@ static void delete_blocked_in_join_or_delete(void **state)
         assert_int_equal(rtipc_task_delete(w), RTIPC_OK);
         assert_true(rtipc_time_ns() - t0 < 2000 * MS);
         assert_int_equal(get_flag(&o.returned), 0);
-        set_flag(&stop, 1);
+        set_flag(&bt->stop, 1);
         if (in_delete) {
             /* The deleter was deleted itself: it closed the target's handle
              * (the target was being deleted); the target ends by itself. */
             assert_int_equal(rtipc_task_join(target), RTIPC_EINVAL);
+            assert_true(wait_for_flag(&bt->done, 1, 10000));
         } else {
             assert_int_equal(rtipc_task_join(target), RTIPC_OK);
         }
@@ -756,16 +766,21 @@ static void mutual_deletion_ends_both(void **state)
 {
     (void)state;
     int cores = rtipc_core_count() >= 2 ? 2 : 1;
-    for (int run = 0; run < 20; ++run) {
-        int go = 0;
-        mutual_t a = {NULL, &go, 0}, b = {NULL, &go, 0};
+    /* One record per run, never reused: the tasks end unjoined. */
+    enum { RUNS = 20 };
+    static int gos[RUNS];
+    static mutual_t pairs[RUNS][2];
+    for (int run = 0; run < RUNS; ++run) {
+        int *go = &gos[run];
+        mutual_t *a = &pairs[run][0], *b = &pairs[run][1];
+        a->go = b->go = go;
         rtipc_task_t *ta = NULL, *tb = NULL;
-        assert_int_equal(create("mutual-a", 3, 0, deletes_other_at_go, &a, &ta), RTIPC_OK);
-        assert_int_equal(create("mutual-b", 3, cores - 1, deletes_other_at_go, &b, &tb), RTIPC_OK);
-        a.other = tb;
-        b.other = ta;
+        assert_int_equal(create("mutual-a", 3, 0, deletes_other_at_go, a, &ta), RTIPC_OK);
+        assert_int_equal(create("mutual-b", 3, cores - 1, deletes_other_at_go, b, &tb), RTIPC_OK);
+        a->other = tb;
+        b->other = ta;
         sleep_ms(2);
-        set_flag(&go, 1);
+        set_flag(go, 1);
         /* Both end: neither handle names a live task within a second. */
         int ended = 0;
         for (int i = 0; i < 1000 && !ended; ++i) {
@@ -776,7 +791,7 @@ static void mutual_deletion_ends_both(void **state)
         if (!ended)
             fail_msg("run %d: two tasks deleting each other did not both end", run);
         /* At most one of them saw the other end and returned. */
-        assert_true(get_flag(&a.returned) + get_flag(&b.returned) <= 1);
+        assert_true(get_flag(&a->returned) + get_flag(&b->returned) <= 1);
         /* Whoever is still half-way is released when it ends: the handles
          * are closed or closing; deleting them now is refused or waits. */
         int ra = rtipc_task_delete(ta), rb = rtipc_task_delete(tb);
