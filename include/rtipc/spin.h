@@ -69,7 +69,10 @@ typedef struct {
  * is adopted). Never blocks. Concurrency: any; the counters are a snapshot,
  * each read on its own.
  * @param task the task, or NULL for the calling task.
- * @retval 0 filled. @retval RTIPC_EINVAL task not a live task, or out NULL.
+ * @retval 0 filled (also for a task that has ended but was not joined yet:
+ *         its counters stay readable until then).
+ * @retval RTIPC_EINVAL task not an open task handle (joined or deleted),
+ *         or out NULL.
  * @retval RTIPC_ECONTEXT task NULL in an interrupt handler.
  * @retval RTIPC_ENOMEM task NULL and the calling thread could not be adopted.
  */

@@ -37,7 +37,7 @@ int rtipc_spin_stats(const rtipc_task_t *task, rtipc_spin_stats_t *out)
         if (!t)
             return RTIPC_ENOMEM;
     } else {
-        t = rtipc__task_live(task);
+        t = rtipc__task_get(task); /* readable until joined */
     }
     if (!t || !out)
         return RTIPC_EINVAL;
