@@ -96,14 +96,6 @@ static struct rtipc__task *new_task(void)
     return t;
 }
 
-struct rtipc__task *rtipc__task_get(const rtipc_task_t *handle) { return rtipc__handle_get(handle, RTIPC__H_TASK); }
-
-struct rtipc__task *rtipc__task_live(const rtipc_task_t *handle)
-{
-    struct rtipc__task *t = rtipc__task_get(handle);
-    return t && !atomic_load_explicit(&t->ended, memory_order_acquire) ? t : NULL;
-}
-
 /* ---- scheduling policy ------------------------------------------------ */
 static pthread_once_t policy_once = PTHREAD_ONCE_INIT;
 static rtipc_sched_policy_t policy = RTIPC_SCHED_OTHER;
@@ -236,6 +228,13 @@ bool rtipc__task_inherit(struct rtipc__task *holder, struct rtipc__task *waiter)
 
 bool rtipc__task_disinherit(struct rtipc__task *self)
 {
+    /* Nothing inherited, the common case: no lock. The caller holds no
+     * mutex any more, so nobody can be lending it a priority; a concurrent
+     * rtipc_task_set_priority that makes the two differ is settled under
+     * prio_lock below, and one that makes them equal leaves nothing to do. */
+    if (atomic_load_explicit(&self->effective_priority, memory_order_relaxed) ==
+        atomic_load_explicit(&self->base_priority, memory_order_relaxed))
+        return false;
     bool lowered = false;
     rtipc_lock(&self->prio_lock);
     int eff = atomic_load_explicit(&self->effective_priority, memory_order_relaxed);

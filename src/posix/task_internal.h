@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/handle.h"
 #include "lock.h"
 #include "rtipc/task.h"
 #include "spin.h"
@@ -107,10 +108,18 @@ void rtipc__wdt_forget(struct rtipc__task *t);
  * task was joined or deleted, or was adopted and has exited) or a handle of
  * another kind (src/common/handle.h). A task that returned from its entry
  * keeps an open handle until it is joined. */
-struct rtipc__task *rtipc__task_get(const rtipc_task_t *handle);
+static inline struct rtipc__task *rtipc__task_get(const rtipc_task_t *handle)
+{
+    return rtipc__handle_get(handle, RTIPC__H_TASK);
+}
 /* As rtipc__task_get, but NULL also once the task has ended: what every call
  * that acts on a running task (notify, priorities, watchdog) accepts. */
-struct rtipc__task *rtipc__task_live(const rtipc_task_t *handle);
+static inline struct rtipc__task *rtipc__task_live(const rtipc_task_t *handle)
+{
+    struct rtipc__task *t = rtipc__task_get(handle);
+    /* Acquire: pairs with the release store of ended in the exit hook. */
+    return t && !atomic_load_explicit(&t->ended, memory_order_acquire) ? t : NULL;
+}
 /* The handle of a descriptor (the value rtipc_task_create gave out). */
 static inline rtipc_task_t *rtipc__task_handle(const struct rtipc__task *t) { return t ? t->handle : NULL; }
 
