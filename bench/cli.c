@@ -102,20 +102,14 @@ static int usage_error(const char *fmt, const char *arg)
  * status. */
 static int simple_options(int argc, char **argv, const char *usage)
 {
-    enum { O_VERSION = 256 };
     static const struct option longopts[] = {
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, O_VERSION}, {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, BENCH_OPT_VERSION}, {0, 0, 0, 0}};
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, usage, longopts);
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'h': fputs(usage, stdout); return 0;
-        case O_VERSION: return bench_print_version(PROG);
-        default: return bench_bad_option(PROG, c, argv[optind - 1]);
-        }
-    }
-    return -1;
+    while ((c = bench_optparse_next(&p, argc, argv)) >= 0)
+        ;  /* --help and --version end the parse: nothing else is returned */
+    return c == BENCH_OPT_STOP ? p.status : -1;
 }
 
 static int cmd_list(int argc, char **argv)
@@ -333,7 +327,7 @@ static int cmd_run(int argc, char **argv)
     size_t trace_samples = 0;
     bool help = false;
     enum { O_QUICK = 256, O_SAMPLES, O_DURATION, O_WARMUP, O_CPUS, O_TICK, O_JSON, O_CSV, O_SEED, O_NOPROG,
-           O_VCD, O_PERFETTO, O_TRACE_SAMPLES, O_REPORT, O_HELP, O_VERSION, O_END };
+           O_VCD, O_PERFETTO, O_TRACE_SAMPLES, O_REPORT };
     static const struct option longopts[] = {
         {"quick", no_argument, 0, O_QUICK},       {"samples", required_argument, 0, O_SAMPLES},
         {"duration", required_argument, 0, O_DURATION}, {"warmup", required_argument, 0, O_WARMUP},
@@ -343,27 +337,15 @@ static int cmd_run(int argc, char **argv)
         {"vcd", required_argument, 0, O_VCD},     {"perfetto", required_argument, 0, O_PERFETTO},
         {"trace-samples", required_argument, 0, O_TRACE_SAMPLES},
         {"report", required_argument, 0, O_REPORT},
-        {"help", no_argument, 0, O_HELP},         {"version", no_argument, 0, O_VERSION},
+        {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, BENCH_OPT_VERSION},
         {0, 0, 0, 0}};
-    bool seen[O_END - O_QUICK] = {false};
     int c;
     unsigned long long v;
     double d;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (c == 'h')
-            c = O_HELP;
-        if (c >= O_QUICK && c < O_END) {
-            const char *name = "";
-            for (const struct option *o = longopts; o->name; o++)
-                if (o->val == c)
-                    name = o->name;
-            char shown[40];
-            snprintf(shown, sizeof shown, "--%s", name);
-            if (bench_option_repeated(PROG, &seen[c - O_QUICK], shown))
-                return 2;
-        }
+    /* --help is answered after the operands are known (`run ID --help`). */
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, NULL, longopts);
+    while ((c = bench_optparse_next(&p, argc, argv)) >= 0) {
         switch (c) {
         case O_QUICK: run.opts.quick = true; break;
         case O_SAMPLES:
@@ -408,11 +390,12 @@ static int cmd_run(int argc, char **argv)
                 return usage_error("--trace-samples wants a count from 1 to 100000, not '%s'", optarg);
             trace_samples = (size_t)v;
             break;
-        case O_HELP: help = true; break;
-        case O_VERSION: return bench_print_version(PROG);
-        default: return bench_bad_option(PROG, c, argv[optind - 1]);
+        case 'h': help = true; break;
+        default: break;
         }
     }
+    if (c == BENCH_OPT_STOP)
+        return p.status;
     const bench_experiment_t *chosen[BENCH_MAX_EXPERIMENTS];
     size_t n = 0;
     for (int i = optind; i < argc; i++) {

@@ -144,33 +144,20 @@ static int write_audited(cJSON *root, const bench_run_t *run, const char *path)
 int bench_audit_main(int argc, char **argv)
 {
     const char *out = NULL;
-    bool out_seen = false;
-    enum { O_JSON = 256, O_VERSION };
-    static const struct option longopts[] = {{"json", required_argument, 0, O_JSON},
+    static const struct option longopts[] = {{"json", required_argument, 0, 'j'},
                                              {"help", no_argument, 0, 'h'},
-                                             {"version", no_argument, 0, O_VERSION},
+                                             {"version", no_argument, 0, BENCH_OPT_VERSION},
                                              {0, 0, 0, 0}};
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, audit_usage, longopts);
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case O_JSON:
-            if (bench_option_repeated(PROG, &out_seen, "--json"))
-                return 2;
-            if (!*optarg)
-                return bench_usage_error(PROG, "%s", "--json wants an output file");
-            out = optarg;
-            break;
-        case 'h':
-            fputs(audit_usage, stdout);
-            return 0;
-        case O_VERSION:
-            return bench_print_version("rtipc-bench");
-        default:
-            return bench_bad_option(PROG, c, argv[optind - 1]);
-        }
+    while ((c = bench_optparse_next(&p, argc, argv)) == 'j') {
+        if (!*optarg)
+            return bench_usage_error(PROG, "%s", "--json wants an output file");
+        out = optarg;
     }
+    if (c == BENCH_OPT_STOP)
+        return p.status;
     if (argc - optind != 1)
         return bench_usage_error(PROG, "%s", argc - optind ? "audit wants one results file"
                                                             : "audit wants a results file: audit FILE.json [--json OUT.json]");

@@ -519,32 +519,19 @@ static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_p
 int bench_compare_main(int argc, char **argv)
 {
     double threshold_pct = DEFAULT_THRESHOLD_PCT;
-    bool threshold_seen = false;
-    enum { O_VERSION = 256 };
     static const struct option longopts[] = {{"threshold", required_argument, 0, 't'},
                                              {"help", no_argument, 0, 'h'},
-                                             {"version", no_argument, 0, O_VERSION},
+                                             {"version", no_argument, 0, BENCH_OPT_VERSION},
                                              {0, 0, 0, 0}};
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, compare_usage, longopts);
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            if (bench_option_repeated(PROG, &threshold_seen, "--threshold"))
-                return 2;
-            if (parse_threshold(optarg, &threshold_pct) != 0)
-                return bench_usage_error(PROG, "--threshold wants a percentage from 0 to 1000, not '%s'", optarg);
-            break;
-        case 'h':
-            fputs(compare_usage, stdout);
-            return 0;
-        case O_VERSION:
-            return bench_print_version("rtipc-bench");
-        default:
-            return bench_bad_option(PROG, c, argv[optind - 1]);
-        }
+    while ((c = bench_optparse_next(&p, argc, argv)) >= 0) {
+        if (c == 't' && parse_threshold(optarg, &threshold_pct) != 0)
+            return bench_usage_error(PROG, "--threshold wants a percentage from 0 to 1000, not '%s'", optarg);
     }
+    if (c == BENCH_OPT_STOP)
+        return p.status;
     if (argc - optind != 2)
         return bench_usage_error(PROG, "%s", "compare wants two files: BASE.json NEW.json");
 

@@ -3,10 +3,12 @@
 #include "args.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rtipc/config.h"
 
@@ -61,19 +63,51 @@ int bench_parse_real(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-int bench_bad_option(const char *prog, int c, const char *arg)
+/* getopt_long's answer for an option it did not accept (':' for a missing
+ * value, '?' otherwise) as a usage error naming it. */
+static int bad_option(const char *prog, int c, const char *arg)
 {
     if (c == ':')
         return bench_usage_error(prog, "option '%s' wants a value", arg);
     return bench_usage_error(prog, "unknown option '%s'", arg);
 }
 
-bool bench_option_repeated(const char *prog, bool *seen, const char *name)
+void bench_optparse_init(bench_optparse_t *p, const char *prog, const char *usage, const struct option *longopts)
 {
-    if (*seen) {
-        bench_usage_error(prog, "%s given twice", name);
-        return true;
+    memset(p, 0, sizeof *p);
+    p->prog = prog;
+    p->usage = usage;
+    p->longopts = longopts;
+    opterr = 0;
+    optind = 1;
+}
+
+int bench_optparse_next(bench_optparse_t *p, int argc, char **argv)
+{
+    int c = getopt_long(argc, argv, ":h", p->longopts, NULL);
+    if (c == -1)
+        return -1;
+    if (c == ':' || c == '?') {
+        p->status = bad_option(p->prog, c, argv[optind - 1]);
+        return BENCH_OPT_STOP;
     }
-    *seen = true;
-    return false;
+    for (int i = 0; p->longopts[i].name && i < BENCH_OPT_MAX; i++) {
+        if (p->longopts[i].val != c)
+            continue;
+        if (p->seen[i]) {
+            p->status = bench_usage_error(p->prog, "--%s given twice", p->longopts[i].name);
+            return BENCH_OPT_STOP;
+        }
+        p->seen[i] = true;
+        break;
+    }
+    if ((c == 'h' && p->usage) || c == BENCH_OPT_VERSION) {
+        if (c == 'h')
+            fputs(p->usage, stdout);
+        else
+            bench_print_version("rtipc-bench");
+        p->status = 0;
+        return BENCH_OPT_STOP;
+    }
+    return c;
 }
