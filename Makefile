@@ -6,7 +6,8 @@
 #   make build   Release build only
 #   make bench   build Release and run the default rtipc-bench suite; tables on
 #                stdout and in results/latest.txt, JSON in results/latest.json,
-#                the HTML report in results/index.html
+#                the HTML report in results/index.html (each file replaced only
+#                by a complete one: scripts/keep-output.sh, bench/results/outfile.h)
 #   make check-fuzz  the libFuzzer harnesses, FUZZ_SECONDS each (part of check)
 #   make fuzz    the same for FUZZ_LONG_SECONDS each, keeping what they find
 #   make soak    build Release and run rtipc-soak for DURATION (default 30m);
@@ -69,7 +70,7 @@ bench: deps
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc-bench
 	@mkdir -p $(RESULTS)
-	set -o pipefail; $(BUILD)/release/bench/rtipc-bench run --json $(RESULTS)/latest.json --csv $(RESULTS)/latest.csv --report $(RESULTS) $(BENCH_FLAGS) | tee $(RESULTS)/latest.txt
+	scripts/keep-output.sh $(RESULTS)/latest.txt $(BUILD)/release/bench/rtipc-bench run --json $(RESULTS)/latest.json --csv $(RESULTS)/latest.csv --report $(RESULTS) $(BENCH_FLAGS)
 
 # Soak: every object under randomized load for DURATION (seconds, or 30m, 2h).
 DURATION ?= 30m

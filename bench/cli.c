@@ -7,14 +7,22 @@
  *   rtipc-bench compare BASE.json NEW.json [--threshold PCT]   (compare/compare.h)
  *   rtipc-bench report RESULTS.json DIR
  *   rtipc-bench audit RESULTS.json [--json OUT.json]             (audit/audit.h)
+ *   rtipc-bench --help | --version
  *
- * Exit status: 0 every experiment ran; 1 one failed or an output could not be
- * written (the reason is printed); 2 usage error. compare: 0 nothing
- * regressed, 1 a metric regressed, 2 usage error or invalid input. audit: 0
- * audited, 1 OUT.json not written, 2 usage error or invalid input. */
+ * GNU conventions throughout: options before or after the operands, `--`
+ * ends the options, each option at most once, --help and --version on stdout
+ * with status 0. Exit status: 0 every experiment ran; 1 one failed or an
+ * output could not be written (the reason is printed); 2 usage error.
+ * compare: 0 nothing regressed, 1 a metric regressed, 2 usage error or
+ * invalid input. report: 0 written, 1 not written, 2 usage error or invalid
+ * input. audit: 0 audited, 1 OUT.json not written, 2 usage error or invalid
+ * input. Results files are read by one reader (results/read.h) and every
+ * output is written whole or not at all (results/outfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +32,15 @@
 #include "audit/audit.h"
 #include "cli.h"
 #include "compare/compare.h"
+#include "harness/args.h"
 #include "harness/bench.h"
 #include "report/html.h"
+#include "results/outfile.h"
+#include "results/read.h"
 #include "rtipc/rtipc.h"
 #include "trace/trace.h"
+
+#define PROG "rtipc-bench"
 
 static const char usage_text[] =
     "usage: rtipc-bench list\n"
@@ -40,63 +53,94 @@ static const char usage_text[] =
     "       rtipc-bench audit RESULTS.json [--json OUT.json]\n"
     "                                    audit the claims on the rows of a --json file from\n"
     "                                    any target; --json: the file with the new verdicts\n"
+    "       rtipc-bench --help | --version\n"
     "\n"
-    "options for run:\n"
+    "options for run (before or after the IDs; '--' ends the options; each at most once):\n"
     "  --quick            short run (CI, smoke tests): few samples, p99.9 omitted\n"
-    "  --samples N        recorded samples per latency row (default per experiment)\n"
-    "  --duration S       seconds per timed phase (throughput, rates)\n"
-    "  --warmup N         messages sent before recording (default: a tenth, >= 100)\n"
-    "  --cpus A,B         CPUs playing core 0 and core 1 (default 0,1)\n"
-    "  --tick-hz HZ       tick rate during the run (default: the library's, 1000)\n"
+    "  --samples N        recorded samples per latency row, 1 to 50000000 (default per\n"
+    "                     experiment)\n"
+    "  --duration S       seconds per timed phase (throughput, rates), 0.01 to 3600\n"
+    "  --warmup N         messages sent before recording, 0 to 10000000 (default: a tenth\n"
+    "                     of the samples, at least 100)\n"
+    "  --cpus A,B         CPUs playing core 0 and core 1, each an online CPU id from 0 to\n"
+    "                     the number of CPUs less one (default 0,1)\n"
+    "  --tick-hz HZ       tick rate during the run, 1 to 100000 (default: the library's, 1000)\n"
     "  --json FILE        write results in the rtipc-bench/1 schema (docs/json-schema.md)\n"
     "  --csv FILE         write one CSV line per result\n"
     "  --report DIR       write an HTML report to DIR/index.html (charts need gnuplot)\n"
-    "  --seed N           seed of every pseudo-random choice (default 1)\n"
+    "  --seed N           seed of every pseudo-random choice, 0 to 2^64-1 (default 1)\n"
     "  --no-progress      no progress line on stderr (it is shown only on a terminal)\n"
     "  --vcd FILE         write waveforms of the first messages of each row (Value Change\n"
     "                     Dump for GTKWave or PulseView; docs/methodology.md)\n"
     "  --perfetto FILE    write the same as a timeline (trace-event JSON for ui.perfetto.dev)\n"
-    "  --trace-samples N  messages traced per row with --vcd/--perfetto (default 200)\n"
-    "  -h, --help         this text\n"
+    "  --trace-samples N  messages traced per row with --vcd/--perfetto, 1 to 100000\n"
+    "                     (default 200)\n"
+    "  -h, --help         this text; with IDs, what those experiments measure\n"
+    "      --version      the version of rtipc\n"
+    "\n"
+    "Outputs: each file is written to a temporary file in its own directory and renamed\n"
+    "over the target once complete, so a failed write (a full disk) leaves the previous\n"
+    "file as it was. Before the run starts, every output's directory must exist and be\n"
+    "writable (DIR of --report, or its nearest existing parent) and no two outputs may\n"
+    "name the same file.\n"
     "\n"
     "Latencies are in microseconds in tables and nanoseconds in JSON. A percentile is\n"
-    "printed only with at least 10/(1-p) samples; '-' marks one that is not.\n";
+    "printed only with at least 10/(1-p) samples; '-' marks one that is not.\n"
+    "\n"
+    "Exit status: 0 every experiment ran and every output was written; 1 an experiment\n"
+    "failed or an output could not be written (the reason is printed); 2 usage error (an\n"
+    "unknown option or experiment, a value out of range, an option given twice, two\n"
+    "outputs naming one file). compare, report and audit exit 2 for invalid input too.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "rtipc-bench: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'rtipc-bench --help'.\n");
-    return 2;
+    return bench_usage_error(PROG, fmt, arg);
 }
 
-static int parse_u64(const char *s, unsigned long long *out)
+/* The options of list, help and report: --help, --version, nothing else.
+ * Returns -1 to go on with the operands at argv[optind...], else the exit
+ * status. */
+static int simple_options(int argc, char **argv, const char *usage)
 {
-    char *end;
-    errno = 0;
-    if (!s || !*s || *s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
+    static const struct option longopts[] = {
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, BENCH_OPT_VERSION}, {0, 0, 0, 0}};
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, usage, longopts);
+    int c;
+    while ((c = bench_optparse_next(&p, argc, argv)) >= 0)
+        ;  /* --help and --version end the parse: nothing else is returned */
+    return c == BENCH_OPT_STOP ? p.status : -1;
 }
 
-static int cmd_list(void)
+static int cmd_list(int argc, char **argv)
 {
+    int rc = simple_options(argc, argv, usage_text);
+    if (rc >= 0)
+        return rc;
+    if (optind < argc)
+        return usage_error("list takes no operand, not '%s'", argv[optind]);
     for (size_t i = 0; i < bench_experiment_count; i++)
         printf("%-18s %s\n", bench_experiments[i]->id, bench_experiments[i]->summary);
     return 0;
 }
 
-static int cmd_help(const char *id)
+static int show_experiment(const char *id)
 {
     const bench_experiment_t *e = bench_experiment_find(id);
     if (!e)
         return usage_error("unknown experiment '%s' (see 'rtipc-bench list')", id);
     printf("%s: %s\n\n%s\n", e->id, e->summary, e->definitions);
     return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    int rc = simple_options(argc, argv, usage_text);
+    if (rc >= 0)
+        return rc;
+    if (argc - optind != 1)
+        return usage_error("%s", "help wants one experiment id");
+    return show_experiment(argv[optind]);
 }
 
 /* Says how writing DIR/index.html went: 1 when the page could not be written,
@@ -115,16 +159,39 @@ static int report_status(int rc, const bench_html_outcome_t *outcome, const char
 
 static int cmd_report(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        fputs(usage_text, stdout);
-        return 0;
-    }
-    if (argc != 3)
+    int rc = simple_options(argc, argv, usage_text);
+    if (rc >= 0)
+        return rc;
+    if (argc - optind != 2)
         return usage_error("%s", "report wants a results file and a directory: report RESULTS.json DIR");
+    const char *in = argv[optind], *dir = argv[optind + 1];
+    char err[600];
+    size_t len = strlen(dir) + sizeof "/index.html";
+    char *page = malloc(len);
+    if (!page) {
+        fprintf(stderr, "%s report: out of memory\n", PROG);
+        return 1;
+    }
+    snprintf(page, len, "%s/index.html", dir);
+    bool same = bench_same_file(in, page);
+    free(page);
+    if (same)
+        return bench_usage_error(PROG " report", "%s/index.html would overwrite the results file it is built from",
+                                 dir);
+    if (bench_output_dir_check(dir, err, sizeof err) != 0) {
+        fprintf(stderr, "%s report: %s\n", PROG, err);
+        return 1;
+    }
+    bench_results_t res;
+    if (bench_results_load(&res, in, err, sizeof err) != 0) {
+        fprintf(stderr, "%s report: %s: %s\n", PROG, in, err);
+        return 2;
+    }
+    bench_results_warn(&res, stderr, PROG " report", in);
     bench_html_outcome_t outcome;
-    char err[512];
-    int rc = bench_html_report_from_file(argv[1], argv[2], &outcome, err, sizeof err);
-    return report_status(rc, &outcome, argv[2], err);
+    rc = bench_html_report(&res, dir, &outcome, err, sizeof err);
+    bench_results_free(&res);
+    return report_status(rc, &outcome, dir, err);
 }
 
 static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index, size_t count)
@@ -177,16 +244,75 @@ static int finish_trace(bench_run_t *run, const char *vcd, const char *perfetto)
     }
     printf("trace: %zu events recorded, %zu dropped (the array was full), first %zu messages per row\n",
            bench_trace_recorded(), bench_trace_dropped(), bench_trace_samples_per_row());
-    if (vcd && bench_trace_write_vcd(vcd, &run->env) != 0) {
-        fprintf(stderr, "rtipc-bench: cannot write %s: %s\n", vcd, strerror(errno));
+    char err[600];
+    if (vcd && bench_trace_write_vcd(vcd, &run->env, err, sizeof err) != 0) {
+        fprintf(stderr, "rtipc-bench: %s\n", err);
         status = 1;
     }
-    if (perfetto && bench_trace_write_perfetto(perfetto, &run->env) != 0) {
-        fprintf(stderr, "rtipc-bench: cannot write %s: %s\n", perfetto, strerror(errno));
+    if (perfetto && bench_trace_write_perfetto(perfetto, &run->env, err, sizeof err) != 0) {
+        fprintf(stderr, "rtipc-bench: %s\n", err);
         status = 1;
     }
     bench_trace_shutdown();
     return status;
+}
+
+/* The files a run writes, checked before it starts. */
+typedef struct {
+    const char *json, *csv, *report, *vcd, *perfetto;
+} outputs_t;
+
+/* Every output writable and no two the same file: 0, 1 (a runtime failure,
+ * printed) or 2 (a usage error, printed). */
+static int check_outputs(const outputs_t *o)
+{
+    char err[600];
+    const char *names[] = {"--json", "--csv", "--vcd", "--perfetto", "--report"};
+    const char *paths[] = {o->json, o->csv, o->vcd, o->perfetto, NULL};
+    char *page = NULL;
+    if (o->report) {
+        size_t len = strlen(o->report) + sizeof "/index.html";
+        if (!(page = malloc(len))) {
+            fprintf(stderr, "rtipc-bench: out of memory\n");
+            return 1;
+        }
+        snprintf(page, len, "%s/index.html", o->report);
+        paths[4] = page;
+    }
+    int rc = 0;
+    for (int i = 0; i < 5 && !rc; i++)
+        for (int j = i + 1; j < 5 && !rc; j++)
+            if (paths[i] && paths[j] && bench_same_file(paths[i], paths[j]))
+                rc = bench_usage_error(PROG, "%s %s and %s %s name the same file", names[i],
+                                       i == 4 ? o->report : paths[i], names[j], j == 4 ? o->report : paths[j]);
+    for (int i = 0; i < 4 && !rc; i++)
+        if (paths[i] && bench_output_check(paths[i], err, sizeof err) != 0)
+            rc = 1;
+    if (!rc && o->report && bench_output_dir_check(o->report, err, sizeof err) != 0)
+        rc = 1;
+    if (!rc && page && access(o->report, F_OK) == 0 && bench_output_check(page, err, sizeof err) != 0)
+        rc = 1;
+    if (rc == 1)
+        fprintf(stderr, "rtipc-bench: %s (nothing was run)\n", err);
+    free(page);
+    return rc;
+}
+
+/* --cpus A,B: two CPU ids, each below the online count. */
+static int parse_cpus(const char *s, int cpu[2])
+{
+    const char *comma = strchr(s, ',');
+    char first[24];
+    unsigned long long a, b, top = (unsigned long long)rtipc_core_count() - 1;
+    if (!comma || (size_t)(comma - s) >= sizeof first)
+        return -1;
+    memcpy(first, s, (size_t)(comma - s));
+    first[comma - s] = 0;
+    if (bench_parse_uint(first, 0, top, &a) != 0 || bench_parse_uint(comma + 1, 0, top, &b) != 0)
+        return -1;
+    cpu[0] = (int)a;
+    cpu[1] = (int)b;
+    return 0;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -197,9 +323,9 @@ static int cmd_run(int argc, char **argv)
     run.opts.warmup = -1;
     run.opts.seed = 1;
     run.opts.progress = isatty(STDERR_FILENO);
-    const char *json = NULL, *csv = NULL, *report = NULL;
-    const char *vcd = NULL, *perfetto = NULL;
+    outputs_t out = {0};
     size_t trace_samples = 0;
+    bool help = false;
     enum { O_QUICK = 256, O_SAMPLES, O_DURATION, O_WARMUP, O_CPUS, O_TICK, O_JSON, O_CSV, O_SEED, O_NOPROG,
            O_VCD, O_PERFETTO, O_TRACE_SAMPLES, O_REPORT };
     static const struct option longopts[] = {
@@ -211,67 +337,65 @@ static int cmd_run(int argc, char **argv)
         {"vcd", required_argument, 0, O_VCD},     {"perfetto", required_argument, 0, O_PERFETTO},
         {"trace-samples", required_argument, 0, O_TRACE_SAMPLES},
         {"report", required_argument, 0, O_REPORT},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, BENCH_OPT_VERSION},
+        {0, 0, 0, 0}};
     int c;
     unsigned long long v;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    double d;
+    /* --help is answered after the operands are known (`run ID --help`). */
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, NULL, longopts);
+    while ((c = bench_optparse_next(&p, argc, argv)) >= 0) {
         switch (c) {
         case O_QUICK: run.opts.quick = true; break;
         case O_SAMPLES:
-            if (parse_u64(optarg, &v) || v < 1 || v > 50000000)
+            if (bench_parse_uint(optarg, 1, 50000000, &v))
                 return usage_error("--samples wants a count from 1 to 50000000, not '%s'", optarg);
             run.opts.samples = (size_t)v;
             break;
-        case O_DURATION: {
-            char *end;
-            double d = strtod(optarg, &end);
-            if (*end || !(d > 0 && d <= 3600))
-                return usage_error("--duration wants seconds (0 < S <= 3600), not '%s'", optarg);
+        case O_DURATION:
+            if (bench_parse_real(optarg, 0.01, 3600, &d))
+                return usage_error("--duration wants seconds from 0.01 to 3600, not '%s'", optarg);
             run.opts.duration_s = d;
             break;
-        }
         case O_WARMUP:
-            if (parse_u64(optarg, &v) || v > 10000000)
+            if (bench_parse_uint(optarg, 0, 10000000, &v))
                 return usage_error("--warmup wants a count from 0 to 10000000, not '%s'", optarg);
             run.opts.warmup = (long)v;
             break;
-        case O_CPUS: {
-            int a, b;
-            char tail;
-            if (sscanf(optarg, "%d,%d%c", &a, &b, &tail) != 2 || a < 0 || b < 0 ||
-                a >= rtipc_core_count() || b >= rtipc_core_count())
-                return usage_error("--cpus wants two online CPU ids A,B, not '%s'", optarg);
-            run.opts.cpu[0] = a;
-            run.opts.cpu[1] = b;
+        case O_CPUS:
+            if (parse_cpus(optarg, run.opts.cpu) != 0) {
+                return bench_usage_error(PROG, "--cpus wants two CPU ids A,B, each from 0 to %d, not '%s'",
+                                         rtipc_core_count() - 1, optarg);
+            }
             break;
-        }
         case O_TICK:
-            if (parse_u64(optarg, &v) || v < 1 || v > 100000)
-                return usage_error("--tick-hz wants 1..100000, not '%s'", optarg);
+            if (bench_parse_uint(optarg, 1, 100000, &v))
+                return usage_error("--tick-hz wants a rate from 1 to 100000, not '%s'", optarg);
             run.opts.tick_hz = (uint32_t)v;
             break;
-        case O_JSON: json = optarg; break;
-        case O_CSV: csv = optarg; break;
-        case O_REPORT: report = optarg; break;
+        case O_JSON: out.json = optarg; break;
+        case O_CSV: out.csv = optarg; break;
+        case O_REPORT: out.report = optarg; break;
         case O_SEED:
-            if (parse_u64(optarg, &v))
-                return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
+            if (bench_parse_uint(optarg, 0, ULLONG_MAX, &v))
+                return usage_error("--seed wants an integer from 0 to 18446744073709551615, not '%s'", optarg);
             run.opts.seed = v;
             break;
         case O_NOPROG: run.opts.progress = false; break;
-        case O_VCD: vcd = optarg; break;
-        case O_PERFETTO: perfetto = optarg; break;
+        case O_VCD: out.vcd = optarg; break;
+        case O_PERFETTO: out.perfetto = optarg; break;
         case O_TRACE_SAMPLES:
-            if (parse_u64(optarg, &v) || v < 1 || v > BENCH_TRACE_MAX_SAMPLES)
+            if (bench_parse_uint(optarg, 1, BENCH_TRACE_MAX_SAMPLES, &v))
                 return usage_error("--trace-samples wants a count from 1 to 100000, not '%s'", optarg);
             trace_samples = (size_t)v;
             break;
-        case 'h': fputs(usage_text, stdout); return 0;
-        default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'h': help = true; break;
+        default: break;
         }
     }
+    if (c == BENCH_OPT_STOP)
+        return p.status;
     const bench_experiment_t *chosen[BENCH_MAX_EXPERIMENTS];
     size_t n = 0;
     for (int i = optind; i < argc; i++) {
@@ -283,19 +407,32 @@ static int cmd_run(int argc, char **argv)
                 return usage_error("experiment '%s' named twice", argv[i]);
         chosen[n++] = e;
     }
+    if (help) {  /* `run ID... --help`: what those experiments measure */
+        if (n == 0)
+            fputs(usage_text, stdout);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                putchar('\n');
+            show_experiment(chosen[i]->id);
+        }
+        return 0;
+    }
     if (n == 0)
         for (; n < bench_experiment_count; n++)
             chosen[n] = bench_experiments[n];
-    if (trace_samples && !vcd && !perfetto)
+    if (trace_samples && !out.vcd && !out.perfetto)
         return usage_error("%s", "--trace-samples needs --vcd or --perfetto");
-    if ((vcd || perfetto) &&
+    int rc = check_outputs(&out);
+    if (rc != 0)
+        return rc;
+    if ((out.vcd || out.perfetto) &&
         bench_trace_init(trace_samples ? trace_samples : BENCH_TRACE_DEFAULT_SAMPLES) != 0) {
         fprintf(stderr, "rtipc-bench: cannot allocate the trace: %s\n", strerror(errno));
         return 1;
     }
 
     if (run.opts.tick_hz) {
-        int rc = rtipc_tick_set_rate(run.opts.tick_hz);
+        rc = rtipc_tick_set_rate(run.opts.tick_hz);
         if (rc != 0) {
             fprintf(stderr, "rtipc-bench: cannot set the tick to %u Hz: %s\n", run.opts.tick_hz,
                     rtipc_strerror(rc));
@@ -328,23 +465,29 @@ static int cmd_run(int argc, char **argv)
             status = 1;
         }
     }
-    if (json && bench_write_json(&run, json) != 0) {
-        fprintf(stderr, "rtipc-bench: cannot write %s: %s\n", json, strerror(errno));
+    char err[600];
+    if (out.json && bench_write_json(&run, out.json, err, sizeof err) != 0) {
+        fprintf(stderr, "rtipc-bench: %s\n", err);
         status = 1;
     }
-    if (csv && bench_write_csv(&run, csv) != 0) {
-        fprintf(stderr, "rtipc-bench: cannot write %s: %s\n", csv, strerror(errno));
+    if (out.csv && bench_write_csv(&run, out.csv, err, sizeof err) != 0) {
+        fprintf(stderr, "rtipc-bench: %s\n", err);
         status = 1;
     }
-    if (bench_trace_enabled() && finish_trace(&run, vcd, perfetto) != 0)
+    if (bench_trace_enabled() && finish_trace(&run, out.vcd, out.perfetto) != 0)
         status = 1;
-    if (report) {
-        /* The same path as `report FILE DIR`: the JSON text, parsed again. */
+    if (out.report) {
+        /* The same path as `report FILE DIR`: the JSON text, read back. */
         char *text = bench_json_text(&run);
+        bench_results_t res;
         bench_html_outcome_t outcome = {0};
-        char err[512] = "out of memory";
-        int rc = text ? bench_html_report(text, report, &outcome, err, sizeof err) : -1;
-        if (report_status(rc, &outcome, report, err) != 0)
+        snprintf(err, sizeof err, "out of memory");
+        rc = text && bench_results_parse(&res, text, err, sizeof err) == 0 ? 0 : -1;
+        if (rc == 0) {
+            rc = bench_html_report(&res, out.report, &outcome, err, sizeof err);
+            bench_results_free(&res);
+        }
+        if (report_status(rc, &outcome, out.report, err) != 0)
             status = 1;
         free(text);
     }
@@ -368,29 +511,27 @@ int bench_cli(int argc, char **argv)
         fputs(usage_text, stdout);
         return fflush(stdout) == 0 ? 0 : 1;
     }
+    if (!strcmp(cmd, "--version")) {
+        bench_print_version(PROG);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     int rc;
     if (!strcmp(cmd, "list"))
-        rc = cmd_list();
-    else if (!strcmp(cmd, "help")) {
-        if (argc != 3)
-            return usage_error("%s", "help wants one experiment id");
-        rc = cmd_help(argv[2]);
-    } else if (!strcmp(cmd, "run")) {
-        /* `run ID --help` shows that experiment's definitions. */
-        for (int i = 2; i < argc; i++) {
-            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-                if (i > 2 && bench_experiment_find(argv[i - 1]))
-                    return cmd_help(argv[i - 1]);
-            }
-        }
+        rc = cmd_list(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "help"))
+        rc = cmd_help(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "run"))
         rc = cmd_run(argc - 1, argv + 1);
-    } else if (!strcmp(cmd, "compare")) {
+    else if (!strcmp(cmd, "compare"))
         rc = bench_compare_main(argc - 1, argv + 1);
-    } else if (!strcmp(cmd, "report")) {
+    else if (!strcmp(cmd, "report"))
         rc = cmd_report(argc - 1, argv + 1);
-    } else if (!strcmp(cmd, "audit")) {
+    else if (!strcmp(cmd, "audit"))
         rc = bench_audit_main(argc - 1, argv + 1);
-    } else
+    else if (cmd[0] == '-')
+        return usage_error("unknown option '%s' (a command comes first: list, help, run, compare, report, audit)",
+                           cmd);
+    else
         return usage_error("unknown command '%s' (list, help, run, compare, report, audit)", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing to stdout failed\n");

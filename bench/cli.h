@@ -6,7 +6,8 @@
 
 /* Run one command line (argv[0] is the program name). Returns the exit
  * status: 0 success, 1 an experiment failed or an output could not be
- * written, 2 usage error (compare: 1 a metric regressed, 2 invalid input).
+ * written, 2 usage error (compare: 1 a metric regressed; compare, audit and
+ * report: 2 invalid input too).
  * Context: a task (on FreeRTOS, after the scheduler started); not
  * reentrant (one run at a time). */
 int bench_cli(int argc, char **argv);

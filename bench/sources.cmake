@@ -3,7 +3,8 @@
 # one-core suite on FreeRTOS's POSIX simulator).
 #
 #   RTIPC_BENCH_COMMON_SOURCES      the command line, harness, statistics,
-#                                   report, compare, audit and trace (C11 + POSIX
+#                                   results (reader, atomic output files), report,
+#                                   compare, audit and trace (C11 + POSIX
 #                                   stdio/files + cJSON)
 #   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
 #                                   public rtipc API alone
@@ -24,7 +25,10 @@ set(RTIPC_BENCH_COMMON_SOURCES
     ${_rtipc_bench_dir}/harness/util.c
     ${_rtipc_bench_dir}/harness/report.c
     ${_rtipc_bench_dir}/harness/claims.c
-    ${_rtipc_bench_dir}/harness/json_read.c
+    ${_rtipc_bench_dir}/harness/args.c
+    ${_rtipc_bench_dir}/results/read.c
+    ${_rtipc_bench_dir}/results/bootstrap.c
+    ${_rtipc_bench_dir}/results/outfile.c
     ${_rtipc_bench_dir}/compare/compare.c
     ${_rtipc_bench_dir}/audit/audit.c
     ${_rtipc_bench_dir}/report/html.c

@@ -1,15 +1,11 @@
-/* rtipc-bench audit (audit.h): rtipc-bench/1 rows back into a bench_run_t,
- * then bench_audit_claims on it.
- *
- * compare.c loads the same files, but keeps of a row only what it compares
- * (the median, p99, p99.9 and an interval, pointing into the parse tree);
- * the audit needs the row as a bench_result_t with every statistic, so the
- * rows are read here. The interval of the median is taken from p50_ci95, or
- * bootstrapped from the histogram as compare does when a writer left it
- * out. */
+/* rtipc-bench audit (audit.h): the rows of a results file, loaded and
+ * checked by the reader every command shares (results/read.h), back into a
+ * bench_run_t, then bench_audit_claims on it. The interval of the median is
+ * the file's p50_ci95, or the reader's bootstrap from the histogram. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,15 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compare/compare.h"
+#include "../harness/args.h"
 #include "../harness/bench.h"
-#include "../harness/json_read.h"
-#include "../harness/util.h"
+#include "../results/outfile.h"
+#include "../results/read.h"
 #include "audit.h"
 
 #define PROG "rtipc-bench audit"
-#define BOOTSTRAP_RESAMPLES 200
-#define BOOTSTRAP_SEED 0x72746970635f6175ull /* fixed: the same file gives the same audit */
 
 static const char audit_usage[] =
     "usage: rtipc-bench audit FILE.json [--json OUT.json]\n"
@@ -36,23 +30,19 @@ static const char audit_usage[] =
     "the audit as `run` does. Figures in the evidence keep the rows' unit: us for\n"
     "rows in ns, instructions for rows in instr.\n"
     "\n"
+    "A figure that is null, missing or not finite never makes a verdict: a claim\n"
+    "that needs it is not-testable. FILE.json is read and checked as compare and\n"
+    "report read it (docs/json-schema.md, \"Reading results files\").\n"
+    "\n"
     "  --json OUT.json    write FILE.json back to OUT.json with its \"claims\"\n"
-    "                     replaced by the new verdicts (everything else as read)\n"
+    "                     replaced by the new verdicts (everything else as read);\n"
+    "                     written whole or not at all, and never FILE.json itself\n"
     "  -h, --help         this text\n"
+    "      --version      the version of rtipc\n"
+    "Options may come before or after the file; '--' ends the options.\n"
     "\n"
     "Exit status: 0 audited, 1 OUT.json could not be written, 2 usage error or an\n"
     "unreadable or invalid file.\n";
-
-__attribute__((format(printf, 2, 3))) static int invalid(const char *path, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: %s: ", PROG, path);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return -1;
-}
 
 /* Copies a name into a row's fixed field; false when it does not fit (a
  * shortened name could match a row it is not). */
@@ -65,257 +55,138 @@ static bool put_name(char *dst, size_t cap, const char *src)
     return true;
 }
 
-/* The interval of the median from the histogram, when p50_ci95 is absent.
- * Leaves lo, hi NAN (intervals never apart: no claim holds on them) when
- * there is no usable histogram. */
-static int bootstrap_ci(const char *path, size_t index, const cJSON *h, bench_stats_t *st)
+/* One row of the model into run->results (appended), or skipped with a
+ * warning when a name is longer than the harness's rows hold. */
+static void add_row(const char *path, const bench_row_t *r, bench_run_t *run)
 {
-    double bits;
-    if (!h || cJSON_IsNull(h))
-        return 0;
-    if (!cJSON_IsObject(h) || bench_json_number(h, "sub_bucket_bits", &bits) != 1 || !(bits >= 0 && bits <= 30) ||
-        bits != floor(bits))
-        return invalid(path, "results[%zu]: histogram lacks sub_bucket_bits (0..30)", index);
-    const cJSON *buckets = cJSON_GetObjectItemCaseSensitive(h, "buckets");
-    if (!cJSON_IsArray(buckets))
-        return invalid(path, "results[%zu]: histogram.buckets is not an array", index);
-    size_t n = (size_t)cJSON_GetArraySize(buckets), k = 0;
-    if (n == 0)
-        return 0;
-    bench_hist_bin_t *bins = calloc(n, sizeof *bins);
-    if (!bins)
-        return invalid(path, "out of memory");
-    const cJSON *pair;
-    cJSON_ArrayForEach(pair, buckets) {
-        const cJSON *low = cJSON_GetArrayItem(pair, 0), *count = cJSON_GetArrayItem(pair, 1);
-        if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(low) ||
-            !cJSON_IsNumber(count) || !(low->valuedouble >= 0 && low->valuedouble <= 0x1p62) ||
-            !(count->valuedouble >= 0 && count->valuedouble <= 0x1p53)) {
-            free(bins);
-            return invalid(path, "results[%zu]: histogram bucket %zu is not [low, count]", index, k);
-        }
-        bins[k].low = (int64_t)low->valuedouble;
-        bins[k].count = (uint64_t)count->valuedouble;
-        k++;
-    }
-    double lo, hi;
-    int rc = bench_bootstrap_median_ci(bins, k, (unsigned)bits, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, &lo, &hi);
-    free(bins);
-    if (rc != 0)
-        return invalid(path, "results[%zu]: histogram buckets out of order or empty", index);
-    st->p50_lo = lo;
-    st->p50_hi = hi;
-    return 0;
-}
-
-/* A distribution row's statistics (no histogram kept: the audit reads none). */
-static int load_stats(const char *path, size_t index, const cJSON *r, bench_stats_t *st)
-{
-    static const char *const keys[] = {"min", "mean", "p50", "p90", "p99", "p999", "max", "stddev"};
-    double *fields[] = {&st->min, &st->mean, &st->p50, &st->p90, &st->p99, &st->p999, &st->max, &st->stddev};
-    double n;
-    if (bench_json_number(r, "n", &n) != 1 || !(n >= 1 && n <= 0x1p53) || n != floor(n))
-        return invalid(path, "results[%zu]: \"n\" is not a count >= 1", index);
-    st->n = (size_t)n;
-    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-        if (bench_json_number(r, keys[k], fields[k]) < 0)
-            return invalid(path, "results[%zu]: \"%s\" is neither a number nor null", index, keys[k]);
-    if (!cJSON_GetObjectItemCaseSensitive(r, "p50"))
-        return invalid(path, "results[%zu] lacks \"p50\" (a number or null)", index);
-    st->p50_lo = st->p50_hi = NAN;
-    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(r, "p50_ci95");
-    if (ci && !cJSON_IsNull(ci)) {
-        const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
-        if (!cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2 || !cJSON_IsNumber(lo) || !cJSON_IsNumber(hi) ||
-            lo->valuedouble > hi->valuedouble)
-            return invalid(path, "results[%zu]: p50_ci95 is not [lo, hi]", index);
-        st->p50_lo = lo->valuedouble;
-        st->p50_hi = hi->valuedouble;
-        return 0;
-    }
-    return bootstrap_ci(path, index, cJSON_GetObjectItemCaseSensitive(r, "histogram"), st);
-}
-
-/* One row into run->results (appended), or skipped with a warning when a
- * name is longer than the harness's rows hold. 0, or -1 after one line. */
-static int load_row(const char *path, size_t index, const cJSON *r, bench_run_t *run)
-{
-    static const char *const keys[] = {"experiment", "mechanism", "variant"};
     bench_result_t *row = &run->results[run->n_results];
     memset(row, 0, sizeof *row);
-    char *fields[] = {row->experiment, row->mechanism, row->variant};
-    size_t caps[] = {sizeof row->experiment, sizeof row->mechanism, sizeof row->variant};
-    if (!cJSON_IsObject(r))
-        return invalid(path, "results[%zu] is not an object", index);
-    for (size_t k = 0; k < 3; k++) {
-        const char *s = bench_json_string(r, keys[k]);
-        if (!s)
-            return invalid(path, "results[%zu] lacks the string \"%s\"", index, keys[k]);
-        if (!put_name(fields[k], caps[k], s)) {
-            fprintf(stderr, "%s: warning: %s: results[%zu]: %s \"%s\" is longer than %zu bytes; row not "
-                    "audited\n", PROG, path, index, keys[k], s, caps[k] - 1);
-            return 0;
+    const char *names[] = {r->experiment, r->mechanism, r->variant, r->metric, r->unit};
+    char *fields[] = {row->experiment, row->mechanism, row->variant, row->metric, row->unit};
+    size_t caps[] = {sizeof row->experiment, sizeof row->mechanism, sizeof row->variant, sizeof row->metric,
+                     sizeof row->unit};
+    static const char *const keys[] = {"experiment", "mechanism", "variant", "metric", "unit"};
+    for (size_t k = 0; k < 5; k++) {
+        if (!put_name(fields[k], caps[k], names[k])) {
+            fprintf(stderr, "%s: warning: %s: results[%zu]: %s \"%.80s\" is longer than %zu bytes; row not "
+                    "audited\n", PROG, path, r->index, keys[k], names[k], caps[k] - 1);
+            return;
         }
     }
-    const char *note = bench_json_string(r, "note");
-    snprintf(row->note, sizeof row->note, "%s", note ? note : "");
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "missing"))) {
-        row->kind = BENCH_MISSING;
-        run->n_results++;
-        return 0;
-    }
-    const char *metric = bench_json_string(r, "metric"), *unit = bench_json_string(r, "unit");
-    if (!metric || !*metric)
-        return invalid(path, "results[%zu] lacks the string \"metric\"", index);
-    if (!unit || !*unit)
-        return invalid(path, "results[%zu] lacks the string \"unit\"", index);
-    if (!put_name(row->metric, sizeof row->metric, metric) || !put_name(row->unit, sizeof row->unit, unit)) {
-        fprintf(stderr, "%s: warning: %s: results[%zu]: metric or unit too long; row not audited\n", PROG,
-                path, index);
-        return 0;
-    }
-    if (cJSON_GetObjectItemCaseSensitive(r, "n")) {
-        row->kind = BENCH_DIST;
-        if (load_stats(path, index, r, &row->stats) != 0)
-            return -1;
-    } else {
+    snprintf(row->note, sizeof row->note, "%s", r->note);
+    switch (r->kind) {
+    case BENCH_ROW_MISSING: row->kind = BENCH_MISSING; break;
+    case BENCH_ROW_VALUE:
         row->kind = BENCH_VALUE;
-        if (!cJSON_GetObjectItemCaseSensitive(r, "value") || bench_json_number(r, "value", &row->value) < 0)
-            return invalid(path, "results[%zu] has neither \"n\" nor a \"value\" (a number or null)", index);
+        row->value = r->value;
+        break;
+    case BENCH_ROW_DIST: {
+        row->kind = BENCH_DIST;
+        bench_stats_t *st = &row->stats;
+        st->n = r->n > SIZE_MAX ? SIZE_MAX : (size_t)r->n;
+        st->min = r->min;
+        st->mean = r->mean;
+        st->p50 = r->p50;
+        st->p90 = r->p90;
+        st->p99 = r->p99;
+        st->p999 = r->p999;
+        st->max = r->max;
+        st->stddev = r->stddev;
+        st->p50_lo = r->ci_lo;  /* NAN without an interval: no claim rests on it */
+        st->p50_hi = r->ci_hi;
+        break;
+    }
     }
     run->n_results++;
-    return 0;
 }
 
-/* The parsed file in *root and its rows in *run. 0, or -1 after one line. */
-static int load(const char *path, cJSON **root, bench_run_t *run)
+/* The model's rows into run (the first of each repeated key: the one the
+ * claims' lookups would find anyway). 0, or -1 when memory runs out. */
+static int load_run(const char *path, const bench_results_t *res, bench_run_t *run)
 {
-    char *text = bench_read_file(path);
-    if (!text)
-        return invalid(path, "cannot read: %s", strerror(errno));
-    if (!*text) {
-        free(text);
-        return invalid(path, "empty file, not JSON");
-    }
-    const char *end = NULL;
-    *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (!*root) {
-        const char *at = cJSON_GetErrorPtr();
-        long offset = at && at >= text ? (long)(at - text) : -1;
-        free(text);
-        return offset >= 0 ? invalid(path, "not JSON (syntax error near byte %ld)", offset)
-                           : invalid(path, "not JSON");
-    }
-    free(text);
-    if (!cJSON_IsObject(*root))
-        return invalid(path, "not an rtipc-bench/1 file: the top level is not an object");
-    const char *schema = bench_json_string(*root, "schema");
-    if (!schema)
-        return invalid(path, "not an rtipc-bench/1 file: no \"schema\" string");
-    if (strcmp(schema, "rtipc-bench/1") != 0)
-        return invalid(path, "schema is \"%s\", expected \"rtipc-bench/1\"", schema);
-    const cJSON *env = cJSON_GetObjectItemCaseSensitive(*root, "env");
-    if (env && !cJSON_IsObject(env))
-        return invalid(path, "\"env\" is not an object");
-    /* The only env field a claim reads: claim 2 compares with the tick. */
-    double tick = 0;
-    if (env && (bench_json_number(env, "tick_hz", &tick) < 0 || (!isnan(tick) && !(tick >= 0 && tick <= UINT32_MAX))))
-        return invalid(path, "env.tick_hz is not a rate in Hz");
-    run->env.tick_hz = isnan(tick) ? 0 : (uint32_t)tick;
-    const cJSON *results = cJSON_GetObjectItemCaseSensitive(*root, "results");
-    if (!cJSON_IsArray(results))
-        return invalid(path, "\"results\" is %s", results ? "not an array" : "missing");
-    const cJSON *claims = cJSON_GetObjectItemCaseSensitive(*root, "claims");
-    if (claims && !cJSON_IsArray(claims))
-        return invalid(path, "\"claims\" is not an array");
-    size_t n = (size_t)cJSON_GetArraySize(results), index = 0;
-    run->results = calloc(n ? n : 1, sizeof *run->results);
+    run->env.tick_hz = res->tick_hz;
+    run->results = calloc(res->n_rows ? res->n_rows : 1, sizeof *run->results);
     if (!run->results)
-        return invalid(path, "out of memory");
-    run->cap_results = n;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, results) {
-        if (load_row(path, index++, r, run) != 0)
-            return -1;
-    }
+        return -1;
+    run->cap_results = res->n_rows;
+    for (size_t i = 0; i < res->n_rows; i++)
+        if (res->rows[i].dup_of == SIZE_MAX)
+            add_row(path, &res->rows[i], run);
     return 0;
 }
 
-/* root with its claims replaced by run's, written to path. 0, or -1 after a
- * line on stderr. */
+/* The file with its claims replaced by run's, written to path (whole or
+ * not at all). 0, or -1 after a line on stderr. */
 static int write_audited(cJSON *root, const bench_run_t *run, const char *path)
 {
     cJSON *claims = bench_claims_json(run);
     bool ok = claims && (cJSON_GetObjectItemCaseSensitive(root, "claims")
                              ? cJSON_ReplaceItemInObjectCaseSensitive(root, "claims", claims)
                              : cJSON_AddItemToObject(root, "claims", claims));
-    if (!ok) {
+    char *text = ok ? cJSON_Print(root) : NULL;
+    if (!ok)
         cJSON_Delete(claims);
-        fprintf(stderr, "%s: cannot write %s: out of memory\n", PROG, path);
-        return -1;
-    }
-    char *text = cJSON_Print(root);
-    FILE *f = text ? fopen(path, "w") : NULL;
-    int saved = text ? errno : ENOMEM;
-    bool written = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f) {
-        saved = errno;
-        written = fclose(f) == 0 && written;
+    char err[600];
+    int rc = -1;
+    if (!text) {
+        snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(ENOMEM));
+    } else {
+        size_t len = strlen(text);
+        text[len] = '\n';  /* over the terminator: the text is written by length */
+        rc = bench_outfile_write_text(path, text, len + 1, err, sizeof err);
     }
     free(text);
-    if (!written) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", PROG, path, strerror(saved ? saved : EIO));
-        return -1;
-    }
-    return 0;
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "%s: ", PROG);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'rtipc-bench audit --help'.\n");
-    return 2;
+    if (rc != 0)
+        fprintf(stderr, "%s: %s\n", PROG, err);
+    return rc;
 }
 
 int bench_audit_main(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(audit_usage, stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--json") || !strncmp(a, "--json=", 7)) {
-            const char *v = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v || !*v)
-                return usage_error("%s", "--json wants an output file");
-            if (out)
-                return usage_error("%s", "--json given twice");
-            out = v;
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option '%s'", a);
-        } else if (in) {
-            return usage_error("%s", "audit wants one results file");
-        } else {
-            in = a;
-        }
+    const char *out = NULL;
+    static const struct option longopts[] = {{"json", required_argument, 0, 'j'},
+                                             {"help", no_argument, 0, 'h'},
+                                             {"version", no_argument, 0, BENCH_OPT_VERSION},
+                                             {0, 0, 0, 0}};
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, audit_usage, longopts);
+    int c;
+    while ((c = bench_optparse_next(&p, argc, argv)) == 'j') {
+        if (!*optarg)
+            return bench_usage_error(PROG, "%s", "--json wants an output file");
+        out = optarg;
     }
-    if (!in)
-        return usage_error("%s", "audit wants a results file: audit FILE.json [--json OUT.json]");
+    if (c == BENCH_OPT_STOP)
+        return p.status;
+    if (argc - optind != 1)
+        return bench_usage_error(PROG, "%s", argc - optind ? "audit wants one results file"
+                                                            : "audit wants a results file: audit FILE.json [--json OUT.json]");
+    const char *in = argv[optind];
+    char err[600];
+    if (out && bench_same_file(in, out))
+        return bench_usage_error(PROG, "--json %s would overwrite the results file it audits", out);
+    if (out && bench_output_check(out, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 1;
+    }
 
     static bench_run_t run;
     memset(&run, 0, sizeof run);
-    cJSON *root = NULL;
+    bench_results_t res;
     int status = 2;
-    if (load(in, &root, &run) == 0) {
+    if (bench_results_load(&res, in, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s: %s\n", PROG, in, err);
+    } else if (load_run(in, &res, &run) != 0) {
+        fprintf(stderr, "%s: %s: out of memory\n", PROG, in);
+        status = 1;
+    } else {
+        bench_results_warn(&res, stderr, PROG, in);
         bench_audit_claims(&run);
         printf("claim audit of %s: %zu result rows, tick %u Hz\n", in, run.n_results, run.env.tick_hz);
         bench_print_claims(stdout, &run);
-        status = out && write_audited(root, &run, out) != 0 ? 1 : 0;
+        status = out && write_audited(res.root, &run, out) != 0 ? 1 : 0;
     }
-    cJSON_Delete(root);
+    bench_results_free(&res);
     free(run.results);
     return status;
 }

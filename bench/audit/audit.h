@@ -14,8 +14,10 @@
  * Prints the claim audit on stdout; problems with the input as one line on
  * stderr naming the file. With --json, writes the input object with its
  * "claims" array replaced by the new verdicts (every other member kept as
- * read). Returns the exit status: 0 audited, 1 OUT.json could not be
- * written, 2 usage error or an unreadable or invalid input file. */
+ * read), whole or not at all (results/outfile.h); OUT.json naming FILE.json
+ * is a usage error. Returns the exit status: 0 audited, 1 OUT.json could not
+ * be written, 2 usage error or an unreadable or invalid input file
+ * (results/read.h). */
 int bench_audit_main(int argc, char **argv);
 
 #endif

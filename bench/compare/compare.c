@@ -11,14 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/json_read.h"
-#include "../harness/util.h"
+#include "../harness/args.h"
+#include "../results/read.h"
 #include "compare.h"
 
 #define PROG "rtipc-bench compare"
 #define DEFAULT_THRESHOLD_PCT 10.0
-#define BOOTSTRAP_RESAMPLES 200
-#define BOOTSTRAP_SEED 0x72746970635f6273ull  /* fixed: the same files give the same output */
 
 static const char compare_usage[] =
     "usage: rtipc-bench compare BASE.json NEW.json [--threshold PCT]\n"
@@ -30,11 +28,21 @@ static const char compare_usage[] =
     "intervals of the median are apart (a bootstrap from the histogram stands in\n"
     "for a missing p50_ci95); p99 and p99.9 ratios are shown for information.\n"
     "\n"
-    "  --threshold PCT    smallest change that counts, in percent (default 10)\n"
-    "  -h, --help         this text\n"
+    "Rows are matched by their names in n log n time. A file is refused (exit 2)\n"
+    "when it is not rtipc-bench/1 JSON or breaks the schema (docs/json-schema.md),\n"
+    "is larger than " BENCH_RESULTS_MAX_BYTES_TEXT " or holds more than 100000 rows; the bootstrap of\n"
+    "one file does at most " BENCH_RESULTS_BOOTSTRAP_BUDGET_TEXT ", and rows past that have no interval\n"
+    "(a warning and the note column say so).\n"
     "\n"
-    "Exit status: 0 nothing regressed, 1 a metric regressed past the threshold,\n"
-    "2 usage error or an unreadable or invalid file.\n";
+    "  --threshold PCT    smallest change that counts, in percent, 0 to 1000\n"
+    "                     (default 10; '25' and '25%' are the same)\n"
+    "  -h, --help         this text\n"
+    "      --version      the version of rtipc\n"
+    "Options may come before or after the files; '--' ends the options.\n"
+    "\n"
+    "Exit status: 0 nothing regressed, 1 a metric regressed past the threshold\n"
+    "or the output could not be written, 2 usage error or an unreadable or\n"
+    "invalid file.\n";
 
 /* ------------------------------------------------------------ directions */
 
@@ -91,329 +99,32 @@ static const char *better_name(bench_better_t b)
     return b == BENCH_BETTER_LOWER ? "lower" : b == BENCH_BETTER_HIGHER ? "higher" : "-";
 }
 
-/* ------------------------------------------------------------- bootstrap */
-
-/* splitmix64: small, well mixed, and any seed (even 0) is fine. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Exclusive upper edge of the bucket starting at low: one value wide below
- * 2^sub_bits, else 1/2^sub_bits of the power of two it lies in. */
-static double bucket_upper(int64_t low, unsigned sub_bits)
-{
-    if (low < ((int64_t)1 << sub_bits))
-        return (double)low + 1;
-    unsigned top = 0;
-    while (((uint64_t)low >> (top + 1)) != 0)
-        top++;
-    return (double)low + (double)((uint64_t)1 << (top - sub_bits));
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Walker's alias table (Vose's construction): drawing a bucket with
- * probability count/total then costs one random number, whatever the number
- * of buckets. Column i keeps bucket i with probability keep[i], else gives
- * alias[i]. 0, or -1 when memory runs out. */
-static int build_alias_table(const bench_hist_bin_t *bins, size_t n_bins, uint64_t total, double *keep,
-                             size_t *alias)
-{
-    size_t *small = malloc(n_bins * sizeof *small), *large = malloc(n_bins * sizeof *large);
-    if (!small || !large) {
-        free(small);
-        free(large);
-        return -1;
-    }
-    size_t n_small = 0, n_large = 0;
-    for (size_t i = 0; i < n_bins; i++) {
-        keep[i] = (double)bins[i].count * (double)n_bins / (double)total;  /* 1 = an average bucket */
-        alias[i] = i;
-        if (keep[i] < 1)
-            small[n_small++] = i;
-        else
-            large[n_large++] = i;
-    }
-    /* Top up each light column with mass from a heavy one. */
-    while (n_small && n_large) {
-        size_t light = small[--n_small], heavy = large[n_large - 1];
-        alias[light] = heavy;
-        keep[heavy] -= 1 - keep[light];
-        if (keep[heavy] < 1) {
-            n_large--;
-            small[n_small++] = heavy;
-        }
-    }
-    /* What is left is full up to rounding. */
-    while (n_small)
-        keep[small[--n_small]] = 1;
-    while (n_large)
-        keep[large[--n_large]] = 1;
-    free(small);
-    free(large);
-    return 0;
-}
-
-int bench_bootstrap_median_ci(const bench_hist_bin_t *bins, size_t n_bins, unsigned sub_bucket_bits,
-                              unsigned resamples, uint64_t seed, double *lo, double *hi)
-{
-    if (!bins || n_bins == 0 || n_bins > UINT32_MAX || sub_bucket_bits > 30 || resamples == 0 || !lo || !hi)
-        return -1;
-    uint64_t total = 0;
-    for (size_t i = 0; i < n_bins; i++) {
-        if (bins[i].low < 0 || (i > 0 && bins[i].low <= bins[i - 1].low) ||
-            bins[i].count > UINT64_MAX - total)
-            return -1;
-        total += bins[i].count;
-    }
-    if (total == 0)
-        return -1;
-    uint64_t draws = total < BENCH_BOOTSTRAP_MAX_DRAWS ? total : BENCH_BOOTSTRAP_MAX_DRAWS;
-    uint64_t rank = (draws + 1) / 2;  /* nearest-rank median: ceil(draws / 2) */
-
-    double *keep = malloc(n_bins * sizeof *keep);
-    size_t *alias = malloc(n_bins * sizeof *alias);
-    uint64_t *hits = malloc(n_bins * sizeof *hits);
-    size_t *median_bin = malloc(resamples * sizeof *median_bin);
-    int rc = -1;
-    if (!keep || !alias || !hits || !median_bin || build_alias_table(bins, n_bins, total, keep, alias) != 0)
-        goto out;
-
-    uint64_t state = seed;
-    for (unsigned r = 0; r < resamples; r++) {
-        memset(hits, 0, n_bins * sizeof *hits);
-        for (uint64_t d = 0; d < draws; d++) {
-            /* High half: a column, uniformly; low half: keep it or take its alias. */
-            uint64_t x = next_random(&state);
-            size_t column = (size_t)(((x >> 32) * (uint64_t)n_bins) >> 32);
-            double coin = (double)(uint32_t)x * 0x1p-32;
-            hits[coin < keep[column] ? column : alias[column]]++;
-        }
-        size_t k = 0;
-        for (uint64_t seen = hits[0]; seen < rank; seen += hits[++k])
-            ;
-        median_bin[r] = k;
-    }
-    qsort(median_bin, resamples, sizeof *median_bin, cmp_size);
-    /* Nearest-rank 2.5th and 97.5th percentiles of the resample medians. */
-    size_t i_lo = ((size_t)resamples * 25 + 999) / 1000, i_hi = ((size_t)resamples * 975 + 999) / 1000;
-    i_lo = i_lo ? i_lo - 1 : 0;
-    i_hi = i_hi ? i_hi - 1 : 0;
-    *lo = (double)bins[median_bin[i_lo]].low;
-    *hi = bucket_upper(bins[median_bin[i_hi]].low, sub_bucket_bits);
-    rc = 0;
-out:
-    free(keep);
-    free(alias);
-    free(hits);
-    free(median_bin);
-    return rc;
-}
-
 /* ----------------------------------------------------------------- input */
-
-typedef enum { ROW_DIST, ROW_VALUE, ROW_MISSING } row_kind_t;
-typedef enum { CI_NONE, CI_FILE, CI_BOOTSTRAP } ci_source_t;
-
-typedef struct {
-    size_t index;  /* position in `results` */
-    const char *experiment, *mechanism, *variant, *metric, *unit;  /* into the parsed tree */
-    const char *note;
-    row_kind_t kind;
-    bool has_center;  /* false when the p50 or value is null */
-    double center;    /* p50 of a distribution, value of a value row */
-    double p99, p999; /* NAN when absent or null */
-    ci_source_t ci;
-    double ci_lo, ci_hi;
-    bench_hist_bin_t *bins;  /* only for distributions without p50_ci95 */
-    size_t n_bins;
-    unsigned sub_bits;
-    bool duplicate;  /* an earlier row has the same key */
-} row_t;
 
 typedef struct {
     const char *path;
     const char *role;  /* "base" or "new" */
-    cJSON *root;
-    const cJSON *env;  /* NULL when absent */
-    row_t *rows;
-    size_t n_rows;
+    bench_results_t res;
 } run_file_t;
 
-__attribute__((format(printf, 2, 3))) static int invalid(const run_file_t *f, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s: %s: ", PROG, f->path);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return -1;
-}
-
-static bool is_count(double v, double limit)
-{
-    return v >= 0 && v <= limit && v == floor(v);
-}
-
-/* The histogram of a distribution row, for the bootstrap. */
-static int load_histogram(const run_file_t *f, row_t *row, const cJSON *h)
-{
-    double bits;
-    if (!cJSON_IsObject(h) || bench_json_number(h, "sub_bucket_bits", &bits) != 1 || !is_count(bits, 30))
-        return invalid(f, "results[%zu]: histogram lacks sub_bucket_bits (0..30)", row->index);
-    const cJSON *buckets = cJSON_GetObjectItemCaseSensitive(h, "buckets");
-    if (!cJSON_IsArray(buckets))
-        return invalid(f, "results[%zu]: histogram.buckets is not an array", row->index);
-    size_t n = (size_t)cJSON_GetArraySize(buckets);
-    row->bins = calloc(n ? n : 1, sizeof *row->bins);
-    if (!row->bins)
-        return invalid(f, "out of memory");
-    row->sub_bits = (unsigned)bits;
-    const cJSON *pair;
-    cJSON_ArrayForEach(pair, buckets) {
-        const cJSON *low = cJSON_GetArrayItem(pair, 0), *count = cJSON_GetArrayItem(pair, 1);
-        if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(low) ||
-            !cJSON_IsNumber(count) || !is_count(low->valuedouble, 0x1p62) ||
-            !is_count(count->valuedouble, 0x1p53))
-            return invalid(f, "results[%zu]: histogram bucket %zu is not [low_ns, count]", row->index,
-                           row->n_bins);
-        bench_hist_bin_t bin = {(int64_t)low->valuedouble, (uint64_t)count->valuedouble};
-        if (row->n_bins > 0 && bin.low <= row->bins[row->n_bins - 1].low)
-            return invalid(f, "results[%zu]: histogram buckets are not in increasing order", row->index);
-        row->bins[row->n_bins++] = bin;
-    }
-    return 0;
-}
-
-static int load_row(const run_file_t *f, row_t *row, const cJSON *r)
-{
-    static const char *const keys[] = {"experiment", "mechanism", "variant"};
-    const char **fields[] = {&row->experiment, &row->mechanism, &row->variant};
-    if (!cJSON_IsObject(r))
-        return invalid(f, "results[%zu] is not an object", row->index);
-    for (size_t k = 0; k < 3; k++)
-        if (!(*fields[k] = bench_json_string(r, keys[k])))
-            return invalid(f, "results[%zu] lacks the string \"%s\"", row->index, keys[k]);
-    row->note = bench_json_string(r, "note");
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "missing"))) {
-        row->kind = ROW_MISSING;
-        row->metric = row->unit = "";
-        return 0;
-    }
-    row->metric = bench_json_string(r, "metric");
-    row->unit = bench_json_string(r, "unit");
-    if (!row->metric || !*row->metric)
-        return invalid(f, "results[%zu] lacks the string \"metric\"", row->index);
-    if (!row->unit || !*row->unit)
-        return invalid(f, "results[%zu] lacks the string \"unit\"", row->index);
-
-    double ignored;
-    row->kind = cJSON_GetObjectItemCaseSensitive(r, "n") ? ROW_DIST : ROW_VALUE;
-    const char *center = row->kind == ROW_DIST ? "p50" : "value";
-    if (row->kind == ROW_DIST && bench_json_number(r, "n", &ignored) != 1)
-        return invalid(f, "results[%zu]: \"n\" is not a number", row->index);
-    int got = bench_json_number(r, center, &row->center);
-    if (got < 0 || !cJSON_GetObjectItemCaseSensitive(r, center))
-        return invalid(f, "results[%zu] lacks \"%s\" (a number or null)", row->index, center);
-    row->has_center = got == 1;
-    if (row->kind == ROW_VALUE)
-        return 0;
-
-    if (bench_json_number(r, "p99", &row->p99) < 0 || bench_json_number(r, "p999", &row->p999) < 0)
-        return invalid(f, "results[%zu]: p99 or p999 is neither a number nor null", row->index);
-    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(r, "p50_ci95");
-    if (ci && !cJSON_IsNull(ci)) {
-        const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
-        if (!cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2 || !cJSON_IsNumber(lo) || !cJSON_IsNumber(hi) ||
-            lo->valuedouble > hi->valuedouble)
-            return invalid(f, "results[%zu]: p50_ci95 is not [lo, hi]", row->index);
-        row->ci = CI_FILE;
-        row->ci_lo = lo->valuedouble;
-        row->ci_hi = hi->valuedouble;
-        return 0;
-    }
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(r, "histogram");
-    return h && !cJSON_IsNull(h) ? load_histogram(f, row, h) : 0;
-}
-
-static bool same_key(const row_t *a, const row_t *b)
-{
-    return !strcmp(a->experiment, b->experiment) && !strcmp(a->mechanism, b->mechanism) &&
-           !strcmp(a->variant, b->variant) && !strcmp(a->metric, b->metric);
-}
-
-/* Read, parse and check one file. 0, or -1 after one line on stderr. */
+/* Read and check one file (results/read.h). 0, or -1 after one line on
+ * stderr. */
 static int load_file(run_file_t *f)
 {
-    char *text = bench_read_file(f->path);
-    if (!text)
-        return invalid(f, "cannot read: %s", strerror(errno));
-    if (!*text) {
-        free(text);
-        return invalid(f, "empty file, not JSON");
+    char err[512];
+    if (bench_results_load(&f->res, f->path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s: %s\n", PROG, f->path, err);
+        return -1;
     }
-    const char *end = NULL;
-    f->root = cJSON_ParseWithOpts(text, &end, 1);
-    if (!f->root) {
-        const char *at = cJSON_GetErrorPtr();
-        long offset = at && at >= text ? (long)(at - text) : -1;
-        free(text);
-        return offset >= 0 ? invalid(f, "not JSON (syntax error near byte %ld)", offset)
-                           : invalid(f, "not JSON");
-    }
-    free(text);
-    if (!cJSON_IsObject(f->root))
-        return invalid(f, "not an rtipc-bench/1 file: the top level is not an object");
-    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(f->root, "schema");
-    if (!cJSON_IsString(schema))
-        return invalid(f, "not an rtipc-bench/1 file: no \"schema\" string");
-    if (strcmp(schema->valuestring, "rtipc-bench/1") != 0)
-        return invalid(f, "schema is \"%s\", expected \"rtipc-bench/1\"", schema->valuestring);
-    f->env = cJSON_GetObjectItemCaseSensitive(f->root, "env");
-    if (f->env && !cJSON_IsObject(f->env))
-        return invalid(f, "\"env\" is not an object");
-    const cJSON *results = cJSON_GetObjectItemCaseSensitive(f->root, "results");
-    if (!cJSON_IsArray(results))
-        return invalid(f, "\"results\" is %s", results ? "not an array" : "missing");
-    size_t n = (size_t)cJSON_GetArraySize(results);
-    f->rows = calloc(n ? n : 1, sizeof *f->rows);
-    if (!f->rows)
-        return invalid(f, "out of memory");
-    const cJSON *r;
-    cJSON_ArrayForEach(r, results) {
-        row_t *row = &f->rows[f->n_rows];
-        row->index = f->n_rows++;
-        row->p99 = row->p999 = NAN;
-        if (load_row(f, row, r) != 0)
-            return -1;
-        for (size_t i = 0; i < row->index; i++) {
-            if (!f->rows[i].duplicate && same_key(&f->rows[i], row)) {
-                row->duplicate = true;
-                fprintf(stderr, "%s: warning: %s: results[%zu] repeats %s/%s/%s/%s; results[%zu] is compared\n",
-                        PROG, f->path, row->index, row->experiment, row->mechanism, row->variant,
-                        row->metric, i);
-                break;
-            }
-        }
-    }
+    bench_results_warn(&f->res, stderr, PROG, f->path);
     return 0;
 }
 
-static void free_file(run_file_t *f)
+/* The figure a row is compared by: the median of a distribution, the value
+ * of the others; NAN when the file has none. */
+static double center(const bench_row_t *r)
 {
-    for (size_t i = 0; i < f->n_rows; i++)
-        free(f->rows[i].bins);
-    free(f->rows);
-    cJSON_Delete(f->root);
+    return r->kind == BENCH_ROW_DIST ? r->p50 : r->kind == BENCH_ROW_VALUE ? r->value : NAN;
 }
 
 /* Differences in these make ratios mean less (another machine, another
@@ -421,14 +132,15 @@ static void free_file(run_file_t *f)
 static void warn_env_differences(const run_file_t *base, const run_file_t *fresh)
 {
     static const char *const fields[] = {"cpu_model", "kernel", "sched_policy", "tick_hz", "quick"};
+    const cJSON *envs[] = {base->res.env, fresh->res.env};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-        const cJSON *a = base->env ? cJSON_GetObjectItemCaseSensitive(base->env, fields[i]) : NULL;
-        const cJSON *b = fresh->env ? cJSON_GetObjectItemCaseSensitive(fresh->env, fields[i]) : NULL;
+        const cJSON *a = envs[0] ? cJSON_GetObjectItemCaseSensitive(envs[0], fields[i]) : NULL;
+        const cJSON *b = envs[1] ? cJSON_GetObjectItemCaseSensitive(envs[1], fields[i]) : NULL;
         if (!a && !b)
             continue;
         char *ta = a ? cJSON_PrintUnformatted(a) : NULL, *tb = b ? cJSON_PrintUnformatted(b) : NULL;
         if (!ta || !tb || strcmp(ta, tb) != 0)
-            fprintf(stderr, "%s: warning: env.%s differs (base %s, new %s): ratios across machines or "
+            fprintf(stderr, "%s: warning: env.%s differs (base %.200s, new %.200s): ratios across machines or "
                     "settings mean less\n", PROG, fields[i], ta ? ta : "absent", tb ? tb : "absent");
         free(ta);
         free(tb);
@@ -442,10 +154,11 @@ static const char *const verdict_names[V_COUNT] = {"regressed", "improved", "sam
                                                     "only in base", "only in new"};
 
 typedef struct {
-    row_t *base, *fresh;  /* one is NULL for a row only one file has */
+    const bench_row_t *base, *fresh;  /* one is NULL for a row only one file has */
     bench_better_t better;
     verdict_t verdict;
-    char note[128];
+    char note[160];
+    size_t table;  /* the position of the first entry of this entry's table */
 } entry_t;
 
 static bool beyond_threshold(double base, double fresh, double threshold_pct)
@@ -457,63 +170,44 @@ static bool beyond_threshold(double base, double fresh, double threshold_pct)
     return fabs(fresh - base) / fabs(base) > threshold_pct / 100.0;
 }
 
-static uint64_t key_hash(const row_t *r, uint64_t h)
-{
-    const char *parts[] = {r->experiment, r->mechanism, r->variant, r->metric};
-    for (size_t i = 0; i < 4; i++)
-        for (const char *p = parts[i]; ; p++) {
-            h = (h ^ (unsigned char)*p) * 0x100000001b3ull;  /* FNV-1a, NUL included */
-            if (!*p)
-                break;
-        }
-    return h;
-}
-
-/* A distribution without p50_ci95 gets an interval from its histogram. */
-static void bootstrap_if_needed(row_t *r, uint64_t stream)
-{
-    if (r->kind != ROW_DIST || r->ci != CI_NONE || r->n_bins == 0)
-        return;
-    if (bench_bootstrap_median_ci(r->bins, r->n_bins, r->sub_bits, BOOTSTRAP_RESAMPLES,
-                                  key_hash(r, BOOTSTRAP_SEED ^ stream), &r->ci_lo, &r->ci_hi) == 0)
-        r->ci = CI_BOOTSTRAP;
-}
-
 static void judge(entry_t *e, double threshold_pct)
 {
-    const row_t *b = e->base, *n = e->fresh;
+    const bench_row_t *b = e->base, *n = e->fresh;
     if (!b || !n) {
         e->verdict = b ? V_ONLY_BASE : V_ONLY_NEW;
-        const row_t *one = b ? b : n;
-        if (one->kind == ROW_MISSING)
-            snprintf(e->note, sizeof e->note, "missing: %s", one->note ? one->note : "");
+        const bench_row_t *one = b ? b : n;
+        if (one->kind == BENCH_ROW_MISSING)
+            snprintf(e->note, sizeof e->note, "missing: %.140s", one->note);
         return;
     }
     e->better = bench_compare_direction(b->metric, b->unit);
     e->verdict = V_INFO;
     if (b->kind != n->kind) {
-        snprintf(e->note, sizeof e->note, "a %s in base, a %s in new", b->kind == ROW_DIST ? "distribution" : "value",
-                 n->kind == ROW_DIST ? "distribution" : "value");
+        snprintf(e->note, sizeof e->note, "a %s in base, a %s in new",
+                 b->kind == BENCH_ROW_DIST ? "distribution" : "value", n->kind == BENCH_ROW_DIST ? "distribution" : "value");
         return;
     }
     if (strcmp(b->unit, n->unit) != 0) {
-        snprintf(e->note, sizeof e->note, "units differ (%s, %s)", b->unit, n->unit);
+        snprintf(e->note, sizeof e->note, "units differ (%.60s, %.60s)", b->unit, n->unit);
         return;
     }
-    if (!b->has_center || !n->has_center) {
-        snprintf(e->note, sizeof e->note, "no %s in %s", b->kind == ROW_DIST ? "p50" : "value",
-                 !b->has_center && !n->has_center ? "either file" : !b->has_center ? "base" : "new");
+    double bc = center(b), nc = center(n);
+    if (isnan(bc) || isnan(nc)) {
+        snprintf(e->note, sizeof e->note, "no %s in %s", b->kind == BENCH_ROW_DIST ? "p50" : "value",
+                 isnan(bc) && isnan(nc) ? "either file" : isnan(bc) ? "base" : "new");
         return;
     }
     if (e->better == BENCH_BETTER_NONE)
         return;
     e->verdict = V_SAME;
-    if (!beyond_threshold(b->center, n->center, threshold_pct))
+    if (!beyond_threshold(bc, nc, threshold_pct))
         return;
-    if (b->kind == ROW_DIST) {
-        if (b->ci == CI_NONE || n->ci == CI_NONE) {
-            snprintf(e->note, sizeof e->note, "past the threshold, but %s has no interval",
-                     b->ci == CI_NONE && n->ci == CI_NONE ? "neither file" : b->ci == CI_NONE ? "base" : "new");
+    if (b->kind == BENCH_ROW_DIST) {
+        if (b->ci == BENCH_CI_NONE || n->ci == BENCH_CI_NONE) {
+            const bench_row_t *none = b->ci == BENCH_CI_NONE ? b : n;
+            snprintf(e->note, sizeof e->note, "past the threshold, but %s has no interval (%s)",
+                     b->ci == BENCH_CI_NONE && n->ci == BENCH_CI_NONE ? "neither file" : none == b ? "base" : "new",
+                     none->ci_why ? none->ci_why : "none");
             return;
         }
         if (b->ci_lo <= n->ci_hi && n->ci_lo <= b->ci_hi) {
@@ -521,7 +215,7 @@ static void judge(entry_t *e, double threshold_pct)
             return;
         }
     }
-    bool worse = e->better == BENCH_BETTER_LOWER ? n->center > b->center : n->center < b->center;
+    bool worse = e->better == BENCH_BETTER_LOWER ? nc > bc : nc < bc;
     e->verdict = worse ? V_REGRESSED : V_IMPROVED;
 }
 
@@ -553,32 +247,51 @@ static void fmt_ratio(char *buf, double base, double fresh)
         snprintf(buf, CELL, "%.3f", r);
 }
 
-static void fmt_ci(char *buf, const row_t *r)
+static void fmt_ci(char *buf, const bench_row_t *r)
 {
-    if (!r || r->kind != ROW_DIST || r->ci == CI_NONE) {
+    if (!r || r->kind != BENCH_ROW_DIST || r->ci == BENCH_CI_NONE) {
         snprintf(buf, CELL, "-");
         return;
     }
     char lo[CELL], hi[CELL];
     fmt_number(lo, r->ci_lo);
     fmt_number(hi, r->ci_hi);
-    snprintf(buf, CELL, "%.90s..%.90s%s", lo, hi, r->ci == CI_BOOTSTRAP ? "*" : "");
+    snprintf(buf, CELL, "%.90s..%.90s%s", lo, hi, r->ci == BENCH_CI_BOOTSTRAP ? "*" : "");
 }
 
 /* The row that decides an entry's table: base, else new. */
-static const row_t *shown(const entry_t *e)
+static const bench_row_t *shown(const entry_t *e)
 {
     return e->base ? e->base : e->fresh;
 }
 
-static bool same_table(const entry_t *a, const entry_t *b)
+/* Entries go in one table per kind and unit, the tables in the order their
+ * first entries come. */
+static int cmp_table_key(const entry_t *a, const entry_t *b)
 {
-    const row_t *x = shown(a), *y = shown(b);
-    return x->kind == y->kind && !strcmp(x->unit, y->unit);
+    const bench_row_t *x = shown(a), *y = shown(b);
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return strcmp(x->unit, y->unit);
+}
+
+static int cmp_by_table_key(const void *p, const void *q)
+{
+    const entry_t *a = *(const entry_t *const *)p, *b = *(const entry_t *const *)q;
+    int c = cmp_table_key(a, b);
+    return c ? c : (a > b) - (a < b);
+}
+
+static int cmp_by_table(const void *p, const void *q)
+{
+    const entry_t *a = *(const entry_t *const *)p, *b = *(const entry_t *const *)q;
+    if (a->table != b->table)
+        return a->table < b->table ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
 /* Headers of the table of rows like r, and which columns align right. */
-static size_t table_headers(const row_t *r, char head[MAX_COLS][CELL], bool right[MAX_COLS])
+static size_t table_headers(const bench_row_t *r, char head[MAX_COLS][CELL], bool right[MAX_COLS])
 {
     size_t n = 0;
     memset(right, 0, MAX_COLS * sizeof *right);
@@ -586,14 +299,14 @@ static size_t table_headers(const row_t *r, char head[MAX_COLS][CELL], bool righ
     COL(false, "experiment");
     COL(false, "mechanism");
     COL(false, "variant");
-    if (r->kind == ROW_MISSING) {
+    if (r->kind == BENCH_ROW_MISSING) {
         COL(false, "verdict");
         COL(false, "note");
         return n;
     }
     COL(false, "metric");
     COL(false, "better");
-    if (r->kind == ROW_DIST) {
+    if (r->kind == BENCH_ROW_DIST) {
         COL(true, "base p50[%.40s]", r->unit);
         COL(true, "new p50[%.40s]", r->unit);
         COL(true, "new/base");
@@ -614,20 +327,20 @@ static size_t table_headers(const row_t *r, char head[MAX_COLS][CELL], bool righ
 
 static void table_cells(const entry_t *e, char cell[MAX_COLS][CELL])
 {
-    const row_t *r = shown(e), *b = e->base, *n = e->fresh;
+    const bench_row_t *r = shown(e), *b = e->base, *n = e->fresh;
     size_t c = 0;
     snprintf(cell[c++], CELL, "%s", r->experiment);
     snprintf(cell[c++], CELL, "%s", r->mechanism);
     snprintf(cell[c++], CELL, "%s", *r->variant ? r->variant : "-");
-    if (r->kind != ROW_MISSING) {
+    if (r->kind != BENCH_ROW_MISSING) {
         snprintf(cell[c++], CELL, "%s", r->metric);
         snprintf(cell[c++], CELL, "%s", better_name(bench_compare_direction(r->metric, r->unit)));
-        double bc = b && b->has_center ? b->center : NAN, nc = n && n->has_center ? n->center : NAN;
+        double bc = b ? center(b) : NAN, nc = n ? center(n) : NAN;
         fmt_number(cell[c++], bc);
         fmt_number(cell[c++], nc);
         fmt_ratio(cell[c++], bc, nc);
-        if (r->kind == ROW_DIST) {
-            bool both = b && n && b->kind == ROW_DIST && n->kind == ROW_DIST;
+        if (r->kind == BENCH_ROW_DIST) {
+            bool both = b && n && b->kind == BENCH_ROW_DIST && n->kind == BENCH_ROW_DIST;
             fmt_ci(cell[c++], b);
             fmt_ci(cell[c++], n);
             fmt_ratio(cell[c++], both ? b->p99 : NAN, both ? n->p99 : NAN);
@@ -651,49 +364,73 @@ static void print_line(char cell[MAX_COLS][CELL], size_t n_cols, const size_t wi
     puts(line);
 }
 
-static void print_table(const entry_t *entries, size_t n_entries, size_t first)
+/* One table: LIST holds its N entries. */
+static void print_table(const entry_t *const *list, size_t n)
 {
     static char head[MAX_COLS][CELL], cell[MAX_COLS][CELL];
     bool right[MAX_COLS];
     size_t width[MAX_COLS];
-    const row_t *r = shown(&entries[first]);
+    const bench_row_t *r = shown(list[0]);
     size_t n_cols = table_headers(r, head, right);
     for (size_t c = 0; c < n_cols; c++)
         width[c] = strlen(head[c]);
     bool bootstrapped = false;
-    for (size_t i = first; i < n_entries; i++) {
-        if (!same_table(&entries[first], &entries[i]))
-            continue;
-        table_cells(&entries[i], cell);
+    for (size_t i = 0; i < n; i++) {
+        table_cells(list[i], cell);
         for (size_t c = 0; c < n_cols; c++)
             if (strlen(cell[c]) > width[c])
                 width[c] = strlen(cell[c]);
-        bootstrapped |= (entries[i].base && entries[i].base->ci == CI_BOOTSTRAP) ||
-                        (entries[i].fresh && entries[i].fresh->ci == CI_BOOTSTRAP);
+        bootstrapped |= (list[i]->base && list[i]->base->ci == BENCH_CI_BOOTSTRAP) ||
+                        (list[i]->fresh && list[i]->fresh->ci == BENCH_CI_BOOTSTRAP);
     }
-    if (r->kind == ROW_DIST)
+    if (r->kind == BENCH_ROW_DIST)
         printf("\n== distributions [%s]: p50 compared, a change counts when the 95%% intervals are apart ==\n",
                r->unit);
-    else if (r->kind == ROW_VALUE)
+    else if (r->kind == BENCH_ROW_VALUE)
         printf("\n== values [%s] ==\n", r->unit);
     else
         printf("\n== mechanisms missing on one side ==\n");
     print_line(head, n_cols, width, right);
-    for (size_t i = first; i < n_entries; i++) {
-        if (!same_table(&entries[first], &entries[i]))
-            continue;
-        table_cells(&entries[i], cell);
+    for (size_t i = 0; i < n; i++) {
+        table_cells(list[i], cell);
         print_line(cell, n_cols, width, right);
     }
     if (bootstrapped)
-        printf("* bootstrap interval from the histogram (%d resamples; the file has no p50_ci95)\n",
-               BOOTSTRAP_RESAMPLES);
+        printf("* bootstrap interval from the histogram (%u resamples; the file has no p50_ci95)\n",
+               BENCH_RESULTS_BOOTSTRAP_RESAMPLES);
+}
+
+/* Every table, in n log n: entries sorted by table key find their table's
+ * first entry, then sorted by that. */
+static int print_tables(entry_t *entries, size_t n)
+{
+    const entry_t **list = malloc((n ? n : 1) * sizeof *list);
+    if (!list)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        list[i] = &entries[i];
+    qsort(list, n, sizeof *list, cmp_by_table_key);
+    for (size_t i = 0, start = 0; i < n; i++) {
+        if (i > 0 && cmp_table_key(list[i - 1], list[i]) != 0)
+            start = i;
+        entries[list[i] - entries].table = (size_t)(list[start] - entries);  /* the earliest: sorted by position */
+    }
+    qsort(list, n, sizeof *list, cmp_by_table);
+    for (size_t i = 0; i < n;) {
+        size_t end = i + 1;
+        while (end < n && list[end]->table == list[i]->table)
+            end++;
+        print_table(list + i, end - i);
+        i = end;
+    }
+    free(list);
+    return 0;
 }
 
 static void print_source(const run_file_t *f)
 {
-    const char *commit = f->env ? bench_json_string(f->env, "git_commit") : NULL;
-    const char *started = f->env ? bench_json_string(f->env, "started_utc") : NULL;
+    const char *commit = bench_results_string(f->res.env, "git_commit", NULL);
+    const char *started = bench_results_string(f->res.env, "started_utc", NULL);
     printf("%-4s %s", f->role, f->path);
     if (commit || started)
         printf(" (%s%s%s)", commit ? commit : "", commit && started ? ", " : "", started ? started : "");
@@ -702,70 +439,51 @@ static void print_source(const run_file_t *f)
 
 /* ------------------------------------------------------------------ CLI */
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "%s: ", PROG);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'rtipc-bench compare --help'.\n");
-    return 2;
-}
-
 /* A percentage: digits with an optional fraction and '%', 0..1000. */
 static int parse_threshold(const char *s, double *pct)
 {
-    if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+    size_t len = strlen(s);
+    char text[64];
+    if (len == 0 || len >= sizeof text)
         return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s)
-        return -1;
-    if (*end == '%')
-        end++;
-    if (*end || errno || !isfinite(v) || v < 0 || v > 1000)
-        return -1;
-    *pct = v;
-    return 0;
+    memcpy(text, s, len + 1);
+    if (text[len - 1] == '%')
+        text[len - 1] = 0;
+    return bench_parse_real(text, 0, 1000, pct);
 }
 
 static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_pct)
 {
-    entry_t *entries = calloc(base->n_rows + fresh->n_rows + 1, sizeof *entries);
-    if (!entries) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        return 1;
-    }
-    size_t n = 0;
-    bool *matched = calloc(fresh->n_rows + 1, sizeof *matched);
-    if (!matched) {
+    size_t nb = base->res.n_rows, nf = fresh->res.n_rows;
+    entry_t *entries = calloc(nb + nf + 1, sizeof *entries);
+    bool *matched = calloc(nf + 1, sizeof *matched);
+    if (!entries || !matched) {
         free(entries);
+        free(matched);
         fprintf(stderr, "%s: out of memory\n", PROG);
         return 1;
     }
-    for (size_t i = 0; i < base->n_rows; i++) {
-        row_t *b = &base->rows[i], *partner = NULL;
-        if (b->duplicate)
+    /* Rows are matched by key through the new file's index: n log n. A
+     * repeated key is compared once, by its first row (the reader warned). */
+    size_t n = 0;
+    for (size_t i = 0; i < nb; i++) {
+        const bench_row_t *b = &base->res.rows[i];
+        if (b->dup_of != SIZE_MAX)
             continue;
-        for (size_t j = 0; j < fresh->n_rows && !partner; j++)
-            if (!fresh->rows[j].duplicate && same_key(b, &fresh->rows[j])) {
-                partner = &fresh->rows[j];
-                matched[j] = true;
-            }
-        if (partner && b->kind == ROW_MISSING && partner->kind == ROW_MISSING)
+        const bench_row_t *partner = bench_results_find(&fresh->res, b->experiment, b->mechanism, b->variant, b->metric);
+        if (partner)
+            matched[partner->index] = true;
+        if (partner && b->kind == BENCH_ROW_MISSING && partner->kind == BENCH_ROW_MISSING)
             continue;  /* missing in both: nothing to compare */
         entries[n++] = (entry_t){.base = b, .fresh = partner};
     }
-    for (size_t j = 0; j < fresh->n_rows; j++)
-        if (!matched[j] && !fresh->rows[j].duplicate)
-            entries[n++] = (entry_t){.fresh = &fresh->rows[j]};
+    for (size_t j = 0; j < nf; j++)
+        if (!matched[j] && fresh->res.rows[j].dup_of == SIZE_MAX)
+            entries[n++] = (entry_t){.fresh = &fresh->res.rows[j]};
     free(matched);
 
     size_t count[V_COUNT] = {0};
     for (size_t i = 0; i < n; i++) {
-        if (entries[i].base && entries[i].fresh) {
-            bootstrap_if_needed(entries[i].base, 1);
-            bootstrap_if_needed(entries[i].fresh, 2);
-        }
         judge(&entries[i], threshold_pct);
         count[entries[i].verdict]++;
     }
@@ -773,12 +491,10 @@ static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_p
     print_source(base);
     print_source(fresh);
     printf("threshold %g%%: p50 of distributions (95%% intervals apart), value of the others\n", threshold_pct);
-    for (size_t i = 0; i < n; i++) {
-        bool first_of_table = true;
-        for (size_t k = 0; k < i && first_of_table; k++)
-            first_of_table = !same_table(&entries[k], &entries[i]);
-        if (first_of_table)
-            print_table(entries, n, i);
+    if (print_tables(entries, n) != 0) {
+        free(entries);
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return 1;
     }
     printf("\nsummary: %zu regressed, %zu improved, %zu same, %zu info, %zu only in base, %zu only in new\n",
            count[V_REGRESSED], count[V_IMPROVED], count[V_SAME], count[V_INFO], count[V_ONLY_BASE],
@@ -789,12 +505,12 @@ static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_p
         if (e->verdict != V_REGRESSED)
             continue;
         char was[CELL], now[CELL], ratio[CELL];
-        fmt_number(was, e->base->center);
-        fmt_number(now, e->fresh->center);
-        fmt_ratio(ratio, e->base->center, e->fresh->center);
+        fmt_number(was, center(e->base));
+        fmt_number(now, center(e->fresh));
+        fmt_ratio(ratio, center(e->base), center(e->fresh));
         fprintf(stderr, "%s: regressed: %s/%s/%s/%s %s %s -> %s %s (new/base %s)\n", PROG,
                 e->base->experiment, e->base->mechanism, e->base->variant, e->base->metric,
-                e->base->kind == ROW_DIST ? "p50" : "value", was, now, e->base->unit, ratio);
+                e->base->kind == BENCH_ROW_DIST ? "p50" : "value", was, now, e->base->unit, ratio);
     }
     free(entries);
     return count[V_REGRESSED] ? 1 : 0;
@@ -803,26 +519,21 @@ static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_p
 int bench_compare_main(int argc, char **argv)
 {
     double threshold_pct = DEFAULT_THRESHOLD_PCT;
-    static const struct option longopts[] = {
-        {"threshold", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option longopts[] = {{"threshold", required_argument, 0, 't'},
+                                             {"help", no_argument, 0, 'h'},
+                                             {"version", no_argument, 0, BENCH_OPT_VERSION},
+                                             {0, 0, 0, 0}};
+    bench_optparse_t p;
+    bench_optparse_init(&p, PROG, compare_usage, longopts);
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            if (parse_threshold(optarg, &threshold_pct) != 0)
-                return usage_error("--threshold wants a percentage from 0 to 1000, not '%s'", optarg);
-            break;
-        case 'h':
-            fputs(compare_usage, stdout);
-            return 0;
-        default:
-            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
-        }
+    while ((c = bench_optparse_next(&p, argc, argv)) >= 0) {
+        if (c == 't' && parse_threshold(optarg, &threshold_pct) != 0)
+            return bench_usage_error(PROG, "--threshold wants a percentage from 0 to 1000, not '%s'", optarg);
     }
+    if (c == BENCH_OPT_STOP)
+        return p.status;
     if (argc - optind != 2)
-        return usage_error("%s", "compare wants two files: BASE.json NEW.json");
+        return bench_usage_error(PROG, "%s", "compare wants two files: BASE.json NEW.json");
 
     run_file_t base = {.path = argv[optind], .role = "base"};
     run_file_t fresh = {.path = argv[optind + 1], .role = "new"};
@@ -833,7 +544,7 @@ int bench_compare_main(int argc, char **argv)
         warn_env_differences(&base, &fresh);
         status = compare_files(&base, &fresh, threshold_pct);
     }
-    free_file(&base);
-    free_file(&fresh);
+    bench_results_free(&base.res);
+    bench_results_free(&fresh.res);
     return status;
 }

@@ -168,8 +168,10 @@ long bench_thread_switches(void);
 void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc);
 void bench_print_env(FILE *out, const bench_env_t *env);
 void bench_print_claims(FILE *out, const bench_run_t *run);
-/* 0, or -1 with errno set when the file cannot be written. */
-int bench_write_json(const bench_run_t *run, const char *path);
+/* The run in the rtipc-bench/1 schema into PATH, whole or not at all
+ * (results/outfile.h). 0, or -1 with the reason in ERR ("cannot write PATH:
+ * No space left on device"). */
+int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen);
 /* The "claims" array of rtipc-bench/1 for run->claims, as a new cJSON array
  * (the caller owns it; cJSON_Delete). */
 struct cJSON;
@@ -177,7 +179,8 @@ struct cJSON *bench_claims_json(const bench_run_t *run);
 /* The text bench_write_json writes (less its final newline), malloc'd: free()
  * it. NULL with errno set when memory runs out. */
 char *bench_json_text(const bench_run_t *run);
-int bench_write_csv(const bench_run_t *run, const char *path);
+/* One CSV line per result into PATH, as bench_write_json writes. */
+int bench_write_csv(const bench_run_t *run, const char *path, char *err, size_t errlen);
 
 /* ---- the claim audit (claims.c) ---- */
 void bench_audit_claims(bench_run_t *run);

@@ -1,6 +1,8 @@
 /* The claim audit: each claim of EXPERIMENTS.md gets a verdict computed from
  * this run's rows by the rule printed beside it. A claim whose rows are
- * missing (experiment not run, or failed) is "not testable here". */
+ * missing (experiment not run, or failed), or whose figures are not all
+ * finite (a null in a results file, a median without its interval, a ratio
+ * over a zero median), is "not testable here": no verdict rests on a NAN. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
@@ -9,18 +11,26 @@
 
 #include "bench.h"
 
+/* A distribution a claim can rest on: a finite median and a finite 95%
+ * interval of it (above() compares intervals). */
+static bool usable_dist(const bench_result_t *r)
+{
+    return r && r->kind == BENCH_DIST && isfinite(r->stats.p50) && isfinite(r->stats.p50_lo) &&
+           isfinite(r->stats.p50_hi);
+}
+
 static const bench_result_t *dist(const bench_run_t *run, const char *exp, const char *mech,
                                   const char *var, const char *metric)
 {
     const bench_result_t *r = bench_find(run, exp, mech, var, metric);
-    return r && r->kind == BENCH_DIST && !isnan(r->stats.p50) ? r : NULL;
+    return usable_dist(r) ? r : NULL;
 }
 
 static const bench_result_t *value(const bench_run_t *run, const char *exp, const char *mech,
                                    const char *var, const char *metric)
 {
     const bench_result_t *r = bench_find(run, exp, mech, var, metric);
-    return r && r->kind == BENCH_VALUE ? r : NULL;
+    return r && r->kind == BENCH_VALUE && isfinite(r->value) ? r : NULL;
 }
 
 /* b's median above a's, with the two 95% intervals apart. */
@@ -29,9 +39,10 @@ static bool above(const bench_result_t *a, const bench_result_t *b)
     return b->stats.p50_lo > a->stats.p50_hi;
 }
 
+/* num's median over den's (positive: ratio_ok() checked it). */
 static double ratio(const bench_result_t *num, const bench_result_t *den)
 {
-    return den->stats.p50 > 0 ? num->stats.p50 / den->stats.p50 : INFINITY;
+    return num->stats.p50 / den->stats.p50;
 }
 
 static void say(bench_claim_t *c, bench_verdict_t v, const char *fmt, ...)
@@ -50,6 +61,23 @@ static void untestable(bench_claim_t *c, const char *exp)
     say(c, CLAIM_NOT_TESTABLE, "no usable rows from experiment %s in this run", exp);
 }
 
+/* A ratio over a median of 0 (or below) is no figure: such a row makes the
+ * claim not testable. True when every denominator named is positive. */
+static bool ratio_ok(bench_claim_t *c, const char *exp, const bench_result_t *const *dens, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (dens[i] && !(dens[i]->stats.p50 > 0)) {
+            say(c, CLAIM_NOT_TESTABLE, "experiment %s: the p50 of %s/%s is %g: no ratio", exp, dens[i]->mechanism,
+                dens[i]->variant, dens[i]->stats.p50);
+            return false;
+        }
+    }
+    return true;
+}
+#define RATIO_OK(c, exp, ...) \
+    ratio_ok((c), (exp), (const bench_result_t *const[]){__VA_ARGS__}, \
+             sizeof((const bench_result_t *const[]){__VA_ARGS__}) / sizeof(const bench_result_t *))
+
 static bool same_unit(bench_claim_t *c, const char *exp, const bench_result_t *a, const bench_result_t *b)
 {
     if (!strcmp(a->unit, b->unit))
@@ -62,7 +90,7 @@ static bool same_unit(bench_claim_t *c, const char *exp, const bench_result_t *a
 /* A figure of row r in the evidence text, in r's unit: latencies recorded in
  * ns are shown in microseconds with `prec` decimals (as the tables show
  * them); counts of instructions (bare-metal targets, docs/mcu.md) as whole
- * instructions. r NULL: the figure is absent ("nan us"). The struct is a
+ * instructions. r NULL or v not finite: "missing". The struct is a
  * temporary that lives until the end of the full expression using .s. */
 typedef struct {
     char s[48];
@@ -76,7 +104,9 @@ static bool in_instr(const bench_result_t *r)
 static fig_t fig(const bench_result_t *r, double v, int prec)
 {
     fig_t f;
-    if (in_instr(r))
+    if (!r || !isfinite(v))
+        snprintf(f.s, sizeof f.s, "missing");
+    else if (in_instr(r))
         snprintf(f.s, sizeof f.s, "%.0f instr", v);
     else
         snprintf(f.s, sizeof f.s, "%.*f us", prec, v / 1000.0);
@@ -96,11 +126,15 @@ static void claim_placement(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *f = dist(run, "queue-placement", "rtipc-queue", "flushed", "latency");
     if (!w || !f || isnan(w->stats.p99) || isnan(f->stats.p99))
         return untestable(c, "queue-placement");
-    if (!same_unit(c, "queue-placement", w, f))
+    if (!same_unit(c, "queue-placement", w, f) || !RATIO_OK(c, "queue-placement", w))
         return;
     double lat = ratio(f, w);
     double jw = w->stats.p99 - w->stats.p50, jf = f->stats.p99 - f->stats.p50;
-    double jit = jw > 0 ? jf / jw : INFINITY;
+    if (!(jw > 0)) {
+        say(c, CLAIM_NOT_TESTABLE, "the warm p99-p50 spread is %s: no ratio of spreads", fig(w, jw, 3).s);
+        return;
+    }
+    double jit = jf / jw;
     bool holds = lat >= 2 && above(w, f) && jit >= 2;
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
         "p50 warm %s, flushed %s (x%.2f); p99-p50 spread warm %s, flushed %s (x%.2f)", P50(w, 3),
@@ -126,11 +160,13 @@ static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
         return;
     }
     bool capped1 = d1->value <= 1.1 * hz, capped100 = d100->value <= 1.1 * hz;
+    char yielded[48] = "missing";
+    if (y1)
+        snprintf(yielded, sizeof yielded, "%.0f msg/s", y1->value);
     say(c, capped1 && capped100 ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
         "tick %.0f Hz; no-yield handoff p50 %s; no-yield throughput depth 1: %.0f msg/s (%s), "
-        "depth 100: %.0f msg/s (%s); with yield depth 1: %.0f msg/s", hz, P50(lat, 1), d1->value,
-        capped1 ? "capped" : "not capped", d100->value, capped100 ? "capped" : "not capped",
-        y1 ? y1->value : NAN);
+        "depth 100: %.0f msg/s (%s); with yield depth 1: %s", hz, P50(lat, 1), d1->value,
+        capped1 ? "capped" : "not capped", d100->value, capped100 ? "capped" : "not capped", yielded);
 }
 
 static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
@@ -147,7 +183,8 @@ static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *sq = dist(run, e, "std-queue-mutex", v, "send-overhead");
     if (!q || !rb || !h)
         return untestable(c, e);
-    if (!same_unit(c, e, q, rb) || !same_unit(c, e, q, h) || (sq && !same_unit(c, e, q, sq)))
+    if (!same_unit(c, e, q, rb) || !same_unit(c, e, q, h) || (sq && !same_unit(c, e, q, sq)) ||
+        !RATIO_OK(c, e, rb, q))
         return;
     /* Call costs are shown in ns (one decimal), or in whole instructions. */
     const char *u = in_instr(q) ? "instr" : "ns";
@@ -189,7 +226,7 @@ static void claim_staleness(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *q = NULL;
     for (size_t i = 0; i < run->n_results && !q; i++) {
         const bench_result_t *r = &run->results[i];
-        if (r->kind == BENCH_DIST && !strcmp(r->experiment, e) && !strcmp(r->mechanism, "rtipc-queue") &&
+        if (usable_dist(r) && !strcmp(r->experiment, e) && !strcmp(r->mechanism, "rtipc-queue") &&
             !strcmp(r->metric, "staleness"))
             q = r;
     }
@@ -197,7 +234,7 @@ static void claim_staleness(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *m = dist(run, e, "rtipc-mailbox", NULL, "staleness");
     if (!q || !o)
         return untestable(c, e);
-    if (!same_unit(c, e, q, o))
+    if (!same_unit(c, e, q, o) || !RATIO_OK(c, e, o))
         return;
     double r = ratio(q, o);
     bool holds = r >= 2 && above(o, q);
@@ -214,7 +251,7 @@ static void claim_cross_core(const bench_run_t *run, bench_claim_t *c)
     for (int i = 0; i < 3; i++) {
         const bench_result_t *s = dist(run, e, mech[i], "same-core", "latency");
         const bench_result_t *x = dist(run, e, mech[i], "cross-core", "latency");
-        if (!s || !x || strcmp(s->unit, x->unit) != 0)
+        if (!s || !x || strcmp(s->unit, x->unit) != 0 || !(s->stats.p50 > 0))
             continue;
         tested++;
         bool d = above(s, x);
@@ -235,7 +272,7 @@ static void claim_batching(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *big = dist(run, e, "rtipc-queue", "1x100B", "time-per-100B");
     if (!small || !big)
         return untestable(c, e);
-    if (!same_unit(c, e, small, big))
+    if (!same_unit(c, e, small, big) || !RATIO_OK(c, e, big))
         return;
     double r = ratio(small, big);
     say(c, r >= 2 && above(big, small) ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
@@ -273,7 +310,7 @@ static void claim_notify(const bench_run_t *run, bench_claim_t *c)
     }
     if (!s || !n)
         return untestable(c, e);
-    if (!same_unit(c, e, s, n))
+    if (!same_unit(c, e, s, n) || !RATIO_OK(c, e, n, s))
         return;
     double r = ratio(s, n);
     bool holds = r >= 3 && r <= 5 && above(n, s);

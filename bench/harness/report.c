@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../results/outfile.h"
 #include "bench.h"
 
 /* ---------------------------------------------------------------- tables */
@@ -233,16 +234,6 @@ cJSON *bench_claims_json(const bench_run_t *run)
     return claims;
 }
 
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    ok = (fclose(f) == 0) && ok;
-    return ok ? 0 : -1;
-}
-
 char *bench_json_text(const bench_run_t *run)
 {
     cJSON *root = cJSON_CreateObject();
@@ -274,12 +265,16 @@ char *bench_json_text(const bench_run_t *run)
     return text;
 }
 
-int bench_write_json(const bench_run_t *run, const char *path)
+int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen)
 {
     char *text = bench_json_text(run);
-    if (!text)
+    if (!text) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(ENOMEM));
         return -1;
-    int rc = write_text(path, text);
+    }
+    size_t len = strlen(text);
+    text[len] = '\n';  /* over the terminator: the text is written by length */
+    int rc = bench_outfile_write_text(path, text, len + 1, err, errlen);
     free(text);
     return rc;
 }
@@ -287,11 +282,12 @@ int bench_write_json(const bench_run_t *run, const char *path)
 /* ------------------------------------------------------------------- CSV */
 
 /* Fields are our own identifiers (no commas or quotes), written as is. */
-int bench_write_csv(const bench_run_t *run, const char *path)
+int bench_write_csv(const bench_run_t *run, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
+    bench_outfile_t o;
+    if (bench_outfile_open(&o, path, err, errlen) != 0)
         return -1;
+    FILE *f = bench_outfile_stream(&o);
     fprintf(f, "experiment,mechanism,variant,metric,unit,n,min,mean,p50,p90,p99,p999,max,stddev,value\n");
     for (size_t i = 0; i < run->n_results; i++) {
         const bench_result_t *r = &run->results[i];
@@ -309,5 +305,5 @@ int bench_write_csv(const bench_run_t *run, const char *path)
             fprintf(f, ",,,,,,,,,%.9g\n", r->value);
         }
     }
-    return fclose(f) == 0 ? 0 : -1;
+    return bench_outfile_commit(&o, err, errlen);
 }

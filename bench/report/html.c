@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "html.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -16,13 +15,15 @@
 #include <unistd.h>
 
 #include "../harness/util.h"
+#include "../results/outfile.h"
 #include "plot.h"
 
 #define SCHEMA "rtipc-bench/1"
 #define CHART_WIDTH 960
 
-/* ------------------------------------------------------------ JSON access */
+/* ------------------------------------------------------------ the model */
 
+/* Members of env, experiments and claims (the rows come typed: read.h). */
 static const cJSON *item(const cJSON *o, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(o, key);
@@ -30,8 +31,7 @@ static const cJSON *item(const cJSON *o, const char *key)
 
 static const char *str_or(const cJSON *o, const char *key, const char *fallback)
 {
-    const cJSON *v = item(o, key);
-    return cJSON_IsString(v) && v->valuestring ? v->valuestring : fallback;
+    return bench_results_string(o, key, fallback);
 }
 
 static const char *str(const cJSON *o, const char *key)
@@ -39,32 +39,47 @@ static const char *str(const cJSON *o, const char *key)
     return str_or(o, key, "");
 }
 
-/* NAN when absent, null or not a number. */
 static double num(const cJSON *o, const char *key)
 {
-    const cJSON *v = item(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    return bench_results_number(o, key);
 }
 
-static bool is_dist(const cJSON *row)
+static bool is_dist(const bench_row_t *row)
 {
-    return cJSON_IsNumber(item(row, "n"));
+    return row->kind == BENCH_ROW_DIST;
 }
 
-static bool is_value(const cJSON *row)
+static bool is_value(const bench_row_t *row)
 {
-    return !is_dist(row) && item(row, "value") && !cJSON_IsTrue(item(row, "missing"));
+    return row->kind == BENCH_ROW_VALUE;
 }
 
-static bool is_missing(const cJSON *row)
+static bool is_missing(const bench_row_t *row)
 {
-    return cJSON_IsTrue(item(row, "missing"));
+    return row->kind == BENCH_ROW_MISSING;
 }
 
-static bool in_experiment(const cJSON *row, const char *id)
+/* The rows of one experiment, in file order. */
+typedef struct {
+    const bench_results_t *res;
+    size_t first, n;
+} rows_t;
+
+static rows_t rows_of(const bench_results_t *res, const char *id)
 {
-    return strcmp(str(row, "experiment"), id) == 0;
+    rows_t rs = {res, 0, 0};
+    rs.n = bench_results_experiment_rows(res, id, &rs.first);
+    return rs;
 }
+
+static const bench_row_t *row_at(rows_t rs, size_t i)
+{
+    return &rs.res->rows[rs.res->by_experiment[rs.first + i]];
+}
+
+/* for (EACH_ROW(row, rows)) visits the rows of a rows_t. */
+#define EACH_ROW(row, rs) \
+    size_t row##_i = 0; row##_i < (rs).n && ((row) = row_at((rs), row##_i), 1); row##_i++
 
 /* ------------------------------------------------------------- HTML text */
 
@@ -213,7 +228,8 @@ static const char page_style[] =
 
 typedef struct {
     FILE *f;
-    const cJSON *root, *env, *experiments, *results, *claims;
+    const bench_results_t *res;
+    const cJSON *env, *experiments, *claims;
     bench_plot_t *plot;     /* NULL when no plot session could be set up */
     char plot_error[256];   /* then why */
     int chart_no;
@@ -481,34 +497,22 @@ static double chart_us(double ns)
  * above that edge (straight lines between edges: samples spread evenly
  * inside a bucket). Returns the sample count, 0 when there is no usable
  * histogram (nothing written). */
-static double write_tail_block(FILE *data, const cJSON *row)
+static double write_tail_block(FILE *data, const bench_row_t *row)
 {
-    const cJSON *hist = item(row, "histogram");
-    const cJSON *buckets = item(hist, "buckets");
-    double bits_d = num(hist, "sub_bucket_bits");
-    if (!cJSON_IsArray(buckets) || isnan(bits_d) || bits_d < 0 || bits_d > 30)
-        return 0;
-    int bits = (int)bits_d;
+    int bits = (int)row->sub_bucket_bits;
     double total = 0;
-    const cJSON *b;
-    cJSON_ArrayForEach(b, buckets)
-    {
-        double count = cJSON_GetArrayItem(b, 1) ? cJSON_GetArrayItem(b, 1)->valuedouble : 0;
-        if (cJSON_IsNumber(cJSON_GetArrayItem(b, 0)) && count > 0)
-            total += count;
-    }
+    for (size_t k = 0; k < row->n_bins; k++)
+        total += (double)row->bins[k].count;
     if (!(total > 0))
         return 0;
     double at_or_above = total;
-    cJSON_ArrayForEach(b, buckets)
-    {
-        const cJSON *lo = cJSON_GetArrayItem(b, 0), *cnt = cJSON_GetArrayItem(b, 1);
-        if (!cJSON_IsNumber(lo) || !cJSON_IsNumber(cnt) || !(cnt->valuedouble > 0) || lo->valuedouble < 0 ||
-            lo->valuedouble > 9e18)
+    for (size_t k = 0; k < row->n_bins; k++) {
+        double low = (double)row->bins[k].low, count = (double)row->bins[k].count;
+        if (!(count > 0))
             continue;
-        double low = lo->valuedouble, high = low + bucket_width(low, bits);
+        double high = low + bucket_width(low, bits);
         fprintf(data, "%.9g %.9g\n", chart_us(low), at_or_above / total);
-        at_or_above -= cnt->valuedouble;
+        at_or_above -= count;
         if (at_or_above > 0.5)
             fprintf(data, "%.9g %.9g\n", chart_us(high), at_or_above / total);
     }
@@ -516,16 +520,21 @@ static double write_tail_block(FILE *data, const cJSON *row)
     return total;
 }
 
+/* The name field K (0 mechanism, 1 variant, 2 metric) of a row. */
+static const char *row_name(const bench_row_t *row, int k)
+{
+    return k == 0 ? row->mechanism : k == 1 ? row->variant : row->metric;
+}
+
 /* A curve's title: the fields (mechanism, variant, metric) that differ
  * between the experiment's rows, or all of them when nothing differs. */
-static void row_title(char *out, size_t outlen, const cJSON *row, const bool varies[3])
+static void row_title(char *out, size_t outlen, const bench_row_t *row, const bool varies[3])
 {
-    static const char *const fields[] = {"mechanism", "variant", "metric"};
     bool any = varies[0] || varies[1] || varies[2];
     out[0] = 0;
     size_t used = 0;
     for (int k = 0; k < 3; k++) {
-        const char *v = str(row, fields[k]);
+        const char *v = row_name(row, k);
         if ((any && !varies[k]) || !*v)
             continue;
         int n = snprintf(out + used, outlen - used, "%s%s", used ? " " : "", v);
@@ -541,17 +550,16 @@ static const char *const line_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7
 
 static void put_tail_chart(report_t *r, const char *id)
 {
-    static const char *const fields[] = {"mechanism", "variant", "metric"};
-    const cJSON *row, *first = NULL;
+    rows_t rows = rows_of(r->res, id);
+    const bench_row_t *row, *first = NULL;
     bool varies[3] = {false, false, false};
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (!in_experiment(row, id) || !is_dist(row))
+    for (EACH_ROW(row, rows)) {
+        if (!is_dist(row))
             continue;
         if (!first)
             first = row;
         for (int k = 0; k < 3; k++)
-            if (strcmp(str(row, fields[k]), str(first, fields[k])) != 0)
+            if (strcmp(row_name(row, k), row_name(first, k)) != 0)
                 varies[k] = true;
     }
     chart_t c;
@@ -562,9 +570,8 @@ static void put_tail_chart(report_t *r, const char *id)
     size_t longest = 8;
     double most = 1;
     char title[200];
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (!in_experiment(row, id) || !is_dist(row))
+    for (EACH_ROW(row, rows)) {
+        if (!is_dist(row))
             continue;
         double n = write_tail_block(data, row);
         if (n <= 0)
@@ -616,12 +623,11 @@ static void put_tail_chart(report_t *r, const char *id)
 /* ------------------------------------------------------------ tables */
 
 /* The cells naming a row: mechanism, variant, metric. */
-static void put_row_names(FILE *f, const cJSON *row)
+static void put_row_names(FILE *f, const bench_row_t *row)
 {
-    static const char *const fields[] = {"mechanism", "variant", "metric"};
-    for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+    for (int k = 0; k < 3; k++) {
         fputs("<td class=\"id\">", f);
-        put_text(f, str(row, fields[k]));
+        put_text(f, row_name(row, k));
         fputs("</td>", f);
     }
 }
@@ -630,12 +636,12 @@ static void put_dist_table(report_t *r, const char *id)
 {
     FILE *f = r->f;
     bool any = false, notes = false;
-    const cJSON *row;
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (in_experiment(row, id) && is_dist(row)) {
+    rows_t rows = rows_of(r->res, id);
+    const bench_row_t *row;
+    for (EACH_ROW(row, rows)) {
+        if (is_dist(row)) {
             any = true;
-            if (*str(row, "note"))
+            if (*row->note)
                 notes = true;
         }
     }
@@ -649,35 +655,33 @@ static void put_dist_table(report_t *r, const char *id)
     if (notes)
         fputs("<th>note</th>", f);
     fputs("</tr></thead>\n<tbody>\n", f);
-    static const char *const columns[] = {"min", "mean", "p50", "p90", "p99", "p999", "max", "jitter", "stddev"};
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (!in_experiment(row, id) || !is_dist(row))
+    for (EACH_ROW(row, rows)) {
+        if (!is_dist(row))
             continue;
+        const double columns[] = {row->min, row->mean, row->p50, row->p90, row->p99,
+                                  row->p999, row->max, row->jitter, row->stddev};
         fputs("<tr>", f);
         put_row_names(f, row);
         fputs("<td class=\"num\">", f);
-        put_number(f, num(row, "n"));
+        put_number(f, (double)row->n);
         fputs("</td>", f);
         for (size_t k = 0; k < sizeof columns / sizeof *columns; k++) {
             fputs("<td class=\"num\">", f);
-            put_us(f, num(row, columns[k]));
+            put_us(f, columns[k]);
             fputs("</td>", f);
         }
         fputs("<td class=\"num\">", f);
-        const cJSON *ci = item(row, "p50_ci95");
-        if (cJSON_GetArraySize(ci) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) &&
-            cJSON_IsNumber(cJSON_GetArrayItem(ci, 1))) {
-            put_us(f, cJSON_GetArrayItem(ci, 0)->valuedouble);
+        if (row->ci == BENCH_CI_FILE) {  /* the file's own interval, as written */
+            put_us(f, row->ci_lo);
             fputs("–", f);
-            put_us(f, cJSON_GetArrayItem(ci, 1)->valuedouble);
+            put_us(f, row->ci_hi);
         } else {
             fputs("-", f);
         }
         fputs("</td>", f);
         if (notes) {
             fputs("<td>", f);
-            put_text(f, str(row, "note"));
+            put_text(f, row->note);
             fputs("</td>", f);
         }
         fputs("</tr>\n", f);
@@ -689,29 +693,26 @@ static void put_value_table(report_t *r, const char *id)
 {
     FILE *f = r->f;
     bool any = false;
-    const cJSON *row;
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (in_experiment(row, id) && is_value(row))
-            any = true;
-    }
+    rows_t rows = rows_of(r->res, id);
+    const bench_row_t *row;
+    for (EACH_ROW(row, rows))
+        any |= is_value(row);
     if (!any)
         return;
     fputs("<h3>Values</h3>\n<div class=\"wide\"><table class=\"values\">\n<thead><tr><th>mechanism</th>"
           "<th>variant</th><th>metric</th><th>value</th><th>unit</th><th>note</th></tr></thead>\n<tbody>\n",
           f);
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (!in_experiment(row, id) || !is_value(row))
+    for (EACH_ROW(row, rows)) {
+        if (!is_value(row))
             continue;
         fputs("<tr>", f);
         put_row_names(f, row);
         fputs("<td class=\"num\">", f);
-        put_number(f, num(row, "value"));
+        put_number(f, row->value);
         fputs("</td><td>", f);
-        put_text(f, str(row, "unit"));
+        put_text(f, row->unit);
         fputs("</td><td>", f);
-        put_text(f, str(row, "note"));
+        put_text(f, row->note);
         fputs("</td></tr>\n", f);
     }
     fputs("</tbody>\n</table></div>\n", f);
@@ -721,18 +722,18 @@ static void put_missing_rows(report_t *r, const char *id)
 {
     FILE *f = r->f;
     bool any = false;
-    const cJSON *row;
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (!in_experiment(row, id) || !is_missing(row))
+    rows_t rows = rows_of(r->res, id);
+    const bench_row_t *row;
+    for (EACH_ROW(row, rows)) {
+        if (!is_missing(row))
             continue;
         if (!any)
             fputs("<h3>Missing mechanisms</h3>\n<ul class=\"notes\">\n", f);
         any = true;
         fputs("<li><code>", f);
-        put_text(f, str(row, "mechanism"));
+        put_text(f, row->mechanism);
         fputs("</code>: ", f);
-        put_text(f, str(row, "note"));
+        put_text(f, row->note);
         fputs("</li>\n", f);
     }
     if (any)
@@ -780,8 +781,8 @@ static void put_experiment(report_t *r, const cJSON *e)
 /* ------------------------------------------ latency against memory */
 
 typedef struct {
-    const cJSON *latency;    /* distribution row */
-    const cJSON *memory;     /* value row in bytes */
+    const bench_row_t *latency;    /* distribution row */
+    const bench_row_t *memory;     /* value row in bytes */
     int series;              /* index into overview_series */
 } overview_point_t;
 
@@ -799,19 +800,18 @@ static const char *footprint_name(const char *mechanism)
     return !strcmp(mechanism, "rtipc-sem") ? "rtipc-sem-binary" : mechanism;
 }
 
-static const cJSON *find_row(const report_t *r, const char *experiment, const char *mechanism,
-                             const char *variant, const char *metric, bool dist)
+static const bench_row_t *find_row(const report_t *r, const char *experiment, const char *mechanism,
+                                   const char *variant, const char *metric, bool dist)
 {
-    const cJSON *row;
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (!in_experiment(row, experiment) || (dist ? !is_dist(row) : !is_value(row)))
+    rows_t rows = rows_of(r->res, experiment);
+    const bench_row_t *row;
+    for (EACH_ROW(row, rows)) {
+        if (dist ? !is_dist(row) : !is_value(row))
             continue;
-        if ((mechanism && strcmp(str(row, "mechanism"), mechanism)) ||
-            (variant && strcmp(str(row, "variant"), variant)) ||
-            (metric && strcmp(str(row, "metric"), metric)))
+        if ((mechanism && strcmp(row->mechanism, mechanism)) || (variant && strcmp(row->variant, variant)) ||
+            (metric && strcmp(row->metric, metric)))
             continue;
-        if (!dist && isnan(num(row, "value")))
+        if (!dist && isnan(row->value))
             continue;
         return row;
     }
@@ -821,10 +821,10 @@ static const cJSON *find_row(const report_t *r, const char *experiment, const ch
 /* Footprint of MECHANISM: its measured bytes for the depth-100, 4-byte shape
  * the handoff experiments use when there is one, else its first measured
  * size, else its documented size (formula). */
-static const cJSON *footprint_of(const report_t *r, const char *mechanism)
+static const bench_row_t *footprint_of(const report_t *r, const char *mechanism)
 {
     const char *name = footprint_name(mechanism);
-    const cJSON *row = find_row(r, "footprint", name, "len=100,item=4", "bytes", false);
+    const bench_row_t *row = find_row(r, "footprint", name, "len=100,item=4", "bytes", false);
     if (!row)
         row = find_row(r, "footprint", name, NULL, "bytes", false);
     if (!row)
@@ -835,7 +835,7 @@ static const cJSON *footprint_of(const report_t *r, const char *mechanism)
 static bool seen_mechanism(overview_point_t *pts, size_t n, int series, const char *mechanism)
 {
     for (size_t i = 0; i < n; i++)
-        if (pts[i].series == series && !strcmp(str(pts[i].latency, "mechanism"), mechanism))
+        if (pts[i].series == series && !strcmp(pts[i].latency->mechanism, mechanism))
             return true;
     return false;
 }
@@ -845,28 +845,27 @@ static bool seen_mechanism(overview_point_t *pts, size_t n, int series, const ch
 static size_t overview_candidates(const report_t *r, overview_point_t *pts, size_t cap)
 {
     size_t n = 0;
-    const cJSON *row;
-    cJSON_ArrayForEach(row, r->results)
-    {
-        if (n == cap || !in_experiment(row, "mechanism-compare") || !is_dist(row) ||
-            strcmp(str(row, "metric"), "round-trip") != 0)
+    rows_t rows = rows_of(r->res, "mechanism-compare");
+    const bench_row_t *row;
+    for (EACH_ROW(row, rows)) {
+        if (n == cap || !is_dist(row) || strcmp(row->metric, "round-trip") != 0)
             continue;
-        const char *mech = str(row, "mechanism");
+        const char *mech = row->mechanism;
         if (seen_mechanism(pts, n, 0, mech))
             continue;
-        const cJSON *best = find_row(r, "mechanism-compare", mech, "item=4", "round-trip", true);
+        const bench_row_t *best = find_row(r, "mechanism-compare", mech, "item=4", "round-trip", true);
         pts[n].latency = best ? best : row;
         pts[n].memory = find_row(r, "mechanism-compare", mech, NULL, "memory", false);
         pts[n].series = 0;
         n++;
     }
     for (size_t e = 0; e < sizeof handoff_experiments / sizeof *handoff_experiments; e++) {
-        cJSON_ArrayForEach(row, r->results)
-        {
-            if (n == cap || !in_experiment(row, handoff_experiments[e]) || !is_dist(row) ||
-                strcmp(str(row, "variant"), "cross-core") != 0 || strcmp(str(row, "metric"), "latency") != 0)
+        rows_t handoff = rows_of(r->res, handoff_experiments[e]);
+        for (EACH_ROW(row, handoff)) {
+            if (n == cap || !is_dist(row) || strcmp(row->variant, "cross-core") != 0 ||
+                strcmp(row->metric, "latency") != 0)
                 continue;
-            const char *mech = str(row, "mechanism");
+            const char *mech = row->mechanism;
             if (seen_mechanism(pts, n, 1, mech))
                 continue;
             pts[n].latency = row;
@@ -881,7 +880,7 @@ static size_t overview_candidates(const report_t *r, overview_point_t *pts, size
 /* The points the chart draws: those with a memory figure and a median. */
 static bool overview_drawable(const overview_point_t *pt)
 {
-    return pt->memory && !isnan(num(pt->latency, "p50")) && num(pt->memory, "value") > 0;
+    return pt->memory && !isnan(pt->latency->p50) && pt->memory->value > 0;
 }
 
 static void put_overview_chart(report_t *r, const overview_point_t *pts, size_t n)
@@ -899,8 +898,8 @@ static void put_overview_chart(report_t *r, const overview_point_t *pts, size_t 
     for (size_t i = 0; i < n; i++) {
         if (!overview_drawable(&pts[i]))
             continue;
-        double bytes = num(pts[i].memory, "value");
-        double p50 = num(pts[i].latency, "p50") / 1000.0, p99 = num(pts[i].latency, "p99") / 1000.0;
+        double bytes = pts[i].memory->value;
+        double p50 = pts[i].latency->p50 / 1000.0, p99 = pts[i].latency->p99 / 1000.0;
         if (isnan(p99) || p99 < p50)
             p99 = p50;
         x_lo = fmin(x_lo, bytes);
@@ -909,7 +908,7 @@ static void put_overview_chart(report_t *r, const overview_point_t *pts, size_t 
         y_hi = fmax(y_hi, p99);
         drawn++;
         fprintf(data, "%.9g %.9g %.9g %.9g \"%d\"\n\n\n", bytes, p50, p50, p99, drawn);
-        snprintf(title, sizeof title, "%d  %s, %s", drawn, str(pts[i].latency, "mechanism"),
+        snprintf(title, sizeof title, "%d  %s, %s", drawn, pts[i].latency->mechanism,
                  overview_series[pts[i].series]);
         int style = pts[i].series + 1;
         fprintf(s, "%s 'overview.dat' index %d using 1:2:3:4 with yerrorbars ls %d title ",
@@ -993,31 +992,31 @@ static void put_overview(report_t *r)
               f);
         int number = 0;
         for (size_t i = 0; i < n; i++) {
-            const cJSON *lat = pts[i].latency, *mem = pts[i].memory;
+            const bench_row_t *lat = pts[i].latency, *mem = pts[i].memory;
             if (!overview_drawable(&pts[i]))
                 continue;
             fprintf(f, "<tr><td class=\"num\">%d</td><td>", ++number);
-            put_text(f, str(lat, "mechanism"));
+            put_text(f, lat->mechanism);
             fputs("</td><td>", f);
-            put_text(f, str(lat, "experiment"));
+            put_text(f, lat->experiment);
             fputs(" ", f);
-            put_text(f, str(lat, "variant"));
+            put_text(f, lat->variant);
             fputs(" ", f);
-            put_text(f, str(lat, "metric"));
+            put_text(f, lat->metric);
             fputs("</td><td class=\"num\">", f);
-            put_us(f, num(lat, "p50"));
+            put_us(f, lat->p50);
             fputs("</td><td class=\"num\">", f);
-            put_us(f, num(lat, "p99"));
+            put_us(f, lat->p99);
             fputs("</td><td class=\"num\">", f);
-            put_number(f, num(mem, "value"));
+            put_number(f, mem->value);
             fputs("</td><td>", f);
-            put_text(f, str(mem, "experiment"));
+            put_text(f, mem->experiment);
             fputs(" ", f);
-            put_text(f, str(mem, "mechanism"));
+            put_text(f, mem->mechanism);
             fputs(" ", f);
-            put_text(f, str(mem, "variant"));
+            put_text(f, mem->variant);
             fputs(" ", f);
-            put_text(f, str(mem, "metric"));
+            put_text(f, mem->metric);
             fputs("</td></tr>\n", f);
         }
         fputs("</tbody>\n</table></div>\n", f);
@@ -1027,45 +1026,46 @@ static void put_overview(report_t *r)
     const char *no_memory[CAP], *no_median[CAP], *no_latency[CAP], *used_memory[CAP];
     size_t n_no_memory = 0, n_no_median = 0, n_no_latency = 0, n_used = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *mech = str(pts[i].latency, "mechanism");
+        const char *mech = pts[i].latency->mechanism;
         if (!pts[i].memory) {
             if (!name_listed(no_memory, n_no_memory, mech))
                 no_memory[n_no_memory++] = mech;
         } else if (!overview_drawable(&pts[i])) {
             if (!name_listed(no_median, n_no_median, mech))
                 no_median[n_no_median++] = mech;
-        } else if (!name_listed(used_memory, n_used, str(pts[i].memory, "mechanism"))) {
-            used_memory[n_used++] = str(pts[i].memory, "mechanism");
+        } else if (!name_listed(used_memory, n_used, pts[i].memory->mechanism)) {
+            used_memory[n_used++] = pts[i].memory->mechanism;
         }
     }
-    const cJSON *row;
-    cJSON_ArrayForEach(row, r->results)
-    {
-        bool memory_row = (in_experiment(row, "footprint") && !strcmp(str(row, "metric"), "bytes")) ||
-                          (in_experiment(row, "mechanism-compare") && !strcmp(str(row, "metric"), "memory"));
-        const char *mech = str(row, "mechanism");
+    const bench_results_t *res = r->res;
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const bench_row_t *row = &res->rows[i];
+        bool memory_row = (!strcmp(row->experiment, "footprint") && !strcmp(row->metric, "bytes")) ||
+                          (!strcmp(row->experiment, "mechanism-compare") && !strcmp(row->metric, "memory"));
+        const char *mech = row->mechanism;
         if (memory_row && is_value(row) && n_no_latency < CAP && !name_listed(used_memory, n_used, mech) &&
             !name_listed(no_latency, n_no_latency, mech))
             no_latency[n_no_latency++] = mech;
     }
     bool any_missing = false;
-    cJSON_ArrayForEach(row, r->results) any_missing |= is_missing(row);
+    for (size_t i = 0; i < res->n_rows; i++)
+        any_missing |= is_missing(&res->rows[i]);
     if (n_no_memory || n_no_median || n_no_latency || any_missing) {
         fputs("<p>Not on the chart:</p>\n<ul class=\"notes\">\n", f);
         put_name_list(f, "a latency but no memory figure in this run (e.g. kernel objects):", no_memory,
                       n_no_memory);
         put_name_list(f, "a latency with too few samples for a median:", no_median, n_no_median);
         put_name_list(f, "a memory figure but no comparable latency in this run:", no_latency, n_no_latency);
-        cJSON_ArrayForEach(row, r->results)
-        {
+        for (size_t i = 0; i < res->n_rows; i++) {
+            const bench_row_t *row = &res->rows[i];
             if (!is_missing(row))
                 continue;
             fputs("<li>not available on this host: <code>", f);
-            put_text(f, str(row, "mechanism"));
+            put_text(f, row->mechanism);
             fputs("</code> (", f);
-            put_text(f, str(row, "experiment"));
+            put_text(f, row->experiment);
             fputs(": ", f);
-            put_text(f, str(row, "note"));
+            put_text(f, row->note);
             fputs(")</li>\n", f);
         }
         fputs("</ul>\n", f);
@@ -1129,90 +1129,38 @@ static int make_dirs(const char *dir)
     return rc;
 }
 
-int bench_html_report(const char *json_text, const char *dir, bench_html_outcome_t *outcome, char *err,
+int bench_html_report(const bench_results_t *res, const char *dir, bench_html_outcome_t *outcome, char *err,
                       size_t errlen)
 {
     bench_html_outcome_t scratch;
     if (!outcome)
         outcome = &scratch;
     memset(outcome, 0, sizeof *outcome);
-    cJSON *root = cJSON_Parse(json_text);
-    if (!root) {
-        bench_set_error(err, errlen, "the results are not valid JSON");
-        return -1;
-    }
-    if (!cJSON_IsObject(root) || strcmp(str(root, "schema"), SCHEMA) != 0) {
-        bench_set_error(err, errlen, "the results are not in the " SCHEMA " schema (its \"schema\" field)");
-        cJSON_Delete(root);
-        return -1;
-    }
-    report_t r = {.root = root,
-                  .env = item(root, "env"),
-                  .experiments = item(root, "experiments"),
-                  .results = item(root, "results"),
-                  .claims = item(root, "claims"),
+    report_t r = {.res = res,
+                  .env = res->env,
+                  .experiments = res->experiments,
+                  .claims = res->claims,
                   .outcome = outcome};
     if (make_dirs(dir) != 0) {
         bench_set_error(err, errlen, "cannot create the directory %s: %s", dir, strerror(errno));
-        cJSON_Delete(root);
         return -1;
     }
-    size_t dirlen = strlen(dir);
-    char *final_path = malloc(dirlen + 32), *temp_path = malloc(dirlen + 32);
-    if (!final_path || !temp_path) {
-        free(final_path);
-        free(temp_path);
-        cJSON_Delete(root);
+    size_t pathlen = strlen(dir) + sizeof "/index.html";
+    char *path = malloc(pathlen);
+    if (!path) {
         bench_set_error(err, errlen, "out of memory");
         return -1;
     }
-    snprintf(final_path, dirlen + 32, "%s/index.html", dir);
-    snprintf(temp_path, dirlen + 32, "%s/.index.html.%ld", dir, (long)getpid());
-    int rc = -1;
+    snprintf(path, pathlen, "%s/index.html", dir);
+    bench_outfile_t page;
+    int rc = bench_outfile_open(&page, path, err, errlen);
+    free(path);
+    if (rc != 0)
+        return -1;
     /* Without a scratch directory there are no charts, but still a page. */
     r.plot = bench_plot_open(r.plot_error, sizeof r.plot_error);
-    r.f = fopen(temp_path, "w");
-    if (!r.f) {
-        bench_set_error(err, errlen, "cannot write %s: %s", temp_path, strerror(errno));
-        goto out;
-    }
+    r.f = bench_outfile_stream(&page);
     put_page(&r);
-    bool write_error = ferror(r.f) != 0;
-    int saved = errno;
-    if (fclose(r.f) != 0 && !write_error) {
-        write_error = true;
-        saved = errno;
-    }
-    if (write_error) {
-        bench_set_error(err, errlen, "cannot write %s: %s", temp_path, strerror(saved));
-        unlink(temp_path);
-        goto out;
-    }
-    if (rename(temp_path, final_path) != 0) {
-        bench_set_error(err, errlen, "cannot rename %s to %s: %s", temp_path, final_path, strerror(errno));
-        unlink(temp_path);
-        goto out;
-    }
-    rc = 0;
-out:
     bench_plot_close(r.plot);
-    free(final_path);
-    free(temp_path);
-    cJSON_Delete(root);
-    return rc;
-}
-
-int bench_html_report_from_file(const char *json_path, const char *dir, bench_html_outcome_t *outcome,
-                                char *err, size_t errlen)
-{
-    if (outcome)
-        memset(outcome, 0, sizeof *outcome);
-    char *text = bench_read_file(json_path);
-    if (!text) {
-        bench_set_error(err, errlen, "cannot read %s: %s", json_path, strerror(errno));
-        return -1;
-    }
-    int rc = bench_html_report(text, dir, outcome, err, errlen);
-    free(text);
-    return rc;
+    return bench_outfile_commit(&page, err, errlen);
 }

@@ -238,17 +238,3 @@ const char *bench_trace_task_name(unsigned task)
     static const char *const names[TRACE_TASK_COUNT] = {"producer", "consumer", "isr"};
     return task < TRACE_TASK_COUNT ? names[task] : "task";
 }
-
-int bench_trace_close(FILE *f)
-{
-    errno = 0;
-    bool bad = ferror(f) != 0 || fflush(f) != 0;
-    int saved = errno;
-    if (fclose(f) != 0)
-        return -1;
-    if (bad) {
-        errno = saved ? saved : EIO;
-        return -1;
-    }
-    return 0;
-}

@@ -132,10 +132,11 @@ size_t bench_trace_samples_per_row(void);
 
 /* ---- output ---- */
 
-/* Write the recorded events. 0, or -1 with errno set when the file cannot
- * be written (a partial file may remain). */
-int bench_trace_write_vcd(const char *path, const bench_env_t *env);
-int bench_trace_write_perfetto(const char *path, const bench_env_t *env);
+/* Write the recorded events into PATH, whole or not at all
+ * (results/outfile.h). 0, or -1 with the reason in ERR ("cannot write PATH:
+ * No space left on device"). */
+int bench_trace_write_vcd(const char *path, const bench_env_t *env, char *err, size_t errlen);
+int bench_trace_write_perfetto(const char *path, const bench_env_t *env, char *err, size_t errlen);
 
 /* ---- the recorder's cost (trace_overhead.c) ---- */
 

@@ -27,7 +27,4 @@ uint32_t *bench_trace_order(bool rebased, int64_t *row_start, size_t *n);
 /* Names used by both writers. */
 const char *bench_trace_task_name(unsigned task);
 
-/* fclose that reports a failed write as -1 with errno set. */
-int bench_trace_close(FILE *f);
-
 #endif

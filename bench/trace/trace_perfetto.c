@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../results/outfile.h"
 #include "trace_internal.h"
 
 typedef struct {
@@ -275,22 +276,23 @@ static int write_row(out_t *o, const bench_trace_event_t *ev, const uint32_t *or
     return 0;
 }
 
-int bench_trace_write_perfetto(const char *path, const bench_env_t *env)
+int bench_trace_write_perfetto(const char *path, const bench_env_t *env, char *err, size_t errlen)
 {
     size_t n, n_rows;
     int64_t row_start[BENCH_TRACE_MAX_ROWS];
     const bench_trace_event_t *ev = bench_trace_events(&n);
     const bench_trace_row_t *rows = bench_trace_rows(&n_rows);
     uint32_t *order = bench_trace_order(false, row_start, &n);
-    if (!order)
-        return -1;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        int saved = errno;
-        free(order);
-        errno = saved;
+    if (!order) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(ENOMEM));
         return -1;
     }
+    bench_outfile_t file;
+    if (bench_outfile_open(&file, path, err, errlen) != 0) {
+        free(order);
+        return -1;
+    }
+    FILE *f = bench_outfile_stream(&file);
     out_t o = {f, true};
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":", f);
     char gen[160];
@@ -308,14 +310,15 @@ int bench_trace_write_perfetto(const char *path, const bench_env_t *env)
             end++;
         if (row < n_rows)
             rc = write_row(&o, ev, order, k, end, row_start[row], row, &rows[row], env, &next_flow);
+        bench_outfile_drain(&file);  /* one row in memory at a time */
         k = end;
     }
     fputs("\n]}\n", f);
     free(order);
     if (rc != 0) {
-        fclose(f);
-        errno = ENOMEM;
+        bench_outfile_discard(&file);
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(ENOMEM));
         return -1;
     }
-    return bench_trace_close(f);
+    return bench_outfile_commit(&file, err, errlen);
 }

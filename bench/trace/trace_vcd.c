@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../results/outfile.h"
 #include "trace_internal.h"
 
 #define LEAD_NS 1000  /* every row's first event; the initial values stand before it */
@@ -277,29 +278,27 @@ static void set(FILE *f, vcd_vars_t *vs, int index, int64_t value, int64_t t, in
     put_value(f, &vs->vars[index], index);
 }
 
-int bench_trace_write_vcd(const char *path, const bench_env_t *env)
+int bench_trace_write_vcd(const char *path, const bench_env_t *env, char *err, size_t errlen)
 {
     size_t n, n_rows;
     int64_t row_start[BENCH_TRACE_MAX_ROWS];
     const bench_trace_event_t *ev = bench_trace_events(&n);
     const bench_trace_row_t *rows = bench_trace_rows(&n_rows);
     uint32_t *order = bench_trace_order(true, row_start, &n);
-    if (!order)
-        return -1;
     static vcd_row_t vr[BENCH_TRACE_MAX_ROWS];
     vcd_vars_t vs = {0};
-    if (plan(ev, order, n, n_rows, vr, &vs, env) != 0) {
+    if (!order || plan(ev, order, n, n_rows, vr, &vs, env) != 0) {
         free(order);
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(ENOMEM));
         return -1;
     }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        int saved = errno;
+    bench_outfile_t file;
+    if (bench_outfile_open(&file, path, err, errlen) != 0) {
         free(order);
         free(vs.vars);
-        errno = saved;
         return -1;
     }
+    FILE *f = bench_outfile_stream(&file);
     header(f, env, rows, n_rows, vr);
     write_scopes(f, rows, n_rows, vr, &vs);
     fputs("$enddefinitions $end\n#0\n$dumpvars\n", f);
@@ -309,6 +308,8 @@ int bench_trace_write_vcd(const char *path, const bench_env_t *env)
 
     int64_t written_t = 0, last_t = 0;
     for (size_t k = 0; k < n; k++) {
+        if (k % 65536 == 0)
+            bench_outfile_drain(&file);  /* a bounded piece in memory at a time */
         const bench_trace_event_t *e = &ev[order[k]];
         if (e->row >= n_rows || !vr[e->row].used)
             continue;
@@ -357,5 +358,5 @@ int bench_trace_write_vcd(const char *path, const bench_env_t *env)
     fprintf(f, "#%lld\n", (long long)(last_t + LEAD_NS));
     free(order);
     free(vs.vars);
-    return bench_trace_close(f);
+    return bench_outfile_commit(&file, err, errlen);
 }

@@ -96,18 +96,23 @@ grep -q 'warning' "$dir/nogp.err" || fail "no warning about the missing gnuplot"
 grep -q 'This report has no charts' "$dir/nogp/index.html" || fail "page does not say it lacks charts"
 grep -q '<table class="claims">' "$dir/nogp/index.html" || fail "page without gnuplot lacks the claims"
 
-# Command line: usage errors 2, unreadable or foreign input and unwritable
-# output 1, nothing left behind.
+# Command line: usage errors, unreadable or invalid input 2 (as compare and
+# audit: bench_input.sh checks the reasons), unwritable output 1, nothing
+# left behind.
 "$bench" report >/dev/null 2>&1; [ $? -eq 2 ] || fail "report without arguments: not status 2"
 "$bench" report "$dir/run.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "report without DIR: not status 2"
 "$bench" report --help | grep -q 'report RESULTS.json DIR' || fail "report --help"
-"$bench" report "$dir/no-such.json" "$dir/x" 2>/dev/null; [ $? -eq 1 ] || fail "missing input: not status 1"
+"$bench" report "$dir/no-such.json" "$dir/x" 2>/dev/null; [ $? -eq 2 ] || fail "missing input: not status 2"
 echo '{"schema": "something-else/1"}' >"$dir/foreign.json"
-"$bench" report "$dir/foreign.json" "$dir/x" 2>/dev/null; [ $? -eq 1 ] || fail "foreign schema: not status 1"
+"$bench" report "$dir/foreign.json" "$dir/x" 2>/dev/null; [ $? -eq 2 ] || fail "foreign schema: not status 2"
 echo 'not json' >"$dir/broken.json"
-"$bench" report "$dir/broken.json" "$dir/x" 2>/dev/null; [ $? -eq 1 ] || fail "broken JSON: not status 1"
+"$bench" report "$dir/broken.json" "$dir/x" 2>/dev/null; [ $? -eq 2 ] || fail "broken JSON: not status 2"
 [ ! -e "$dir/x/index.html" ] || fail "a failed report left a page"
 "$bench" report "$dir/run.json" /proc/rtipc-no-such-dir 2>/dev/null; [ $? -eq 1 ] || fail "unwritable DIR: not status 1"
+# Options after the operands, and `--`.
+"$bench" report "$dir/run.json" "$dir/opts" --version | grep -q '^rtipc-bench (rtipc) ' || fail "report ... --version"
+"$bench" report -- "$dir/run.json" "$dir/dashdash" 2>/dev/null || fail "report -- FILE DIR exited $?"
+cmp -s "$page" "$dir/dashdash/index.html" || fail "report -- FILE DIR differs from run --report"
 
 # A browser opens it without complaint.
 browser=$(command -v chromium || command -v chromium-browser || true)

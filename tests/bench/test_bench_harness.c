@@ -325,6 +325,60 @@ static void test_notify_claim_on_one_core(void **state)
     assert_int_equal(a.run.claims[8].verdict, CLAIM_NOT_TESTABLE);
 }
 
+/* No verdict rests on a figure that is not there: a NaN value, median or
+ * interval, or a ratio over a median of 0, makes the claim not testable, and
+ * the evidence holds no "nan" or "inf". */
+static bool has_nan_or_inf(const char *text)
+{
+    for (const char *p = text; *p; p++)
+        if ((!strncmp(p, "nan", 3) || !strncmp(p, "inf", 3)) && (p == text || !(p[-1] >= 'a' && p[-1] <= 'z')))
+            return true;
+    return false;
+}
+
+static void test_missing_figures_are_not_testable(void **state)
+{
+    (void)state;
+    static audit_case_t a;
+    struct {
+        size_t row;   /* index in build_run's rows */
+        int field;    /* 0 value, 1 p50, 2 p50_lo, 3 p50 := 0 in both rows row and row + 1 */
+        int claim;    /* 0-based */
+    } cases[] = {
+        {3, 0, 1},    /* isr-handoff no-yield/depth=1 throughput null */
+        {2, 1, 1},    /* its latency median null */
+        {21, 2, 6},   /* batching 100x1B without an interval */
+        {21, 3, 6},   /* batching: both medians 0 (0/0) */
+        {0, 3, 0},    /* queue-placement: both medians 0 */
+        {25, 3, 8},   /* notify-vs-sem: both medians 0 */
+        {12, 1, 4},   /* state-vs-event queue staleness median null */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        build_run(&a, "ns", "cross-core");
+        bench_result_t *r = &a.rows[cases[i].row];
+        switch (cases[i].field) {
+        case 0: r->value = NAN; break;
+        case 1: r->stats.p50 = NAN; break;
+        case 2: r->stats.p50_lo = r->stats.p50_hi = NAN; break;
+        default:
+            for (int k = 0; k < 2; k++) {
+                r[k].stats.p50 = r[k].stats.p50_lo = r[k].stats.p50_hi = 0;
+                r[k].stats.min = 0;
+            }
+        }
+        bench_audit_claims(&a.run);
+        const bench_claim_t *c = &a.run.claims[cases[i].claim];
+        if (c->verdict != CLAIM_NOT_TESTABLE || has_nan_or_inf(c->evidence))
+            fail_msg("case %zu: claim %d has verdict %d: %s", i, c->id, (int)c->verdict, c->evidence);
+    }
+    /* An optional figure that is missing is shown as such; the verdict stands. */
+    build_run(&a, "ns", "cross-core");
+    a.rows[5].value = NAN;  /* yield/depth=1 throughput */
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[1].verdict, CLAIM_HOLDS);
+    assert_non_null(strstr(a.run.claims[1].evidence, "with yield depth 1: missing"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_evidence_in_instructions_for_instr_rows),
         cmocka_unit_test(test_mixed_units_are_not_testable),
         cmocka_unit_test(test_notify_claim_on_one_core),
+        cmocka_unit_test(test_missing_figures_are_not_testable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

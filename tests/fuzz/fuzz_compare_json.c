@@ -1,5 +1,6 @@
 /* libFuzzer harness for `rtipc-bench compare` reading its JSON files
- * (bench/compare/compare.c; tests/fuzz/README.md).
+ * (bench/compare/compare.c through the reader every command shares,
+ * bench/results/read.c; tests/fuzz/README.md).
  *
  * The input is split at its first NUL byte: the bytes before it are the BASE
  * file, the bytes after it the NEW file; an input without a NUL is compared
@@ -16,13 +17,14 @@
  *   (an invalid file), never 0 or 1;
  * - a file compared with itself cannot regress: the status is 0 or 2.
  *
- * Cost: compare.c bootstraps the median of every distribution row that has a
- * histogram and no p50_ci95, 200 resamples of up to
- * BENCH_BOOTSTRAP_MAX_DRAWS (10^6) draws each: a bounded but large cost
- * (2 x 10^8 draws, seconds under the sanitizers) for a histogram that holds
- * millions of samples. Inputs whose histograms would cost more than
- * DRAW_BUDGET draws in all are skipped (and kept out of the corpus) so that
- * the fuzzer stays fast; test_compare_bootstrap covers the capped case. */
+ * Cost: the reader (bench/results/read.c) bootstraps the median of every
+ * distribution row that has a histogram and no p50_ci95, 200 resamples of
+ * up to BENCH_BOOTSTRAP_MAX_DRAWS (10^5) draws each, and stops at
+ * BENCH_RESULTS_BOOTSTRAP_BUDGET (5 x 10^7 draws) per file: bounded, but
+ * still a second or more per input under the sanitizers. Inputs whose
+ * histograms would cost more than DRAW_BUDGET draws in all are skipped (and
+ * kept out of the corpus) so that the fuzzer stays fast; bench_input.sh
+ * covers the budget itself. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -33,6 +35,7 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
+#include "results/read.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -110,7 +113,8 @@ static bool top_level_ok(const uint8_t *p, size_t n)
 #define DRAW_BUDGET 4e7
 
 /* Draws the bootstraps of one file could take (an upper bound: every
- * histogram of a results entry counts, whether or not compare.c uses it). */
+ * histogram of a results entry counts, whether or not the reader uses it),
+ * at most the reader's budget per file. */
 static double bootstrap_draws(const cJSON *root)
 {
     double draws = 0;
@@ -123,9 +127,10 @@ static double bootstrap_draws(const cJSON *root)
             if (cJSON_IsNumber(count) && count->valuedouble > 0)
                 samples += count->valuedouble;
         }
-        draws += 200.0 * (samples < 1e6 ? samples : 1e6);
+        draws += (double)BENCH_RESULTS_BOOTSTRAP_RESAMPLES *
+                 (samples < BENCH_BOOTSTRAP_MAX_DRAWS ? samples : BENCH_BOOTSTRAP_MAX_DRAWS);
     }
-    return draws;
+    return draws < (double)BENCH_RESULTS_BOOTSTRAP_BUDGET ? draws : (double)BENCH_RESULTS_BOOTSTRAP_BUDGET;
 }
 
 static double parse_draws(const uint8_t *p, size_t n)
