@@ -120,6 +120,23 @@ static inline void *rtipc__handle_get(const void *handle, unsigned kind)
     return atomic_load_explicit(&s->obj, memory_order_relaxed);
 }
 
+/* The slot index of a handle: what a control block keeps (32 bits, where its
+ * magic number used to be) to find its own handle again with
+ * rtipc__handle_at, as a queue-set member does to post itself. */
+static inline uint32_t rtipc__handle_index(uintptr_t h) { return (uint32_t)(h & RTIPC__HANDLE_INDEX_MASK); }
+
+/* The handle open in slot @p index: only for an object that is alive and
+ * owns that slot (its handle cannot close meanwhile). Relaxed loads: the
+ * caller reached the object through this very handle (rtipc__handle_get's
+ * acquire) or opened it itself, so the chunk and the tag are visible. */
+static inline void *rtipc__handle_at(uint32_t index)
+{
+    rtipc__handle_slot_t *chunk =
+        atomic_load_explicit(&rtipc__handle_chunks[index >> RTIPC__HANDLE_CHUNK_SHIFT], memory_order_relaxed);
+    uint32_t tag = atomic_load_explicit(&chunk[index & (RTIPC__HANDLE_CHUNK - 1)].tag, memory_order_relaxed);
+    return (void *)(((uintptr_t)tag << RTIPC__HANDLE_INDEX_BITS) | index);
+}
+
 /* Handles open now (for tests and leak checks). */
 size_t rtipc__handle_open_count(void);
 
