@@ -139,6 +139,11 @@ static inline void *rtipc__handle_at(uint32_t index)
 
 /* Handles open now (for tests and leak checks). */
 size_t rtipc__handle_open_count(void);
+/* For tests: closed slots waiting in the FIFO to be reused (the next
+ * rtipc__handle_free_count() opens take them, oldest first), and the slots
+ * of the chunks installed so far (what can be open without growing). */
+size_t rtipc__handle_free_count(void);
+size_t rtipc__handle_capacity(void);
 
 /* ---- what a port provides (src/port/<port>/handle_port.c) ---------------
  * A lock around open and close, usable in every context that may create or
