@@ -282,9 +282,10 @@ int rtipc_queue_reset(rtipc_queue_t *handle)
     if (!q)
         return RTIPC_EINVAL;
     rtipc_lock(&q->lock);
-    /* The items' events go with them: a select must not name this queue for
-     * an item that is gone (queueset.h promises the read after it works). */
-    if (q->set && count_of(q) != 0)
+    /* The items' events go with them (also those left by items read without
+     * select): a select must not name this queue for an item that is gone
+     * (queueset.h promises the read after it works). */
+    if (q->set)
         rtipc__queueset_forget(q->set, handle);
     q->head = 0;
     set_count(q, 0);
