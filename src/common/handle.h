@@ -120,9 +120,14 @@ static inline void *rtipc__handle_get(const void *handle, unsigned kind)
     return atomic_load_explicit(&s->obj, memory_order_relaxed);
 }
 
-/* The slot index of a handle: what a control block keeps (32 bits, where its
- * magic number used to be) to find its own handle again with
- * rtipc__handle_at, as a queue-set member does to post itself. */
+/* The slot index of a handle: what a control block keeps (where its magic
+ * number used to be, beside its flags) to find its own handle again with
+ * rtipc__handle_at, as a queue-set member does to post itself. Every index
+ * fits RTIPC__HANDLE_SLOT_BITS. */
+#define RTIPC__HANDLE_SLOT_BITS 24
+_Static_assert(((uint64_t)RTIPC__HANDLE_MAX_CHUNKS << RTIPC__HANDLE_CHUNK_SHIFT) <=
+                   ((uint64_t)1 << RTIPC__HANDLE_SLOT_BITS),
+               "a slot index fits a control block's slot field");
 static inline uint32_t rtipc__handle_index(uintptr_t h) { return (uint32_t)(h & RTIPC__HANDLE_INDEX_MASK); }
 
 /* The handle open in slot @p index: only for an object that is alive and

@@ -18,7 +18,8 @@
 
 struct rtipc__queue {
     rtipc_lock_t lock;
-    uint32_t slot;               /* its handle's slot (src/common/handle.h) */
+    unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
+    unsigned flags : 8;
     uint32_t length;             /* capacity in items */
     uint32_t item_size;          /* bytes per item */
     uint32_t head;               /* index of the front item */
@@ -30,7 +31,6 @@ struct rtipc__queue {
     rtipc_spin_setting_t spin;   /* spin budget of its waiters (spin.h); with
                                     its padding it took the block from 56 to
                                     64 bytes on 64-bit hosts */
-    uint16_t flags;
 };
 
 _Static_assert(sizeof(struct rtipc__queue) <= sizeof(rtipc_queue_static_t),
@@ -57,7 +57,7 @@ size_t rtipc_queue_footprint_for(size_t length, size_t item_size)
 }
 
 /* Initialise q and open its handle; false when the handle table is full. */
-static bool init(struct rtipc__queue *q, size_t length, size_t item_size, void *storage, uint16_t flags,
+static bool init(struct rtipc__queue *q, size_t length, size_t item_size, void *storage, unsigned flags,
                  rtipc_queue_t **out)
 {
     memset(q, 0, sizeof *q);

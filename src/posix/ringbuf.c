@@ -27,16 +27,17 @@ _Static_assert(RTIPC_RINGBUF_MAX_SIZE == RTIPC__RB_MAX_SIZE, "largest size agree
 
 struct rtipc__ringbuf {
     rtipc_lock_t lock;
-    uint32_t slot;               /* its handle's slot (src/common/handle.h) */
+    unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
+    unsigned flags : 4;
+    unsigned type : 4;           /* fixed at creation: read without the lock
+                                    (the core's copy shares a word with a
+                                    counter and is read only under it; this
+                                    word is never written after creation) */
     rtipc__rb_t core;            /* layout and offsets, guarded by lock */
     rtipc_waitlist_t senders;    /* tasks waiting for space (send, acquire) */
     rtipc_waitlist_t receivers;  /* tasks waiting for an item */
     struct rtipc__queueset *set; /* the queue set its read side belongs to, or NULL */
     rtipc_spin_setting_t spin;   /* spin budget of its waiters (spin.h) */
-    uint8_t flags;
-    uint8_t type;                /* fixed at creation: read without the lock
-                                    (the core's copy shares a word with a
-                                    counter and is read only under it) */
 };
 
 _Static_assert(sizeof(struct rtipc__ringbuf) <= sizeof(rtipc_ringbuf_static_t),
@@ -93,12 +94,12 @@ size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
 }
 
 /* Initialise rb and open its handle; false when the handle table is full. */
-static bool init(struct rtipc__ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap, uint8_t flags,
+static bool init(struct rtipc__ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap, unsigned flags,
                  rtipc_ringbuf_t **out)
 {
     memset(rb, 0, sizeof *rb);
     rtipc__rb_init(&rb->core, (unsigned)type, storage, cap);
-    rb->type = (uint8_t)type;
+    rb->type = (unsigned)type;
     rb->flags = flags;
     uintptr_t h = rtipc__handle_open(rb, RTIPC__H_RINGBUF);
     if (h == 0)

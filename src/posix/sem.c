@@ -18,13 +18,13 @@
 
 struct rtipc__sem {
     rtipc_lock_t lock;
-    uint32_t slot;               /* its handle's slot (src/common/handle.h) */
+    unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
+    unsigned flags : 8;
     _Atomic uint32_t count;      /* written under lock, read anywhere */
     uint32_t max;
     rtipc_waitlist_t takers;     /* tasks waiting for a count */
     struct rtipc__queueset *set; /* the queue set it belongs to, or NULL */
     rtipc_spin_setting_t spin;   /* spin budget of its takers (spin.h) */
-    uint16_t flags;
 };
 
 _Static_assert(sizeof(struct rtipc__sem) <= sizeof(rtipc_sem_static_t),
@@ -36,7 +36,7 @@ static struct rtipc__sem *get(const rtipc_sem_t *handle) { return rtipc__handle_
 static bool params_ok(unsigned max, unsigned initial) { return max > 0 && max <= INT32_MAX && initial <= max; }
 
 /* Initialise s and open its handle; false when the handle table is full. */
-static bool init(struct rtipc__sem *s, unsigned max, unsigned initial, uint16_t flags, rtipc_sem_t **out)
+static bool init(struct rtipc__sem *s, unsigned max, unsigned initial, unsigned flags, rtipc_sem_t **out)
 {
     memset(s, 0, sizeof *s);
     s->max = max;
