@@ -23,6 +23,8 @@ set(RTIPC_FREERTOS_SOURCES
     src/common/ringbuf_core.c
     src/common/spsc.c
     src/common/mailbox.c
+    src/common/handle.c
+    src/port/freertos/handle_port.c
     src/port/freertos/irq.c
     src/port/freertos/time.c
     src/port/freertos/tick.c

@@ -17,15 +17,26 @@ enum rtipc_error {
     RTIPC_OK = 0,
     /** An argument is invalid: NULL handle or buffer, zero or oversized
      *  length, index or priority out of range, or a handle that is not a
-     *  live object of the expected type. */
+     *  live object of the expected type. A handle is an entry of rtipc's
+     *  handle table, not an address (docs/design.md, "Handles"): the handle
+     *  of an object or interrupt source that was deleted, or of a task that
+     *  was joined or deleted, is refused with this code by every call, also
+     *  once its memory holds a new object; it is never acted on and nothing
+     *  is read through it. So are a handle of another kind and a value that
+     *  never was a handle. In the FreeRTOS port only the mailbox and SPSC
+     *  handles are table entries so far; its other handles are addresses
+     *  and must not be used after delete (docs/porting.md). */
     RTIPC_EINVAL = -1,
     /** The call was made with timeout RTIPC_NO_WAIT (or from an interrupt
      *  handler) and could not complete without blocking. */
     RTIPC_EWOULDBLOCK = -2,
     /** The call blocked and its timeout expired before it could complete. */
     RTIPC_ETIMEDOUT = -3,
-    /** Memory could not be allocated for a dynamically created object.
-     *  The failed call leaves *out unchanged and keeps no memory. */
+    /** Memory could not be allocated for a dynamically created object, or
+     *  every handle is in use: the handle table holds 1,048,576 handles on
+     *  64-bit targets and 2,048 on 32-bit ones (32 in a build without a heap,
+     *  and an interrupt handler never grows it). The failed call leaves *out
+     *  unchanged and keeps no memory. */
     RTIPC_ENOMEM = -4,
     /** The call is not allowed in the calling context (a blocking or
      *  task-only call made from an interrupt handler). */

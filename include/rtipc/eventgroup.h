@@ -62,15 +62,19 @@ typedef struct {
  * Create an event group with every bit clear.
  * Context: task only. Blocking: no.
  * @retval 0 created. @retval RTIPC_EINVAL out NULL.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_eventgroup_create(rtipc_eventgroup_t **out);
 
 /**
  * Create an event group in caller memory @p cb (which must outlive it).
- * Context: task or interrupt. Blocking: no.
- * @retval 0 created; *out points into @p cb.
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h; in the FreeRTOS port it still
+ *         is, docs/porting.md).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out or cb NULL.
  */
 int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgroup_t **out);
@@ -78,7 +82,7 @@ int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgro
 /**
  * Delete an event group.
  * Context: task only. Blocking: no. Concurrency: no other call on it may be
- * in progress or follow.
+ * in progress; a call that follows gets RTIPC_EINVAL (error.h).
  * @retval 0 deleted. @retval RTIPC_EINVAL not a live event group.
  * @retval RTIPC_EBUSY tasks are waiting on it (wait or sync); not deleted.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.

@@ -55,7 +55,8 @@ typedef void (*rtipc_isr_fn)(void *arg);
  * interrupt thread on first use.
  * Context: task only. Blocking: no.
  * @retval 0 created. @retval RTIPC_EINVAL out or handler NULL, or core not an
- *         online core. @retval RTIPC_ENOMEM allocation failed.
+ *         online core. @retval RTIPC_ENOMEM allocation failed, or every
+ *         handle is in use (error.h).
  * @retval RTIPC_ESYSTEM the interrupt thread could not be started.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
@@ -65,6 +66,8 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
  * Stop and delete an interrupt source. Returns after its handler (if running)
  * has finished; the handler is never called again.
  * Context: task only. Blocking: briefly, while its handler runs.
+ * Concurrency: no other call on the source may be in progress; a call that
+ * follows gets RTIPC_EINVAL (error.h), and nothing reads the freed source.
  * @retval 0 deleted. @retval RTIPC_EINVAL not a live interrupt source.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */

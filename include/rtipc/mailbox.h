@@ -74,7 +74,7 @@ typedef struct {
  * @retval 0 created; *out holds the handle.
  * @retval RTIPC_EINVAL out NULL, value_size 0 or above
  *         RTIPC_MAILBOX_MAX_VALUE_SIZE.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out);
@@ -84,8 +84,11 @@ int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t
  * copies of the value in @p storage (RTIPC_MAILBOX_STORAGE_SIZE(value_size)
  * bytes, 8-byte aligned). Both must outlive the mailbox. @p initial as for
  * rtipc_mailbox_create.
- * Context: task or interrupt (allocates nothing). Blocking: no.
- * @retval 0 created; *out holds the handle (it points into @p cb).
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, storage not 8-byte aligned,
  *         value_size 0 or too large.
  */
@@ -95,7 +98,7 @@ int rtipc_mailbox_create_static(size_t value_size, const void *initial, void *st
 /**
  * Delete a mailbox (freeing it if it was created dynamically).
  * Context: task only. Blocking: no. Concurrency: no other call on the mailbox
- * may be in progress or follow.
+ * may be in progress; a call that follows gets RTIPC_EINVAL (error.h).
  * @retval 0 deleted.
  * @retval RTIPC_EINVAL mb is not a live mailbox.
  * @retval RTIPC_EBUSY tasks wait in rtipc_mailbox_wait_newer; not deleted.

@@ -64,7 +64,7 @@ typedef struct {
  * @retval 0 created; *out holds the handle.
  * @retval RTIPC_EINVAL out NULL, size below RTIPC_MSGBUF_LENGTH_BYTES + 1
  *         or above INT32_MAX.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out);
@@ -72,8 +72,12 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out);
 /**
  * Create a message buffer in caller memory: control block in @p cb, storage
  * of at least @p size bytes in @p storage. Both must outlive the buffer.
- * Context: task or interrupt. Blocking: no.
- * @retval 0 created; *out points into @p cb.
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h; in the FreeRTOS port it still
+ *         is, docs/porting.md).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size as for
  *         rtipc_msgbuf_create.
  */
@@ -81,7 +85,8 @@ int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t
 
 /**
  * Delete a message buffer (freeing it if dynamic); messages in it are lost.
- * Context: task only. Blocking: no. Concurrency: no call may follow.
+ * Context: task only. Blocking: no. Concurrency: no call may be in
+ * progress; a call that follows gets RTIPC_EINVAL (error.h).
  * @retval 0 deleted. @retval RTIPC_EINVAL mb is not a live message buffer.
  * @retval RTIPC_EBUSY a writer or reader is inside a call on it; not deleted.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.

@@ -65,21 +65,25 @@ typedef struct {
  * Create a mutex (@p recursive: a recursive one).
  * Context: task only. Blocking: no.
  * @retval 0 created. @retval RTIPC_EINVAL out NULL.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out);
 
 /**
  * Create a mutex in caller memory @p cb. Context: task only. Blocking: no.
- * @retval 0 created. @retval RTIPC_EINVAL out or cb NULL.
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h; in the FreeRTOS port it still
+ *         is, docs/porting.md).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ * @retval RTIPC_EINVAL out or cb NULL.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mutex_t **out);
 
 /**
  * Delete a mutex. Context: task only. Blocking: no. Concurrency: no other call
- * on it may be in progress or follow.
+ * on it may be in progress; a call that follows gets RTIPC_EINVAL (error.h).
  * @retval 0 deleted. @retval RTIPC_EINVAL not a live mutex.
  * @retval RTIPC_EBUSY it is held or tasks wait on it; not deleted.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.

@@ -41,7 +41,7 @@ typedef struct {
  * @retval 0 created; *out holds the handle.
  * @retval RTIPC_EINVAL out NULL, length or item_size 0, or length x item_size
  *         overflows (length above INT32_MAX, or more than UINT32_MAX bytes).
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out);
@@ -49,8 +49,12 @@ int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out);
 /**
  * Create a queue in caller memory: the control block in @p cb, the items in
  * @p storage (at least length x item_size bytes). Both must outlive the queue.
- * Context: task or interrupt (allocates nothing). Blocking: no.
- * @retval 0 created; *out holds the handle (it points into @p cb).
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h; in the FreeRTOS port it still
+ *         is, docs/porting.md).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out, cb or storage NULL, length or item_size 0, or the
  *         size overflows.
  */
@@ -61,7 +65,7 @@ int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rt
  * Delete a queue (freeing it if it was created dynamically). Items still in
  * it are discarded, as the caller asked.
  * Context: task only. Blocking: no. Concurrency: no other call on the queue
- * may be in progress or follow.
+ * may be in progress; calls that follow get RTIPC_EINVAL (error.h).
  * @retval 0 deleted.
  * @retval RTIPC_EINVAL q is not a live queue.
  * @retval RTIPC_EBUSY tasks are waiting on the queue, or it is a member of a
@@ -122,7 +126,9 @@ int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item);
 
 /**
  * Empty the queue. Waiting receivers stay blocked; one waiting sender (the
- * highest priority) is woken, as in FreeRTOS.
+ * highest priority) is woken, as in FreeRTOS. A member of a queue set also
+ * loses its events in the set, so no later select names it for an item that
+ * is gone (queueset.h; Linux port: the FreeRTOS kernel keeps them).
  * Context: task only. Blocking: no. Concurrency: any.
  * @retval 0 reset. @retval RTIPC_EINVAL q not a live queue.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.

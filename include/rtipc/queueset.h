@@ -22,7 +22,12 @@
  * and a later select returns a member that is already empty: always select,
  * then read (FreeRTOS has the same rule). If such misuse fills the set, the
  * member's item is still stored but its event is dropped and counted
- * (rtipc_queueset_overflows), never silently.
+ * (rtipc_queueset_overflows), never silently. Resetting a member queue
+ * (rtipc_queue_reset) takes all its events out of the set, those left by
+ * such reads included, keeping the order of the other members' events
+ * (Linux port; the FreeRTOS kernel leaves them, docs/porting.md). A member
+ * that was removed from the set and deleted after such reads may still be
+ * named by a select; calls on its handle then get RTIPC_EINVAL (error.h).
  *
  * Memory: rtipc_queueset_footprint() bytes (a control block plus a queue of
  * length x pointer-sized items).
@@ -51,14 +56,15 @@ typedef struct rtipc_queueset rtipc_queueset_t;
  * Create a set able to hold @p length member events.
  * Context: task only. Blocking: no.
  * @retval 0 created. @retval RTIPC_EINVAL out NULL or length 0 or above INT32_MAX.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_queueset_create(size_t length, rtipc_queueset_t **out);
 
 /**
  * Delete a set. Its members must have been removed.
- * Context: task only. Blocking: no.
+ * Context: task only. Blocking: no. Concurrency: no other call on the set may
+ * be in progress; a call that follows gets RTIPC_EINVAL (error.h).
  * @retval 0 deleted. @retval RTIPC_EINVAL not a live set.
  * @retval RTIPC_EBUSY it still has members or waiting tasks.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.

@@ -101,7 +101,7 @@ typedef struct {
  *        data word), 1 .. RTIPC_RINGBUF_MAX_SIZE for a byte buffer.
  * @retval 0 created; *out holds the handle.
  * @retval RTIPC_EINVAL out NULL, type unknown, or size out of range.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t **out);
@@ -109,10 +109,14 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
 /**
  * Create a ring buffer in caller memory: the control block in @p cb, the
  * storage in @p storage (@p size bytes). Both must outlive the ring buffer.
- * Context: task or interrupt (allocates nothing). Blocking: no.
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
  * @param size as for rtipc_ringbuf_create; for the item types it must be a
  *        multiple of 4 and @p storage 4-byte aligned (nothing is rounded).
- * @retval 0 created; *out holds the handle (it points into @p cb).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h; in the FreeRTOS port it still
+ *         is, docs/porting.md).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out, cb or storage NULL, type unknown, size out of
  *         range, or (item types) size not a multiple of 4 or storage not
  *         4-byte aligned.
@@ -124,7 +128,8 @@ int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *st
  * Delete a ring buffer (freeing it if it was created dynamically). Items
  * still stored are discarded.
  * Context: task only. Blocking: no. Concurrency: no other call on the ring
- * buffer may be in progress or follow.
+ * buffer may be in progress; a call that follows gets RTIPC_EINVAL
+ * (error.h).
  * @retval 0 deleted.
  * @retval RTIPC_EINVAL rb is not a live ring buffer.
  * @retval RTIPC_EBUSY tasks are waiting on it, or items are out (received

@@ -35,7 +35,7 @@ typedef struct {
  * Create a binary semaphore (empty: the first take blocks until a give).
  * Context: task only. Blocking: no.
  * @retval 0 created. @retval RTIPC_EINVAL out NULL.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_sem_create_binary(rtipc_sem_t **out);
@@ -45,21 +45,27 @@ int rtipc_sem_create_binary(rtipc_sem_t **out);
  * Context: task only. Blocking: no.
  * @retval 0 created.
  * @retval RTIPC_EINVAL out NULL, max 0 or above INT32_MAX, initial > max.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_sem_create_counting(unsigned max, unsigned initial, rtipc_sem_t **out);
 
 /**
  * Create a semaphore in caller memory @p cb (binary: max 1, initial 0).
- * Context: task or interrupt. Blocking: no.
- * @retval 0 created. @retval RTIPC_EINVAL as for the dynamic forms, or cb NULL.
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h; in the FreeRTOS port it still
+ *         is, docs/porting.md).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ * @retval RTIPC_EINVAL as for the dynamic forms, or cb NULL.
  */
 int rtipc_sem_create_static(unsigned max, unsigned initial, rtipc_sem_static_t *cb, rtipc_sem_t **out);
 
 /**
  * Delete a semaphore. Context: task only. Blocking: no. Concurrency: no other
- * call on it may be in progress or follow.
+ * call on it may be in progress; a call that follows gets RTIPC_EINVAL
+ * (error.h).
  * @retval 0 deleted. @retval RTIPC_EINVAL not a live semaphore.
  * @retval RTIPC_EBUSY tasks are waiting on it; not deleted.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.

@@ -74,7 +74,7 @@ typedef struct {
  * @retval 0 created; *out holds the handle (empty ring).
  * @retval RTIPC_EINVAL out NULL, capacity 0, not a power of two or above
  *         RTIPC_SPSC_MAX_CAPACITY, item_size 0, or the storage size overflows.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out);
@@ -83,8 +83,11 @@ int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out);
  * Create a ring in caller memory: the control block in @p cb (64-byte
  * aligned), the items in @p storage (capacity x item_size bytes, any
  * alignment). Both must outlive the ring.
- * Context: task or interrupt (allocates nothing). Blocking: no.
- * @retval 0 created; *out holds the handle (it points into @p cb).
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, cb not 64-byte aligned, or an
  *         invalid shape (as for rtipc_spsc_create).
  */
@@ -94,8 +97,8 @@ int rtipc_spsc_create_static(size_t capacity, size_t item_size, void *storage, r
 /**
  * Delete a ring (freeing it if created dynamically); items still in it are
  * discarded.
- * Context: task only. Blocking: no. Concurrency: no other call on the ring may
- * be in progress or follow.
+ * Context: task only. Blocking: no. Concurrency: no other call on the ring
+ * may be in progress; a call that follows gets RTIPC_EINVAL (error.h).
  * @retval 0 deleted.
  * @retval RTIPC_EINVAL r is not a live ring.
  * @retval RTIPC_EBUSY a task is parked in rtipc_spsc_push or rtipc_spsc_pop;

@@ -72,7 +72,7 @@ typedef struct {
  * @retval 0 created; *out holds the handle.
  * @retval RTIPC_EINVAL out NULL, size 0 or above INT32_MAX, or trigger_level
  *         above size.
- * @retval RTIPC_ENOMEM allocation failed.
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t **out);
@@ -80,8 +80,12 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
 /**
  * Create a stream buffer in caller memory: the control block in @p cb, the
  * bytes in @p storage (at least @p size bytes). Both must outlive the buffer.
- * Context: task or interrupt (allocates nothing). Blocking: no.
- * @retval 0 created; *out points into @p cb.
+ * Context: task or interrupt. Blocking: no. Allocates nothing, except
+ * that from a task it may grow the handle table (error.h).
+ * @retval 0 created; *out holds its handle, which names @p cb (a handle
+ *         is not the address of cb, error.h; in the FreeRTOS port it still
+ *         is, docs/porting.md).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size/trigger_level as for
  *         rtipc_streambuf_create.
  */
@@ -92,7 +96,7 @@ int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *stora
  * Delete a stream buffer (freeing it if it was created dynamically); bytes
  * still in it are discarded.
  * Context: task only. Blocking: no. Concurrency: no other call on the buffer
- * may follow.
+ * may be in progress; a call that follows gets RTIPC_EINVAL (error.h).
  * @retval 0 deleted.
  * @retval RTIPC_EINVAL sb is not a live stream buffer.
  * @retval RTIPC_EBUSY a writer or reader is inside a call on it (blocked or

@@ -8,14 +8,14 @@
 #include "../common/mailbox_internal.h"
 #include "../common/spsc_internal.h"
 
-void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken)
+void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)
 {
     (void)r;
     (void)side;
     (void)woken;
 }
 
-void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
+void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken)
 {
     (void)mb;
     (void)woken;

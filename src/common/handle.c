@@ -118,3 +118,19 @@ size_t rtipc__handle_open_count(void)
     rtipc__port_handle_unlock();
     return n;
 }
+
+size_t rtipc__handle_free_count(void)
+{
+    rtipc__port_handle_lock();
+    size_t n = free_count;
+    rtipc__port_handle_unlock();
+    return n;
+}
+
+size_t rtipc__handle_capacity(void)
+{
+    rtipc__port_handle_lock();
+    size_t n = (size_t)chunks_used * RTIPC__HANDLE_CHUNK;
+    rtipc__port_handle_unlock();
+    return n;
+}

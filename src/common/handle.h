@@ -120,8 +120,35 @@ static inline void *rtipc__handle_get(const void *handle, unsigned kind)
     return atomic_load_explicit(&s->obj, memory_order_relaxed);
 }
 
+/* The slot index of a handle: what a control block keeps (where its magic
+ * number used to be, beside its flags) to find its own handle again with
+ * rtipc__handle_at, as a queue-set member does to post itself. Every index
+ * fits RTIPC__HANDLE_SLOT_BITS. */
+#define RTIPC__HANDLE_SLOT_BITS 24
+_Static_assert(((uint64_t)RTIPC__HANDLE_MAX_CHUNKS << RTIPC__HANDLE_CHUNK_SHIFT) <=
+                   ((uint64_t)1 << RTIPC__HANDLE_SLOT_BITS),
+               "a slot index fits a control block's slot field");
+static inline uint32_t rtipc__handle_index(uintptr_t h) { return (uint32_t)(h & RTIPC__HANDLE_INDEX_MASK); }
+
+/* The handle open in slot @p index: only for an object that is alive and
+ * owns that slot (its handle cannot close meanwhile). Relaxed loads: the
+ * caller reached the object through this very handle (rtipc__handle_get's
+ * acquire) or opened it itself, so the chunk and the tag are visible. */
+static inline void *rtipc__handle_at(uint32_t index)
+{
+    rtipc__handle_slot_t *chunk =
+        atomic_load_explicit(&rtipc__handle_chunks[index >> RTIPC__HANDLE_CHUNK_SHIFT], memory_order_relaxed);
+    uint32_t tag = atomic_load_explicit(&chunk[index & (RTIPC__HANDLE_CHUNK - 1)].tag, memory_order_relaxed);
+    return (void *)(((uintptr_t)tag << RTIPC__HANDLE_INDEX_BITS) | index);
+}
+
 /* Handles open now (for tests and leak checks). */
 size_t rtipc__handle_open_count(void);
+/* For tests: closed slots waiting in the FIFO to be reused (the next
+ * rtipc__handle_free_count() opens take them, oldest first), and the slots
+ * of the chunks installed so far (what can be open without growing). */
+size_t rtipc__handle_free_count(void);
+size_t rtipc__handle_capacity(void);
 
 /* ---- what a port provides (src/port/<port>/handle_port.c) ---------------
  * A lock around open and close, usable in every context that may create or

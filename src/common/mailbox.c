@@ -61,15 +61,16 @@ bool rtipc__mailbox_size_ok(size_t value_size)
 size_t rtipc_mailbox_footprint_for(size_t value_size)
 {
     if (value_size == 0)
-        return sizeof(struct rtipc_mailbox);
+        return sizeof(struct rtipc__mailbox);
     if (!rtipc__mailbox_size_ok(value_size))
         return 0;
-    return sizeof(struct rtipc_mailbox) + RTIPC_MAILBOX_STORAGE_SIZE(value_size);
+    return sizeof(struct rtipc__mailbox) + RTIPC_MAILBOX_STORAGE_SIZE(value_size);
 }
 
-size_t rtipc_mailbox_footprint(const rtipc_mailbox_t *mb)
+size_t rtipc_mailbox_footprint(const rtipc_mailbox_t *handle)
 {
-    return rtipc__mailbox_valid(mb) ? rtipc_mailbox_footprint_for(mb->size) : 0;
+    const struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    return mb ? rtipc_mailbox_footprint_for(mb->size) : 0;
 }
 
 /* ---- word-wise copies --------------------------------------------------- */
@@ -103,12 +104,12 @@ static void load_words(unsigned char *dst, const _Atomic rtipc__mb_word_t *src, 
     }
 }
 
-static _Atomic rtipc__mb_word_t *copy_of(const struct rtipc_mailbox *mb, uint64_t version)
+static _Atomic rtipc__mb_word_t *copy_of(const struct rtipc__mailbox *mb, uint64_t version)
 {
     return mb->buf + (size_t)(version & 1) * mb->words;
 }
 
-void rtipc__mailbox_init(struct rtipc_mailbox *mb, size_t value_size, const void *initial, void *storage,
+void rtipc__mailbox_init(struct rtipc__mailbox *mb, size_t value_size, const void *initial, void *storage,
                          uint32_t flags)
 {
     memset(mb, 0, sizeof *mb);
@@ -122,7 +123,15 @@ void rtipc__mailbox_init(struct rtipc_mailbox *mb, size_t value_size, const void
     atomic_init(&mb->seq, 0);
     atomic_init(&mb->sleepers, 0);
     mb->flags = flags;
-    mb->magic = RTIPC__MAILBOX_MAGIC;
+}
+
+int rtipc__mailbox_open(struct rtipc__mailbox *mb, rtipc_mailbox_t **out)
+{
+    uintptr_t h = rtipc__handle_open(mb, RTIPC__H_MAILBOX);
+    if (h == 0)
+        return RTIPC_ENOMEM;
+    *out = (rtipc_mailbox_t *)h;
+    return RTIPC_OK;
 }
 
 int rtipc_mailbox_create_static(size_t value_size, const void *initial, void *storage,
@@ -132,23 +141,28 @@ int rtipc_mailbox_create_static(size_t value_size, const void *initial, void *st
         return RTIPC_EINVAL;
     if ((uintptr_t)storage % 8 != 0)
         return RTIPC_EINVAL; /* the words are accessed atomically */
-    struct rtipc_mailbox *mb = (struct rtipc_mailbox *)(void *)cb;
+    struct rtipc__mailbox *mb = (struct rtipc__mailbox *)(void *)cb;
     rtipc__mailbox_init(mb, value_size, initial, storage, 0);
-    *out = mb;
-    return RTIPC_OK;
+    return rtipc__mailbox_open(mb, out);
 }
 
 /* ---- reading -------------------------------------------------------------- */
-uint64_t rtipc__mailbox_version(const struct rtipc_mailbox *mb)
+uint64_t rtipc__mailbox_version(const struct rtipc__mailbox *mb)
 {
     /* A1: acquire, pairs with R1. */
     return atomic_load_explicit((_Atomic uint64_t *)&mb->seq, memory_order_acquire) >> 1;
 }
 
-int rtipc_mailbox_read(const rtipc_mailbox_t *mb, void *buf, uint64_t *version)
+int rtipc_mailbox_read(const rtipc_mailbox_t *handle, void *buf, uint64_t *version)
 {
-    if (!rtipc__mailbox_valid(mb) || !buf)
+    const struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb || !buf)
         return RTIPC_EINVAL;
+    return rtipc__mailbox_read(mb, buf, version);
+}
+
+int rtipc__mailbox_read(const struct rtipc__mailbox *mb, void *buf, uint64_t *version)
+{
     _Atomic uint64_t *seq = (_Atomic uint64_t *)&mb->seq;
     for (;;) {
         /* A1: acquire, pairs with R1; the copy of version v is complete. */
@@ -168,18 +182,20 @@ int rtipc_mailbox_read(const rtipc_mailbox_t *mb, void *buf, uint64_t *version)
     }
 }
 
-int rtipc_mailbox_version(const rtipc_mailbox_t *mb, uint64_t *version)
+int rtipc_mailbox_version(const rtipc_mailbox_t *handle, uint64_t *version)
 {
-    if (!rtipc__mailbox_valid(mb) || !version)
+    const struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb || !version)
         return RTIPC_EINVAL;
     *version = rtipc__mailbox_version(mb);
     return RTIPC_OK;
 }
 
 /* ---- writing -------------------------------------------------------------- */
-int rtipc_mailbox_write_from_isr(rtipc_mailbox_t *mb, const void *value, bool *woken)
+int rtipc_mailbox_write_from_isr(rtipc_mailbox_t *handle, const void *value, bool *woken)
 {
-    if (!rtipc__mailbox_valid(mb) || !value)
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb || !value)
         return RTIPC_EINVAL;
     /* Relaxed: only a guess for the CAS, which does the acquiring. */
     uint64_t s = atomic_load_explicit(&mb->seq, memory_order_relaxed);

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "handle.h"
 #include "rtipc/mailbox.h"
 
-#define RTIPC__MAILBOX_MAGIC 0x4d424f58u /* "MBOX" */
 #define RTIPC__MAILBOX_DYNAMIC 0x1u
 
 /* The unit of the value copies: the widest unsigned integer whose atomic
@@ -26,8 +26,7 @@ typedef uint32_t rtipc__mb_word_t;
  * Linux: 16 bytes). */
 #define RTIPC__MAILBOX_PORT_BYTES 16
 
-struct rtipc_mailbox {
-    uint32_t magic;
+struct rtipc__mailbox {
     uint32_t flags;
     uint32_t size;                 /* value bytes */
     uint32_t words;                /* words per copy */
@@ -42,27 +41,36 @@ struct rtipc_mailbox {
     _Alignas(8) unsigned char port[RTIPC__MAILBOX_PORT_BYTES];
 };
 
-_Static_assert(sizeof(struct rtipc_mailbox) <= sizeof(rtipc_mailbox_static_t),
+_Static_assert(sizeof(struct rtipc__mailbox) <= sizeof(rtipc_mailbox_static_t),
                "rtipc_mailbox_static_t holds the control block");
-_Static_assert(_Alignof(struct rtipc_mailbox) <= _Alignof(rtipc_mailbox_static_t),
+_Static_assert(_Alignof(struct rtipc__mailbox) <= _Alignof(rtipc_mailbox_static_t),
                "rtipc_mailbox_static_t is aligned for the control block");
 
-static inline bool rtipc__mailbox_valid(const struct rtipc_mailbox *mb)
+/* The mailbox a handle names, or NULL: NULL, a deleted mailbox's handle,
+ * another kind's or never a handle (handle.h). */
+static inline struct rtipc__mailbox *rtipc__mailbox_of(const rtipc_mailbox_t *handle)
 {
-    return mb != NULL && mb->magic == RTIPC__MAILBOX_MAGIC;
+    return rtipc__handle_get(handle, RTIPC__H_MAILBOX);
 }
 
 bool rtipc__mailbox_size_ok(size_t value_size);
 
-void rtipc__mailbox_init(struct rtipc_mailbox *mb, size_t value_size, const void *initial, void *storage,
+void rtipc__mailbox_init(struct rtipc__mailbox *mb, size_t value_size, const void *initial, void *storage,
                          uint32_t flags);
 
+/* Open mb's handle (mb initialised, and the port's part too) into *out:
+ * RTIPC_OK, or RTIPC_ENOMEM when the handle table is full. */
+int rtipc__mailbox_open(struct rtipc__mailbox *mb, rtipc_mailbox_t **out);
+
+/* rtipc_mailbox_read for a mailbox already looked up. */
+int rtipc__mailbox_read(const struct rtipc__mailbox *mb, void *buf, uint64_t *version);
+
 /* The newest complete version. Acquire (see mailbox.c, A1). */
-uint64_t rtipc__mailbox_version(const struct rtipc_mailbox *mb);
+uint64_t rtipc__mailbox_version(const struct rtipc__mailbox *mb);
 
 /* Provided by the port: wake the tasks waiting for a version newer than the
  * current one. From a handler, through the interrupt path (setting *woken as
  * irq.h says; woken may be NULL); from a task, directly. */
-void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken);
+void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken);
 
 #endif

@@ -51,27 +51,36 @@ bool rtipc__spsc_shape_ok(size_t capacity, size_t item_size)
 size_t rtipc_spsc_footprint_for(size_t capacity, size_t item_size)
 {
     if (capacity == 0 && item_size == 0)
-        return sizeof(struct rtipc_spsc);
+        return sizeof(struct rtipc__spsc);
     if (!rtipc__spsc_shape_ok(capacity, item_size))
         return 0;
-    return sizeof(struct rtipc_spsc) + capacity * item_size;
+    return sizeof(struct rtipc__spsc) + capacity * item_size;
 }
 
-size_t rtipc_spsc_footprint(const rtipc_spsc_t *r)
+size_t rtipc_spsc_footprint(const rtipc_spsc_t *handle)
 {
-    if (!rtipc__spsc_valid(r))
+    const struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r)
         return 0;
     return rtipc_spsc_footprint_for((size_t)r->mask + 1, r->item_size);
 }
 
-void rtipc__spsc_init(struct rtipc_spsc *r, size_t capacity, size_t item_size, void *storage, uint32_t flags)
+void rtipc__spsc_init(struct rtipc__spsc *r, size_t capacity, size_t item_size, void *storage, uint32_t flags)
 {
     memset(r, 0, sizeof *r);
     r->mask = (uint32_t)(capacity - 1);
     r->item_size = (uint32_t)item_size;
     r->slots = storage;
     r->flags = flags;
-    r->magic = RTIPC__SPSC_MAGIC;
+}
+
+int rtipc__spsc_open(struct rtipc__spsc *r, rtipc_spsc_t **out)
+{
+    uintptr_t h = rtipc__handle_open(r, RTIPC__H_SPSC);
+    if (h == 0)
+        return RTIPC_ENOMEM;
+    *out = (rtipc_spsc_t *)h;
+    return RTIPC_OK;
 }
 
 int rtipc_spsc_create_static(size_t capacity, size_t item_size, void *storage, rtipc_spsc_static_t *cb,
@@ -82,14 +91,13 @@ int rtipc_spsc_create_static(size_t capacity, size_t item_size, void *storage, r
     /* The layout promise (each side on its own line) needs the alignment. */
     if ((uintptr_t)(void *)cb % RTIPC__CACHE_LINE != 0)
         return RTIPC_EINVAL;
-    struct rtipc_spsc *r = (struct rtipc_spsc *)(void *)cb;
+    struct rtipc__spsc *r = (struct rtipc__spsc *)(void *)cb;
     rtipc__spsc_init(r, capacity, item_size, storage, 0);
-    *out = r;
-    return RTIPC_OK;
+    return rtipc__spsc_open(r, out);
 }
 
 /* ---- copying with wrap-around ------------------------------------------- */
-static void copy_in(struct rtipc_spsc *r, uint32_t index, const unsigned char *src, uint32_t n)
+static void copy_in(struct rtipc__spsc *r, uint32_t index, const unsigned char *src, uint32_t n)
 {
     uint32_t first = index & r->mask;
     uint32_t room = r->mask + 1 - first; /* slots before the end of storage */
@@ -100,7 +108,7 @@ static void copy_in(struct rtipc_spsc *r, uint32_t index, const unsigned char *s
         memcpy(r->slots, src + (size_t)k * sz, (size_t)(n - k) * sz);
 }
 
-static void copy_out(const struct rtipc_spsc *r, uint32_t index, unsigned char *dst, uint32_t n)
+static void copy_out(const struct rtipc__spsc *r, uint32_t index, unsigned char *dst, uint32_t n)
 {
     uint32_t first = index & r->mask;
     uint32_t room = r->mask + 1 - first;
@@ -112,7 +120,7 @@ static void copy_out(const struct rtipc_spsc *r, uint32_t index, unsigned char *
 }
 
 /* ---- the wait-free moves -------------------------------------------------- */
-uint32_t rtipc__spsc_put(struct rtipc_spsc *r, const void *items, uint32_t n, bool *peer_sleeping)
+uint32_t rtipc__spsc_put(struct rtipc__spsc *r, const void *items, uint32_t n, bool *peer_sleeping)
 {
     uint32_t cap = r->mask + 1;
     /* Relaxed: only the producer writes tail. */
@@ -144,7 +152,7 @@ uint32_t rtipc__spsc_put(struct rtipc_spsc *r, const void *items, uint32_t n, bo
 
 /* The consumer's count of items it can see, refreshing tail_cache when the
  * cached value shows fewer than `want`. */
-static uint32_t available(struct rtipc_spsc *r, uint32_t head, uint32_t want)
+static uint32_t available(struct rtipc__spsc *r, uint32_t head, uint32_t want)
 {
     uint32_t avail = r->tail_cache - head;
     if (avail < want) {
@@ -156,7 +164,7 @@ static uint32_t available(struct rtipc_spsc *r, uint32_t head, uint32_t want)
     return avail;
 }
 
-uint32_t rtipc__spsc_get(struct rtipc_spsc *r, void *items, uint32_t n, bool *peer_sleeping)
+uint32_t rtipc__spsc_get(struct rtipc__spsc *r, void *items, uint32_t n, bool *peer_sleeping)
 {
     /* Relaxed: only the consumer writes head. */
     uint32_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
@@ -177,12 +185,12 @@ uint32_t rtipc__spsc_get(struct rtipc_spsc *r, void *items, uint32_t n, bool *pe
 }
 
 /* ---- public non-blocking calls ------------------------------------------- */
-static uint32_t clamp_count(const struct rtipc_spsc *r, size_t n)
+static uint32_t clamp_count(const struct rtipc__spsc *r, size_t n)
 {
     return n > (size_t)r->mask + 1 ? r->mask + 1 : (uint32_t)n;
 }
 
-static int push_n(rtipc_spsc_t *r, const void *items, size_t n, bool *woken)
+static int push_n(struct rtipc__spsc *r, const void *items, size_t n, bool *woken)
 {
     bool sleeping;
     uint32_t moved = rtipc__spsc_put(r, items, clamp_count(r, n), &sleeping);
@@ -191,7 +199,7 @@ static int push_n(rtipc_spsc_t *r, const void *items, size_t n, bool *woken)
     return (int)moved;
 }
 
-static int pop_n(rtipc_spsc_t *r, void *items, size_t n, bool *woken)
+static int pop_n(struct rtipc__spsc *r, void *items, size_t n, bool *woken)
 {
     bool sleeping;
     uint32_t moved = rtipc__spsc_get(r, items, clamp_count(r, n), &sleeping);
@@ -200,34 +208,48 @@ static int pop_n(rtipc_spsc_t *r, void *items, size_t n, bool *woken)
     return (int)moved;
 }
 
-int rtipc_spsc_push_from_isr(rtipc_spsc_t *r, const void *item, bool *woken)
+int rtipc__spsc_try_push(struct rtipc__spsc *r, const void *item, bool *woken)
 {
-    if (!rtipc__spsc_valid(r) || !item)
-        return RTIPC_EINVAL;
     return push_n(r, item, 1, woken) == 1 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_spsc_pop_from_isr(rtipc_spsc_t *r, void *item, bool *woken)
+int rtipc__spsc_try_pop(struct rtipc__spsc *r, void *item, bool *woken)
 {
-    if (!rtipc__spsc_valid(r) || !item)
-        return RTIPC_EINVAL;
     return pop_n(r, item, 1, woken) == 1 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+}
+
+int rtipc_spsc_push_from_isr(rtipc_spsc_t *handle, const void *item, bool *woken)
+{
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
+        return RTIPC_EINVAL;
+    return rtipc__spsc_try_push(r, item, woken);
+}
+
+int rtipc_spsc_pop_from_isr(rtipc_spsc_t *handle, void *item, bool *woken)
+{
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
+        return RTIPC_EINVAL;
+    return rtipc__spsc_try_pop(r, item, woken);
 }
 
 int rtipc_spsc_try_push(rtipc_spsc_t *r, const void *item) { return rtipc_spsc_push_from_isr(r, item, NULL); }
 
 int rtipc_spsc_try_pop(rtipc_spsc_t *r, void *item) { return rtipc_spsc_pop_from_isr(r, item, NULL); }
 
-int rtipc_spsc_push_bulk_from_isr(rtipc_spsc_t *r, const void *items, size_t n, bool *woken)
+int rtipc_spsc_push_bulk_from_isr(rtipc_spsc_t *handle, const void *items, size_t n, bool *woken)
 {
-    if (!rtipc__spsc_valid(r) || !items || n == 0)
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !items || n == 0)
         return RTIPC_EINVAL;
     return push_n(r, items, n, woken);
 }
 
-int rtipc_spsc_pop_bulk_from_isr(rtipc_spsc_t *r, void *items, size_t n, bool *woken)
+int rtipc_spsc_pop_bulk_from_isr(rtipc_spsc_t *handle, void *items, size_t n, bool *woken)
 {
-    if (!rtipc__spsc_valid(r) || !items || n == 0)
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !items || n == 0)
         return RTIPC_EINVAL;
     return pop_n(r, items, n, woken);
 }
@@ -242,9 +264,10 @@ int rtipc_spsc_pop_bulk(rtipc_spsc_t *r, void *items, size_t n)
     return rtipc_spsc_pop_bulk_from_isr(r, items, n, NULL);
 }
 
-int rtipc_spsc_peek(rtipc_spsc_t *r, void *item)
+int rtipc_spsc_peek(rtipc_spsc_t *handle, void *item)
 {
-    if (!rtipc__spsc_valid(r) || !item)
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
         return RTIPC_EINVAL;
     uint32_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
     if (available(r, head, 1) == 0)
@@ -253,9 +276,10 @@ int rtipc_spsc_peek(rtipc_spsc_t *r, void *item)
     return RTIPC_OK;
 }
 
-int rtipc_spsc_size(const rtipc_spsc_t *r)
+int rtipc_spsc_size(const rtipc_spsc_t *handle)
 {
-    if (!rtipc__spsc_valid(r))
+    const struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r)
         return RTIPC_EINVAL;
     /* Head first. A3: acquire, pairs with R2 in get(): the consumer had read
      * a tail at least as large as this head before storing it, so our later
@@ -268,7 +292,8 @@ int rtipc_spsc_size(const rtipc_spsc_t *r)
     return (int)(n > r->mask + 1 ? r->mask + 1 : n);
 }
 
-int rtipc_spsc_capacity(const rtipc_spsc_t *r)
+int rtipc_spsc_capacity(const rtipc_spsc_t *handle)
 {
-    return rtipc__spsc_valid(r) ? (int)(r->mask + 1) : RTIPC_EINVAL;
+    const struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    return r ? (int)(r->mask + 1) : RTIPC_EINVAL;
 }

@@ -26,10 +26,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "handle.h"
 #include "rtipc/spsc.h"
 
 #define RTIPC__CACHE_LINE 64
-#define RTIPC__SPSC_MAGIC 0x53505343u /* "SPSC" */
 #define RTIPC__SPSC_DYNAMIC 0x1u
 #define RTIPC__SPSC_MAX_CAPACITY (1u << 30)
 
@@ -41,10 +41,9 @@ enum { RTIPC__SPSC_CONSUMER = 0, RTIPC__SPSC_PRODUCER = 1 };
  * on Linux: 24 bytes). The port checks that its part fits. */
 #define RTIPC__SPSC_PORT_BYTES 32
 
-struct rtipc_spsc {
+struct rtipc__spsc {
     /* ---- line 0: shared, read-mostly ---- */
-    _Alignas(RTIPC__CACHE_LINE) uint32_t magic;
-    uint32_t flags;
+    _Alignas(RTIPC__CACHE_LINE) uint32_t flags;
     uint32_t mask;              /* capacity - 1 */
     uint32_t item_size;         /* bytes per item */
     unsigned char *slots;       /* capacity x item_size bytes */
@@ -62,33 +61,45 @@ struct rtipc_spsc {
     uint32_t tail_cache;        /* consumer only: last tail it read */
 };
 
-_Static_assert(sizeof(struct rtipc_spsc) == 3 * RTIPC__CACHE_LINE, "SPSC control block is three cache lines");
-_Static_assert(offsetof(struct rtipc_spsc, tail) == RTIPC__CACHE_LINE, "tail starts line 1");
-_Static_assert(offsetof(struct rtipc_spsc, head) == 2 * RTIPC__CACHE_LINE, "head starts line 2");
-_Static_assert(sizeof(struct rtipc_spsc) <= sizeof(rtipc_spsc_static_t), "rtipc_spsc_static_t holds the block");
+_Static_assert(sizeof(struct rtipc__spsc) == 3 * RTIPC__CACHE_LINE, "SPSC control block is three cache lines");
+_Static_assert(offsetof(struct rtipc__spsc, tail) == RTIPC__CACHE_LINE, "tail starts line 1");
+_Static_assert(offsetof(struct rtipc__spsc, head) == 2 * RTIPC__CACHE_LINE, "head starts line 2");
+_Static_assert(sizeof(struct rtipc__spsc) <= sizeof(rtipc_spsc_static_t), "rtipc_spsc_static_t holds the block");
 _Static_assert(_Alignof(rtipc_spsc_static_t) >= RTIPC__CACHE_LINE, "static block is cache-line aligned");
 
-static inline bool rtipc__spsc_valid(const struct rtipc_spsc *r)
+/* The ring a handle names, or NULL: NULL, a deleted ring's handle, another
+ * kind's or never a handle (handle.h). */
+static inline struct rtipc__spsc *rtipc__spsc_of(const rtipc_spsc_t *handle)
 {
-    return r != NULL && r->magic == RTIPC__SPSC_MAGIC;
+    return rtipc__handle_get(handle, RTIPC__H_SPSC);
 }
 
 /* Whether (capacity, item_size) is a valid shape. */
 bool rtipc__spsc_shape_ok(size_t capacity, size_t item_size);
 
 /* Initialise a control block (zeroing the port part). */
-void rtipc__spsc_init(struct rtipc_spsc *r, size_t capacity, size_t item_size, void *storage, uint32_t flags);
+void rtipc__spsc_init(struct rtipc__spsc *r, size_t capacity, size_t item_size, void *storage, uint32_t flags);
+
+/* Open r's handle (r initialised, and the port's part too) into *out:
+ * RTIPC_OK, or RTIPC_ENOMEM when the handle table is full. */
+int rtipc__spsc_open(struct rtipc__spsc *r, rtipc_spsc_t **out);
 
 /* The wait-free moves. Copy up to n items in (put, producer side) or out
  * (get, consumer side); return how many moved. When at least one moved,
  * *peer_sleeping tells whether the other side was seen parked afterwards (the
  * caller must then wake it); with none moved it is false. */
-uint32_t rtipc__spsc_put(struct rtipc_spsc *r, const void *items, uint32_t n, bool *peer_sleeping);
-uint32_t rtipc__spsc_get(struct rtipc_spsc *r, void *items, uint32_t n, bool *peer_sleeping);
+uint32_t rtipc__spsc_put(struct rtipc__spsc *r, const void *items, uint32_t n, bool *peer_sleeping);
+uint32_t rtipc__spsc_get(struct rtipc__spsc *r, void *items, uint32_t n, bool *peer_sleeping);
+
+/* One non-blocking push or pop of one item, waking a parked peer (woken as
+ * for rtipc__spsc_wake): RTIPC_OK or RTIPC_EWOULDBLOCK. For the ports'
+ * blocking calls, which have looked the handle up already. */
+int rtipc__spsc_try_push(struct rtipc__spsc *r, const void *item, bool *woken);
+int rtipc__spsc_try_pop(struct rtipc__spsc *r, void *item, bool *woken);
 
 /* Provided by the port: wake the side `side` parked on r, which the caller
  * saw sleeping. From a handler, through the interrupt path (setting *woken as
  * irq.h says, woken may be NULL); from a task, directly. */
-void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken);
+void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken);
 
 #endif

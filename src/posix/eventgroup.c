@@ -12,48 +12,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/handle.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
 #include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
-#define EG_MAGIC 0x4547u /* "EG" */
 #define EG_DYNAMIC 0x1u
 #define RESERVED (~(uint32_t)RTIPC_EVENTGROUP_BITS_MASK)
 
 /* Tasks a setter collects to unpark once it has dropped the lock. */
 #define WAKE_BATCH 32
 
-struct rtipc_eventgroup {
+struct rtipc__eventgroup {
     rtipc_lock_t lock;
-    uint16_t magic;
     uint16_t flags;
     _Atomic uint32_t bits;      /* written under lock, read anywhere */
     rtipc_spin_setting_t spin;  /* spin budget of its waiters (spin.h) */
     rtipc_waitlist_t waiters;   /* wait_bits and sync callers */
 };
 
-_Static_assert(sizeof(struct rtipc_eventgroup) <= sizeof(rtipc_eventgroup_static_t),
+_Static_assert(sizeof(struct rtipc__eventgroup) <= sizeof(rtipc_eventgroup_static_t),
                "rtipc_eventgroup_static_t must hold the event group");
 
-static bool valid(const struct rtipc_eventgroup *eg) { return eg != NULL && eg->magic == EG_MAGIC; }
+/* The event group a handle names, or NULL (src/common/handle.h). */
+static struct rtipc__eventgroup *get(const rtipc_eventgroup_t *handle)
+{
+    return rtipc__handle_get(handle, RTIPC__H_EVENTGROUP);
+}
 
-static inline uint32_t bits_of(const struct rtipc_eventgroup *eg)
+static inline uint32_t bits_of(const struct rtipc__eventgroup *eg)
 {
     return atomic_load_explicit(&eg->bits, memory_order_relaxed);
 }
 
-static inline void set_bits_to(struct rtipc_eventgroup *eg, uint32_t v)
+static inline void set_bits_to(struct rtipc__eventgroup *eg, uint32_t v)
 {
     atomic_store_explicit(&eg->bits, v, memory_order_relaxed);
 }
 
-static void init(struct rtipc_eventgroup *eg, uint16_t flags)
+/* Initialise eg and open its handle; false when the handle table is full. */
+static bool init(struct rtipc__eventgroup *eg, uint16_t flags, rtipc_eventgroup_t **out)
 {
     memset(eg, 0, sizeof *eg);
     eg->flags = flags;
-    eg->magic = EG_MAGIC;
+    uintptr_t h = rtipc__handle_open(eg, RTIPC__H_EVENTGROUP);
+    if (h == 0)
+        return false;
+    *out = (rtipc_eventgroup_t *)h;
+    return true;
 }
 
 int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
@@ -62,11 +70,13 @@ int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
         return RTIPC_ECONTEXT;
     if (!out)
         return RTIPC_EINVAL;
-    struct rtipc_eventgroup *eg = malloc(sizeof *eg);
+    struct rtipc__eventgroup *eg = malloc(sizeof *eg);
     if (!eg)
         return RTIPC_ENOMEM;
-    init(eg, EG_DYNAMIC);
-    *out = eg;
+    if (!init(eg, EG_DYNAMIC, out)) {
+        free(eg);
+        return RTIPC_ENOMEM;
+    }
     return RTIPC_OK;
 }
 
@@ -74,53 +84,54 @@ int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgro
 {
     if (!out || !cb)
         return RTIPC_EINVAL;
-    struct rtipc_eventgroup *eg = (struct rtipc_eventgroup *)(void *)cb;
-    init(eg, 0);
-    *out = eg;
-    return RTIPC_OK;
+    return init((struct rtipc__eventgroup *)(void *)cb, 0, out) ? RTIPC_OK : RTIPC_ENOMEM;
 }
 
-int rtipc_eventgroup_delete(rtipc_eventgroup_t *eg)
+int rtipc_eventgroup_delete(rtipc_eventgroup_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(eg))
+    struct rtipc__eventgroup *eg = get(handle);
+    if (!eg)
         return RTIPC_EINVAL;
     rtipc_lock(&eg->lock);
     if (!rtipc__waitlist_empty(&eg->waiters)) {
         rtipc_unlock(&eg->lock);
         return RTIPC_EBUSY;
     }
-    eg->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&eg->lock);
     if (eg->flags & EG_DYNAMIC)
         free(eg);
     return RTIPC_OK;
 }
 
-int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *eg, int64_t ns)
+int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *handle, int64_t ns)
 {
-    if (!valid(eg))
+    struct rtipc__eventgroup *eg = get(handle);
+    if (!eg)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&eg->spin, ns);
 }
 
-size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *eg)
+size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *handle)
 {
-    if (eg != NULL && !valid(eg))
+    if (handle != NULL && !get(handle))
         return 0;
-    return sizeof(struct rtipc_eventgroup);
+    return sizeof(struct rtipc__eventgroup);
 }
 
-int rtipc_eventgroup_get_bits(const rtipc_eventgroup_t *eg)
+int rtipc_eventgroup_get_bits(const rtipc_eventgroup_t *handle)
 {
-    return valid(eg) ? (int)bits_of(eg) : RTIPC_EINVAL;
+    struct rtipc__eventgroup *eg = get(handle);
+    return eg ? (int)bits_of(eg) : RTIPC_EINVAL;
 }
 
 /* ---- waiting ------------------------------------------------------------ */
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop and setters reach it through the waiter */
-    struct rtipc_eventgroup *eg;
+    struct rtipc__eventgroup *eg;
     uint32_t wait_for;
     uint32_t to_set;   /* sync: bits to set on the first attempt */
     bool clear_on_exit;
@@ -198,7 +209,7 @@ static void batch_release(wake_batch_t *b)
 /* Under the lock: set bits, wake every waiter now satisfied (each gets the
  * value right after the set), then clear the union of their clear-on-exit
  * bits. Returns the bits after clearing. */
-static uint32_t set_and_wake(struct rtipc_eventgroup *eg, uint32_t set, wake_batch_t *b)
+static uint32_t set_and_wake(struct rtipc__eventgroup *eg, uint32_t set, wake_batch_t *b)
 {
     uint32_t bits = bits_of(eg) | set;
     set_bits_to(eg, bits);
@@ -223,7 +234,7 @@ static uint32_t set_and_wake(struct rtipc_eventgroup *eg, uint32_t set, wake_bat
 static int attempt_wait(rtipc_op_t *op)
 {
     eg_op_t *o = (eg_op_t *)op;
-    struct rtipc_eventgroup *eg = o->eg;
+    struct rtipc__eventgroup *eg = o->eg;
     if (o->satisfied)
         return RTIPC_OK; /* a setter already decided, and cleared for us */
     if (o->set_pending) {
@@ -251,7 +262,7 @@ static int attempt_wait(rtipc_op_t *op)
     return RTIPC_OK;
 }
 
-static int wait(rtipc_eventgroup_t *eg, eg_op_t *o, uint32_t *value, rtipc_timeout_t timeout)
+static int wait(struct rtipc__eventgroup *eg, eg_op_t *o, uint32_t *value, rtipc_timeout_t timeout)
 {
     int rc = rtipc__block(&eg->lock, &eg->waiters, &o->op, timeout, rtipc__spin_setting(&eg->spin));
     if (value)
@@ -259,14 +270,15 @@ static int wait(rtipc_eventgroup_t *eg, eg_op_t *o, uint32_t *value, rtipc_timeo
     return rc;
 }
 
-int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *eg, uint32_t bits, bool clear_on_exit, bool wait_all,
+int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *handle, uint32_t bits, bool clear_on_exit, bool wait_all,
                                uint32_t *value, rtipc_timeout_t timeout)
 {
     if (value)
         *value = 0;
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(eg) || bits == 0 || (bits & RESERVED))
+    struct rtipc__eventgroup *eg = get(handle);
+    if (!eg || bits == 0 || (bits & RESERVED))
         return RTIPC_EINVAL;
     eg_op_t o = {.op = {.attempt = attempt_wait},
                  .eg = eg,
@@ -276,14 +288,15 @@ int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *eg, uint32_t bits, bool clear
     return wait(eg, &o, value, timeout);
 }
 
-int rtipc_eventgroup_sync(rtipc_eventgroup_t *eg, uint32_t set, uint32_t wait_for, uint32_t *value,
+int rtipc_eventgroup_sync(rtipc_eventgroup_t *handle, uint32_t set, uint32_t wait_for, uint32_t *value,
                           rtipc_timeout_t timeout)
 {
     if (value)
         *value = 0;
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(eg) || wait_for == 0 || ((set | wait_for) & RESERVED))
+    struct rtipc__eventgroup *eg = get(handle);
+    if (!eg || wait_for == 0 || ((set | wait_for) & RESERVED))
         return RTIPC_EINVAL;
     eg_op_t o = {.op = {.attempt = attempt_wait},
                  .eg = eg,
@@ -296,9 +309,10 @@ int rtipc_eventgroup_sync(rtipc_eventgroup_t *eg, uint32_t set, uint32_t wait_fo
 }
 
 /* ---- setting and clearing --------------------------------------------------- */
-static int set_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *value, bool isr, bool *woken)
+static int set_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *value, bool isr, bool *woken)
 {
-    if (!valid(eg) || (bits & RESERVED))
+    struct rtipc__eventgroup *eg = get(handle);
+    if (!eg || (bits & RESERVED))
         return RTIPC_EINVAL;
     wake_store_t store;
     wake_batch_t b = {.isr = isr, .capacity = WAKE_BATCH, .woken = woken};
@@ -327,9 +341,10 @@ int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, ui
     return set_bits(eg, bits, value, true, woken);
 }
 
-static int clear_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *previous)
+static int clear_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *previous)
 {
-    if (!valid(eg) || (bits & RESERVED))
+    struct rtipc__eventgroup *eg = get(handle);
+    if (!eg || (bits & RESERVED))
         return RTIPC_EINVAL;
     /* Under the lock: a setter reads, decides and writes the bits in one
      * hold, and a clear must not fall between its read and its write. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/handle.h"
 #include "futex.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
@@ -18,12 +19,10 @@
 #include "task_internal.h"
 
 #define MAX_CORES 64
-#define IRQ_MAGIC 0x49525121u
 /* Interrupt threads run above the highest task priority. */
 #define IRQ_FIFO_PRIORITY (RTIPC_FIFO_BASE + RTIPC_PRIORITY_LEVELS + 1)
 
-struct rtipc_irq {
-    uint32_t magic;
+struct rtipc__irq {
     int core;
     rtipc_isr_fn handler;
     void *arg;
@@ -32,7 +31,7 @@ struct rtipc_irq {
     int64_t timer_period;      /* 0 = one-shot; cpu lock */
     _Atomic int64_t count;     /* handler runs */
     bool due;                  /* interrupt thread only */
-    struct rtipc_irq *next;    /* cpu->irqs; written under cpu lock and run_mutex */
+    struct rtipc__irq *next;    /* cpu->irqs; written under cpu lock and run_mutex */
 };
 
 /* Per-core interrupt controller. */
@@ -43,7 +42,7 @@ struct rtipc_cpu {
     bool thread_started;
     pthread_t thread;
     pthread_mutex_t run_mutex;      /* held while handlers run (irq_delete waits on it) */
-    struct rtipc_irq *irqs;
+    struct rtipc__irq *irqs;
     struct rtipc__task *tasks;       /* tasks pinned to this core */
     struct rtipc__task *deferred;    /* readied by a handler that did not yield */
     int64_t flush_at;               /* tick boundary that releases them */
@@ -196,7 +195,7 @@ int rtipc_irq_yield(bool woken)
 /* ---- the interrupt thread ---------------------------------------------- */
 static int64_t min_deadline(int64_t a, int64_t b) { return a < 0 ? b : b < 0 ? a : a < b ? a : b; }
 
-static void run_handler(struct rtipc_cpu *cpu, struct rtipc_irq *irq)
+static void run_handler(struct rtipc_cpu *cpu, struct rtipc__irq *irq)
 {
     isr_yield_requested = false;
     isr_interrupted_priority = INT_MIN;
@@ -219,7 +218,7 @@ static void *irq_thread(void *arg)
 
         pthread_mutex_lock(&cpu->run_mutex);
         rtipc_lock(&cpu->lock);
-        for (struct rtipc_irq *irq = cpu->irqs; irq; irq = irq->next) {
+        for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next) {
             irq->due = atomic_exchange_explicit(&irq->pending, false, memory_order_acquire);
             if (irq->timer_next >= 0 && now >= irq->timer_next) {
                 irq->due = true;
@@ -237,7 +236,7 @@ static void *irq_thread(void *arg)
             }
         }
         rtipc_unlock(&cpu->lock);
-        for (struct rtipc_irq *irq = cpu->irqs; irq; irq = irq->next)
+        for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next)
             if (irq->due)
                 run_handler(cpu, irq);
         pthread_mutex_unlock(&cpu->run_mutex);
@@ -248,7 +247,7 @@ static void *irq_thread(void *arg)
             flush(cpu);
 
         rtipc_lock(&cpu->lock);
-        for (struct rtipc_irq *irq = cpu->irqs; irq; irq = irq->next)
+        for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next)
             deadline = min_deadline(deadline, irq->timer_next);
         if (cpu->deferred)
             deadline = min_deadline(deadline, cpu->flush_at);
@@ -299,7 +298,9 @@ static int start_cpu(int core)
 }
 
 /* ---- interrupt sources -------------------------------------------------- */
-static bool irq_valid(const struct rtipc_irq *irq) { return irq != NULL && irq->magic == IRQ_MAGIC; }
+/* The source a handle names, or NULL: NULL, a deleted source's handle,
+ * another kind's or never a handle (src/common/handle.h). */
+static struct rtipc__irq *get(const rtipc_irq_t *handle) { return rtipc__handle_get(handle, RTIPC__H_IRQ); }
 
 int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
 {
@@ -307,7 +308,7 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
         return RTIPC_ECONTEXT;
     if (!out || !handler || !core_ok(core))
         return RTIPC_EINVAL;
-    struct rtipc_irq *irq = calloc(1, sizeof *irq);
+    struct rtipc__irq *irq = calloc(1, sizeof *irq);
     if (!irq)
         return RTIPC_ENOMEM;
     int rc = start_cpu(core);
@@ -315,11 +316,15 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
         free(irq);
         return rc;
     }
-    irq->magic = IRQ_MAGIC;
     irq->core = core;
     irq->handler = handler;
     irq->arg = arg;
     irq->timer_next = -1;
+    uintptr_t h = rtipc__handle_open(irq, RTIPC__H_IRQ);
+    if (h == 0) {
+        free(irq);
+        return RTIPC_ENOMEM;
+    }
     struct rtipc_cpu *cpu = &cpus[core];
     /* Both locks, as in delete: the interrupt thread walks the list under
      * cpu->lock to collect pending sources and under run_mutex alone to run
@@ -330,36 +335,39 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
     cpu->irqs = irq;
     rtipc_unlock(&cpu->lock);
     pthread_mutex_unlock(&cpu->run_mutex);
-    *out = irq;
+    *out = (rtipc_irq_t *)h;
     return RTIPC_OK;
 }
 
-int rtipc_irq_delete(rtipc_irq_t *irq)
+int rtipc_irq_delete(rtipc_irq_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!irq_valid(irq))
+    struct rtipc__irq *irq = get(handle);
+    if (!irq)
         return RTIPC_EINVAL;
     struct rtipc_cpu *cpu = &cpus[irq->core];
     /* Holding run_mutex: the handler is not running and cannot start. */
     pthread_mutex_lock(&cpu->run_mutex);
     rtipc_lock(&cpu->lock);
-    for (struct rtipc_irq **link = &cpu->irqs; *link; link = &(*link)->next) {
+    for (struct rtipc__irq **link = &cpu->irqs; *link; link = &(*link)->next) {
         if (*link == irq) {
             *link = irq->next;
             break;
         }
     }
-    irq->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&cpu->lock);
     pthread_mutex_unlock(&cpu->run_mutex);
     free(irq);
     return RTIPC_OK;
 }
 
-int rtipc_irq_trigger(rtipc_irq_t *irq)
+int rtipc_irq_trigger(rtipc_irq_t *handle)
 {
-    if (!irq_valid(irq))
+    struct rtipc__irq *irq = get(handle);
+    if (!irq)
         return RTIPC_EINVAL;
     /* Release: pairs with the acquire exchange in irq_thread; what the
      * trigger's caller wrote before is visible to the handler. */
@@ -368,9 +376,10 @@ int rtipc_irq_trigger(rtipc_irq_t *irq)
     return RTIPC_OK;
 }
 
-int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns)
+int rtipc_irq_timer_start(rtipc_irq_t *handle, int64_t delay_ns, int64_t period_ns)
 {
-    if (!irq_valid(irq) || delay_ns < 0 || period_ns < 0)
+    struct rtipc__irq *irq = get(handle);
+    if (!irq || delay_ns < 0 || period_ns < 0)
         return RTIPC_EINVAL;
     struct rtipc_cpu *cpu = &cpus[irq->core];
     int64_t now = rtipc_time_ns();
@@ -383,9 +392,10 @@ int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns)
     return RTIPC_OK;
 }
 
-int rtipc_irq_timer_stop(rtipc_irq_t *irq)
+int rtipc_irq_timer_stop(rtipc_irq_t *handle)
 {
-    if (!irq_valid(irq))
+    struct rtipc__irq *irq = get(handle);
+    if (!irq)
         return RTIPC_EINVAL;
     struct rtipc_cpu *cpu = &cpus[irq->core];
     rtipc_lock(&cpu->lock);
@@ -394,9 +404,10 @@ int rtipc_irq_timer_stop(rtipc_irq_t *irq)
     return RTIPC_OK;
 }
 
-int64_t rtipc_irq_count(const rtipc_irq_t *irq)
+int64_t rtipc_irq_count(const rtipc_irq_t *handle)
 {
-    if (!irq_valid(irq))
+    struct rtipc__irq *irq = get(handle);
+    if (!irq)
         return RTIPC_EINVAL;
     return atomic_load_explicit(&irq->count, memory_order_relaxed);
 }

@@ -27,11 +27,11 @@ _Static_assert(_Alignof(mailbox_port_t) <= 8, "the waiting part's alignment is p
  * stack until the lock is dropped. More waiters take more rounds. */
 enum { WAKE_BATCH = 8 };
 
-static mailbox_port_t *port_of(struct rtipc_mailbox *mb) { return (mailbox_port_t *)(void *)mb->port; }
+static mailbox_port_t *port_of(struct rtipc__mailbox *mb) { return (mailbox_port_t *)(void *)mb->port; }
 
 /* Under the port lock: the flag says whether anybody still waits. Relaxed:
  * written only under the lock, which orders it against the waiters' stores. */
-static void update_sleepers(struct rtipc_mailbox *mb)
+static void update_sleepers(struct rtipc__mailbox *mb)
 {
     atomic_store_explicit(&mb->sleepers, rtipc__waitlist_empty(&port_of(mb)->waiters) ? 0u : 1u,
                           memory_order_relaxed);
@@ -45,20 +45,23 @@ int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t
         return RTIPC_EINVAL;
     /* The control block's size is a multiple of 8, so the copies that follow
      * it are 8-byte aligned. */
-    _Static_assert(sizeof(struct rtipc_mailbox) % 8 == 0, "copies follow the block aligned");
-    struct rtipc_mailbox *mb = malloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
+    _Static_assert(sizeof(struct rtipc__mailbox) % 8 == 0, "copies follow the block aligned");
+    struct rtipc__mailbox *mb = malloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
     if (!mb)
         return RTIPC_ENOMEM;
     rtipc__mailbox_init(mb, value_size, initial, mb + 1, RTIPC__MAILBOX_DYNAMIC);
-    *out = mb;
-    return RTIPC_OK;
+    int rc = rtipc__mailbox_open(mb, out);
+    if (rc != RTIPC_OK)
+        free(mb);
+    return rc;
 }
 
-int rtipc_mailbox_delete(rtipc_mailbox_t *mb)
+int rtipc_mailbox_delete(rtipc_mailbox_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__mailbox_valid(mb))
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb)
         return RTIPC_EINVAL;
     mailbox_port_t *p = port_of(mb);
     rtipc_lock(&p->lock);
@@ -66,7 +69,8 @@ int rtipc_mailbox_delete(rtipc_mailbox_t *mb)
         rtipc_unlock(&p->lock);
         return RTIPC_EBUSY;
     }
-    mb->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&p->lock);
     if (mb->flags & RTIPC__MAILBOX_DYNAMIC)
         free(mb);
@@ -76,7 +80,7 @@ int rtipc_mailbox_delete(rtipc_mailbox_t *mb)
 /* ---- waiting ---------------------------------------------------------------- */
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
-    struct rtipc_mailbox *mb;
+    struct rtipc__mailbox *mb;
     uint64_t last_seen;
     bool abandoned; /* gave up waiting: the last attempt must not set the flag */
 } mailbox_op_t;
@@ -87,7 +91,7 @@ typedef struct {
 static int attempt(rtipc_op_t *op)
 {
     mailbox_op_t *o = (mailbox_op_t *)op;
-    struct rtipc_mailbox *mb = o->mb;
+    struct rtipc__mailbox *mb = o->mb;
     if (rtipc__mailbox_version(mb) > o->last_seen)
         return RTIPC_OK;
     if (o->abandoned)
@@ -139,12 +143,13 @@ static int wait_for(mailbox_op_t *o, rtipc_timeout_t timeout)
     return rtipc__block(&p->lock, &p->waiters, &o->op, left, RTIPC__SPIN_NONE);
 }
 
-int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen, uint64_t *version,
+int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_seen, uint64_t *version,
                              rtipc_timeout_t timeout)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__mailbox_valid(mb) || !buf)
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb || !buf)
         return RTIPC_EINVAL;
     if (rtipc__mailbox_version(mb) <= last_seen) {
         if (rtipc_timeout_is_no_wait(timeout))
@@ -155,18 +160,19 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen,
             return rc;
     }
     /* Versions only grow: this copy is at least the one that satisfied us. */
-    return rtipc_mailbox_read(mb, buf, version);
+    return rtipc__mailbox_read(mb, buf, version);
 }
 
-int rtipc_mailbox_set_spin(rtipc_mailbox_t *mb, int64_t ns)
+int rtipc_mailbox_set_spin(rtipc_mailbox_t *handle, int64_t ns)
 {
-    if (!rtipc__mailbox_valid(mb))
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&port_of(mb)->spin, ns);
 }
 
 /* ---- waking ----------------------------------------------------------------- */
-void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
+void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken)
 {
     mailbox_port_t *p = port_of(mb);
     bool in_isr = rtipc__in_interrupt, any = false, more;

@@ -7,18 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/handle.h"
 #include "rtipc/error.h"
 #include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
-#define MUTEX_MAGIC 0x4d58u /* "MX" */
 #define MUTEX_DYNAMIC 0x1u
 #define MUTEX_RECURSIVE 0x2u
 
-struct rtipc_mutex {
+struct rtipc__mutex {
     rtipc_lock_t lock;
-    uint16_t magic;
     uint16_t flags;
     _Atomic(struct rtipc__task *) holder; /* written under lock, read anywhere */
     uint32_t depth;                      /* takes by the holder (recursive) */
@@ -26,21 +25,27 @@ struct rtipc_mutex {
     rtipc_waitlist_t waiters;
 };
 
-_Static_assert(sizeof(struct rtipc_mutex) <= sizeof(rtipc_mutex_static_t),
+_Static_assert(sizeof(struct rtipc__mutex) <= sizeof(rtipc_mutex_static_t),
                "rtipc_mutex_static_t must hold the mutex");
 
-static bool valid(const struct rtipc_mutex *m) { return m != NULL && m->magic == MUTEX_MAGIC; }
+/* The mutex a handle names, or NULL (src/common/handle.h). */
+static struct rtipc__mutex *get(const rtipc_mutex_t *handle) { return rtipc__handle_get(handle, RTIPC__H_MUTEX); }
 
-static struct rtipc__task *holder_of(const struct rtipc_mutex *m)
+static struct rtipc__task *holder_of(const struct rtipc__mutex *m)
 {
-    return atomic_load_explicit(&((struct rtipc_mutex *)m)->holder, memory_order_relaxed);
+    return atomic_load_explicit(&((struct rtipc__mutex *)m)->holder, memory_order_relaxed);
 }
 
-static void init(struct rtipc_mutex *m, bool recursive, uint16_t flags)
+/* Initialise m and open its handle; false when the handle table is full. */
+static bool init(struct rtipc__mutex *m, bool recursive, uint16_t flags, rtipc_mutex_t **out)
 {
     memset(m, 0, sizeof *m);
     m->flags = flags | (recursive ? MUTEX_RECURSIVE : 0);
-    m->magic = MUTEX_MAGIC;
+    uintptr_t h = rtipc__handle_open(m, RTIPC__H_MUTEX);
+    if (h == 0)
+        return false;
+    *out = (rtipc_mutex_t *)h;
+    return true;
 }
 
 int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
@@ -49,11 +54,13 @@ int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
         return RTIPC_ECONTEXT;
     if (!out)
         return RTIPC_EINVAL;
-    struct rtipc_mutex *m = malloc(sizeof *m);
+    struct rtipc__mutex *m = malloc(sizeof *m);
     if (!m)
         return RTIPC_ENOMEM;
-    init(m, recursive, MUTEX_DYNAMIC);
-    *out = m;
+    if (!init(m, recursive, MUTEX_DYNAMIC, out)) {
+        free(m);
+        return RTIPC_ENOMEM;
+    }
     return RTIPC_OK;
 }
 
@@ -63,24 +70,23 @@ int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mu
         return RTIPC_ECONTEXT;
     if (!out || !cb)
         return RTIPC_EINVAL;
-    struct rtipc_mutex *m = (struct rtipc_mutex *)(void *)cb;
-    init(m, recursive, 0);
-    *out = m;
-    return RTIPC_OK;
+    return init((struct rtipc__mutex *)(void *)cb, recursive, 0, out) ? RTIPC_OK : RTIPC_ENOMEM;
 }
 
-int rtipc_mutex_delete(rtipc_mutex_t *m)
+int rtipc_mutex_delete(rtipc_mutex_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(m))
+    struct rtipc__mutex *m = get(handle);
+    if (!m)
         return RTIPC_EINVAL;
     rtipc_lock(&m->lock);
     if (holder_of(m) || !rtipc__waitlist_empty(&m->waiters)) {
         rtipc_unlock(&m->lock);
         return RTIPC_EBUSY;
     }
-    m->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&m->lock);
     if (m->flags & MUTEX_DYNAMIC)
         free(m);
@@ -89,7 +95,7 @@ int rtipc_mutex_delete(rtipc_mutex_t *m)
 
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
-    struct rtipc_mutex *m;
+    struct rtipc__mutex *m;
     struct rtipc__task *self;
     /* Whether a failed attempt will be followed by a wait, so the holder may
      * inherit our priority: false for RTIPC_NO_WAIT, and from the moment the
@@ -104,7 +110,7 @@ typedef struct {
 static int attempt_lock(rtipc_op_t *op)
 {
     mutex_op_t *o = (mutex_op_t *)op;
-    struct rtipc_mutex *m = o->m;
+    struct rtipc__mutex *m = o->m;
     struct rtipc__task *holder = holder_of(m);
     if (holder == NULL) {
         atomic_store_explicit(&m->holder, o->self, memory_order_relaxed);
@@ -137,11 +143,12 @@ static void abandon_lock(rtipc_op_t *op)
     o->inherited = false;
 }
 
-int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
+int rtipc_mutex_lock(rtipc_mutex_t *handle, rtipc_timeout_t timeout)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(m))
+    struct rtipc__mutex *m = get(handle);
+    if (!m)
         return RTIPC_EINVAL;
     struct rtipc__task *self = rtipc__self();
     if (!self)
@@ -153,18 +160,20 @@ int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
     return rtipc__block(&m->lock, &m->waiters, &o.op, timeout, rtipc__spin_setting(&m->spin));
 }
 
-int rtipc_mutex_set_spin(rtipc_mutex_t *m, int64_t ns)
+int rtipc_mutex_set_spin(rtipc_mutex_t *handle, int64_t ns)
 {
-    if (!valid(m))
+    struct rtipc__mutex *m = get(handle);
+    if (!m)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&m->spin, ns);
 }
 
-int rtipc_mutex_unlock(rtipc_mutex_t *m)
+int rtipc_mutex_unlock(rtipc_mutex_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(m))
+    struct rtipc__mutex *m = get(handle);
+    if (!m)
         return RTIPC_EINVAL;
     struct rtipc__task *self = rtipc__self();
     rtipc_lock(&m->lock);
@@ -191,11 +200,15 @@ int rtipc_mutex_unlock(rtipc_mutex_t *m)
     return RTIPC_OK;
 }
 
-rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m) { return valid(m) ? rtipc__task_handle(holder_of(m)) : NULL; }
-
-size_t rtipc_mutex_footprint(const rtipc_mutex_t *m)
+rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *handle)
 {
-    if (m != NULL && !valid(m))
+    struct rtipc__mutex *m = get(handle);
+    return m ? rtipc__task_handle(holder_of(m)) : NULL;
+}
+
+size_t rtipc_mutex_footprint(const rtipc_mutex_t *handle)
+{
+    if (handle != NULL && !get(handle))
         return 0;
-    return sizeof(struct rtipc_mutex);
+    return sizeof(struct rtipc__mutex);
 }

@@ -5,15 +5,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../common/handle.h"
 #include "lock.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
 #include "task_internal.h"
 
-#define SET_MAGIC 0x51534554u /* "QSET" */
-
-struct rtipc_queueset {
-    uint32_t magic;
+struct rtipc__queueset {
     rtipc_lock_t admin;          /* guards capacity_left and members */
     uint32_t length;
     uint32_t capacity_left;      /* length minus the members' capacities */
@@ -22,7 +20,11 @@ struct rtipc_queueset {
     rtipc_queue_t *events;       /* queue of member handles (void *) */
 };
 
-static bool valid(const struct rtipc_queueset *set) { return set != NULL && set->magic == SET_MAGIC; }
+/* The set a handle names, or NULL (src/common/handle.h). */
+static struct rtipc__queueset *get(const rtipc_queueset_t *handle)
+{
+    return rtipc__handle_get(handle, RTIPC__H_QUEUESET);
+}
 
 int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
 {
@@ -30,7 +32,7 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
         return RTIPC_ECONTEXT;
     if (!out || length == 0 || length > INT32_MAX)
         return RTIPC_EINVAL;
-    struct rtipc_queueset *set = calloc(1, sizeof *set);
+    struct rtipc__queueset *set = calloc(1, sizeof *set);
     if (!set)
         return RTIPC_ENOMEM;
     int rc = rtipc_queue_create(length, sizeof(void *), &set->events);
@@ -39,16 +41,22 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
         return rc;
     }
     set->length = set->capacity_left = (uint32_t)length;
-    set->magic = SET_MAGIC;
-    *out = set;
+    uintptr_t h = rtipc__handle_open(set, RTIPC__H_QUEUESET);
+    if (h == 0) {
+        rtipc_queue_delete(set->events);
+        free(set);
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_queueset_t *)h;
     return RTIPC_OK;
 }
 
-int rtipc_queueset_delete(rtipc_queueset_t *set)
+int rtipc_queueset_delete(rtipc_queueset_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(set))
+    struct rtipc__queueset *set = get(handle);
+    if (!set)
         return RTIPC_EINVAL;
     rtipc_lock(&set->admin);
     bool busy = set->members > 0;
@@ -58,12 +66,12 @@ int rtipc_queueset_delete(rtipc_queueset_t *set)
     int rc = rtipc_queue_delete(set->events); /* RTIPC_EBUSY while tasks select */
     if (rc != RTIPC_OK)
         return rc;
-    set->magic = 0;
+    rtipc__handle_close((uintptr_t)handle);
     free(set);
     return RTIPC_OK;
 }
 
-typedef int (*link_fn)(void *member, struct rtipc_queueset *set, uint32_t *capacity);
+typedef int (*link_fn)(void *member, struct rtipc__queueset *set, uint32_t *capacity);
 
 /* How one member type joins and leaves a set. */
 typedef struct {
@@ -74,11 +82,12 @@ static const member_ops_t queue_ops = {rtipc__queue_attach_set, rtipc__queue_det
 static const member_ops_t sem_ops = {rtipc__sem_attach_set, rtipc__sem_detach_set};
 static const member_ops_t ringbuf_ops = {rtipc__ringbuf_attach_set, rtipc__ringbuf_detach_set};
 
-static int add(rtipc_queueset_t *set, void *member, const member_ops_t *ops)
+static int add(rtipc_queueset_t *handle, void *member, const member_ops_t *ops)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(set) || !member)
+    struct rtipc__queueset *set = get(handle);
+    if (!set || !member)
         return RTIPC_EINVAL;
     rtipc_lock(&set->admin);
     uint32_t capacity = 0;
@@ -96,11 +105,12 @@ static int add(rtipc_queueset_t *set, void *member, const member_ops_t *ops)
     return rc;
 }
 
-static int remove_member(rtipc_queueset_t *set, void *member, const member_ops_t *ops)
+static int remove_member(rtipc_queueset_t *handle, void *member, const member_ops_t *ops)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(set) || !member)
+    struct rtipc__queueset *set = get(handle);
+    if (!set || !member)
         return RTIPC_EINVAL;
     rtipc_lock(&set->admin);
     uint32_t capacity = 0;
@@ -131,7 +141,7 @@ int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
     return remove_member(set, rb, &ringbuf_ops);
 }
 
-void rtipc__queueset_post(struct rtipc_queueset *set, void *member, bool *woken)
+void rtipc__queueset_post(struct rtipc__queueset *set, void *member, bool *woken)
 {
     /* The interrupt-safe send never blocks and, outside a handler, releases
      * a selecting task at once. The sizing rule guarantees room unless
@@ -141,38 +151,48 @@ void rtipc__queueset_post(struct rtipc_queueset *set, void *member, bool *woken)
         atomic_fetch_add_explicit(&set->overflows, 1, memory_order_relaxed);
 }
 
-int64_t rtipc_queueset_overflows(const rtipc_queueset_t *set)
+void rtipc__queueset_forget(struct rtipc__queueset *set, void *member)
 {
-    return valid(set) ? (int64_t)atomic_load_explicit(&set->overflows, memory_order_relaxed) : RTIPC_EINVAL;
+    rtipc__queue_drop_items(set->events, &member);
 }
 
-int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t timeout)
+int64_t rtipc_queueset_overflows(const rtipc_queueset_t *handle)
+{
+    struct rtipc__queueset *set = get(handle);
+    return set ? (int64_t)atomic_load_explicit(&set->overflows, memory_order_relaxed) : RTIPC_EINVAL;
+}
+
+int rtipc_queueset_select(rtipc_queueset_t *handle, void **member, rtipc_timeout_t timeout)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(set) || !member)
+    struct rtipc__queueset *set = get(handle);
+    if (!set || !member)
         return RTIPC_EINVAL;
     return rtipc_queue_receive(set->events, member, timeout);
 }
 
-int rtipc_queueset_set_spin(rtipc_queueset_t *set, int64_t ns)
+int rtipc_queueset_set_spin(rtipc_queueset_t *handle, int64_t ns)
 {
-    if (!valid(set))
+    struct rtipc__queueset *set = get(handle);
+    if (!set)
         return RTIPC_EINVAL;
     /* Select waits on the set's queue of handles: its budget is the set's. */
     return rtipc_queue_set_spin(set->events, ns);
 }
 
-int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member)
+int rtipc_queueset_select_from_isr(rtipc_queueset_t *handle, void **member)
 {
-    if (!valid(set) || !member)
+    struct rtipc__queueset *set = get(handle);
+    if (!set || !member)
         return RTIPC_EINVAL;
     return rtipc_queue_receive_from_isr(set->events, member, NULL);
 }
 
-size_t rtipc_queueset_footprint(const rtipc_queueset_t *set)
+size_t rtipc_queueset_footprint(const rtipc_queueset_t *handle)
 {
-    if (!valid(set))
+    struct rtipc__queueset *set = get(handle);
+    if (!set)
         return 0;
     return sizeof *set + rtipc_queue_footprint(set->events);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/ringbuf_core.h"
+#include "../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
@@ -15,7 +16,6 @@
 #include "task_internal.h"
 #include "wait.h"
 
-#define RINGBUF_MAGIC 0x5242u /* "RB" */
 #define RINGBUF_DYNAMIC 0x1u
 
 _Static_assert((int)RTIPC_RINGBUF_NOSPLIT == (int)RTIPC__RB_NOSPLIT &&
@@ -25,24 +25,26 @@ _Static_assert((int)RTIPC_RINGBUF_NOSPLIT == (int)RTIPC__RB_NOSPLIT &&
 _Static_assert(RTIPC_RINGBUF_HEADER_SIZE == RTIPC__RB_HEADER, "header size agrees with the core");
 _Static_assert(RTIPC_RINGBUF_MAX_SIZE == RTIPC__RB_MAX_SIZE, "largest size agrees with the core");
 
-struct rtipc_ringbuf {
+struct rtipc__ringbuf {
     rtipc_lock_t lock;
-    uint16_t magic;
-    uint8_t flags;
-    uint8_t type;                /* fixed at creation: read without the lock
+    unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
+    unsigned flags : 4;
+    unsigned type : 4;           /* fixed at creation: read without the lock
                                     (the core's copy shares a word with a
-                                    counter and is read only under it) */
+                                    counter and is read only under it; this
+                                    word is never written after creation) */
     rtipc__rb_t core;            /* layout and offsets, guarded by lock */
     rtipc_waitlist_t senders;    /* tasks waiting for space (send, acquire) */
     rtipc_waitlist_t receivers;  /* tasks waiting for an item */
-    struct rtipc_queueset *set;  /* the queue set its read side belongs to, or NULL */
+    struct rtipc__queueset *set; /* the queue set its read side belongs to, or NULL */
     rtipc_spin_setting_t spin;   /* spin budget of its waiters (spin.h) */
 };
 
-_Static_assert(sizeof(struct rtipc_ringbuf) <= sizeof(rtipc_ringbuf_static_t),
+_Static_assert(sizeof(struct rtipc__ringbuf) <= sizeof(rtipc_ringbuf_static_t),
                "rtipc_ringbuf_static_t must hold the control block");
 
-static bool valid(const struct rtipc_ringbuf *rb) { return rb != NULL && rb->magic == RINGBUF_MAGIC; }
+/* The ring buffer a handle names, or NULL (src/common/handle.h). */
+static struct rtipc__ringbuf *get(const rtipc_ringbuf_t *handle) { return rtipc__handle_get(handle, RTIPC__H_RINGBUF); }
 
 static bool type_ok(rtipc_ringbuf_type_t type)
 {
@@ -71,14 +73,15 @@ static uint32_t capacity_for(size_t size, rtipc_ringbuf_type_t type, bool round)
 size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type)
 {
     if (size == 0)
-        return type_ok(type) ? sizeof(struct rtipc_ringbuf) : 0;
+        return type_ok(type) ? sizeof(struct rtipc__ringbuf) : 0;
     uint32_t cap = capacity_for(size, type, true);
-    return cap ? sizeof(struct rtipc_ringbuf) + cap : 0;
+    return cap ? sizeof(struct rtipc__ringbuf) + cap : 0;
 }
 
-int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *rb, int64_t ns)
+int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *handle, int64_t ns)
 {
-    if (!valid(rb))
+    struct rtipc__ringbuf *rb = get(handle);
+    if (!rb)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&rb->spin, ns);
 }
@@ -90,13 +93,20 @@ size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
     return rtipc__rb_item_bytes((unsigned)type, (uint32_t)size);
 }
 
-static void init(struct rtipc_ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap, uint8_t flags)
+/* Initialise rb and open its handle; false when the handle table is full. */
+static bool init(struct rtipc__ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap, unsigned flags,
+                 rtipc_ringbuf_t **out)
 {
     memset(rb, 0, sizeof *rb);
     rtipc__rb_init(&rb->core, (unsigned)type, storage, cap);
-    rb->type = (uint8_t)type;
+    rb->type = (unsigned)type;
     rb->flags = flags;
-    rb->magic = RINGBUF_MAGIC;
+    uintptr_t h = rtipc__handle_open(rb, RTIPC__H_RINGBUF);
+    if (h == 0)
+        return false;
+    rb->slot = rtipc__handle_index(h); /* for set membership, which needs *out first */
+    *out = (rtipc_ringbuf_t *)h;
+    return true;
 }
 
 int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t **out)
@@ -108,11 +118,13 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
         return RTIPC_EINVAL;
     /* The control block is a multiple of 8 bytes: the storage after it is
      * aligned for headers. */
-    struct rtipc_ringbuf *rb = malloc(sizeof *rb + cap);
+    struct rtipc__ringbuf *rb = malloc(sizeof *rb + cap);
     if (!rb)
         return RTIPC_ENOMEM;
-    init(rb, type, (unsigned char *)(rb + 1), cap, RINGBUF_DYNAMIC);
-    *out = rb;
+    if (!init(rb, type, (unsigned char *)(rb + 1), cap, RINGBUF_DYNAMIC, out)) {
+        free(rb);
+        return RTIPC_ENOMEM;
+    }
     return RTIPC_OK;
 }
 
@@ -124,17 +136,15 @@ int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *st
         return RTIPC_EINVAL;
     if (item_type(type) && (uintptr_t)storage % RTIPC__RB_ALIGN != 0)
         return RTIPC_EINVAL;
-    struct rtipc_ringbuf *rb = (struct rtipc_ringbuf *)(void *)cb;
-    init(rb, type, storage, cap, 0);
-    *out = rb;
-    return RTIPC_OK;
+    return init((struct rtipc__ringbuf *)(void *)cb, type, storage, cap, 0, out) ? RTIPC_OK : RTIPC_ENOMEM;
 }
 
-int rtipc_ringbuf_delete(rtipc_ringbuf_t *rb)
+int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(rb))
+    if (!rb)
         return RTIPC_EINVAL;
     rtipc_lock(&rb->lock);
     if (!rtipc__waitlist_empty(&rb->senders) || !rtipc__waitlist_empty(&rb->receivers) ||
@@ -142,7 +152,8 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *rb)
         rtipc_unlock(&rb->lock);
         return RTIPC_EBUSY;
     }
-    rb->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&rb->lock);
     if (rb->flags & RINGBUF_DYNAMIC)
         free(rb);
@@ -152,7 +163,7 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *rb)
 /* ---- whom to wake (all under the lock) ----------------------------------- */
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
-    struct rtipc_ringbuf *rb;
+    struct rtipc__ringbuf *rb;
     const void *data;        /* send */
     uint32_t size;           /* send, acquire: item length; receive: max bytes */
     void *acquired;          /* acquire: result */
@@ -169,7 +180,7 @@ typedef struct {
 /* The highest-priority waiting sender whose item fits now, or NULL. Senders
  * wait for different amounts of space, so the first in line may not be the
  * one that can proceed. */
-static rtipc_waiter_t *fitting_sender(struct rtipc_ringbuf *rb)
+static rtipc_waiter_t *fitting_sender(struct rtipc__ringbuf *rb)
 {
     for (rtipc_waiter_t *w = rb->senders.head; w; w = w->next)
         if (rtipc__rb_fits(&rb->core, ((rb_op_t *)w->op)->size))
@@ -178,7 +189,7 @@ static rtipc_waiter_t *fitting_sender(struct rtipc_ringbuf *rb)
 }
 
 /* The receiver to wake when a receive would now succeed, or NULL. */
-static rtipc_waiter_t *ready_receiver(struct rtipc_ringbuf *rb)
+static rtipc_waiter_t *ready_receiver(struct rtipc__ringbuf *rb)
 {
     return rtipc__rb_readable(&rb->core) ? rb->receivers.head : NULL;
 }
@@ -187,27 +198,27 @@ static rtipc_waiter_t *ready_receiver(struct rtipc_ringbuf *rb)
  * readers learn of new data (send, send_from_isr, complete), so the read-side
  * queue-set hook belongs here: one post to rb->set per item. Returns the
  * receiver to wake, or NULL. */
-static rtipc_waiter_t *items_available(struct rtipc_ringbuf *rb, uint32_t items, bool *woken)
+static rtipc_waiter_t *items_available(struct rtipc__ringbuf *rb, uint32_t items, bool *woken)
 {
     if (items == 0)
         return NULL;
     if (rb->set)
         for (uint32_t i = 0; i < items; ++i)
-            rtipc__queueset_post(rb->set, rb, woken);
+            rtipc__queueset_post(rb->set, rtipc__handle_at(rb->slot), woken);
     return ready_receiver(rb);
 }
 
 /* After storing an item (or reserving space): a receiver for it, and the next
  * waiting sender that still fits, so that senders for whom a return freed
  * room proceed one after the other. */
-static wakes_t after_store(struct rtipc_ringbuf *rb, uint32_t items, bool *woken)
+static wakes_t after_store(struct rtipc__ringbuf *rb, uint32_t items, bool *woken)
 {
     return (wakes_t){items_available(rb, items, woken), fitting_sender(rb)};
 }
 
 /* After a give-back: the sender that now fits (if space was freed) and, for
  * a byte buffer, a receiver (the stream is no longer held by that read). */
-static wakes_t after_return(struct rtipc_ringbuf *rb, bool freed)
+static wakes_t after_return(struct rtipc__ringbuf *rb, bool freed)
 {
     wakes_t w = {NULL, NULL};
     if (freed)
@@ -217,13 +228,13 @@ static wakes_t after_return(struct rtipc_ringbuf *rb, bool freed)
     return w;
 }
 
-static void wake_tasks(struct rtipc_ringbuf *rb, wakes_t w, struct rtipc__task *out[2])
+static void wake_tasks(struct rtipc__ringbuf *rb, wakes_t w, struct rtipc__task *out[2])
 {
     out[0] = w.receiver ? rtipc__waitlist_wake(&rb->receivers, w.receiver) : NULL;
     out[1] = w.sender ? rtipc__waitlist_wake(&rb->senders, w.sender) : NULL;
 }
 
-static void wake_isr(struct rtipc_ringbuf *rb, wakes_t w, rtipc_isr_wake_t out[2])
+static void wake_isr(struct rtipc__ringbuf *rb, wakes_t w, rtipc_isr_wake_t out[2])
 {
     rtipc_isr_wake_t none = {NULL, false};
     out[0] = w.receiver ? rtipc__isr_wake(&rb->receivers, w.receiver) : none;
@@ -253,7 +264,7 @@ static void unpark_all(struct rtipc__task *a, struct rtipc__task *b)
 static int attempt_send(rtipc_op_t *op)
 {
     rb_op_t *o = (rb_op_t *)op;
-    struct rtipc_ringbuf *rb = o->rb;
+    struct rtipc__ringbuf *rb = o->rb;
     o->wake2 = NULL;
     if (!rtipc__rb_fits(&rb->core, o->size))
         return RTIPC_EWOULDBLOCK;
@@ -267,7 +278,7 @@ static int attempt_send(rtipc_op_t *op)
 static int attempt_acquire(rtipc_op_t *op)
 {
     rb_op_t *o = (rb_op_t *)op;
-    struct rtipc_ringbuf *rb = o->rb;
+    struct rtipc__ringbuf *rb = o->rb;
     o->wake2 = NULL;
     if (!rtipc__rb_fits(&rb->core, o->size))
         return RTIPC_EWOULDBLOCK;
@@ -279,18 +290,19 @@ static int attempt_acquire(rtipc_op_t *op)
 }
 
 /* Common check of the sending calls: 0, or the error to return. */
-static int check_size(const struct rtipc_ringbuf *rb, size_t size)
+static int check_size(const struct rtipc__ringbuf *rb, size_t size)
 {
     if (size == 0 || size > rtipc__rb_max_item_for(rb->type, rb->core.size))
         return RTIPC_EINVAL;
     return RTIPC_OK;
 }
 
-int rtipc_ringbuf_send(rtipc_ringbuf_t *rb, const void *data, size_t size, rtipc_timeout_t timeout)
+int rtipc_ringbuf_send(rtipc_ringbuf_t *handle, const void *data, size_t size, rtipc_timeout_t timeout)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(rb) || !data || check_size(rb, size))
+    if (!rb || !data || check_size(rb, size))
         return RTIPC_EINVAL;
     rb_op_t o = {.op = {.attempt = attempt_send}, .rb = rb, .data = data, .size = (uint32_t)size};
     int rc = rtipc__block(&rb->lock, &rb->senders, &o.op, timeout, rtipc__spin_setting(&rb->spin));
@@ -298,11 +310,12 @@ int rtipc_ringbuf_send(rtipc_ringbuf_t *rb, const void *data, size_t size, rtipc
     return rc;
 }
 
-int rtipc_ringbuf_acquire(rtipc_ringbuf_t *rb, void **item, size_t size, rtipc_timeout_t timeout)
+int rtipc_ringbuf_acquire(rtipc_ringbuf_t *handle, void **item, size_t size, rtipc_timeout_t timeout)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(rb) || !item)
+    if (!rb || !item)
         return RTIPC_EINVAL;
     if (rb->type != RTIPC__RB_NOSPLIT)
         return RTIPC_ENOTSUP;
@@ -316,11 +329,12 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *rb, void **item, size_t size, rtipc_t
     return rc;
 }
 
-int rtipc_ringbuf_complete(rtipc_ringbuf_t *rb, void *item)
+int rtipc_ringbuf_complete(rtipc_ringbuf_t *handle, void *item)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(rb) || !item)
+    if (!rb || !item)
         return RTIPC_EINVAL;
     uint32_t items;
     struct rtipc__task *t[2] = {NULL, NULL};
@@ -333,9 +347,10 @@ int rtipc_ringbuf_complete(rtipc_ringbuf_t *rb, void *item)
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
-int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *rb, const void *data, size_t size, bool *woken)
+int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *handle, const void *data, size_t size, bool *woken)
 {
-    if (!valid(rb) || !data || check_size(rb, size))
+    struct rtipc__ringbuf *rb = get(handle);
+    if (!rb || !data || check_size(rb, size))
         return RTIPC_EINVAL;
     rtipc_isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
     int rc = RTIPC_OK;
@@ -356,7 +371,7 @@ int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *rb, const void *data, size_t si
 static int attempt_receive(rtipc_op_t *op)
 {
     rb_op_t *o = (rb_op_t *)op;
-    struct rtipc_ringbuf *rb = o->rb;
+    struct rtipc__ringbuf *rb = o->rb;
     o->wake2 = NULL;
     if (!rtipc__rb_take(&rb->core, o->size, &o->span))
         return RTIPC_EWOULDBLOCK;
@@ -371,10 +386,10 @@ static int attempt_receive(rtipc_op_t *op)
 enum recv_kind { RECV_WHOLE, RECV_SPLIT, RECV_UP_TO };
 
 /* Argument and type checks of every receive: 0, or the error to return. */
-static int check_receive(const struct rtipc_ringbuf *rb, enum recv_kind kind, const void *a, const void *b,
+static int check_receive(const struct rtipc__ringbuf *rb, enum recv_kind kind, const void *a, const void *b,
                          const void *c, const void *d, size_t max)
 {
-    if (!valid(rb) || !a || !b || (kind == RECV_SPLIT && (!c || !d)))
+    if (!rb || !a || !b || (kind == RECV_SPLIT && (!c || !d)))
         return RTIPC_EINVAL;
     unsigned type = rb->type;
     if ((kind == RECV_WHOLE && type == RTIPC__RB_ALLOWSPLIT) || (kind == RECV_SPLIT && type == RTIPC__RB_BYTEBUF) ||
@@ -387,7 +402,7 @@ static int check_receive(const struct rtipc_ringbuf *rb, enum recv_kind kind, co
 
 static uint32_t clamp_max(size_t max) { return max > UINT32_MAX ? UINT32_MAX : (uint32_t)max; }
 
-static int receive(rtipc_ringbuf_t *rb, rtipc__rb_span_t *span, size_t max, rtipc_timeout_t timeout)
+static int receive(struct rtipc__ringbuf *rb, rtipc__rb_span_t *span, size_t max, rtipc_timeout_t timeout)
 {
     rb_op_t o = {.op = {.attempt = attempt_receive}, .rb = rb, .size = clamp_max(max)};
     int rc = rtipc__block(&rb->lock, &rb->receivers, &o.op, timeout, rtipc__spin_setting(&rb->spin));
@@ -396,8 +411,9 @@ static int receive(rtipc_ringbuf_t *rb, rtipc__rb_span_t *span, size_t max, rtip
     return rc;
 }
 
-int rtipc_ringbuf_receive(rtipc_ringbuf_t *rb, void **item, size_t *size, rtipc_timeout_t timeout)
+int rtipc_ringbuf_receive(rtipc_ringbuf_t *handle, void **item, size_t *size, rtipc_timeout_t timeout)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc = check_receive(rb, RECV_WHOLE, item, size, NULL, NULL, 0);
@@ -411,9 +427,10 @@ int rtipc_ringbuf_receive(rtipc_ringbuf_t *rb, void **item, size_t *size, rtipc_
     return rc;
 }
 
-int rtipc_ringbuf_receive_split(rtipc_ringbuf_t *rb, void **head, size_t *head_size, void **tail,
+int rtipc_ringbuf_receive_split(rtipc_ringbuf_t *handle, void **head, size_t *head_size, void **tail,
                                 size_t *tail_size, rtipc_timeout_t timeout)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc = check_receive(rb, RECV_SPLIT, head, head_size, tail, tail_size, 0);
@@ -429,9 +446,10 @@ int rtipc_ringbuf_receive_split(rtipc_ringbuf_t *rb, void **head, size_t *head_s
     return rc;
 }
 
-int rtipc_ringbuf_receive_up_to(rtipc_ringbuf_t *rb, void **item, size_t *size, size_t max,
+int rtipc_ringbuf_receive_up_to(rtipc_ringbuf_t *handle, void **item, size_t *size, size_t max,
                                 rtipc_timeout_t timeout)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc = check_receive(rb, RECV_UP_TO, item, size, NULL, NULL, max);
@@ -447,7 +465,7 @@ int rtipc_ringbuf_receive_up_to(rtipc_ringbuf_t *rb, void **item, size_t *size, 
 
 /* Interrupt-safe receive: one attempt, wakes nobody (receiving frees no
  * space; a task woken for an earlier item passes the turn on itself). */
-static int receive_isr(rtipc_ringbuf_t *rb, rtipc__rb_span_t *span, size_t max)
+static int receive_isr(struct rtipc__ringbuf *rb, rtipc__rb_span_t *span, size_t max)
 {
     rtipc_lock(&rb->lock);
     bool ok = rtipc__rb_take(&rb->core, clamp_max(max), span);
@@ -455,8 +473,9 @@ static int receive_isr(rtipc_ringbuf_t *rb, rtipc__rb_span_t *span, size_t max)
     return ok ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_ringbuf_receive_from_isr(rtipc_ringbuf_t *rb, void **item, size_t *size)
+int rtipc_ringbuf_receive_from_isr(rtipc_ringbuf_t *handle, void **item, size_t *size)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     int rc = check_receive(rb, RECV_WHOLE, item, size, NULL, NULL, 0);
     rtipc__rb_span_t span;
     if (rc == RTIPC_OK)
@@ -468,9 +487,10 @@ int rtipc_ringbuf_receive_from_isr(rtipc_ringbuf_t *rb, void **item, size_t *siz
     return rc;
 }
 
-int rtipc_ringbuf_receive_split_from_isr(rtipc_ringbuf_t *rb, void **head, size_t *head_size, void **tail,
+int rtipc_ringbuf_receive_split_from_isr(rtipc_ringbuf_t *handle, void **head, size_t *head_size, void **tail,
                                          size_t *tail_size)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     int rc = check_receive(rb, RECV_SPLIT, head, head_size, tail, tail_size, 0);
     rtipc__rb_span_t span;
     if (rc == RTIPC_OK)
@@ -484,8 +504,9 @@ int rtipc_ringbuf_receive_split_from_isr(rtipc_ringbuf_t *rb, void **head, size_
     return rc;
 }
 
-int rtipc_ringbuf_receive_up_to_from_isr(rtipc_ringbuf_t *rb, void **item, size_t *size, size_t max)
+int rtipc_ringbuf_receive_up_to_from_isr(rtipc_ringbuf_t *handle, void **item, size_t *size, size_t max)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     int rc = check_receive(rb, RECV_UP_TO, item, size, NULL, NULL, max);
     rtipc__rb_span_t span;
     if (rc == RTIPC_OK)
@@ -498,11 +519,12 @@ int rtipc_ringbuf_receive_up_to_from_isr(rtipc_ringbuf_t *rb, void **item, size_
 }
 
 /* ---- returning ------------------------------------------------------------------ */
-int rtipc_ringbuf_return(rtipc_ringbuf_t *rb, void *item)
+int rtipc_ringbuf_return(rtipc_ringbuf_t *handle, void *item)
 {
+    struct rtipc__ringbuf *rb = get(handle);
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(rb) || !item)
+    if (!rb || !item)
         return RTIPC_EINVAL;
     struct rtipc__task *t[2] = {NULL, NULL};
     bool freed;
@@ -515,9 +537,10 @@ int rtipc_ringbuf_return(rtipc_ringbuf_t *rb, void *item)
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
-int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *rb, void *item, bool *woken)
+int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *handle, void *item, bool *woken)
 {
-    if (!valid(rb) || !item)
+    struct rtipc__ringbuf *rb = get(handle);
+    if (!rb || !item)
         return RTIPC_EINVAL;
     rtipc_isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
     bool freed;
@@ -534,13 +557,13 @@ int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *rb, void *item, bool *woken)
 /* ---- queries ---------------------------------------------------------------------- */
 /* Queries lock a const handle: the lock is the object's mutable part, and
  * every ring buffer lives in writable memory (malloc or caller storage). */
-static int query(const rtipc_ringbuf_t *crb, int (*get)(const rtipc__rb_t *))
+static int query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *))
 {
-    if (!valid(crb))
+    struct rtipc__ringbuf *rb = get(handle);
+    if (!rb)
         return RTIPC_EINVAL;
-    struct rtipc_ringbuf *rb = (struct rtipc_ringbuf *)(uintptr_t)crb;
     rtipc_lock(&rb->lock);
-    int v = get(&rb->core);
+    int v = field(&rb->core);
     rtipc_unlock(&rb->lock);
     return v;
 }
@@ -551,32 +574,34 @@ static int get_used(const rtipc__rb_t *c) { return (int)c->used; }
 
 int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *rb) { return query(rb, get_free); }
 
-int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *rb)
+int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *handle)
 {
-    return valid(rb) ? (int)rtipc__rb_max_item_for(rb->type, rb->core.size) : RTIPC_EINVAL; /* fixed */
+    struct rtipc__ringbuf *rb = get(handle);
+    return rb ? (int)rtipc__rb_max_item_for(rb->type, rb->core.size) : RTIPC_EINVAL; /* fixed */
 }
 
 int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *rb) { return query(rb, get_waiting); }
 
 int rtipc_ringbuf_bytes_used(const rtipc_ringbuf_t *rb) { return query(rb, get_used); }
 
-size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *rb)
+size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *handle)
 {
-    return valid(rb) ? sizeof(struct rtipc_ringbuf) + rb->core.size : 0;
+    struct rtipc__ringbuf *rb = get(handle);
+    return rb ? sizeof(struct rtipc__ringbuf) + rb->core.size : 0;
 }
 
 /* ---- queue-set membership, read side (queueset.c) ---------------------- */
 /* Each stored item posts one event, so the most events at once is the number
  * of smallest items that fit: that is what the member counts against the set. */
-static uint32_t set_capacity(const struct rtipc_ringbuf *rb)
+static uint32_t set_capacity(const struct rtipc__ringbuf *rb)
 {
     return rb->core.size / rtipc__rb_item_bytes(rb->core.type, 1);
 }
 
-int rtipc__ringbuf_attach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+int rtipc__ringbuf_attach_set(void *member, struct rtipc__queueset *set, uint32_t *capacity)
 {
-    struct rtipc_ringbuf *rb = member;
-    if (!valid(rb))
+    struct rtipc__ringbuf *rb = get(member);
+    if (!rb)
         return RTIPC_EINVAL;
     rtipc_lock(&rb->lock);
     int rc = rb->set || rtipc__rb_waiting(&rb->core) != 0 || rtipc__rb_in_use(&rb->core) ? RTIPC_EBUSY
@@ -589,10 +614,10 @@ int rtipc__ringbuf_attach_set(void *member, struct rtipc_queueset *set, uint32_t
     return rc;
 }
 
-int rtipc__ringbuf_detach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+int rtipc__ringbuf_detach_set(void *member, struct rtipc__queueset *set, uint32_t *capacity)
 {
-    struct rtipc_ringbuf *rb = member;
-    if (!valid(rb))
+    struct rtipc__ringbuf *rb = get(member);
+    if (!rb)
         return RTIPC_EINVAL;
     rtipc_lock(&rb->lock);
     int rc = rb->set != set                                                       ? RTIPC_EINVAL

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
@@ -13,34 +14,40 @@
 #include "task_internal.h"
 #include "wait.h"
 
-#define SEM_MAGIC 0x5345u /* "SE" */
 #define SEM_DYNAMIC 0x1u
 
-struct rtipc_sem {
+struct rtipc__sem {
     rtipc_lock_t lock;
-    uint16_t magic;
-    uint16_t flags;
-    _Atomic uint32_t count;   /* written under lock, read anywhere */
+    unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
+    unsigned flags : 8;
+    _Atomic uint32_t count;      /* written under lock, read anywhere */
     uint32_t max;
-    rtipc_waitlist_t takers;  /* tasks waiting for a count */
-    struct rtipc_queueset *set; /* the queue set it belongs to, or NULL */
-    rtipc_spin_setting_t spin;  /* spin budget of its takers (spin.h) */
+    rtipc_waitlist_t takers;     /* tasks waiting for a count */
+    struct rtipc__queueset *set; /* the queue set it belongs to, or NULL */
+    rtipc_spin_setting_t spin;   /* spin budget of its takers (spin.h) */
 };
 
-_Static_assert(sizeof(struct rtipc_sem) <= sizeof(rtipc_sem_static_t),
+_Static_assert(sizeof(struct rtipc__sem) <= sizeof(rtipc_sem_static_t),
                "rtipc_sem_static_t must hold the semaphore");
 
-static bool valid(const struct rtipc_sem *s) { return s != NULL && s->magic == SEM_MAGIC; }
+/* The semaphore a handle names, or NULL (src/common/handle.h). */
+static struct rtipc__sem *get(const rtipc_sem_t *handle) { return rtipc__handle_get(handle, RTIPC__H_SEM); }
 
 static bool params_ok(unsigned max, unsigned initial) { return max > 0 && max <= INT32_MAX && initial <= max; }
 
-static void init(struct rtipc_sem *s, unsigned max, unsigned initial, uint16_t flags)
+/* Initialise s and open its handle; false when the handle table is full. */
+static bool init(struct rtipc__sem *s, unsigned max, unsigned initial, unsigned flags, rtipc_sem_t **out)
 {
     memset(s, 0, sizeof *s);
     s->max = max;
     atomic_store_explicit(&s->count, initial, memory_order_relaxed);
     s->flags = flags;
-    s->magic = SEM_MAGIC;
+    uintptr_t h = rtipc__handle_open(s, RTIPC__H_SEM);
+    if (h == 0)
+        return false;
+    s->slot = rtipc__handle_index(h); /* for set membership, which needs *out first */
+    *out = (rtipc_sem_t *)h;
+    return true;
 }
 
 static int create(unsigned max, unsigned initial, rtipc_sem_t **out)
@@ -49,13 +56,18 @@ static int create(unsigned max, unsigned initial, rtipc_sem_t **out)
         return RTIPC_ECONTEXT;
     if (!out || !params_ok(max, initial))
         return RTIPC_EINVAL;
-    struct rtipc_sem *s = malloc(sizeof *s);
+    struct rtipc__sem *s = malloc(sizeof *s);
     if (!s)
         return RTIPC_ENOMEM;
-    init(s, max, initial, SEM_DYNAMIC);
-    *out = s;
+    if (!init(s, max, initial, SEM_DYNAMIC, out)) {
+        free(s);
+        return RTIPC_ENOMEM;
+    }
     return RTIPC_OK;
 }
+
+/* Tell s's set of one more count: its event is s's handle. Under s's lock. */
+static void post(struct rtipc__sem *s, bool *woken) { rtipc__queueset_post(s->set, rtipc__handle_at(s->slot), woken); }
 
 int rtipc_sem_create_binary(rtipc_sem_t **out) { return create(1, 0, out); }
 
@@ -68,35 +80,35 @@ int rtipc_sem_create_static(unsigned max, unsigned initial, rtipc_sem_static_t *
 {
     if (!out || !cb || !params_ok(max, initial))
         return RTIPC_EINVAL;
-    struct rtipc_sem *s = (struct rtipc_sem *)(void *)cb;
-    init(s, max, initial, 0);
-    *out = s;
-    return RTIPC_OK;
+    return init((struct rtipc__sem *)(void *)cb, max, initial, 0, out) ? RTIPC_OK : RTIPC_ENOMEM;
 }
 
-int rtipc_sem_delete(rtipc_sem_t *s)
+int rtipc_sem_delete(rtipc_sem_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(s))
+    struct rtipc__sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     rtipc_lock(&s->lock);
     if (!rtipc__waitlist_empty(&s->takers) || s->set) {
         rtipc_unlock(&s->lock);
         return RTIPC_EBUSY;
     }
-    s->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&s->lock);
     if (s->flags & SEM_DYNAMIC)
         free(s);
     return RTIPC_OK;
 }
 
-int rtipc_sem_give(rtipc_sem_t *s)
+int rtipc_sem_give(rtipc_sem_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(s))
+    struct rtipc__sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     rtipc_lock(&s->lock);
     uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
@@ -106,7 +118,7 @@ int rtipc_sem_give(rtipc_sem_t *s)
     }
     atomic_store_explicit(&s->count, count + 1, memory_order_relaxed);
     if (s->set)
-        rtipc__queueset_post(s->set, s, NULL);
+        post(s, NULL);
     struct rtipc__task *wake = rtipc__waitlist_wake_one(&s->takers);
     rtipc_unlock(&s->lock);
     if (wake)
@@ -116,12 +128,12 @@ int rtipc_sem_give(rtipc_sem_t *s)
 
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
-    struct rtipc_sem *s;
+    struct rtipc__sem *s;
 } sem_op_t;
 
 static int attempt_take(rtipc_op_t *op)
 {
-    struct rtipc_sem *s = ((sem_op_t *)op)->s;
+    struct rtipc__sem *s = ((sem_op_t *)op)->s;
     uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
     if (count == 0)
         return RTIPC_EWOULDBLOCK;
@@ -129,26 +141,29 @@ static int attempt_take(rtipc_op_t *op)
     return RTIPC_OK;
 }
 
-int rtipc_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout)
+int rtipc_sem_take(rtipc_sem_t *handle, rtipc_timeout_t timeout)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(s))
+    struct rtipc__sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
     return rtipc__block(&s->lock, &s->takers, &o.op, timeout, rtipc__spin_setting(&s->spin));
 }
 
-int rtipc_sem_set_spin(rtipc_sem_t *s, int64_t ns)
+int rtipc_sem_set_spin(rtipc_sem_t *handle, int64_t ns)
 {
-    if (!valid(s))
+    struct rtipc__sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&s->spin, ns);
 }
 
-int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
+int rtipc_sem_give_from_isr(rtipc_sem_t *handle, bool *woken)
 {
-    if (!valid(s))
+    struct rtipc__sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     rtipc_isr_wake_t wake = {NULL, false};
     int rc = RTIPC_OK;
@@ -159,7 +174,7 @@ int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
     } else {
         atomic_store_explicit(&s->count, count + 1, memory_order_relaxed);
         if (s->set)
-            rtipc__queueset_post(s->set, s, woken);
+            post(s, woken);
         wake = rtipc__isr_wake_one(&s->takers);
     }
     rtipc_unlock(&s->lock);
@@ -167,10 +182,11 @@ int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
     return rc;
 }
 
-int rtipc_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
+int rtipc_sem_take_from_isr(rtipc_sem_t *handle, bool *woken)
 {
     (void)woken; /* a take frees nothing a task could wait for */
-    if (!valid(s))
+    struct rtipc__sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
     rtipc_lock(&s->lock);
@@ -180,10 +196,10 @@ int rtipc_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
 }
 
 /* ---- queue-set membership (queueset.c) -------------------------------- */
-int rtipc__sem_attach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+int rtipc__sem_attach_set(void *member, struct rtipc__queueset *set, uint32_t *capacity)
 {
-    struct rtipc_sem *s = member;
-    if (!valid(s))
+    struct rtipc__sem *s = get(member);
+    if (!s)
         return RTIPC_EINVAL;
     rtipc_lock(&s->lock);
     int rc = s->set || atomic_load_explicit(&s->count, memory_order_relaxed) != 0 ? RTIPC_EBUSY : RTIPC_OK;
@@ -195,10 +211,10 @@ int rtipc__sem_attach_set(void *member, struct rtipc_queueset *set, uint32_t *ca
     return rc;
 }
 
-int rtipc__sem_detach_set(void *member, struct rtipc_queueset *set, uint32_t *capacity)
+int rtipc__sem_detach_set(void *member, struct rtipc__queueset *set, uint32_t *capacity)
 {
-    struct rtipc_sem *s = member;
-    if (!valid(s))
+    struct rtipc__sem *s = get(member);
+    if (!s)
         return RTIPC_EINVAL;
     rtipc_lock(&s->lock);
     int rc = s->set != set                                               ? RTIPC_EINVAL
@@ -212,16 +228,21 @@ int rtipc__sem_detach_set(void *member, struct rtipc_queueset *set, uint32_t *ca
     return rc;
 }
 
-int rtipc_sem_count(const rtipc_sem_t *s)
+int rtipc_sem_count(const rtipc_sem_t *handle)
 {
-    return valid(s) ? (int)atomic_load_explicit(&s->count, memory_order_relaxed) : RTIPC_EINVAL;
+    struct rtipc__sem *s = get(handle);
+    return s ? (int)atomic_load_explicit(&s->count, memory_order_relaxed) : RTIPC_EINVAL;
 }
 
-int rtipc_sem_max(const rtipc_sem_t *s) { return valid(s) ? (int)s->max : RTIPC_EINVAL; }
-
-size_t rtipc_sem_footprint(const rtipc_sem_t *s)
+int rtipc_sem_max(const rtipc_sem_t *handle)
 {
-    if (s != NULL && !valid(s))
+    struct rtipc__sem *s = get(handle);
+    return s ? (int)s->max : RTIPC_EINVAL;
+}
+
+size_t rtipc_sem_footprint(const rtipc_sem_t *handle)
+{
+    if (handle != NULL && !get(handle))
         return 0;
-    return sizeof(struct rtipc_sem);
+    return sizeof(struct rtipc__sem);
 }

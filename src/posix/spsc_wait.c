@@ -25,9 +25,9 @@ typedef struct {
 _Static_assert(sizeof(spsc_port_t) <= RTIPC__SPSC_PORT_BYTES, "the waiting part fits line 0");
 _Static_assert(_Alignof(spsc_port_t) <= 8, "the waiting part's alignment is provided");
 
-static spsc_port_t *port_of(struct rtipc_spsc *r) { return (spsc_port_t *)(void *)r->port; }
+static spsc_port_t *port_of(struct rtipc__spsc *r) { return (spsc_port_t *)(void *)r->port; }
 
-static void clear_sleeping(struct rtipc_spsc *r, unsigned side)
+static void clear_sleeping(struct rtipc__spsc *r, unsigned side)
 {
     /* Relaxed: set and cleared under the port lock, which orders them. */
     atomic_store_explicit(&r->sleeping[side], 0, memory_order_relaxed);
@@ -40,23 +40,26 @@ int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out)
     if (!out || !rtipc__spsc_shape_ok(capacity, item_size))
         return RTIPC_EINVAL;
     size_t storage = capacity * item_size;
-    if (storage > SIZE_MAX - sizeof(struct rtipc_spsc) - RTIPC__CACHE_LINE)
+    if (storage > SIZE_MAX - sizeof(struct rtipc__spsc) - RTIPC__CACHE_LINE)
         return RTIPC_ENOMEM; /* a valid shape this address space cannot hold */
-    size_t bytes = sizeof(struct rtipc_spsc) + storage;
+    size_t bytes = sizeof(struct rtipc__spsc) + storage;
     bytes = (bytes + RTIPC__CACHE_LINE - 1) / RTIPC__CACHE_LINE * RTIPC__CACHE_LINE;
-    struct rtipc_spsc *r = aligned_alloc(RTIPC__CACHE_LINE, bytes);
+    struct rtipc__spsc *r = aligned_alloc(RTIPC__CACHE_LINE, bytes);
     if (!r)
         return RTIPC_ENOMEM;
     rtipc__spsc_init(r, capacity, item_size, (unsigned char *)(r + 1), RTIPC__SPSC_DYNAMIC);
-    *out = r;
-    return RTIPC_OK;
+    int rc = rtipc__spsc_open(r, out);
+    if (rc != RTIPC_OK)
+        free(r);
+    return rc;
 }
 
-int rtipc_spsc_delete(rtipc_spsc_t *r)
+int rtipc_spsc_delete(rtipc_spsc_t *handle)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__spsc_valid(r))
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r)
         return RTIPC_EINVAL;
     spsc_port_t *p = port_of(r);
     rtipc_lock(&p->lock);
@@ -64,7 +67,8 @@ int rtipc_spsc_delete(rtipc_spsc_t *r)
         rtipc_unlock(&p->lock);
         return RTIPC_EBUSY;
     }
-    r->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&p->lock);
     if (r->flags & RTIPC__SPSC_DYNAMIC)
         free(r);
@@ -72,7 +76,7 @@ int rtipc_spsc_delete(rtipc_spsc_t *r)
 }
 
 /* ---- waking ----------------------------------------------------------------- */
-void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken)
+void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)
 {
     spsc_port_t *p = port_of(r);
     if (rtipc__in_interrupt) {
@@ -99,7 +103,7 @@ void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken)
 /* ---- blocking push / pop ------------------------------------------------------ */
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
-    struct rtipc_spsc *r;
+    struct rtipc__spsc *r;
     const void *in;  /* producer: the item */
     void *out;       /* consumer: where the item goes */
     unsigned side;   /* the caller's side */
@@ -114,7 +118,7 @@ typedef struct {
 static int attempt(rtipc_op_t *op)
 {
     spsc_op_t *o = (spsc_op_t *)op;
-    struct rtipc_spsc *r = o->r;
+    struct rtipc__spsc *r = o->r;
     unsigned me = o->side, peer = 1 - o->side;
     if (!o->abandoned) {
         atomic_store_explicit(&r->sleeping[me], 1, memory_order_relaxed);
@@ -146,7 +150,8 @@ static void abandon(rtipc_op_t *op)
 
 static int try_once(spsc_op_t *o)
 {
-    return o->side == RTIPC__SPSC_PRODUCER ? rtipc_spsc_try_push(o->r, o->in) : rtipc_spsc_try_pop(o->r, o->out);
+    return o->side == RTIPC__SPSC_PRODUCER ? rtipc__spsc_try_push(o->r, o->in, NULL)
+                                           : rtipc__spsc_try_pop(o->r, o->out, NULL);
 }
 
 static bool moved_one(void *o) { return try_once(o) == RTIPC_OK; }
@@ -173,20 +178,22 @@ static int wait_for(spsc_op_t *o, rtipc_timeout_t timeout)
     return rtipc__block(&p->lock, &p->waiters[o->side], &o->op, left, RTIPC__SPIN_NONE);
 }
 
-int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns)
+int rtipc_spsc_set_spin(rtipc_spsc_t *handle, int64_t ns)
 {
-    if (!rtipc__spsc_valid(r))
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&port_of(r)->spin, ns);
 }
 
-int rtipc_spsc_push(rtipc_spsc_t *r, const void *item, rtipc_timeout_t timeout)
+int rtipc_spsc_push(rtipc_spsc_t *handle, const void *item, rtipc_timeout_t timeout)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__spsc_valid(r) || !item)
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
         return RTIPC_EINVAL;
-    int rc = rtipc_spsc_try_push(r, item);
+    int rc = rtipc__spsc_try_push(r, item, NULL);
     if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
         return rc;
     spsc_op_t o = {.op = {.attempt = attempt, .abandon = abandon}, .r = r, .in = item,
@@ -194,13 +201,14 @@ int rtipc_spsc_push(rtipc_spsc_t *r, const void *item, rtipc_timeout_t timeout)
     return wait_for(&o, timeout);
 }
 
-int rtipc_spsc_pop(rtipc_spsc_t *r, void *item, rtipc_timeout_t timeout)
+int rtipc_spsc_pop(rtipc_spsc_t *handle, void *item, rtipc_timeout_t timeout)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!rtipc__spsc_valid(r) || !item)
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
         return RTIPC_EINVAL;
-    int rc = rtipc_spsc_try_pop(r, item);
+    int rc = rtipc__spsc_try_pop(r, item, NULL);
     if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
         return rc;
     spsc_op_t o = {.op = {.attempt = attempt, .abandon = abandon}, .r = r, .out = item,

@@ -14,20 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/handle.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
 #include "spin.h"
 #include "task_internal.h"
 #include "wait.h"
 
-#define STREAM_MAGIC 0x5342u  /* "SB" */
-#define MESSAGE_MAGIC 0x4d42u /* "MB" */
 #define SB_DYNAMIC 0x1u
 #define PREFIX RTIPC_MSGBUF_LENGTH_BYTES
 
-struct rtipc_streambuf {
+/* One control block for both: the handle's kind (RTIPC__H_STREAMBUF or
+ * RTIPC__H_MSGBUF, src/common/handle.h) says which it is. */
+struct rtipc__streambuf {
     rtipc_lock_t lock;
-    uint16_t magic;              /* STREAM_MAGIC or MESSAGE_MAGIC while live */
     uint16_t flags;
     uint32_t size;               /* capacity in bytes */
     uint32_t head;               /* index of the oldest byte */
@@ -41,96 +41,97 @@ struct rtipc_streambuf {
     rtipc_spin_setting_t spin;   /* spin budget of the writer and the reader (spin.h) */
 };
 
-/* A message buffer is a stream buffer with another magic; the wrapper only
- * gives it its own handle type. */
-struct rtipc_msgbuf {
-    struct rtipc_streambuf sb;
-};
-
-_Static_assert(sizeof(struct rtipc_streambuf) <= sizeof(rtipc_streambuf_static_t),
+_Static_assert(sizeof(struct rtipc__streambuf) <= sizeof(rtipc_streambuf_static_t),
                "rtipc_streambuf_static_t must hold the control block");
-_Static_assert(sizeof(struct rtipc_msgbuf) <= sizeof(rtipc_msgbuf_static_t),
+_Static_assert(sizeof(struct rtipc__streambuf) <= sizeof(rtipc_msgbuf_static_t),
                "rtipc_msgbuf_static_t must hold the control block");
 _Static_assert(PREFIX == sizeof(uint32_t), "the length prefix is one uint32_t");
 
-static bool valid(const struct rtipc_streambuf *sb, uint16_t magic) { return sb != NULL && sb->magic == magic; }
-
-static struct rtipc_streambuf *stream_of(rtipc_msgbuf_t *mb) { return mb ? &mb->sb : NULL; }
-static const struct rtipc_streambuf *const_stream_of(const rtipc_msgbuf_t *mb) { return mb ? &mb->sb : NULL; }
+/* The buffer a handle of this kind names, or NULL. */
+static struct rtipc__streambuf *get(const void *handle, unsigned kind) { return rtipc__handle_get(handle, kind); }
+static struct rtipc__streambuf *stream(const rtipc_streambuf_t *sb) { return get(sb, RTIPC__H_STREAMBUF); }
+static struct rtipc__streambuf *message(const rtipc_msgbuf_t *mb) { return get(mb, RTIPC__H_MSGBUF); }
 
 /* ---- creation and deletion ------------------------------------------------ */
-static bool size_ok(size_t size, uint16_t magic)
+static bool size_ok(size_t size, unsigned kind)
 {
-    size_t min = magic == MESSAGE_MAGIC ? PREFIX + 1 : 1;
+    size_t min = kind == RTIPC__H_MSGBUF ? PREFIX + 1 : 1;
     return size >= min && size <= INT32_MAX;
 }
 
-static void init(struct rtipc_streambuf *sb, size_t size, size_t trigger, void *storage, uint16_t magic,
-                 uint16_t flags)
+/* Initialise sb and open its handle: the handle, or 0 when the handle
+ * table is full. */
+static uintptr_t init(struct rtipc__streambuf *sb, size_t size, size_t trigger, void *storage, unsigned kind,
+                      uint16_t flags)
 {
     memset(sb, 0, sizeof *sb);
     sb->size = (uint32_t)size;
     sb->trigger = trigger == 0 ? 1 : (uint32_t)trigger;
     sb->storage = storage;
     sb->flags = flags;
-    sb->magic = magic;
+    return rtipc__handle_open(sb, kind);
 }
 
-static int create(size_t size, size_t trigger, uint16_t magic, struct rtipc_streambuf **out)
+/* Both creations give the handle in *h; want_out is whether the caller
+ * passed somewhere to put it. */
+static int create(size_t size, size_t trigger, unsigned kind, bool want_out, uintptr_t *h)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!out || !size_ok(size, magic) || trigger > size)
+    if (!want_out || !size_ok(size, kind) || trigger > size)
         return RTIPC_EINVAL;
-    struct rtipc_streambuf *sb = malloc(sizeof *sb + size);
+    struct rtipc__streambuf *sb = malloc(sizeof *sb + size);
     if (!sb)
         return RTIPC_ENOMEM;
-    init(sb, size, trigger, sb + 1, magic, SB_DYNAMIC);
-    *out = sb;
+    *h = init(sb, size, trigger, sb + 1, kind, SB_DYNAMIC);
+    if (*h == 0) {
+        free(sb);
+        return RTIPC_ENOMEM;
+    }
     return RTIPC_OK;
 }
 
-static int create_static(size_t size, size_t trigger, void *storage, void *cb, uint16_t magic,
-                         struct rtipc_streambuf **out)
+static int create_static(size_t size, size_t trigger, void *storage, void *cb, unsigned kind, bool want_out,
+                         uintptr_t *h)
 {
-    if (!out || !cb || !storage || !size_ok(size, magic) || trigger > size)
+    if (!want_out || !cb || !storage || !size_ok(size, kind) || trigger > size)
         return RTIPC_EINVAL;
-    struct rtipc_streambuf *sb = cb;
-    init(sb, size, trigger, storage, magic, 0);
-    *out = sb;
-    return RTIPC_OK;
+    *h = init(cb, size, trigger, storage, kind, 0);
+    return *h != 0 ? RTIPC_OK : RTIPC_ENOMEM;
 }
 
 /* True while a writer or a reader is inside a call: it may be blocked, so the
  * buffer must not change under it (reset) or vanish (delete). Lock held. */
-static bool in_use(const struct rtipc_streambuf *sb)
+static bool in_use(const struct rtipc__streambuf *sb)
 {
     return atomic_load_explicit(&sb->writer_in, memory_order_relaxed) != 0 ||
            atomic_load_explicit(&sb->reader_in, memory_order_relaxed) != 0 ||
            !rtipc__waitlist_empty(&sb->writers) || !rtipc__waitlist_empty(&sb->readers);
 }
 
-static int destroy(struct rtipc_streambuf *sb, uint16_t magic)
+static int destroy(const void *handle, unsigned kind)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(sb, magic))
+    struct rtipc__streambuf *sb = get(handle, kind);
+    if (!sb)
         return RTIPC_EINVAL;
     rtipc_lock(&sb->lock);
     if (in_use(sb)) {
         rtipc_unlock(&sb->lock);
         return RTIPC_EBUSY;
     }
-    sb->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     rtipc_unlock(&sb->lock);
     if (sb->flags & SB_DYNAMIC)
         free(sb);
     return RTIPC_OK;
 }
 
-static int reset(struct rtipc_streambuf *sb, uint16_t magic)
+static int reset(struct rtipc__streambuf *sb)
 {
-    if (!valid(sb, magic))
+    if (!sb)
         return RTIPC_EINVAL;
     int rc = RTIPC_OK;
     rtipc_lock(&sb->lock);
@@ -167,21 +168,21 @@ static void leave(_Atomic uintptr_t *side, uintptr_t token)
 }
 
 /* ---- the byte ring (lock held) --------------------------------------------- */
-static inline uint32_t count_of(const struct rtipc_streambuf *sb)
+static inline uint32_t count_of(const struct rtipc__streambuf *sb)
 {
     return atomic_load_explicit(&sb->count, memory_order_relaxed);
 }
 
-static inline void set_count(struct rtipc_streambuf *sb, uint32_t n)
+static inline void set_count(struct rtipc__streambuf *sb, uint32_t n)
 {
     atomic_store_explicit(&sb->count, n, memory_order_relaxed);
 }
 
-static inline uint32_t space_of(const struct rtipc_streambuf *sb) { return sb->size - count_of(sb); }
+static inline uint32_t space_of(const struct rtipc__streambuf *sb) { return sb->size - count_of(sb); }
 
 /* Copy n bytes in, offset bytes after the newest one; the caller publishes
  * them with commit() (so a message and its prefix appear in one step). */
-static void ring_fill(struct rtipc_streambuf *sb, uint32_t offset, const void *src, uint32_t n)
+static void ring_fill(struct rtipc__streambuf *sb, uint32_t offset, const void *src, uint32_t n)
 {
     const unsigned char *in = src;
     uint32_t at = sb->head + count_of(sb) + offset;
@@ -193,10 +194,10 @@ static void ring_fill(struct rtipc_streambuf *sb, uint32_t offset, const void *s
         memcpy(sb->storage, in + first, n - first);
 }
 
-static void commit(struct rtipc_streambuf *sb, uint32_t n) { set_count(sb, count_of(sb) + n); }
+static void commit(struct rtipc__streambuf *sb, uint32_t n) { set_count(sb, count_of(sb) + n); }
 
 /* Copy n bytes starting offset bytes after the oldest one, without removing. */
-static void ring_peek(const struct rtipc_streambuf *sb, uint32_t offset, void *dst, uint32_t n)
+static void ring_peek(const struct rtipc__streambuf *sb, uint32_t offset, void *dst, uint32_t n)
 {
     unsigned char *out = dst;
     uint32_t at = sb->head + offset;
@@ -209,7 +210,7 @@ static void ring_peek(const struct rtipc_streambuf *sb, uint32_t offset, void *d
 }
 
 /* Remove the n oldest bytes. */
-static void ring_drop(struct rtipc_streambuf *sb, uint32_t n)
+static void ring_drop(struct rtipc__streambuf *sb, uint32_t n)
 {
     sb->head += n;
     if (sb->head >= sb->size)
@@ -223,7 +224,7 @@ static void ring_drop(struct rtipc_streambuf *sb, uint32_t n)
 /* ---- operations ---------------------------------------------------------------- */
 typedef struct {
     rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
-    struct rtipc_streambuf *sb;
+    struct rtipc__streambuf *sb;
     const unsigned char *in; /* writer: the bytes offered */
     unsigned char *out;      /* reader: the destination */
     size_t len;              /* bytes offered, or destination capacity */
@@ -237,7 +238,7 @@ typedef struct {
 /* Under the lock, after a write: the reader to wake, if the buffered bytes
  * reached its threshold (the trigger level; any whole message for message
  * buffers, whose trigger is 1). At most one reader waits, by contract. */
-static rtipc_waiter_t *reader_to_wake(struct rtipc_streambuf *sb)
+static rtipc_waiter_t *reader_to_wake(struct rtipc__streambuf *sb)
 {
     rtipc_waiter_t *w = sb->readers.head;
     return w && count_of(sb) >= sb->trigger ? w : NULL;
@@ -245,7 +246,7 @@ static rtipc_waiter_t *reader_to_wake(struct rtipc_streambuf *sb)
 
 /* Under the lock, after a read: the writer to wake, if the space it waits for
  * is free now (waking it earlier would only send it back to sleep). */
-static rtipc_waiter_t *writer_to_wake(struct rtipc_streambuf *sb)
+static rtipc_waiter_t *writer_to_wake(struct rtipc__streambuf *sb)
 {
     rtipc_waiter_t *w = sb->writers.head;
     return w && space_of(sb) >= ((sb_op_t *)w->op)->need ? w : NULL;
@@ -254,7 +255,7 @@ static rtipc_waiter_t *writer_to_wake(struct rtipc_streambuf *sb)
 /* Write under the lock; 0 or RTIPC_EWOULDBLOCK. */
 static int write_now(sb_op_t *o)
 {
-    struct rtipc_streambuf *sb = o->sb;
+    struct rtipc__streambuf *sb = o->sb;
     uint32_t space = space_of(sb);
     if (o->message) {
         if (space < o->need)
@@ -281,7 +282,7 @@ static int write_now(sb_op_t *o)
  * message does not fit the destination (it stays; o->done is its length). */
 static int read_now(sb_op_t *o)
 {
-    struct rtipc_streambuf *sb = o->sb;
+    struct rtipc__streambuf *sb = o->sb;
     uint32_t count = count_of(sb);
     if (count == 0)
         return RTIPC_EWOULDBLOCK;
@@ -344,7 +345,7 @@ static void abandon_io(rtipc_op_t *op)
 
 static int do_io(sb_op_t *o, rtipc_timeout_t timeout)
 {
-    struct rtipc_streambuf *sb = o->sb;
+    struct rtipc__streambuf *sb = o->sb;
     bool writing = o->in != NULL;
     o->side = writing ? &sb->writer_in : &sb->reader_in;
     if (!enter(o->side, (uintptr_t)o))
@@ -361,7 +362,7 @@ static int do_io(sb_op_t *o, rtipc_timeout_t timeout)
 /* Interrupt-safe transfer: one attempt, never waits. */
 static int do_io_from_isr(sb_op_t *o, bool *woken)
 {
-    struct rtipc_streambuf *sb = o->sb;
+    struct rtipc__streambuf *sb = o->sb;
     bool writing = o->in != NULL;
     _Atomic uintptr_t *side = writing ? &sb->writer_in : &sb->reader_in;
     if (!enter(side, (uintptr_t)o))
@@ -385,45 +386,56 @@ static int do_io_from_isr(sb_op_t *o, bool *woken)
 size_t rtipc_streambuf_footprint_for(size_t size)
 {
     if (size == 0)
-        return sizeof(struct rtipc_streambuf);
-    return size_ok(size, STREAM_MAGIC) ? sizeof(struct rtipc_streambuf) + size : 0;
+        return sizeof(struct rtipc__streambuf);
+    return size_ok(size, RTIPC__H_STREAMBUF) ? sizeof(struct rtipc__streambuf) + size : 0;
 }
 
-size_t rtipc_streambuf_footprint(const rtipc_streambuf_t *sb)
+size_t rtipc_streambuf_footprint(const rtipc_streambuf_t *handle)
 {
-    return valid(sb, STREAM_MAGIC) ? rtipc_streambuf_footprint_for(sb->size) : 0;
+    struct rtipc__streambuf *sb = stream(handle);
+    return sb ? rtipc_streambuf_footprint_for(sb->size) : 0;
 }
 
 int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t **out)
 {
-    return create(size, trigger_level, STREAM_MAGIC, out);
+    uintptr_t h;
+    int rc = create(size, trigger_level, RTIPC__H_STREAMBUF, out != NULL, &h);
+    if (rc == RTIPC_OK)
+        *out = (rtipc_streambuf_t *)h;
+    return rc;
 }
 
 int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *storage,
                                   rtipc_streambuf_static_t *cb, rtipc_streambuf_t **out)
 {
-    return create_static(size, trigger_level, storage, cb, STREAM_MAGIC, out);
+    uintptr_t h;
+    int rc = create_static(size, trigger_level, storage, cb, RTIPC__H_STREAMBUF, out != NULL, &h);
+    if (rc == RTIPC_OK)
+        *out = (rtipc_streambuf_t *)h;
+    return rc;
 }
 
-int rtipc_streambuf_delete(rtipc_streambuf_t *sb) { return destroy(sb, STREAM_MAGIC); }
+int rtipc_streambuf_delete(rtipc_streambuf_t *sb) { return destroy(sb, RTIPC__H_STREAMBUF); }
 
-int rtipc_streambuf_reset(rtipc_streambuf_t *sb) { return reset(sb, STREAM_MAGIC); }
+int rtipc_streambuf_reset(rtipc_streambuf_t *sb) { return reset(stream(sb)); }
 
-int rtipc_streambuf_set_spin(rtipc_streambuf_t *sb, int64_t ns)
+int rtipc_streambuf_set_spin(rtipc_streambuf_t *handle, int64_t ns)
 {
-    if (!valid(sb, STREAM_MAGIC))
+    struct rtipc__streambuf *sb = stream(handle);
+    if (!sb)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&sb->spin, ns);
 }
 
-int rtipc_streambuf_send(rtipc_streambuf_t *sb, const void *data, size_t len, size_t *sent,
+int rtipc_streambuf_send(rtipc_streambuf_t *handle, const void *data, size_t len, size_t *sent,
                          rtipc_timeout_t timeout)
 {
     if (sent)
         *sent = 0;
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(sb, STREAM_MAGIC) || !data || !sent || len == 0)
+    struct rtipc__streambuf *sb = stream(handle);
+    if (!sb || !data || !sent || len == 0)
         return RTIPC_EINVAL;
     sb_op_t o = {.sb = sb, .in = data, .len = len, .need = len < sb->size ? (uint32_t)len : sb->size};
     int rc = do_io(&o, timeout);
@@ -432,14 +444,15 @@ int rtipc_streambuf_send(rtipc_streambuf_t *sb, const void *data, size_t len, si
     return rc;
 }
 
-int rtipc_streambuf_receive(rtipc_streambuf_t *sb, void *buf, size_t len, size_t *received,
+int rtipc_streambuf_receive(rtipc_streambuf_t *handle, void *buf, size_t len, size_t *received,
                             rtipc_timeout_t timeout)
 {
     if (received)
         *received = 0;
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!valid(sb, STREAM_MAGIC) || !buf || !received || len == 0)
+    struct rtipc__streambuf *sb = stream(handle);
+    if (!sb || !buf || !received || len == 0)
         return RTIPC_EINVAL;
     sb_op_t o = {.sb = sb, .out = buf, .len = len};
     int rc = do_io(&o, timeout);
@@ -448,12 +461,13 @@ int rtipc_streambuf_receive(rtipc_streambuf_t *sb, void *buf, size_t len, size_t
     return rc;
 }
 
-int rtipc_streambuf_send_from_isr(rtipc_streambuf_t *sb, const void *data, size_t len, size_t *sent,
+int rtipc_streambuf_send_from_isr(rtipc_streambuf_t *handle, const void *data, size_t len, size_t *sent,
                                   bool *woken)
 {
     if (sent)
         *sent = 0;
-    if (!valid(sb, STREAM_MAGIC) || !data || !sent || len == 0)
+    struct rtipc__streambuf *sb = stream(handle);
+    if (!sb || !data || !sent || len == 0)
         return RTIPC_EINVAL;
     sb_op_t o = {.sb = sb, .in = data, .len = len};
     int rc = do_io_from_isr(&o, woken);
@@ -462,12 +476,13 @@ int rtipc_streambuf_send_from_isr(rtipc_streambuf_t *sb, const void *data, size_
     return rc;
 }
 
-int rtipc_streambuf_receive_from_isr(rtipc_streambuf_t *sb, void *buf, size_t len, size_t *received,
+int rtipc_streambuf_receive_from_isr(rtipc_streambuf_t *handle, void *buf, size_t len, size_t *received,
                                      bool *woken)
 {
     if (received)
         *received = 0;
-    if (!valid(sb, STREAM_MAGIC) || !buf || !received || len == 0)
+    struct rtipc__streambuf *sb = stream(handle);
+    if (!sb || !buf || !received || len == 0)
         return RTIPC_EINVAL;
     sb_op_t o = {.sb = sb, .out = buf, .len = len};
     int rc = do_io_from_isr(&o, woken);
@@ -476,9 +491,10 @@ int rtipc_streambuf_receive_from_isr(rtipc_streambuf_t *sb, void *buf, size_t le
     return rc;
 }
 
-int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *sb, size_t level)
+int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *handle, size_t level)
 {
-    if (!valid(sb, STREAM_MAGIC) || level > sb->size)
+    struct rtipc__streambuf *sb = stream(handle);
+    if (!sb || level > sb->size)
         return RTIPC_EINVAL;
     rtipc_lock(&sb->lock);
     sb->trigger = level == 0 ? 1 : (uint32_t)level;
@@ -486,74 +502,78 @@ int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *sb, size_t level)
     return RTIPC_OK;
 }
 
-int rtipc_streambuf_bytes_available(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_bytes_available(const rtipc_streambuf_t *handle)
 {
-    return valid(sb, STREAM_MAGIC) ? (int)count_of(sb) : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = stream(handle);
+    return sb ? (int)count_of(sb) : RTIPC_EINVAL;
 }
 
-int rtipc_streambuf_spaces_available(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_spaces_available(const rtipc_streambuf_t *handle)
 {
-    return valid(sb, STREAM_MAGIC) ? (int)space_of(sb) : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = stream(handle);
+    return sb ? (int)space_of(sb) : RTIPC_EINVAL;
 }
 
-int rtipc_streambuf_is_empty(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_is_empty(const rtipc_streambuf_t *handle)
 {
-    return valid(sb, STREAM_MAGIC) ? count_of(sb) == 0 : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = stream(handle);
+    return sb ? count_of(sb) == 0 : RTIPC_EINVAL;
 }
 
-int rtipc_streambuf_is_full(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_is_full(const rtipc_streambuf_t *handle)
 {
-    return valid(sb, STREAM_MAGIC) ? space_of(sb) == 0 : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = stream(handle);
+    return sb ? space_of(sb) == 0 : RTIPC_EINVAL;
 }
 
 /* ---- message buffer API ------------------------------------------------------------- */
 size_t rtipc_msgbuf_footprint_for(size_t size)
 {
     if (size == 0)
-        return sizeof(struct rtipc_msgbuf);
-    return size_ok(size, MESSAGE_MAGIC) ? sizeof(struct rtipc_msgbuf) + size : 0;
+        return sizeof(struct rtipc__streambuf);
+    return size_ok(size, RTIPC__H_MSGBUF) ? sizeof(struct rtipc__streambuf) + size : 0;
 }
 
 size_t rtipc_msgbuf_footprint(const rtipc_msgbuf_t *mb)
 {
-    const struct rtipc_streambuf *sb = const_stream_of(mb);
-    return valid(sb, MESSAGE_MAGIC) ? rtipc_msgbuf_footprint_for(sb->size) : 0;
+    struct rtipc__streambuf *sb = message(mb);
+    return sb ? rtipc_msgbuf_footprint_for(sb->size) : 0;
 }
 
 int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
 {
-    struct rtipc_streambuf *sb = NULL;
-    int rc = create(size, 1, MESSAGE_MAGIC, out ? &sb : NULL);
+    uintptr_t h;
+    int rc = create(size, 1, RTIPC__H_MSGBUF, out != NULL, &h);
     if (rc == RTIPC_OK)
-        *out = (rtipc_msgbuf_t *)sb;
+        *out = (rtipc_msgbuf_t *)h;
     return rc;
 }
 
 int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t *cb, rtipc_msgbuf_t **out)
 {
-    struct rtipc_streambuf *sb = NULL;
-    int rc = create_static(size, 1, storage, cb, MESSAGE_MAGIC, out ? &sb : NULL);
+    uintptr_t h;
+    int rc = create_static(size, 1, storage, cb, RTIPC__H_MSGBUF, out != NULL, &h);
     if (rc == RTIPC_OK)
-        *out = (rtipc_msgbuf_t *)sb;
+        *out = (rtipc_msgbuf_t *)h;
     return rc;
 }
 
-int rtipc_msgbuf_delete(rtipc_msgbuf_t *mb) { return destroy(stream_of(mb), MESSAGE_MAGIC); }
+int rtipc_msgbuf_delete(rtipc_msgbuf_t *mb) { return destroy(mb, RTIPC__H_MSGBUF); }
 
-int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb) { return reset(stream_of(mb), MESSAGE_MAGIC); }
+int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb) { return reset(message(mb)); }
 
 int rtipc_msgbuf_set_spin(rtipc_msgbuf_t *mb, int64_t ns)
 {
-    struct rtipc_streambuf *sb = stream_of(mb);
-    if (!valid(sb, MESSAGE_MAGIC))
+    struct rtipc__streambuf *sb = message(mb);
+    if (!sb)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&sb->spin, ns);
 }
 
 /* Validates a send; the space it needs, or 0 when the arguments are invalid. */
-static uint32_t message_need(const struct rtipc_streambuf *sb, const void *msg, size_t len)
+static uint32_t message_need(const struct rtipc__streambuf *sb, const void *msg, size_t len)
 {
-    if (!valid(sb, MESSAGE_MAGIC) || !msg || len == 0 || len > sb->size - PREFIX)
+    if (!sb || !msg || len == 0 || len > sb->size - PREFIX)
         return 0;
     return (uint32_t)len + PREFIX;
 }
@@ -562,7 +582,7 @@ int rtipc_msgbuf_send(rtipc_msgbuf_t *mb, const void *msg, size_t len, rtipc_tim
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    struct rtipc_streambuf *sb = stream_of(mb);
+    struct rtipc__streambuf *sb = message(mb);
     uint32_t need = message_need(sb, msg, len);
     if (need == 0)
         return RTIPC_EINVAL;
@@ -572,7 +592,7 @@ int rtipc_msgbuf_send(rtipc_msgbuf_t *mb, const void *msg, size_t len, rtipc_tim
 
 int rtipc_msgbuf_send_from_isr(rtipc_msgbuf_t *mb, const void *msg, size_t len, bool *woken)
 {
-    struct rtipc_streambuf *sb = stream_of(mb);
+    struct rtipc__streambuf *sb = message(mb);
     uint32_t need = message_need(sb, msg, len);
     if (need == 0)
         return RTIPC_EINVAL;
@@ -588,8 +608,8 @@ static int message_receive(rtipc_msgbuf_t *mb, void *buf, size_t cap, size_t *le
         *len = 0;
     if (!isr && rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    struct rtipc_streambuf *sb = stream_of(mb);
-    if (!valid(sb, MESSAGE_MAGIC) || !buf || !len || cap == 0)
+    struct rtipc__streambuf *sb = message(mb);
+    if (!sb || !buf || !len || cap == 0)
         return RTIPC_EINVAL;
     sb_op_t o = {.sb = sb, .out = buf, .len = cap, .message = true};
     int rc = isr ? do_io_from_isr(&o, woken) : do_io(&o, timeout);
@@ -610,38 +630,38 @@ int rtipc_msgbuf_receive_from_isr(rtipc_msgbuf_t *mb, void *buf, size_t cap, siz
 
 int rtipc_msgbuf_next_length(const rtipc_msgbuf_t *mb)
 {
-    const struct rtipc_streambuf *sb = const_stream_of(mb);
-    if (!valid(sb, MESSAGE_MAGIC))
+    struct rtipc__streambuf *sb = message(mb);
+    if (!sb)
         return RTIPC_EINVAL;
     uint32_t n = 0;
     /* The lock, because the prefix may be half-way through being written. */
-    rtipc_lock((rtipc_lock_t *)&sb->lock);
+    rtipc_lock(&sb->lock);
     if (count_of(sb) != 0)
         ring_peek(sb, 0, &n, PREFIX);
-    rtipc_unlock((rtipc_lock_t *)&sb->lock);
+    rtipc_unlock(&sb->lock);
     return (int)n;
 }
 
 int rtipc_msgbuf_bytes_available(const rtipc_msgbuf_t *mb)
 {
-    const struct rtipc_streambuf *sb = const_stream_of(mb);
-    return valid(sb, MESSAGE_MAGIC) ? (int)count_of(sb) : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = message(mb);
+    return sb ? (int)count_of(sb) : RTIPC_EINVAL;
 }
 
 int rtipc_msgbuf_spaces_available(const rtipc_msgbuf_t *mb)
 {
-    const struct rtipc_streambuf *sb = const_stream_of(mb);
-    return valid(sb, MESSAGE_MAGIC) ? (int)space_of(sb) : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = message(mb);
+    return sb ? (int)space_of(sb) : RTIPC_EINVAL;
 }
 
 int rtipc_msgbuf_is_empty(const rtipc_msgbuf_t *mb)
 {
-    const struct rtipc_streambuf *sb = const_stream_of(mb);
-    return valid(sb, MESSAGE_MAGIC) ? count_of(sb) == 0 : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = message(mb);
+    return sb ? count_of(sb) == 0 : RTIPC_EINVAL;
 }
 
 int rtipc_msgbuf_is_full(const rtipc_msgbuf_t *mb)
 {
-    const struct rtipc_streambuf *sb = const_stream_of(mb);
-    return valid(sb, MESSAGE_MAGIC) ? space_of(sb) <= PREFIX : RTIPC_EINVAL;
+    struct rtipc__streambuf *sb = message(mb);
+    return sb ? space_of(sb) <= PREFIX : RTIPC_EINVAL;
 }

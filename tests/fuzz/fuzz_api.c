@@ -3,8 +3,9 @@
  * The input is a program: each step takes one byte that names an operation,
  * then the bytes that operation needs (missing bytes read as 0). Operations
  * cover every object type, invalid arguments, handles of the wrong type or
- * of a deleted statically created object (detected by the magic check, the
- * memory itself stays valid), and interrupt context: an "in handler" prefix
+ * of a deleted object, static or dynamic (refused by the handle table, which
+ * a call consults before it touches any memory), and interrupt context: an
+ * "in handler" prefix
  * runs the next operation inside an rtipc interrupt handler (rtipc_irq_*),
  * where task-only calls must fail with RTIPC_ECONTEXT.
  *
@@ -285,21 +286,16 @@ static x_obj_t X[NSLOT];
 static p_obj_t P[NSLOT];
 static t_obj_t T[NSLOT];
 
-/* Handles of deleted statically created objects: their memory (a static cb
- * here) stays valid and the library must reject them by their magic. */
-#define STALE_MAX 8
+/* Handles of deleted objects, static or dynamic: the library must refuse
+ * them, even once a new object lives in the same memory (a static cb here
+ * is re-created in place; a freed block is reused by the allocator). */
+#define STALE_MAX 32
 static void *stale[STALE_MAX];
 static size_t nstale;
 static void stale_add(void *h)
 {
     if (nstale < STALE_MAX)
         stale[nstale++] = h;
-}
-static void stale_forget(void *h)
-{
-    for (size_t i = 0; i < nstale; i++)
-        if (stale[i] == h)
-            stale[i] = stale[--nstale];
 }
 
 /* ---- queue sets (events of members) -------------------------------------------- */
@@ -321,6 +317,21 @@ static void set_post(struct rtipc_queueset *h, void *member, size_t times)
             t->ev_n++;
         }
     }
+}
+
+/* A member was reset: its events leave the set, the others keep their order. */
+static void set_forget(struct rtipc_queueset *h, void *member)
+{
+    t_obj_t *t = h ? set_of(h) : NULL;
+    if (!t)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < t->ev_n; i++) {
+        void *e = t->ev[(t->ev_head + i) % SET_MAXLEN];
+        if (e != member)
+            t->ev[(t->ev_head + kept++) % SET_MAXLEN] = e;
+    }
+    t->ev_n = kept;
 }
 
 /* ---- queues --------------------------------------------------------------------- */
@@ -353,7 +364,6 @@ static void op_queue(void)
             out = NULL, want = RTIPC_EINVAL;
         o->is_static = what & 1;
         if (o->is_static) {
-            stale_forget(&o->cb);
             rc = rtipc_queue_create_static(len, isz, bad == 5 ? NULL : o->storage, &o->cb, out);
             if (bad == 5)
                 want = RTIPC_EINVAL;
@@ -377,8 +387,7 @@ static void op_queue(void)
     case 0: /* delete */
         rc = rtipc_queue_delete(o->h);
         if (expect_task("rtipc_queue_delete", rc, o->set ? RTIPC_EBUSY : RTIPC_OK) && rc == RTIPC_OK) {
-            if (o->is_static)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
         }
         return;
@@ -463,8 +472,10 @@ static void op_queue(void)
     }
     case 11: /* reset */
         rc = rtipc_queue_reset(o->h);
-        if (expect_task("rtipc_queue_reset", rc, RTIPC_OK))
+        if (expect_task("rtipc_queue_reset", rc, RTIPC_OK)) {
             o->m.n = 0;
+            set_forget(o->set, o->h); /* a select never names an emptied queue */
+        }
         break;
     case 12: { /* spin setting */
         int want;
@@ -513,7 +524,6 @@ static void op_sem(void)
             rc = rtipc_sem_create_counting(max, initial, out);
             expect_task("rtipc_sem_create_counting", rc, want);
         } else {
-            stale_forget(&o->cb);
             rc = rtipc_sem_create_static(max, initial, bad == 5 ? NULL : &o->cb, out);
             expect("rtipc_sem_create_static", rc, bad == 5 ? RTIPC_EINVAL : want);
         }
@@ -529,8 +539,7 @@ static void op_sem(void)
     case 0:
         rc = rtipc_sem_delete(o->h);
         if (expect_task("rtipc_sem_delete", rc, o->set ? RTIPC_EBUSY : RTIPC_OK) && rc == RTIPC_OK) {
-            if (o->is_static)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -592,7 +601,6 @@ static void op_mutex(void)
     if (!o->h) {
         bool rec = u8() & 1, st = what & 1, bad = u8() % 8 == 0;
         if (st) {
-            stale_forget(&o->cb);
             rc = rtipc_mutex_create_static(rec, &o->cb, bad ? NULL : &o->h);
             expect_task("rtipc_mutex_create_static", rc, bad ? RTIPC_EINVAL : RTIPC_OK);
         } else {
@@ -610,8 +618,7 @@ static void op_mutex(void)
     case 0:
         rc = rtipc_mutex_delete(o->h);
         if (expect_task("rtipc_mutex_delete", rc, o->depth ? RTIPC_EBUSY : RTIPC_OK) && rc == RTIPC_OK) {
-            if ((void *)o->h == (void *)&o->cb)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -813,7 +820,6 @@ static void op_eventgroup(void)
     if (!o->h) {
         bool bad = u8() % 8 == 0;
         if (what & 1) {
-            stale_forget(&o->cb);
             rc = rtipc_eventgroup_create_static(&o->cb, bad ? NULL : &o->h);
             expect("rtipc_eventgroup_create_static", rc, bad ? RTIPC_EINVAL : RTIPC_OK);
         } else {
@@ -831,8 +837,7 @@ static void op_eventgroup(void)
     case 0:
         rc = rtipc_eventgroup_delete(o->h);
         if (expect_task("rtipc_eventgroup_delete", rc, RTIPC_OK)) {
-            if ((void *)o->h == (void *)&o->cb)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -1044,7 +1049,6 @@ static void op_ringbuf(void)
             bool misaligned = bad == 4;
             if (item_type && (size % 4 || misaligned))
                 want = RTIPC_EINVAL;
-            stale_forget(&o->cb);
             o->base = misaligned ? o->storage + 1 : o->storage; /* byte buffers take any alignment */
             rc = rtipc_ringbuf_create_static(size, (rtipc_ringbuf_type_t)type, o->base, &o->cb, out);
             expect("rtipc_ringbuf_create_static", rc, want);
@@ -1075,8 +1079,7 @@ static void op_ringbuf(void)
         if (expect_task("rtipc_ringbuf_delete", rc,
                         o->set || o->nout || (o->items.n && rb_ready(o) < o->items.n) ? RTIPC_EBUSY : RTIPC_OK) &&
             rc == RTIPC_OK) {
-            if (o->is_static)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -1308,7 +1311,6 @@ static void op_streambuf(void)
         rtipc_streambuf_t **out = bad == 3 ? NULL : (rtipc_streambuf_t **)&o->h;
         o->is_static = what & 1;
         if (o->is_static) {
-            stale_forget(&o->cb);
             rc = rtipc_streambuf_create_static(size, trig, bad == 4 ? NULL : o->storage, &o->cb.s, out);
             expect("rtipc_streambuf_create_static", rc, bad == 4 ? RTIPC_EINVAL : want);
         } else {
@@ -1330,8 +1332,7 @@ static void op_streambuf(void)
     case 0:
         rc = rtipc_streambuf_delete(o->h);
         if (expect_task("rtipc_streambuf_delete", rc, RTIPC_OK)) {
-            if (o->is_static)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -1450,7 +1451,6 @@ static void op_msgbuf(void)
         rtipc_msgbuf_t **out = bad == 2 ? NULL : (rtipc_msgbuf_t **)&o->h;
         o->is_static = what & 1;
         if (o->is_static) {
-            stale_forget(&o->cb);
             rc = rtipc_msgbuf_create_static(size, bad == 3 ? NULL : o->storage, &o->cb.m, out);
             expect("rtipc_msgbuf_create_static", rc, bad == 3 ? RTIPC_EINVAL : want);
         } else {
@@ -1471,8 +1471,7 @@ static void op_msgbuf(void)
     case 0:
         rc = rtipc_msgbuf_delete(o->h);
         if (expect_task("rtipc_msgbuf_delete", rc, RTIPC_OK)) {
-            if (o->is_static)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -1568,7 +1567,6 @@ static void op_mailbox(void)
         int want = bad >= 1 && bad <= 3 ? RTIPC_EINVAL : RTIPC_OK;
         if (what & 1) {
             bool misaligned = bad == 4;
-            stale_forget(&o->cb);
             rc = rtipc_mailbox_create_static(pass, with_init ? val : NULL, misaligned ? o->storage + 4 : o->storage,
                                              &o->cb, out);
             expect("rtipc_mailbox_create_static", rc, misaligned ? RTIPC_EINVAL : want);
@@ -1591,8 +1589,7 @@ static void op_mailbox(void)
     case 0:
         rc = rtipc_mailbox_delete(o->h);
         if (expect_task("rtipc_mailbox_delete", rc, RTIPC_OK)) {
-            if ((void *)o->h == (void *)&o->cb)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -1685,7 +1682,6 @@ static void op_spsc(void)
         rtipc_spsc_t **out = bad == 5 ? NULL : &o->h;
         int want = bad >= 1 && bad <= 5 ? RTIPC_EINVAL : RTIPC_OK;
         if (what & 1) {
-            stale_forget(&o->cb);
             rc = rtipc_spsc_create_static(cap, isz, bad == 6 ? NULL : o->storage, &o->cb, out);
             expect("rtipc_spsc_create_static", rc, bad == 6 ? RTIPC_EINVAL : want);
         } else {
@@ -1707,8 +1703,7 @@ static void op_spsc(void)
     case 0:
         rc = rtipc_spsc_delete(o->h);
         if (expect_task("rtipc_spsc_delete", rc, RTIPC_OK)) {
-            if ((void *)o->h == (void *)&o->cb)
-                stale_add(o->h);
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -1854,6 +1849,7 @@ static void op_queueset(void)
     case 0:
         rc = rtipc_queueset_delete(o->h);
         if (expect_task("rtipc_queueset_delete", rc, o->members ? RTIPC_EBUSY : RTIPC_OK) && rc == RTIPC_OK) {
+            stale_add(o->h);
             o->h = NULL;
             return;
         }
@@ -1939,7 +1935,7 @@ static void op_queueset(void)
           (long long)rtipc_queueset_overflows(o->h), (long long)o->overflows);
 }
 
-/* ---- handles of the wrong type, or of a deleted static object ---------------------------- */
+/* ---- handles of the wrong type, or of a deleted object ------------------------------------ */
 enum { K_QUEUE, K_SEM, K_MUTEX, K_EG, K_RB, K_SB, K_MB, K_MAILBOX, K_SPSC, K_SET, K_COUNT };
 
 static bool is_live(unsigned kind, const void *h)
@@ -1970,13 +1966,13 @@ static bool is_live(unsigned kind, const void *h)
 
 static void op_wrong(void)
 {
-    /* Candidates: live objects of the types whose handle starts with the
-     * lock and a 16-bit magic (every type but mailbox, SPSC and set), and
-     * handles of deleted static objects. */
-    void *cand[3 * NSLOT + 4 * NSLOT + 1 + STALE_MAX];
+    /* Candidates: live objects of every type, and handles of deleted
+     * objects. No call dereferences a handle, so any of them may be given to
+     * any call. */
+    void *cand[10 * NSLOT + 1 + STALE_MAX];
     size_t n = 0;
     for (int i = 0; i < NSLOT; i++) {
-        void *hs[] = {Q[i].h, S[i].h, M[i].h, E[i].h, SB[i].h, MB[i].h, R[i].h};
+        void *hs[] = {Q[i].h, S[i].h, M[i].h, E[i].h, SB[i].h, MB[i].h, R[i].h, X[i].h, P[i].h, T[i].h};
         for (size_t k = 0; k < sizeof hs / sizeof hs[0]; k++)
             if (hs[k])
                 cand[n++] = hs[k];
@@ -1996,11 +1992,6 @@ static void op_wrong(void)
                                             K_MB, K_SB, K_QUEUE, K_SEM, K_EG, K_MAILBOX, K_SPSC, K_SET, K_SET};
     if (is_live(kind_of_call[call], h))
         return; /* a right handle: not this operation's business */
-    /* An SPSC control block is 64-byte aligned: reading another object
-     * through that type at a lesser alignment is undefined behaviour on the
-     * caller's side, not something the magic check can be asked to catch. */
-    if (call == 16 && (uintptr_t)h % 64 != 0)
-        return;
     switch (call) {
     case 0: expect("rtipc_queue_messages_waiting(wrong)", rtipc_queue_messages_waiting(h), RTIPC_EINVAL); break;
     case 1: expect("rtipc_queue_send_from_isr(wrong)", rtipc_queue_send_from_isr(h, buf, NULL), RTIPC_EINVAL); break;

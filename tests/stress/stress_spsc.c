@@ -304,7 +304,7 @@ static char thread_state(int tid)
 /* One line on a ring's state, for stall reports. */
 static void dump_ring(const char *name, rtipc_spsc_t *r)
 {
-    struct rtipc_spsc *in = (struct rtipc_spsc *)r;
+    struct rtipc__spsc *in = rtipc__spsc_of(r);
     printf("  %s: size %d, head %u, tail %u, sleeping consumer %u producer %u\n", name, rtipc_spsc_size(r),
            atomic_load(&in->head), atomic_load(&in->tail), atomic_load(&in->sleeping[RTIPC__SPSC_CONSUMER]),
            atomic_load(&in->sleeping[RTIPC__SPSC_PRODUCER]));

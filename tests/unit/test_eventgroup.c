@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rtipc/eventgroup.h"
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 static void pin_main_to_core0(void)
@@ -79,7 +80,10 @@ static void create_delete_and_footprint(void **state)
     assert_int_equal(rtipc_eventgroup_delete(eg), RTIPC_OK);
 
     assert_int_equal(rtipc_eventgroup_create_static(&cb, &eg), RTIPC_OK);
-    assert_ptr_equal((void *)eg, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)eg, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(eg, RTIPC__H_EVENTGROUP), (void *)&cb);
     assert_int_equal(rtipc_eventgroup_delete(eg), RTIPC_OK);
     assert_int_equal(rtipc_eventgroup_delete(eg), RTIPC_EINVAL);
     assert_int_equal(rtipc_eventgroup_footprint(eg), 0);

@@ -24,6 +24,7 @@
 
 #include "../../src/common/mailbox_internal.h"
 #include "rtipc/mailbox.h"
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 /* ---- allocation failure injection (alloc_fail.h) ---- */
@@ -73,7 +74,13 @@ static void write_seq(rtipc_mailbox_t *mb, uint64_t seq)
     assert_int_equal(rtipc_mailbox_write(mb, &v), RTIPC_OK);
 }
 
-static uint32_t sleepers_flag(rtipc_mailbox_t *mb) { return atomic_load(&((struct rtipc_mailbox *)mb)->sleepers); }
+static uint32_t sleepers_flag(rtipc_mailbox_t *mb)
+{
+    struct rtipc__mailbox *in = rtipc__mailbox_of(mb);
+    if (!in)
+        abort(); /* not a live mailbox: the caller's bug */
+    return atomic_load(&in->sleepers);
+}
 
 /* ---- workers ------------------------------------------------------------------ */
 typedef struct {
@@ -277,7 +284,10 @@ static void static_mailbox_uses_caller_storage(void **state)
     rtipc_mailbox_t *mb = NULL;
     value_t v = val(3);
     assert_int_equal(rtipc_mailbox_create_static(sizeof v, &v, storage, &cb, &mb), RTIPC_OK);
-    assert_ptr_equal(mb, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)mb, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(mb, RTIPC__H_MAILBOX), (void *)&cb);
     assert_int_equal(storage[0], 3); /* version 0 sits in copy 0 of the caller's storage */
     write_seq(mb, 4);
     assert_int_equal(storage[sizeof(value_t) / 8], 4); /* version 1 in copy 1 */
@@ -459,7 +469,7 @@ static void footprint_is_the_control_block_plus_two_copies(void **state)
  * the copy the write is going to, then leave it unfinished. */
 static void stage_write_in_progress(rtipc_mailbox_t *mb, uint64_t seq_of_new_value)
 {
-    struct rtipc_mailbox *in = (struct rtipc_mailbox *)mb;
+    struct rtipc__mailbox *in = rtipc__mailbox_of(mb);
     uint64_t s = atomic_load(&in->seq);
     atomic_store(&in->seq, s + 1);
     uint64_t v = (s >> 1) + 1;
@@ -471,7 +481,7 @@ static void stage_write_in_progress(rtipc_mailbox_t *mb, uint64_t seq_of_new_val
 
 static void finish_staged_write(rtipc_mailbox_t *mb)
 {
-    struct rtipc_mailbox *in = (struct rtipc_mailbox *)mb;
+    struct rtipc__mailbox *in = rtipc__mailbox_of(mb);
     atomic_fetch_sub(&in->seq, 1); /* back to the state before the claim */
 }
 

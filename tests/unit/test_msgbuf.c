@@ -9,6 +9,7 @@
 
 #include "rtipc/msgbuf.h"
 #include "rtipc/streambuf.h"
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 static void pin_main_to_core0(void)
@@ -115,7 +116,10 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_OK);
 
     assert_int_equal(rtipc_msgbuf_create_static(32, storage, &cb, &mb), RTIPC_OK);
-    assert_ptr_equal((void *)mb, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)mb, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(mb, RTIPC__H_MSGBUF), (void *)&cb);
     assert_int_equal(rtipc_msgbuf_footprint(mb), block + 32);
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_OK);
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_EINVAL);

@@ -8,6 +8,7 @@
  * are kept in locals and asserted only after the tasks have been released and
  * joined, so a failing check does not leave tasks behind. */
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 #include <errno.h>
@@ -276,7 +277,10 @@ static void static_mutex_lives_in_caller_memory(void **state)
     rtipc_mutex_static_t cb;
     rtipc_mutex_t *m = NULL;
     assert_int_equal(rtipc_mutex_create_static(false, &cb, &m), RTIPC_OK);
-    assert_ptr_equal((void *)m, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)m, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(m, RTIPC__H_MUTEX), (void *)&cb);
     assert_null(rtipc_mutex_holder(m));
     assert_int_equal(rtipc_mutex_lock(m, RTIPC_NO_WAIT), RTIPC_OK);
     assert_int_equal(rtipc_mutex_lock(m, RTIPC_NO_WAIT), RTIPC_EDEADLOCK); /* plain */

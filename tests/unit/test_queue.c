@@ -17,6 +17,7 @@
  * could not be adopted") needs an allocation failure inside rtipc__self(),
  * which recycles task descriptors and cannot be made to fail from a test
  * without fault injection. */
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 #include <stdint.h>
@@ -438,8 +439,10 @@ static void static_queue_uses_caller_storage(void **state)
     memset(storage, 0, sizeof storage);
     rtipc_queue_t *q = NULL;
     assert_int_equal(rtipc_queue_create_static(3, sizeof(uint32_t), storage, &cb, &q), RTIPC_OK);
-    /* The handle points into the caller's control block. */
-    assert_ptr_equal((void *)q, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)q, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(q, RTIPC__H_QUEUE), (void *)&cb);
     assert_counts(q, 0, 3);
     uint32_t a = 0x11223344u, b = 0x55667788u, c = 0x99aabbccu;
     assert_int_equal(rtipc_queue_send(q, &a, RTIPC_NO_WAIT), RTIPC_OK);
@@ -1633,7 +1636,10 @@ static void interrupt_safe_calls_work_from_interrupt_context(void **state)
     int static_waiting = rc_static == RTIPC_OK ? rtipc_queue_messages_waiting(sq) : -100;
     leave_interrupt_context();
     assert_int_equal(rc_static, RTIPC_OK);
-    assert_ptr_equal((void *)sq, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)sq, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(sq, RTIPC__H_QUEUE), (void *)&cb);
     assert_int_equal(waiting, 1);
     assert_int_equal(spaces, 2);
     assert_int_equal(fp, rtipc_queue_footprint_for(0, 0) + 3 * sizeof(int));

@@ -302,6 +302,84 @@ static void ring_buffer_read_side_is_a_member(void **state)
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
+/* Resetting a member empties it, and its events leave the set with its items:
+ * a select never names a member whose receive would then fail (queueset.h),
+ * and the other members' events keep their order. */
+static void reset_of_a_member_takes_its_events_out_of_the_set(void **state)
+{
+    (void)state;
+    rtipc_queueset_t *set;
+    rtipc_queue_t *q1, *q2, *q3;
+    assert_int_equal(rtipc_queueset_create(12, &set), RTIPC_OK);
+    assert_int_equal(rtipc_queue_create(4, sizeof(int), &q1), RTIPC_OK);
+    assert_int_equal(rtipc_queue_create(4, sizeof(int), &q2), RTIPC_OK);
+    assert_int_equal(rtipc_queue_create(4, sizeof(int), &q3), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_queue(set, q1), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_queue(set, q2), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_queue(set, q3), RTIPC_OK);
+    /* Events in the set: q1 q2 q1 q3 q1 q2. */
+    rtipc_queue_t *order[] = {q1, q2, q1, q3, q1, q2};
+    for (int i = 0; i < 6; ++i)
+        assert_int_equal(rtipc_queue_send(order[i], &i, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queue_reset(q1), RTIPC_OK);
+    /* Left: q2 q3 q2, each followed by a receive that works. */
+    rtipc_queue_t *left[] = {q2, q3, q2};
+    int want[] = {1, 3, 5};
+    for (int i = 0; i < 3; ++i) {
+        void *m = NULL;
+        int got = -1;
+        assert_int_equal(rtipc_queueset_select(set, &m, RTIPC_NO_WAIT), RTIPC_OK);
+        assert_ptr_equal(m, left[i]);
+        assert_int_equal(rtipc_queue_receive(m, &got, RTIPC_NO_WAIT), RTIPC_OK);
+        assert_int_equal(got, want[i]);
+    }
+    void *m = NULL;
+    assert_int_equal(rtipc_queueset_select(set, &m, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    /* The reset member takes part again as before; resetting an empty one
+     * (and one that already is) changes nothing. */
+    assert_int_equal(rtipc_queue_reset(q3), RTIPC_OK);
+    int v = 7;
+    assert_int_equal(rtipc_queue_send(q1, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queue_send(q3, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_select(set, &m, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_ptr_equal(m, q1);
+    assert_int_equal(rtipc_queue_receive(q1, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_select(set, &m, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_ptr_equal(m, q3);
+    assert_int_equal(rtipc_queue_receive(q3, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_overflows(set), 0);
+    assert_int_equal(rtipc_queueset_remove_queue(set, q1), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_remove_queue(set, q2), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_remove_queue(set, q3), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_delete(set), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(q1), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(q2), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(q3), RTIPC_OK);
+}
+
+/* The event of a member that was read without select, then removed from the
+ * set and deleted, names a dead handle: the receive after select is refused
+ * (RTIPC_EINVAL), and nothing reads the freed queue (ASan). */
+static void an_event_of_a_deleted_member_names_a_refused_handle(void **state)
+{
+    (void)state;
+    rtipc_queueset_t *set;
+    rtipc_queue_t *q;
+    assert_int_equal(rtipc_queueset_create(4, &set), RTIPC_OK);
+    assert_int_equal(rtipc_queue_create(2, sizeof(int), &q), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_add_queue(set, q), RTIPC_OK);
+    int v = 1;
+    assert_int_equal(rtipc_queue_send(q, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queue_receive(q, &v, RTIPC_NO_WAIT), RTIPC_OK); /* without select */
+    assert_int_equal(rtipc_queueset_remove_queue(set, q), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
+    void *m = NULL;
+    assert_int_equal(rtipc_queueset_select(set, &m, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_ptr_equal(m, q);
+    assert_int_equal(rtipc_queue_receive(m, &v, RTIPC_NO_WAIT), RTIPC_EINVAL);
+    assert_int_equal(rtipc_queueset_delete(set), RTIPC_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +392,8 @@ int main(void)
         cmocka_unit_test(select_from_an_interrupt_handler_never_blocks),
         cmocka_unit_test(queueset_calls_reject_bad_arguments_and_context),
         cmocka_unit_test(ring_buffer_read_side_is_a_member),
+        cmocka_unit_test(reset_of_a_member_takes_its_events_out_of_the_set),
+        cmocka_unit_test(an_event_of_a_deleted_member_names_a_refused_handle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

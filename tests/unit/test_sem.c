@@ -6,6 +6,7 @@
  * through __atomic builtins). Observations made while tasks are still running
  * are kept in locals and asserted only after the tasks have been released and
  * joined, so a failing check does not leave tasks behind. */
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 #include <errno.h>
@@ -291,7 +292,10 @@ static void static_semaphore_lives_in_caller_memory(void **state)
     rtipc_sem_static_t cb;
     rtipc_sem_t *s = NULL;
     assert_int_equal(rtipc_sem_create_static(1, 0, &cb, &s), RTIPC_OK);
-    assert_ptr_equal((void *)s, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)s, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(s, RTIPC__H_SEM), (void *)&cb);
     /* Binary parameters: created empty, counts to one. */
     assert_int_equal(rtipc_sem_count(s), 0);
     assert_int_equal(rtipc_sem_max(s), 1);
@@ -333,7 +337,10 @@ static void static_creation_is_allowed_in_interrupt_context(void **state)
     int rc = rtipc_sem_create_static(2, 1, &cb, &s);
     leave_interrupt_context();
     assert_int_equal(rc, RTIPC_OK);
-    assert_ptr_equal((void *)s, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)s, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(s, RTIPC__H_SEM), (void *)&cb);
     assert_int_equal(rtipc_sem_count(s), 1);
     assert_int_equal(rtipc_sem_max(s), 2);
     assert_int_equal(rtipc_sem_delete(s), RTIPC_OK);

@@ -397,6 +397,7 @@ static void task_readied_mid_spin_stops_the_spin(void **state)
 typedef struct {
     handoff_t *h;
     rtipc_task_t *waiter;
+    uint64_t sleeps_before; /* the waiter's sleep count before this round */
     atomic_int failed;
 } foreign_t;
 
@@ -458,7 +459,8 @@ static void waker_on_the_waiters_core_disables_the_next_spin(void **state)
 static void main_giver(void *arg)
 {
     foreign_t *f = arg;
-    if (!wait_for_sleeps(f->waiter, 1))
+    /* The test thread may have slept in earlier tests: wait for this sleep. */
+    if (!wait_for_sleeps(f->waiter, f->sleeps_before + 1))
         atomic_store(&f->failed, 1);
     if (rtipc_sem_give(f->h->sem) != RTIPC_OK)
         atomic_store(&f->failed, 1);
@@ -472,7 +474,7 @@ static void unpinned_waiter_never_spins(void **state)
     assert_int_equal(rtipc_sem_set_spin(h.sem, LONG_SPIN_NS), RTIPC_OK);
     rtipc_task_t *self = rtipc_task_current(); /* the test thread: adopted, not pinned */
     rtipc_spin_stats_t before = stats_of(self);
-    foreign_t f = {.h = &h, .waiter = self};
+    foreign_t f = {.h = &h, .waiter = self, .sleeps_before = before.sleeps};
     rtipc_task_t *g = start_task("giver", 5, test_core(1), main_giver, &f);
     assert_int_equal(rtipc_sem_take(h.sem, RTIPC_FOREVER), RTIPC_OK);
     join_task(g);

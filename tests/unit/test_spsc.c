@@ -23,6 +23,7 @@
 
 #include "../../src/common/spsc_internal.h"
 #include "rtipc/spsc.h"
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 /* ---- allocation failure injection (alloc_fail.h) ---- */
@@ -66,7 +67,10 @@ static uint32_t pop_seq(rtipc_spsc_t *r)
 
 static uint32_t sleeping_flag(rtipc_spsc_t *r, int side)
 {
-    return atomic_load(&((struct rtipc_spsc *)r)->sleeping[side]);
+    struct rtipc__spsc *in = rtipc__spsc_of(r);
+    if (!in)
+        abort(); /* not a live ring: the caller's bug */
+    return atomic_load(&in->sleeping[side]);
 }
 
 /* ---- workers -------------------------------------------------------------------- */
@@ -285,7 +289,10 @@ static void static_ring_uses_caller_storage(void **state)
     static item_t storage[4];
     rtipc_spsc_t *r = NULL;
     assert_int_equal(rtipc_spsc_create_static(4, sizeof(item_t), storage, &cb, &r), RTIPC_OK);
-    assert_ptr_equal(r, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)r, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(r, RTIPC__H_SPSC), (void *)&cb);
     push_seq(r, 7);
     assert_true(is_item(storage[0], 7)); /* the item sits in the caller's storage */
     assert_int_equal(rtipc_spsc_footprint(r), sizeof cb + sizeof storage);
@@ -463,7 +470,7 @@ static void fifo_order_survives_the_index_wrap_around(void **state)
     static item_t storage[8];
     rtipc_spsc_t *r = NULL;
     assert_int_equal(rtipc_spsc_create_static(8, sizeof(item_t), storage, &cb, &r), RTIPC_OK);
-    struct rtipc_spsc *in = (struct rtipc_spsc *)r;
+    struct rtipc__spsc *in = rtipc__spsc_of(r);
     uint32_t start = UINT32_MAX - 5;
     atomic_store(&in->head, start);
     atomic_store(&in->tail, start);
@@ -575,13 +582,13 @@ static void each_side_writes_only_its_own_cache_line(void **state)
     (void)state;
     /* Producer-written fields on line 1, consumer-written on line 2, the
      * shared read-mostly part (and the sleeping flags) on line 0. */
-    assert_int_equal(offsetof(struct rtipc_spsc, tail) / 64, 1);
-    assert_int_equal(offsetof(struct rtipc_spsc, head_cache) / 64, 1);
-    assert_int_equal(offsetof(struct rtipc_spsc, head) / 64, 2);
-    assert_int_equal(offsetof(struct rtipc_spsc, tail_cache) / 64, 2);
-    assert_int_equal(offsetof(struct rtipc_spsc, sleeping) / 64, 0);
-    assert_int_equal(offsetof(struct rtipc_spsc, port) / 64, 0);
-    assert_int_equal((offsetof(struct rtipc_spsc, port) + RTIPC__SPSC_PORT_BYTES - 1) / 64, 0);
+    assert_int_equal(offsetof(struct rtipc__spsc, tail) / 64, 1);
+    assert_int_equal(offsetof(struct rtipc__spsc, head_cache) / 64, 1);
+    assert_int_equal(offsetof(struct rtipc__spsc, head) / 64, 2);
+    assert_int_equal(offsetof(struct rtipc__spsc, tail_cache) / 64, 2);
+    assert_int_equal(offsetof(struct rtipc__spsc, sleeping) / 64, 0);
+    assert_int_equal(offsetof(struct rtipc__spsc, port) / 64, 0);
+    assert_int_equal((offsetof(struct rtipc__spsc, port) + RTIPC__SPSC_PORT_BYTES - 1) / 64, 0);
     assert_int_equal(_Alignof(rtipc_spsc_static_t), 64);
 }
 
@@ -591,7 +598,7 @@ static void cached_index_spares_the_producer_a_look_at_the_consumer(void **state
     /* While the cached head shows room, the producer does not read head: move
      * the real head behind its back and watch the cache stay put. */
     rtipc_spsc_t *r = new_ring(8);
-    struct rtipc_spsc *in = (struct rtipc_spsc *)r;
+    struct rtipc__spsc *in = rtipc__spsc_of(r);
     for (uint32_t i = 0; i < 8; ++i)
         push_seq(r, i); /* a cached head of 0 shows room for all eight */
     assert_int_equal(in->head_cache, 0);

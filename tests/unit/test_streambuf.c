@@ -9,6 +9,7 @@
 
 #include "rtipc/msgbuf.h"
 #include "rtipc/streambuf.h"
+#include "../../src/common/handle.h"
 #include "test_support.h"
 
 /* The main thread stays on core 0; tasks and handlers that must be observed
@@ -112,7 +113,10 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
     assert_int_equal(rtipc_streambuf_delete(sb), RTIPC_OK);
 
     assert_int_equal(rtipc_streambuf_create_static(16, 16, storage, &cb, &sb), RTIPC_OK);
-    assert_ptr_equal((void *)sb, (void *)&cb);
+    /* The handle is a table entry (src/common/handle.h), not the caller's
+     * memory, and it names the control block there. */
+    assert_ptr_not_equal((void *)sb, (void *)&cb);
+    assert_ptr_equal(rtipc__handle_get(sb, RTIPC__H_STREAMBUF), (void *)&cb);
     assert_int_equal(rtipc_streambuf_footprint(sb), block + 16);
     assert_int_equal(rtipc_streambuf_delete(sb), RTIPC_OK);
     /* Deleted: every call refuses the dead handle. */

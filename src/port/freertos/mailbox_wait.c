@@ -15,7 +15,7 @@ typedef struct {
 _Static_assert(sizeof(mailbox_port_t) <= RTIPC__MAILBOX_PORT_BYTES, "the waiting part fits the mailbox");
 _Static_assert(_Alignof(mailbox_port_t) <= 8, "the waiting part's alignment is provided");
 
-static mailbox_port_t *port_of(struct rtipc_mailbox *mb) { return (mailbox_port_t *)(void *)mb->port; }
+static mailbox_port_t *port_of(struct rtipc__mailbox *mb) { return (mailbox_port_t *)(void *)mb->port; }
 
 int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out)
 {
@@ -23,48 +23,53 @@ int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t
         return RTIPC_ECONTEXT;
     if (!out || !rtipc__mailbox_size_ok(value_size))
         return RTIPC_EINVAL;
-    _Static_assert(sizeof(struct rtipc_mailbox) % 8 == 0, "copies follow the block aligned");
-    struct rtipc_mailbox *mb = pvPortMalloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
+    _Static_assert(sizeof(struct rtipc__mailbox) % 8 == 0, "copies follow the block aligned");
+    struct rtipc__mailbox *mb = pvPortMalloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
     if (!mb)
         return RTIPC_ENOMEM;
     rtipc__mailbox_init(mb, value_size, initial, mb + 1, RTIPC__MAILBOX_DYNAMIC);
     port_of(mb)->spin = RTIPC_SPIN_DEFAULT;
-    *out = mb;
-    return RTIPC_OK;
+    int rc = rtipc__mailbox_open(mb, out);
+    if (rc != RTIPC_OK)
+        vPortFree(mb);
+    return rc;
 }
 
-int rtipc_mailbox_delete(rtipc_mailbox_t *mb)
+int rtipc_mailbox_delete(rtipc_mailbox_t *handle)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__mailbox_valid(mb))
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb)
         return RTIPC_EINVAL;
     RTIPC__FR_TASK_CRIT_ENTER();
     bool busy = port_of(mb)->waiters != NULL;
-    if (!busy)
-        mb->magic = 0;
     RTIPC__FR_TASK_CRIT_EXIT();
     if (busy)
         return RTIPC_EBUSY;
+    /* From here on the handle is refused, before the memory goes (closed
+     * outside the critical section above: the handle table takes its own). */
+    rtipc__handle_close((uintptr_t)handle);
     if (mb->flags & RTIPC__MAILBOX_DYNAMIC)
         vPortFree(mb);
     return RTIPC_OK;
 }
 
-static bool newer(const struct rtipc_mailbox *mb, uint64_t last_seen) { return rtipc__mailbox_version(mb) > last_seen; }
+static bool newer(const struct rtipc__mailbox *mb, uint64_t last_seen) { return rtipc__mailbox_version(mb) > last_seen; }
 
 /* In a critical section: the flag says whether anyone is left waiting. */
-static void update_sleepers(struct rtipc_mailbox *mb)
+static void update_sleepers(struct rtipc__mailbox *mb)
 {
     atomic_store_explicit(&mb->sleepers, port_of(mb)->waiters != NULL, memory_order_relaxed);
 }
 
-int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen, uint64_t *version,
+int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_seen, uint64_t *version,
                              rtipc_timeout_t timeout)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__mailbox_valid(mb) || !buf)
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb || !buf)
         return RTIPC_EINVAL;
     if (!newer(mb, last_seen)) {
         if (rtipc_timeout_is_no_wait(timeout))
@@ -105,18 +110,19 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *mb, void *buf, uint64_t last_seen,
         }
     }
     /* Versions only grow: this copy is at least the one that satisfied us. */
-    return rtipc_mailbox_read(mb, buf, version);
+    return rtipc__mailbox_read(mb, buf, version);
 }
 
-int rtipc_mailbox_set_spin(rtipc_mailbox_t *mb, int64_t ns)
+int rtipc_mailbox_set_spin(rtipc_mailbox_t *handle, int64_t ns)
 {
-    if (!rtipc__mailbox_valid(mb) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     port_of(mb)->spin = ns;
     return RTIPC_OK;
 }
 
-void rtipc__mailbox_wake(struct rtipc_mailbox *mb, bool *woken)
+void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken)
 {
     mailbox_port_t *p = port_of(mb);
     BaseType_t hp = pdFALSE;

@@ -15,7 +15,7 @@ typedef struct {
 _Static_assert(sizeof(spsc_port_t) <= RTIPC__SPSC_PORT_BYTES, "the waiting part fits line 0");
 _Static_assert(_Alignof(spsc_port_t) <= 8, "the waiting part's alignment is provided");
 
-static spsc_port_t *port_of(struct rtipc_spsc *r) { return (spsc_port_t *)(void *)r->port; }
+static spsc_port_t *port_of(struct rtipc__spsc *r) { return (spsc_port_t *)(void *)r->port; }
 
 int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out)
 {
@@ -24,37 +24,41 @@ int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out)
     if (!out || !rtipc__spsc_shape_ok(capacity, item_size))
         return RTIPC_EINVAL;
     size_t storage = capacity * item_size;
-    if (storage > SIZE_MAX - sizeof(struct rtipc_spsc) - RTIPC__CACHE_LINE)
+    if (storage > SIZE_MAX - sizeof(struct rtipc__spsc) - RTIPC__CACHE_LINE)
         return RTIPC_ENOMEM;
     /* pvPortMalloc aligns to portBYTE_ALIGNMENT only: over-allocate and align
      * by hand, keeping the block's start just before the control block. */
-    size_t bytes = sizeof(struct rtipc_spsc) + storage + RTIPC__CACHE_LINE + sizeof(void *);
+    size_t bytes = sizeof(struct rtipc__spsc) + storage + RTIPC__CACHE_LINE + sizeof(void *);
     unsigned char *raw = pvPortMalloc(bytes);
     if (!raw)
         return RTIPC_ENOMEM;
     uintptr_t at = ((uintptr_t)(raw + sizeof(void *)) + RTIPC__CACHE_LINE - 1) & ~(uintptr_t)(RTIPC__CACHE_LINE - 1);
-    struct rtipc_spsc *r = (struct rtipc_spsc *)at;
+    struct rtipc__spsc *r = (struct rtipc__spsc *)at;
     memcpy((unsigned char *)r - sizeof(void *), &raw, sizeof raw);
     rtipc__spsc_init(r, capacity, item_size, (unsigned char *)(r + 1), RTIPC__SPSC_DYNAMIC);
     port_of(r)->spin = RTIPC_SPIN_DEFAULT;
-    *out = r;
-    return RTIPC_OK;
+    int rc = rtipc__spsc_open(r, out);
+    if (rc != RTIPC_OK)
+        vPortFree(raw);
+    return rc;
 }
 
-int rtipc_spsc_delete(rtipc_spsc_t *r)
+int rtipc_spsc_delete(rtipc_spsc_t *handle)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__spsc_valid(r))
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r)
         return RTIPC_EINVAL;
     spsc_port_t *p = port_of(r);
     RTIPC__FR_TASK_CRIT_ENTER();
     bool busy = p->waiters[0] != NULL || p->waiters[1] != NULL;
-    if (!busy)
-        r->magic = 0;
     RTIPC__FR_TASK_CRIT_EXIT();
     if (busy)
         return RTIPC_EBUSY;
+    /* From here on the handle is refused, before the memory goes (closed
+     * outside the critical section above: the handle table takes its own). */
+    rtipc__handle_close((uintptr_t)handle);
     if (r->flags & RTIPC__SPSC_DYNAMIC) {
         unsigned char *raw;
         memcpy(&raw, (unsigned char *)r - sizeof(void *), sizeof raw);
@@ -63,13 +67,13 @@ int rtipc_spsc_delete(rtipc_spsc_t *r)
     return RTIPC_OK;
 }
 
-static void clear_sleeping(struct rtipc_spsc *r, unsigned side)
+static void clear_sleeping(struct rtipc__spsc *r, unsigned side)
 {
     atomic_store_explicit(&r->sleeping[side], 0, memory_order_relaxed);
 }
 
 /* Wake the side parked on r (the caller saw it sleeping). */
-void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken)
+void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)
 {
     spsc_port_t *p = port_of(r);
     BaseType_t hp = pdFALSE;
@@ -81,9 +85,10 @@ void rtipc__spsc_wake(struct rtipc_spsc *r, unsigned side, bool *woken)
     rtipc__fr_woken(hp, woken);
 }
 
-int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns)
+int rtipc_spsc_set_spin(rtipc_spsc_t *handle, int64_t ns)
 {
-    if (!rtipc__spsc_valid(r) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     port_of(r)->spin = ns;
     return RTIPC_OK;
@@ -91,7 +96,7 @@ int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns)
 
 /* The first try failed and the caller may wait: announce the side asleep,
  * look at the ring once more (the handshake in spsc.c), park, repeat. */
-static int wait_for(struct rtipc_spsc *r, unsigned me, const void *in, void *out, rtipc_timeout_t timeout)
+static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *out, rtipc_timeout_t timeout)
 {
     struct rtipc_task *self = rtipc__fr_self();
     if (!self)
@@ -130,31 +135,33 @@ static int wait_for(struct rtipc_spsc *r, unsigned me, const void *in, void *out
             clear_sleeping(r, me);
             RTIPC__FR_TASK_CRIT_EXIT();
             /* One last look, as a non-blocking call. */
-            int rc = me == RTIPC__SPSC_PRODUCER ? rtipc_spsc_try_push(r, in) : rtipc_spsc_try_pop(r, out);
+            int rc = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_try_push(r, in, NULL) : rtipc__spsc_try_pop(r, out, NULL);
             return rc == RTIPC_OK ? RTIPC_OK : RTIPC_ETIMEDOUT;
         }
     }
 }
 
-int rtipc_spsc_push(rtipc_spsc_t *r, const void *item, rtipc_timeout_t timeout)
+int rtipc_spsc_push(rtipc_spsc_t *handle, const void *item, rtipc_timeout_t timeout)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__spsc_valid(r) || !item)
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
         return RTIPC_EINVAL;
-    int rc = rtipc_spsc_try_push(r, item);
+    int rc = rtipc__spsc_try_push(r, item, NULL);
     if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
         return rc;
     return wait_for(r, RTIPC__SPSC_PRODUCER, item, NULL, timeout);
 }
 
-int rtipc_spsc_pop(rtipc_spsc_t *r, void *item, rtipc_timeout_t timeout)
+int rtipc_spsc_pop(rtipc_spsc_t *handle, void *item, rtipc_timeout_t timeout)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__spsc_valid(r) || !item)
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
         return RTIPC_EINVAL;
-    int rc = rtipc_spsc_try_pop(r, item);
+    int rc = rtipc__spsc_try_pop(r, item, NULL);
     if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
         return rc;
     return wait_for(r, RTIPC__SPSC_CONSUMER, NULL, item, timeout);

@@ -1,0 +1,265 @@
+/* The handle table (src/common/handle.h) seen from outside and inside: a
+ * stale handle is refused after its very slot and memory went to a new
+ * object of the same kind or of another one; slots are reused first in,
+ * first out, and a slot's handle repeats only after 2^GEN_BITS - 1 reuses;
+ * the table grows past its first chunk; a full table makes creation fail
+ * with RTIPC_ENOMEM (the call leaving *out and memory as they were); an
+ * interrupt handler's static creation never grows the table. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../../src/common/handle.h"
+#include "test_support.h"
+
+static size_t baseline_open;
+
+static void isr(void *arg) { (void)arg; }
+
+static int setup(void **state)
+{
+    (void)state;
+    /* The calling thread's own task handle (adopted on first use) stays. */
+    (void)rtipc_task_current();
+    baseline_open = rtipc__handle_open_count();
+    return 0;
+}
+
+static void assert_no_handle_leaked(void) { assert_int_equal(rtipc__handle_open_count(), baseline_open); }
+
+/* Open fillers (dynamic semaphores) until the next open takes the slot that
+ * is `behind` places from the head of the free FIFO; returns how many, and
+ * stores them in fill[]. */
+static size_t fill_free_list(rtipc_sem_t **fill, size_t max, size_t behind)
+{
+    size_t n = rtipc__handle_free_count() - behind;
+    assert_true(n <= max);
+    for (size_t i = 0; i < n; ++i)
+        assert_int_equal(rtipc_sem_create_binary(&fill[i]), RTIPC_OK);
+    return n;
+}
+
+static void delete_fillers(rtipc_sem_t **fill, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        assert_int_equal(rtipc_sem_delete(fill[i]), RTIPC_OK);
+}
+
+#define MAX_FILL 4096
+
+/* A static queue deleted; a new static queue in the same control block and
+ * the same slot: only the generation tells the handles apart. */
+static void a_stale_handle_is_refused_when_its_slot_and_memory_hold_a_new_queue(void **state)
+{
+    (void)state;
+    static rtipc_sem_t *fill[MAX_FILL];
+    rtipc_queue_static_t cb;
+    int storage[4], v = 1;
+    rtipc_queue_t *a = NULL, *b = NULL;
+    assert_int_equal(rtipc_queue_create_static(4, sizeof(int), storage, &cb, &a), RTIPC_OK);
+    assert_int_equal(rtipc_queue_send(a, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queue_delete(a), RTIPC_OK);
+    size_t n = fill_free_list(fill, MAX_FILL, 1); /* a's slot is last in the FIFO */
+    assert_int_equal(rtipc_queue_create_static(4, sizeof(int), storage, &cb, &b), RTIPC_OK);
+    assert_int_equal(rtipc__handle_index((uintptr_t)b), rtipc__handle_index((uintptr_t)a));
+    assert_ptr_equal(rtipc__handle_get(b, RTIPC__H_QUEUE), (void *)&cb);
+    assert_ptr_not_equal(a, b);
+    assert_int_equal(rtipc_queue_messages_waiting(a), RTIPC_EINVAL);
+    assert_int_equal(rtipc_queue_send(a, &v, RTIPC_NO_WAIT), RTIPC_EINVAL);
+    assert_int_equal(rtipc_queue_delete(a), RTIPC_EINVAL);
+    assert_int_equal(rtipc_queue_messages_waiting(b), 0); /* a's send reached nobody */
+    assert_int_equal(rtipc_queue_send(b, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_queue_messages_waiting(b), 1);
+    assert_int_equal(rtipc_queue_delete(b), RTIPC_OK);
+    delete_fillers(fill, n);
+    assert_no_handle_leaked();
+}
+
+/* The same with an object of another kind in the slot and the memory. */
+static void a_stale_handle_is_refused_when_its_slot_and_memory_hold_another_kind(void **state)
+{
+    (void)state;
+    static rtipc_sem_t *fill[MAX_FILL];
+    union {
+        rtipc_mailbox_static_t x;
+        rtipc_spsc_static_t p;
+    } cb;
+    static _Alignas(8) unsigned char storage[64];
+    rtipc_mailbox_t *a = NULL;
+    rtipc_spsc_t *b = NULL;
+    uint64_t v = 3;
+    assert_int_equal(rtipc_mailbox_create_static(8, &v, storage, &cb.x, &a), RTIPC_OK);
+    assert_int_equal(rtipc_mailbox_delete(a), RTIPC_OK);
+    size_t n = fill_free_list(fill, MAX_FILL, 1);
+    assert_int_equal(rtipc_spsc_create_static(4, sizeof(uint64_t), storage, &cb.p, &b), RTIPC_OK);
+    assert_int_equal(rtipc__handle_index((uintptr_t)b), rtipc__handle_index((uintptr_t)a));
+    assert_int_equal(rtipc_mailbox_read(a, &v, NULL), RTIPC_EINVAL);
+    assert_int_equal(rtipc_mailbox_write(a, &v), RTIPC_EINVAL);
+    assert_int_equal(rtipc_spsc_size((rtipc_spsc_t *)(void *)a), RTIPC_EINVAL);   /* a was never a ring */
+    assert_int_equal(rtipc_mailbox_read((rtipc_mailbox_t *)(void *)b, &v, NULL), RTIPC_EINVAL); /* nor b a mailbox */
+    assert_int_equal(rtipc_spsc_try_push(b, &v), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_size(b), 1);
+    assert_int_equal(rtipc_spsc_delete(b), RTIPC_OK);
+    delete_fillers(fill, n);
+    assert_no_handle_leaked();
+}
+
+/* Closed slots come back oldest first. */
+static void closed_slots_are_reused_first_in_first_out(void **state)
+{
+    (void)state;
+    static rtipc_sem_t *fill[MAX_FILL];
+    rtipc_sem_t *s[3], *again[3];
+    for (int i = 0; i < 3; ++i)
+        assert_int_equal(rtipc_sem_create_binary(&s[i]), RTIPC_OK);
+    for (int i = 0; i < 3; ++i)
+        assert_int_equal(rtipc_sem_delete(s[i]), RTIPC_OK);
+    size_t n = fill_free_list(fill, MAX_FILL, 3);
+    for (int i = 0; i < 3; ++i) {
+        assert_int_equal(rtipc_sem_create_binary(&again[i]), RTIPC_OK);
+        assert_int_equal(rtipc__handle_index((uintptr_t)again[i]), rtipc__handle_index((uintptr_t)s[i]));
+        assert_int_equal(rtipc_sem_count(s[i]), RTIPC_EINVAL);
+    }
+    for (int i = 0; i < 3; ++i)
+        assert_int_equal(rtipc_sem_delete(again[i]), RTIPC_OK);
+    delete_fillers(fill, n);
+    assert_no_handle_leaked();
+}
+
+/* The documented limit: one slot reused over and over gives back the same
+ * handle value only after 2^GEN_BITS - 1 reuses (generation 0 is skipped). */
+static void a_slots_handle_repeats_only_after_every_generation(void **state)
+{
+    (void)state;
+    static rtipc_sem_t *fill[MAX_FILL];
+    static int dummy;
+    size_t n = fill_free_list(fill, MAX_FILL, 0); /* free FIFO empty: one slot cycles */
+    uintptr_t first = rtipc__handle_open(&dummy, RTIPC__H_SEM);
+    assert_true(first != 0);
+    uintptr_t h = first;
+    uint32_t reuses = 0;
+    do {
+        rtipc__handle_close(h);
+        h = rtipc__handle_open(&dummy, RTIPC__H_SEM);
+        assert_int_equal(rtipc__handle_index(h), rtipc__handle_index(first));
+        ++reuses;
+    } while (h != first && reuses <= RTIPC__HANDLE_GEN_MASK);
+    assert_int_equal(reuses, RTIPC__HANDLE_GEN_MASK);
+    rtipc__handle_close(h);
+    delete_fillers(fill, n);
+    assert_no_handle_leaked();
+}
+
+/* More handles than the first chunk holds: the table grows, and every
+ * handle keeps naming its own object. */
+static void the_table_grows_past_its_first_chunk(void **state)
+{
+    (void)state;
+    enum { N = 3 * RTIPC__HANDLE_CHUNK };
+    static rtipc_sem_t *s[N];
+    for (unsigned i = 0; i < N; ++i)
+        assert_int_equal(rtipc_sem_create_counting(N, i, &s[i]), RTIPC_OK);
+    assert_true(rtipc__handle_capacity() >= N);
+    for (unsigned i = 0; i < N; ++i)
+        assert_int_equal(rtipc_sem_count(s[i]), (int)i);
+    for (unsigned i = 0; i < N; ++i)
+        assert_int_equal(rtipc_sem_delete(s[i]), RTIPC_OK);
+    for (unsigned i = 0; i < N; ++i)
+        assert_int_equal(rtipc_sem_count(s[i]), RTIPC_EINVAL);
+    assert_no_handle_leaked();
+}
+
+/* Every slot of the table open: each creation fails with RTIPC_ENOMEM,
+ * leaves *out as it was and keeps no memory; once a handle closes, creation
+ * works again. */
+static void a_full_table_makes_creation_fail_with_enomem(void **state)
+{
+    (void)state;
+    static int dummy;
+    size_t room = (size_t)RTIPC__HANDLE_MAX_CHUNKS * RTIPC__HANDLE_CHUNK - rtipc__handle_open_count();
+    uintptr_t *held = malloc(room * sizeof *held);
+    assert_non_null(held);
+    for (size_t i = 0; i < room; ++i) {
+        held[i] = rtipc__handle_open(&dummy, RTIPC__H_SEM);
+        assert_true(held[i] != 0);
+    }
+    assert_int_equal(rtipc__handle_open(&dummy, RTIPC__H_SEM), 0);
+    rtipc_queue_t *q = (rtipc_queue_t *)&dummy;
+    rtipc_sem_t *s = (rtipc_sem_t *)&dummy;
+    rtipc_spsc_t *p = (rtipc_spsc_t *)&dummy;
+    rtipc_irq_t *irq = (rtipc_irq_t *)&dummy;
+    rtipc_queueset_t *set = (rtipc_queueset_t *)&dummy;
+    rtipc_queue_static_t qcb;
+    int qstore[2];
+    static rtipc_spsc_static_t pcb;
+    static int pstore[4];
+    assert_int_equal(rtipc_queue_create(2, sizeof(int), &q), RTIPC_ENOMEM);
+    assert_int_equal(rtipc_queue_create_static(2, sizeof(int), qstore, &qcb, &q), RTIPC_ENOMEM);
+    assert_int_equal(rtipc_sem_create_binary(&s), RTIPC_ENOMEM);
+    assert_int_equal(rtipc_spsc_create(4, sizeof(int), &p), RTIPC_ENOMEM);
+    assert_int_equal(rtipc_spsc_create_static(4, sizeof(int), pstore, &pcb, &p), RTIPC_ENOMEM);
+    assert_int_equal(rtipc_irq_create(0, isr, NULL, &irq), RTIPC_ENOMEM);
+    assert_int_equal(rtipc_queueset_create(2, &set), RTIPC_ENOMEM);
+    assert_ptr_equal(q, &dummy);
+    assert_ptr_equal(s, &dummy);
+    assert_ptr_equal(p, &dummy);
+    assert_ptr_equal(irq, &dummy);
+    assert_ptr_equal(set, &dummy);
+    /* One slot back: one creation fits. A queue set needs two. */
+    rtipc__handle_close(held[--room]);
+    assert_int_equal(rtipc_queueset_create(2, &set), RTIPC_ENOMEM);
+    assert_ptr_equal(set, &dummy);
+    assert_int_equal(rtipc_sem_create_binary(&s), RTIPC_OK);
+    assert_int_equal(rtipc_sem_give(s), RTIPC_OK);
+    assert_int_equal(rtipc_sem_delete(s), RTIPC_OK);
+    for (size_t i = 0; i < room; ++i)
+        rtipc__handle_close(held[i]);
+    free(held);
+    assert_no_handle_leaked();
+}
+
+/* A handler may create a static object (it allocates nothing), so the
+ * table does not grow there: with every installed slot open the creation
+ * fails with RTIPC_ENOMEM; from a task it grows the table and succeeds. */
+static void a_handler_never_grows_the_table(void **state)
+{
+    (void)state;
+    static int dummy;
+    /* Start from a fresh chunk boundary: fill what the installed chunks
+     * hold, so that the next open would need a new chunk. */
+    size_t room = rtipc__handle_capacity() - rtipc__handle_open_count();
+    uintptr_t *held = malloc((room + 1) * sizeof *held);
+    assert_non_null(held);
+    for (size_t i = 0; i < room; ++i)
+        held[i] = rtipc__handle_open(&dummy, RTIPC__H_SEM);
+    size_t capacity = rtipc__handle_capacity();
+    assert_int_equal(rtipc__handle_open_count(), capacity);
+    rtipc_sem_static_t cb;
+    rtipc_sem_t *s = NULL;
+    enter_interrupt_context();
+    int rc = rtipc_sem_create_static(1, 0, &cb, &s);
+    leave_interrupt_context();
+    assert_int_equal(rc, RTIPC_ENOMEM);
+    assert_null(s);
+    assert_int_equal(rtipc__handle_capacity(), capacity);
+    assert_int_equal(rtipc_sem_create_static(1, 0, &cb, &s), RTIPC_OK);
+    assert_true(rtipc__handle_capacity() > capacity);
+    assert_int_equal(rtipc_sem_delete(s), RTIPC_OK);
+    for (size_t i = 0; i < room; ++i)
+        rtipc__handle_close(held[i]);
+    free(held);
+    assert_no_handle_leaked();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(a_stale_handle_is_refused_when_its_slot_and_memory_hold_a_new_queue, setup),
+        cmocka_unit_test_setup(a_stale_handle_is_refused_when_its_slot_and_memory_hold_another_kind, setup),
+        cmocka_unit_test_setup(closed_slots_are_reused_first_in_first_out, setup),
+        cmocka_unit_test_setup(a_slots_handle_repeats_only_after_every_generation, setup),
+        cmocka_unit_test_setup(the_table_grows_past_its_first_chunk, setup),
+        cmocka_unit_test_setup(a_handler_never_grows_the_table, setup),
+        cmocka_unit_test_setup(a_full_table_makes_creation_fail_with_enomem, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
