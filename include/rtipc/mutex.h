@@ -14,6 +14,8 @@
  * - The holder drops back to its base priority only when it gives back its
  *   last mutex, and then goes to the end of its base priority's ready list
  *   (behind the ready tasks of that priority).
+ * - A waiter that is deleted while it waits gives nothing back: the holder
+ *   keeps the priority it was lent until it unlocks.
  * - A waiter that times out after lending its priority lowers the holder to
  *   the higher of its base and the priority of the first task still waiting
  *   (as that waiter's priority is now, though the list is not re-sorted),

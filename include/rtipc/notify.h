@@ -94,8 +94,10 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
 
 /**
  * Wait up to @p timeout for the caller's slot @p index to be pending. On entry,
- * if nothing is pending, the bits of @p clear_on_entry are cleared in the
- * value. On success the value is captured into @p value (if not NULL), then
+ * if nothing is pending and the timeout is not RTIPC_NO_WAIT, the bits of
+ * @p clear_on_entry are cleared in the value (FreeRTOS V11 clears them only
+ * when the call may block; a no-wait call changes nothing but the exit bits
+ * of a value it receives). On success the value is captured into @p value (if not NULL), then
  * the bits of @p clear_on_exit are cleared and the pending flag is cleared.
  * On timeout nothing is cleared on exit (and *value gets the current value).
  * Context: task only. Blocking: up to timeout. Concurrency: the owner only.

@@ -132,10 +132,17 @@ static void flush(struct rtipc_cpu *cpu)
 void rtipc__reschedule_point(struct rtipc__task *self)
 {
     int core = self && self->core >= 0 ? self->core : sched_getcpu();
-    if (core < 0 || core >= MAX_CORES)
-        return;
-    if (atomic_load_explicit(&cpus[core].deferred_count, memory_order_relaxed) > 0)
+    if (core >= 0 && core < MAX_CORES && atomic_load_explicit(&cpus[core].deferred_count, memory_order_relaxed) > 0)
         flush(&cpus[core]);
+    /* A higher-priority task of this core that the caller readied has run
+     * meanwhile: like FreeRTOS's ready list, which moves on past a
+     * preempted task, let this priority's other ready tasks go first
+     * (docs/design.md, "Ready-list order"). */
+    if (rtipc__preempted) {
+        rtipc__preempted = false;
+        if (rtipc_sched_policy() == RTIPC_SCHED_FIFO)
+            sched_yield();
+    }
 }
 
 rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/handle.h"
+#include "irq_internal.h"
 #include "rtipc/error.h"
 #include "spin.h"
 #include "task_internal.h"
@@ -138,7 +139,9 @@ static void abandon_lock(rtipc_op_t *op)
     mutex_op_t *o = (mutex_op_t *)op;
     o->will_wait = false;
     struct rtipc__task *holder = holder_of(o->m);
-    if (holder && o->inherited)
+    /* A waiter that is deleted leaves the holder's priority as it is: only
+     * a timeout gives the lent priority back (vTaskDelete does not). */
+    if (holder && o->inherited && !atomic_load_explicit(&o->self->delete_requested, memory_order_relaxed))
         rtipc__task_disinherit_after_timeout(holder, rtipc__waitlist_head_priority(&o->m->waiters));
     o->inherited = false;
 }
@@ -196,7 +199,9 @@ int rtipc_mutex_unlock(rtipc_mutex_t *handle)
     if (wake)
         rtipc__unpark(wake);
     if (lowered)
-        rtipc__task_yield_after_lowering();
+        rtipc__task_settle_lowered(self);
+    else if (wake)
+        rtipc__reschedule_point(self); /* waking a task reschedules */
     return RTIPC_OK;
 }
 

@@ -154,9 +154,11 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
     struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
-    /* Entry bits are cleared once, at entry, and only if nothing is pending. */
+    /* Entry bits are cleared once, at entry, and only if nothing is pending
+     * and the call may wait (FreeRTOS V11 clears them only when it is about
+     * to block). */
     rtipc_lock(&self->lock);
-    if (self->notify[index].state != RTIPC__NOTIFY_PENDING)
+    if (self->notify[index].state != RTIPC__NOTIFY_PENDING && !rtipc_timeout_is_no_wait(timeout))
         self->notify[index].value &= ~clear_on_entry;
     rtipc_unlock(&self->lock);
     notify_op_t o = {.op = {.attempt = attempt_wait}, .self = self, .index = index, .clear_on_exit = clear_on_exit};

@@ -20,6 +20,7 @@
 #include "task_internal.h"
 
 _Thread_local bool rtipc__in_interrupt;
+_Thread_local bool rtipc__preempted;
 
 /* The calling thread's task; NULL until it is created or adopted. */
 static _Thread_local struct rtipc__task *current;
@@ -163,8 +164,8 @@ int rtipc_core_count(void)
  * leaves the priority as it was, pass through the priority just below
  * first: from there the final step is a raise, which lands at the tail.
  * The caller's own position cannot be changed that way while it runs; it
- * yields instead (rtipc__task_yield_after_lowering), which also puts it at
- * the tail. docs/design.md says what the SCHED_OTHER fallback cannot do. */
+ * yields instead (rtipc__task_settle_lowered), which also puts it at the
+ * tail. docs/design.md says what the SCHED_OTHER fallback cannot do. */
 
 static bool managed(const struct rtipc__task *t) { return rtipc_sched_policy() == RTIPC_SCHED_FIFO && !t->adopted; }
 
@@ -202,10 +203,20 @@ static void kernel_self(struct rtipc__task *self, int old, int prio)
         kernel_set(self, prio);
 }
 
-void rtipc__task_yield_after_lowering(void)
+static void yield_to_peers(void)
 {
     if (rtipc_sched_policy() == RTIPC_SCHED_FIFO)
         sched_yield();
+}
+
+void rtipc__task_settle_lowered(struct rtipc__task *self)
+{
+    rtipc_lock(&self->prio_lock);
+    if (managed(self))
+        kernel_set(self, atomic_load_explicit(&self->effective_priority, memory_order_relaxed));
+    rtipc_unlock(&self->prio_lock);
+    rtipc__preempted = false; /* the yield below covers it */
+    yield_to_peers();
 }
 
 bool rtipc__task_inherit(struct rtipc__task *holder, struct rtipc__task *waiter)
@@ -242,8 +253,7 @@ bool rtipc__task_disinherit(struct rtipc__task *self)
     if (eff != base) {
         atomic_store_explicit(&self->effective_priority, base, memory_order_relaxed);
         atomic_store_explicit(&self->wait_priority, base, memory_order_relaxed);
-        kernel_self(self, eff, base);
-        lowered = true;
+        lowered = true; /* the kernel follows in rtipc__task_settle_lowered */
     }
     rtipc_unlock(&self->prio_lock);
     return lowered;
@@ -645,7 +655,7 @@ int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
     }
     rtipc_unlock(&t->prio_lock);
     if (yield)
-        rtipc__task_yield_after_lowering();
+        yield_to_peers();
     return RTIPC_OK;
 }
 

@@ -124,12 +124,19 @@ static inline struct rtipc__task *rtipc__task_live(const rtipc_task_t *handle)
 static inline rtipc_task_t *rtipc__task_handle(const struct rtipc__task *t) { return t ? t->handle : NULL; }
 
 /* A task whose priority changed is requeued at the end of its new
- * priority's list, as FreeRTOS does; when that was the caller and it was
- * lowered (by itself or by giving back an inherited priority), the kernel
- * must also be given the chance to run an equal-priority task first. The
- * calls below that may lower the caller return true then: call
- * rtipc__task_yield_after_lowering once no object lock is held. */
-void rtipc__task_yield_after_lowering(void);
+ * priority's list, as FreeRTOS does. When the caller gave back an inherited
+ * priority (rtipc__task_disinherit returned true), the kernel still runs it
+ * at the old one: once no object lock is held and the waiter it woke is
+ * unparked, it applies the lower priority and yields, so that the woken
+ * task and the ready tasks of its base priority run first, as after
+ * FreeRTOS's yield in the give. */
+void rtipc__task_settle_lowered(struct rtipc__task *self);
+
+/* Whether the caller readied a task of higher priority on its own core
+ * (rtipc__unpark from task context): that task preempted it, and FreeRTOS's
+ * ready list then passes the turn to the next task of the caller's
+ * priority. rtipc__reschedule_point consumes it with a yield. */
+extern _Thread_local bool rtipc__preempted;
 
 /* The calling thread's task, or NULL if it has none yet (never adopts). */
 struct rtipc__task *rtipc__current_or_null(void);
@@ -142,7 +149,7 @@ struct rtipc__task *rtipc__current_or_null(void);
 bool rtipc__task_inherit(struct rtipc__task *holder, struct rtipc__task *waiter);
 /* The holder (the caller) released a mutex and holds none any more: drop
  * back to its base priority (xTaskPriorityDisinherit). True when its
- * priority fell (yield after unlocking: rtipc__task_yield_after_lowering). */
+ * priority fell; the kernel side follows in rtipc__task_settle_lowered. */
 bool rtipc__task_disinherit(struct rtipc__task *self);
 /* A waiter gave up after inheritance occurred (vTaskPriorityDisinheritAfterTimeout):
  * if holder holds exactly one mutex, its priority becomes max(base,

@@ -52,6 +52,13 @@ struct rtipc__task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t 
 
 void rtipc__unpark(struct rtipc__task *task)
 {
+    if (!rtipc__in_interrupt) {
+        struct rtipc__task *self = rtipc__current_or_null();
+        if (self && self->core >= 0 && task->core == self->core &&
+            atomic_load_explicit(&task->effective_priority, memory_order_relaxed) >
+                atomic_load_explicit(&self->effective_priority, memory_order_relaxed))
+            rtipc__preempted = true;
+    }
     rtipc__spin_note_waker(task);
     rtipc__task_mark_ready(task);
     uint32_t old = atomic_load_explicit(&task->park, memory_order_relaxed);

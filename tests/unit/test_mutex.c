@@ -885,7 +885,9 @@ static void holder_drops_to_the_highest_remaining_waiter_when_one_times_out(void
     assert_int_equal(rtipc_mutex_delete(m), RTIPC_OK);
 }
 
-static void holder_drops_back_when_a_waiting_task_is_deleted(void **state)
+/* As in FreeRTOS (vTaskDelete gives no priority back): deleting a waiter
+ * leaves the holder at the priority it lent, until the holder unlocks. */
+static void holder_keeps_priority_when_a_waiting_task_is_deleted(void **state)
 {
     (void)state;
     rtipc_mutex_t *m = NULL;
@@ -900,7 +902,8 @@ static void holder_drops_back_when_a_waiting_task_is_deleted(void **state)
     end_holder(ht, &h);
     assert_int_equal(eff_waited, HIGH);
     assert_int_equal(rc_delete, RTIPC_OK);
-    assert_int_equal(eff_after, LOW);
+    assert_int_equal(eff_after, HIGH);
+    assert_int_equal(rtipc_task_effective_priority(ht), RTIPC_EINVAL); /* ended after its unlock */
     assert_int_equal(rtipc_mutex_delete(m), RTIPC_OK);
 }
 
@@ -1171,7 +1174,7 @@ int main(void)
         cmocka_unit_test(holder_drops_back_after_unlock),
         cmocka_unit_test(holder_drops_back_when_the_waiter_times_out),
         cmocka_unit_test(holder_drops_to_the_highest_remaining_waiter_when_one_times_out),
-        cmocka_unit_test(holder_drops_back_when_a_waiting_task_is_deleted),
+        cmocka_unit_test(holder_keeps_priority_when_a_waiting_task_is_deleted),
         cmocka_unit_test(lock_with_no_wait_does_not_boost_the_holder),
         cmocka_unit_test(holder_keeps_inheritance_while_holding_another_mutex),
         cmocka_unit_test(holder_keeps_inheritance_after_a_timeout_while_holding_another_mutex),

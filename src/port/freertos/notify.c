@@ -107,14 +107,10 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
     uint32_t v = 0;
     BaseType_t ok;
     if (rtipc_timeout_is_no_wait(timeout)) {
-        /* The kernel (V11.1) clears the entry bits only when it may block;
-         * notify.h clears them whenever nothing is pending. Both steps in one
-         * critical section, so no notification can come in between. */
-        RTIPC__FR_TASK_CRIT_ENTER();
+        /* V11 clears the entry bits only when the call may block; kernels
+         * before it clear them with timeout 0 too. Passing none gives every
+         * kernel V11's behaviour (notify.h). */
         ok = xTaskNotifyWaitIndexed(index, 0, clear_on_exit, &v, 0);
-        if (ok != pdTRUE)
-            v = ulTaskNotifyValueClearIndexed(NULL, index, clear_on_entry) & ~clear_on_entry;
-        RTIPC__FR_TASK_CRIT_EXIT();
     } else {
         ok = xTaskNotifyWaitIndexed(index, clear_on_entry, clear_on_exit, &v, rtipc__fr_ticks(timeout));
     }
