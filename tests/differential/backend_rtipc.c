@@ -23,7 +23,10 @@ const bool diff_backend_is_kernel = false;
 
 typedef struct {
     void *obj[DIFF_MAX_OBJECTS];
-    rtipc_task_t *task[DIFF_MAX_TASKS];
+    /* Each handle as its creator stored it after rtipc_task_create returned,
+     * as user code would; atomic because other tasks read it. */
+    _Atomic(rtipc_task_t *) task[DIFF_MAX_TASKS];
+    atomic_bool joined[DIFF_MAX_TASKS]; /* by a `join` step */
     int64_t created_ns[DIFF_MAX_TASKS];
     int64_t period_ns;
     int64_t start_ns; /* CLOCK_MONOTONIC at the scenario's tick 0 (just after the boundary) */
@@ -91,7 +94,7 @@ static const char *task_name_of(const rtipc_task_t *t)
     if (!t)
         return "none";
     for (int i = 0; i < g_run.sc->ntasks; ++i)
-        if (g_b.task[i] == t)
+        if (atomic_load(&g_b.task[i]) == t)
             return g_run.sc->tasks[i].name;
     return "unknown";
 }
@@ -151,7 +154,9 @@ static int create_task(int idx)
     cfg.arg = (void *)(intptr_t)idx;
     atomic_store(&g_run.task[idx].state, TASK_CREATED);
     g_b.created_ns[idx] = rtipc_time_ns();
-    int rc = rtipc_task_create(&cfg, &g_b.task[idx]);
+    rtipc_task_t *h = NULL;
+    int rc = rtipc_task_create(&cfg, &h);
+    atomic_store(&g_b.task[idx], h);
     if (rc != RTIPC_OK)
         atomic_store(&g_run.task[idx].state, TASK_NOT_CREATED);
     return rc;
@@ -169,8 +174,9 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
 {
     void *o = st->obj >= 0 ? g_b.obj[st->obj] : NULL;
     int ti = diff_task_ref(st, caller);
-    /* NULL for `self`: rtipc's calls take NULL as the caller. */
-    rtipc_task_t *th = st->task == DIFF_SELF ? NULL : (ti >= 0 ? g_b.task[ti] : NULL);
+    /* `self` is the caller's own handle; a named task is the handle its
+     * creator stored (NULL if the creator has not stored it yet). */
+    rtipc_task_t *th = st->task == DIFF_SELF ? rtipc_task_current() : (ti >= 0 ? atomic_load(&g_b.task[ti]) : NULL);
     rtipc_timeout_t to = to_timeout(st->timeout);
     uint32_t u = 0;
     size_t n = 0;
@@ -242,8 +248,7 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
         diff_res(res, cap, "%s", task_name_of(rtipc_mutex_holder(o)));
         break;
     case OP_PRIO: {
-        rtipc_task_t *t = th ? th : rtipc_task_current();
-        int base = rtipc_task_priority(t), eff = rtipc_task_effective_priority(t);
+        int base = rtipc_task_priority(th), eff = rtipc_task_effective_priority(th);
         if (base < 0 || eff < 0)
             diff_res(res, cap, "base=%s eff=%s", err_name(base), err_name(eff));
         else
@@ -268,17 +273,20 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
         status(res, cap, rc, 0);
         break;
     case OP_JOIN:
-        status(res, cap, rtipc_task_join(th), 0);
+        rc = rtipc_task_join(th);
+        if (rc == RTIPC_OK)
+            atomic_store(&g_b.joined[ti], true);
+        status(res, cap, rc, 0);
         break;
     case OP_NOTIFY:
-        rc = rtipc_notify(th ? th : rtipc_task_current(), st->v[0], st->v[2], (rtipc_notify_action_t)st->v[1], &u);
+        rc = rtipc_notify(th, st->v[0], st->v[2], (rtipc_notify_action_t)st->v[1], &u);
         if (rc == RTIPC_OK || rc == RTIPC_EPENDING)
             diff_res(res, cap, "%s prev=0x%x", rc == RTIPC_OK ? "ok" : "fail", u);
         else
             status(res, cap, rc, 0);
         break;
     case OP_NGIVE:
-        status(res, cap, rtipc_notify_give(th ? th : rtipc_task_current(), st->v[0]), 0);
+        status(res, cap, rtipc_notify_give(th, st->v[0]), 0);
         break;
     case OP_NTAKE:
         rc = rtipc_notify_take(st->v[0], st->flag_a, &u, to);
@@ -544,8 +552,13 @@ static void controller(void *arg)
     if (runnable_thread(who, sizeof who))
         disturbed("thread %s was ready but not running at the end", who);
     diff_run_finish(&g_run);
+    /* Release the tasks that ended and were not joined (ThreadSanitizer
+     * counts them as leaked threads); the tasks still blocked end with the
+     * process. */
+    for (int i = 0; i < g_run.sc->ntasks; ++i)
+        if (atomic_load(&g_run.task[i].state) == TASK_DONE && !atomic_load(&g_b.joined[i]))
+            rtipc_task_join(atomic_load(&g_b.task[i]));
     fflush(NULL);
-    /* The tasks still blocked end with the process. */
     _exit(0);
 }
 
