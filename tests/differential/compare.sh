@@ -112,8 +112,9 @@ awk -F '\t' -v usedfile="$work/used.txt" '
         for (i = 1; i <= rows; ++i) {
             if (!(scen[i] in ran)) continue
             if (!kseen[i] || !rseen[i])
-                printf "%s\t%s\t%s\t%s\n", scen[i], kseen[i] ? "" : "kernel line missing",
-                       rseen[i] ? "" : "rtipc line missing", kline[i] > usedfile
+                printf "%s\t%s\t%s\n", scen[i],
+                       !kseen[i] && !rseen[i] ? "neither line found" : !kseen[i] ? "kernel line not found" : "rtipc line not found",
+                       kline[i] " | " rline[i] > usedfile
         }
     }' "$work/table.tsv" "$work/scenarios.txt" "$work/kernel.sel" "$work/rtipc.raw" >"$work/rtipc.norm"
 
@@ -137,7 +138,7 @@ if ! diff -u --label "kernel ($kernel)" --label "rtipc ($rtipc, intended differe
 fi
 if [ -s "$work/used.txt" ]; then
     echo "differential: intended-difference rows of $table that this run did not match:" >&2
-    awk -F '\t' '{ printf "  %s: %s; %s (row: %s)\n", $1, $2, $3, $4 }' "$work/used.txt" >&2
+    awk -F '\t' '{ printf "  %s: %s (row: %s)\n", $1, $2, $3 }' "$work/used.txt" >&2
     status=1
 fi
 if [ "$status" -eq 0 ]; then
