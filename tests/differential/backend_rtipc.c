@@ -80,6 +80,16 @@ static void status(char *res, size_t cap, int rc, int64_t timeout)
         diff_res(res, cap, "%s", err_name(rc));
 }
 
+/* A call that never blocks and reports a value: the value, or the code. The
+ * value is read after the call (hence the pointer). */
+static void value_or_status(char *res, size_t cap, int rc, const char *fmt, const uint32_t *value)
+{
+    if (rc == RTIPC_OK)
+        diff_res(res, cap, fmt, *value);
+    else
+        status(res, cap, rc, 0);
+}
+
 static rtipc_timeout_t to_timeout(int64_t ticks)
 {
     if (ticks == 0)
@@ -313,25 +323,13 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
             status(res, cap, rc, 0);
         break;
     case OP_NCLEAR:
-        rc = rtipc_notify_value_clear(th, st->v[0], st->v[1], &u);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "prev=0x%x", u);
-        else
-            status(res, cap, rc, 0);
+        value_or_status(res, cap, rtipc_notify_value_clear(th, st->v[0], st->v[1], &u), "prev=0x%x", &u);
         break;
     case OP_ESET:
-        rc = rtipc_eventgroup_set_bits(o, st->v[0], &u);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "0x%x", u);
-        else
-            status(res, cap, rc, 0);
+        value_or_status(res, cap, rtipc_eventgroup_set_bits(o, st->v[0], &u), "0x%x", &u);
         break;
     case OP_ECLEAR:
-        rc = rtipc_eventgroup_clear_bits(o, st->v[0], &u);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "prev=0x%x", u);
-        else
-            status(res, cap, rc, 0);
+        value_or_status(res, cap, rtipc_eventgroup_clear_bits(o, st->v[0], &u), "prev=0x%x", &u);
         break;
     case OP_EGET:
         diff_res(res, cap, "0x%x", (unsigned)rtipc_eventgroup_get_bits(o));
