@@ -587,6 +587,12 @@ int diff_backend_run(const diff_scenario_t *sc, diff_log_t *log, unsigned tick_h
     cfg.entry = controller;
     rtipc_task_t *ctl;
     int rc = rtipc_task_create(&cfg, &ctl);
+    if (rc == RTIPC_EINVAL) {
+        snprintf(log->skip_reason, sizeof log->skip_reason,
+                 "the scenarios run on core 0, which this process may not use (cpuset or affinity)");
+        atomic_store(&log->skip, 1);
+        return 77;
+    }
     if (rc != RTIPC_OK) {
         diff_log(&g_run, "!! cannot start the controller: %s", err_name(rc));
         return 1;
