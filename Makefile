@@ -1,8 +1,21 @@
 # rtipc top-level commands. Everything builds through CMake; this file only
 # names the configurations and installs missing Debian packages first.
 #   make check   build Release, ASan+UBSan and TSan, run every test in each
-#                (model checks in Release), the bare-metal Cortex-M3 checks
-#                under QEMU (check-mcu), then the fuzzers briefly
+#                (model checks in Release; the differential suite compares the
+#                Linux port with the recorded FreeRTOS V11.3.0 output), the
+#                bare-metal Cortex-M3 checks under QEMU (check-mcu), the checks
+#                that need a FreeRTOS kernel (check-freertos: skipped, saying
+#                so, when FREERTOS_KERNEL_PATH is not set), then the fuzzers
+#                briefly
+#   make check-freertos  with FREERTOS_KERNEL_PATH=<FreeRTOS-Kernel checkout>:
+#                the differential suite against that kernel, the FreeRTOS
+#                port's checks on the POSIX simulator (rtipc_freertos_check) and
+#                the Cortex-M3 FreeRTOS firmwares under QEMU
+#                (scripts/check-freertos.sh; FREERTOS_CHECKS="sim diff cm3"
+#                picks some); without the variable it prints what it skipped
+#   make record-kernel-output  with FREERTOS_KERNEL_PATH: record that kernel's
+#                output of the differential suite in
+#                tests/differential/kernel-output/ (after editing scenarios)
 #   make build   Release build only
 #   make bench   build Release and run the default rtipc-bench suite; tables on
 #                stdout and in results/latest.txt, JSON in results/latest.json,
@@ -46,7 +59,8 @@ BUILD_DEPS += spin
 BUILD_DEPS += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 SHELL := /bin/bash
 
-.PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu
+.PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu \
+        check-freertos record-kernel-output
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -135,8 +149,16 @@ check-mcu: deps
 		$(BUILD)/mcu/rtipc-mcu-fault.elf
 	scripts/mcu-size.sh $(BUILD)/mcu
 
-check: check-release check-mcu check-asan check-tsan check-fuzz
-	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
+# The checks that need a FreeRTOS kernel (FREERTOS_KERNEL_PATH; CI sets it to
+# the vendored V11.3.0): the kernel is only read, build trees go to $(BUILD).
+check-freertos: deps
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-freertos.sh
+
+record-kernel-output: deps
+	BUILD=$(BUILD) JOBS=$(JOBS) FREERTOS_CHECKS=diff scripts/check-freertos.sh --record
+
+check: check-release check-mcu check-freertos check-asan check-tsan check-fuzz
+	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
 
 clean:
 	rm -rf $(BUILD)

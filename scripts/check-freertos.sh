@@ -1,0 +1,157 @@
+#!/bin/bash
+# The checks that need a FreeRTOS kernel (make check-freertos; docs/porting.md).
+# FREERTOS_KERNEL_PATH names a FreeRTOS-Kernel checkout; when it is not set,
+# every check is skipped, with a message, and the script succeeds.
+#
+#   FREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel scripts/check-freertos.sh [--record]
+#
+# Checks (FREERTOS_CHECKS picks some of them; default "sim diff cm3"):
+#   sim   examples/freertos-posix: rtipc_freertos_check, the FreeRTOS port's
+#         own checks plus the conformance suite, on the POSIX simulator
+#   diff  the differential suite (tests/differential, kernel V11 or later):
+#         regenerate the kernel's output, fail if the recorded copy for this
+#         kernel version is stale, compare the Linux runner with it
+#   cm3   examples/freertos-cm3 under QEMU (mps2-an385): the conformance
+#         firmware (compared on the target) and two runs of the bench firmware
+# --record writes the kernel's output to tests/differential/kernel-output/
+# VERSION.txt instead of comparing it (after a change to the scenarios).
+#
+# BUILD (default build) holds the build directories, one per kernel version:
+# BUILD/freertos-posix-VERSION, BUILD/freertos-diff-VERSION,
+# BUILD/freertos-cm3-VERSION. The kernel checkout is only read.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+JOBS=${JOBS:-2}
+CHECKS=${FREERTOS_CHECKS:-sim diff cm3}
+record=0
+[ "${1:-}" = "--record" ] && record=1
+
+say() { echo "check-freertos: $*"; }
+
+if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
+    say "FREERTOS_KERNEL_PATH is not set: SKIPPED every check that needs a FreeRTOS kernel:"
+    say "  - the differential suite regenerated against a kernel (ctest's 'differential' test"
+    say "    still compares the Linux port with the recorded V11.3.0 kernel output)"
+    say "  - examples/freertos-posix: rtipc_freertos_check (the FreeRTOS port's checks and the"
+    say "    conformance suite on the POSIX simulator)"
+    say "  - examples/freertos-cm3: the Cortex-M3 FreeRTOS conformance and bench firmwares under QEMU"
+    say "Set FREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel to run them."
+    exit 0
+fi
+kernel=$(cd "$FREERTOS_KERNEL_PATH" 2>/dev/null && pwd) || { say "FREERTOS_KERNEL_PATH=$FREERTOS_KERNEL_PATH: no such directory"; exit 1; }
+if [ ! -f "$kernel/include/task.h" ]; then
+    say "$kernel is not a FreeRTOS-Kernel checkout (no include/task.h)"
+    exit 1
+fi
+version=$(sed -n 's/^#define[ \t]*tskKERNEL_VERSION_NUMBER[ \t]*"\(.*\)".*/\1/p' "$kernel/include/task.h")
+major=$(sed -n 's/^#define[ \t]*tskKERNEL_VERSION_MAJOR[ \t]*\([0-9]*\).*/\1/p' "$kernel/include/task.h")
+# A name usable in a path: V11.3.0, V11.1.0+ -> V11.1.0plus.
+tag=$(printf '%s' "${version:-unknown}" | sed 's/+/plus/g; s/[^A-Za-z0-9._-]/_/g')
+say "kernel $version at $kernel; checks: $CHECKS"
+
+failed=""
+skipped=""
+t_all=$(date +%s)
+timed() { # name command...: run, report the time, remember a failure
+    local name=$1 t0 rc
+    shift
+    t0=$(date +%s)
+    "$@"
+    rc=$?
+    say "$name: $([ $rc -eq 0 ] && echo passed || echo FAILED) ($(( $(date +%s) - t0 )) s)"
+    [ $rc -eq 0 ] || failed="$failed $name"
+    return 0
+}
+
+check_sim() {
+    local dir=$BUILD/freertos-posix-$tag
+    cmake -S examples/freertos-posix -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DRTIPC_EXAMPLE_BENCH=OFF >/dev/null &&
+        cmake --build "$dir" -j"$JOBS" --target rtipc_freertos_check >/dev/null &&
+        timeout 300 "$dir/rtipc_freertos_check" >"$dir/check.txt" 2>&1
+    local rc=$?
+    tail -n 3 "$dir/check.txt" 2>/dev/null | sed 's/^/  /'
+    [ $rc -eq 0 ] || { say "rtipc_freertos_check failed (exit $rc); its output is in $dir/check.txt"; return 1; }
+}
+
+check_diff() {
+    local dir=$BUILD/freertos-diff-$tag recorded=tests/differential/kernel-output/$tag.txt
+    cmake -S tests/differential/kernel -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        >/dev/null && cmake --build "$dir" -j"$JOBS" >/dev/null || return 1
+    "$dir/rtipc_diff_kernel" -o "$dir/kernel.txt" || { say "the kernel runner failed"; return 1; }
+    if [ $record -eq 1 ]; then
+        cp "$dir/kernel.txt" "$recorded" && say "recorded the kernel's output in $recorded"
+        return
+    fi
+    local rc=0
+    if [ -f "$recorded" ]; then
+        if ! diff -u --label "recorded $recorded" --label "kernel $version now" <(grep -v '^#' "$recorded") \
+                <(grep -v '^#' "$dir/kernel.txt") >"$dir/stale.diff"; then
+            cat "$dir/stale.diff"
+            say "$recorded is stale: the kernel's output changed (scenarios edited?);"
+            say "  record it again with: FREERTOS_KERNEL_PATH=$kernel make record-kernel-output"
+            rc=1
+        else
+            say "the recorded $recorded is up to date"
+        fi
+    else
+        say "no recorded output for $version ($recorded); comparing with this run only"
+    fi
+    cmake -S . -B "$BUILD/release" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+        cmake --build "$BUILD/release" -j"$JOBS" --target rtipc_differential >/dev/null || return 1
+    sh tests/differential/compare.sh --runner "$BUILD/release/tests/differential/rtipc_differential" \
+        --table docs/porting.md "$dir/kernel.txt" "$dir/linux"
+    local crc=$?
+    if [ $crc -eq 77 ]; then
+        say "the Linux runner cannot use SCHED_FIFO here: its comparison was SKIPPED"
+        skipped="$skipped diff-linux"
+    elif [ $crc -ne 0 ]; then
+        rc=1
+    fi
+    return $rc
+}
+
+check_cm3() {
+    local dir=$BUILD/freertos-cm3-$tag
+    cmake -S examples/freertos-cm3 -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/boards/mps2-an385/toolchain.cmake" \
+        -DFREERTOS_KERNEL_PATH="$kernel" >/dev/null && cmake --build "$dir" -j"$JOBS" >/dev/null || return 1
+    local rc=0
+    timeout "${MCU_TIMEOUT:-120}" qemu-system-arm -M mps2-an385 -nographic -kernel "$dir/rtipc-cm3-conformance.elf" \
+        -icount shift=0,sleep=off -semihosting-config enable=on,target=native </dev/null >"$dir/conformance.txt" 2>&1 || rc=$?
+    grep '^conformance:' "$dir/conformance.txt" | sed 's/^/  /'
+    if [ $rc -ne 0 ]; then
+        grep '^!' "$dir/conformance.txt" | head -20
+        say "the Cortex-M3 conformance firmware failed (QEMU exit $rc); output in $dir/conformance.txt"
+        return 1
+    fi
+    cmake -S . -B "$BUILD/release" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+        cmake --build "$BUILD/release" -j"$JOBS" --target validate_bench_json rtipc-bench >/dev/null || return 1
+    MCU_EXPERIMENTS="timestamp round-trip notify-vs-sem isr-handoff batching state-vs-event queue-set footprint" \
+        scripts/mcu-run.sh "$dir/rtipc-cm3-freertos-bench.elf" "$dir/bench.json" \
+        "$BUILD/release/tests/validate_bench_json" "$BUILD/release/bench/rtipc-bench" >"$dir/bench.txt" 2>&1
+    rc=$?
+    tail -n 2 "$dir/bench.txt" | sed 's/^/  /'
+    [ $rc -eq 0 ] || { say "the Cortex-M3 bench firmware failed; output in $dir/bench.txt"; return 1; }
+}
+
+for c in $CHECKS; do
+    case $c in
+    sim) [ $record -eq 1 ] || timed "sim (rtipc_freertos_check on the POSIX simulator)" check_sim ;;
+    diff)
+        if [ "${major:-0}" -lt 11 ]; then
+            say "diff: SKIPPED: the differential suite's kernel runner needs V11 or later (uxTaskBasePriorityGet), not $version"
+            skipped="$skipped diff"
+        else
+            timed "diff (the differential suite against $version)" check_diff
+        fi ;;
+    cm3) [ $record -eq 1 ] || timed "cm3 (Cortex-M3 FreeRTOS firmwares under QEMU)" check_cm3 ;;
+    *) say "unknown check '$c' in FREERTOS_CHECKS (sim diff cm3)"; exit 2 ;;
+    esac
+done
+say "done in $(( $(date +%s) - t_all )) s${skipped:+; skipped:$skipped}"
+if [ -n "$failed" ]; then
+    say "FAILED:$failed"
+    exit 1
+fi
+exit 0
