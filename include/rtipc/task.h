@@ -110,8 +110,9 @@ int rtipc_task_join(rtipc_task_t *task);
  *   return); a task created by rtipc is released automatically, so it must
  *   not be joined afterwards.
  * - another task: asks it to end and waits until it has. The target ends at
- *   its next deletion point: any blocking rtipc call, delay or yield (a
- *   blocked target is woken for this). A target blocked on an object leaves
+ *   its next deletion point: any blocking rtipc call, delay, yield, join or
+ *   delete (a blocked target is woken for this); a task that has not started
+ *   running yet ends before its entry runs, as in FreeRTOS. A target blocked on an object leaves
  *   its wait list, and a wake-up it was given and had not yet used passes to
  *   the object's next waiter, so the other waiters are still served. The
  *   target is released; do not join.

@@ -362,6 +362,8 @@ struct rtipc__task *rtipc__self(void)
 
 rtipc_task_t *rtipc_task_current(void) { return rtipc__task_handle(rtipc__self()); }
 
+static void deletion_point(void);
+
 static void *task_trampoline(void *arg)
 {
     struct rtipc__task *t = arg;
@@ -373,6 +375,8 @@ static void *task_trampoline(void *arg)
      * open_gate; publishes the placement and *out. */
     while (atomic_load_explicit(&t->gate, memory_order_acquire) == 0)
         rtipc_futex_wait(&t->gate, 0, -1);
+    /* Deleted before it ever ran: it never runs, as in FreeRTOS. */
+    deletion_point();
     t->entry(t->arg);
     return NULL;
 }

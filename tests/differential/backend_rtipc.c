@@ -23,8 +23,11 @@ const bool diff_backend_is_kernel = false;
 
 typedef struct {
     void *obj[DIFF_MAX_OBJECTS];
-    /* Each handle as its creator stored it after rtipc_task_create returned,
-     * as user code would; atomic because other tasks read it. */
+    /* Where rtipc_task_create writes each handle: before the new task
+     * runs (task.h), so the task itself may read its own here. */
+    rtipc_task_t *out[DIFF_MAX_TASKS];
+    /* The same handle, copied once rtipc_task_create has returned, as user
+     * code would; atomic because other tasks read it. */
     _Atomic(rtipc_task_t *) task[DIFF_MAX_TASKS];
     atomic_bool joined[DIFF_MAX_TASKS]; /* by a `join` step */
     int64_t created_ns[DIFF_MAX_TASKS];
@@ -164,9 +167,9 @@ static int create_task(int idx)
     cfg.arg = (void *)(intptr_t)idx;
     atomic_store(&g_run.task[idx].state, TASK_CREATED);
     g_b.created_ns[idx] = rtipc_time_ns();
-    rtipc_task_t *h = NULL;
-    int rc = rtipc_task_create(&cfg, &h);
-    atomic_store(&g_b.task[idx], h);
+    g_b.out[idx] = NULL;
+    int rc = rtipc_task_create(&cfg, &g_b.out[idx]);
+    atomic_store(&g_b.task[idx], g_b.out[idx]);
     if (rc != RTIPC_OK)
         atomic_store(&g_run.task[idx].state, TASK_NOT_CREATED);
     return rc;
@@ -184,9 +187,13 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
 {
     void *o = st->obj >= 0 ? g_b.obj[st->obj] : NULL;
     int ti = diff_task_ref(st, caller);
-    /* `self` is the caller's own handle; a named task is the handle its
+    /* `self` is the caller's own handle; a task naming itself reads what
+     * rtipc_task_create wrote for it; another task's is the handle its
      * creator stored (NULL if the creator has not stored it yet). */
-    rtipc_task_t *th = st->task == DIFF_SELF ? rtipc_task_current() : (ti >= 0 ? atomic_load(&g_b.task[ti]) : NULL);
+    rtipc_task_t *th = st->task == DIFF_SELF ? rtipc_task_current()
+                       : ti == caller        ? g_b.out[ti]
+                       : ti >= 0             ? atomic_load(&g_b.task[ti])
+                                             : NULL;
     rtipc_timeout_t to = to_timeout(st->timeout);
     uint32_t u = 0;
     size_t n = 0;

@@ -273,6 +273,42 @@ static void raised_new_task_preempts_its_creator(void **state)
     join_task(t);
 }
 
+/* ---- a task deleted before it ran ---------------------------------------------- */
+
+static void task_deleted_before_it_ran_never_runs(void **state)
+{
+    (void)state;
+    log_reset();
+    rtipc_task_t *t = spawn("T", 5, note_name, "T");
+    assert_int_equal(rtipc_task_delete(t), RTIPC_OK);
+    settle();
+    assert_string_equal(log_text(), "");
+}
+
+/* ---- the handle of a task that runs at once ------------------------------------ */
+
+static rtipc_task_t *_Atomic seen_own;
+static rtipc_task_t *own_handle;
+
+static void reads_own_handle(void *arg)
+{
+    (void)arg;
+    /* rtipc_task_create has not returned yet, but *out is written. */
+    atomic_store(&seen_own, own_handle);
+}
+
+static void handle_is_stored_before_a_new_task_runs(void **state)
+{
+    (void)state;
+    atomic_store(&seen_own, NULL);
+    own_handle = NULL;
+    rtipc_task_config_t cfg = {.name = "own", .priority = CONTROLLER_PRIO + 1, .core = 0, .entry = reads_own_handle};
+    assert_int_equal(rtipc_task_create(&cfg, &own_handle), RTIPC_OK);
+    assert_non_null(own_handle);
+    assert_ptr_equal(atomic_load(&seen_own), own_handle);
+    join_task(own_handle);
+}
+
 /* The controller: pinned to core 0 at SCHED_FIFO CONTROLLER_PRIO (its rtipc
  * priority as an adopted thread). */
 static int setup(void **state)
@@ -305,6 +341,8 @@ int main(void)
         cmocka_unit_test(holder_lowering_itself_applies_at_once),
         cmocka_unit_test(inheriting_holder_base_changes),
         cmocka_unit_test(raised_new_task_preempts_its_creator),
+        cmocka_unit_test(task_deleted_before_it_ran_never_runs),
+        cmocka_unit_test(handle_is_stored_before_a_new_task_runs),
     };
     if (setup(NULL) != 0)
         return 77; /* skipped (CTest SKIP_RETURN_CODE) */

@@ -745,6 +745,7 @@ static void delete_blocked_in_join_or_delete(void **state)
 typedef struct {
     rtipc_task_t *other;
     int *go;
+    int started;
     int returned;
 } mutual_t;
 
@@ -754,6 +755,7 @@ static void deletes_other_at_go(void *arg)
     /* Polled outside rtipc (no deletion point): whichever is asked to end
      * first still goes on to delete the other. */
     struct timespec ts = {0, 20000};
+    set_flag(&m->started, 1);
     while (!get_flag(m->go))
         nanosleep(&ts, NULL);
     rtipc_task_delete(m->other);
@@ -779,7 +781,9 @@ static void mutual_deletion_ends_both(void **state)
         assert_int_equal(create("mutual-b", 3, cores - 1, deletes_other_at_go, b, &tb), RTIPC_OK);
         a->other = tb;
         b->other = ta;
-        sleep_ms(2);
+        /* Both must be running: a task deleted before it ran never runs. */
+        assert_true(wait_for_flag(&a->started, 1, 10000));
+        assert_true(wait_for_flag(&b->started, 1, 10000));
         set_flag(go, 1);
         /* Both end: neither handle names a live task within a second. */
         int ended = 0;
@@ -789,7 +793,8 @@ static void mutual_deletion_ends_both(void **state)
                 sleep_ms(1);
         }
         if (!ended)
-            fail_msg("run %d: two tasks deleting each other did not both end", run);
+            fail_msg("run %d: two tasks deleting each other did not both end (priorities %d %d, returned %d %d)", run,
+                     rtipc_task_priority(ta), rtipc_task_priority(tb), get_flag(&a->returned), get_flag(&b->returned));
         /* At most one of them saw the other end and returned. */
         assert_true(get_flag(&a->returned) + get_flag(&b->returned) <= 1);
         /* Whoever is still half-way is released when it ends: the handles
