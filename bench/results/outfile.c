@@ -1,6 +1,7 @@
 /* Output files written whole or not at all (outfile.h). */
 #define _XOPEN_SOURCE 700  /* realpath */
 #include "outfile.h"
+#include "errtext.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,16 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#define fail bench_errtext
 
 /* The directory part of PATH ("." when it has none), malloc'd; *base points
  * at the last component inside PATH. */

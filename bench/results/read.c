@@ -1,6 +1,7 @@
 /* Loading and checking rtipc-bench/1 files (read.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "read.h"
+#include "errtext.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,16 +12,7 @@
 #define SCHEMA "rtipc-bench/1"
 #define BOOTSTRAP_SEED 0x72746970635f6273ull /* fixed: the same file gives the same intervals */
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#define fail bench_errtext
 
 /* ------------------------------------------------------------- members */
 

@@ -71,6 +71,15 @@ enum rtipc_error {
  */
 const char *rtipc_strerror(int code);
 
+/**
+ * The name of an rtipc error code as written in this header ("RTIPC_EINVAL",
+ * "RTIPC_OK" for 0), for logs and test output that must not depend on the
+ * wording of rtipc_strerror.
+ * Context: any (task or interrupt). Never blocks. Thread-safe.
+ * @return a static string; unknown codes give NULL.
+ */
+const char *rtipc_error_name(int code);
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,22 +85,10 @@ bool conf_need_order(conf_t *c, const char *group)
 
 const char *conf_err(int rc)
 {
-    switch (rc) {
-    case RTIPC_OK:          return "0";
-    case RTIPC_EINVAL:      return "RTIPC_EINVAL";
-    case RTIPC_EWOULDBLOCK: return "RTIPC_EWOULDBLOCK";
-    case RTIPC_ETIMEDOUT:   return "RTIPC_ETIMEDOUT";
-    case RTIPC_ENOMEM:      return "RTIPC_ENOMEM";
-    case RTIPC_ECONTEXT:    return "RTIPC_ECONTEXT";
-    case RTIPC_EOVERFLOW:   return "RTIPC_EOVERFLOW";
-    case RTIPC_EPERM:       return "RTIPC_EPERM";
-    case RTIPC_EDEADLOCK:   return "RTIPC_EDEADLOCK";
-    case RTIPC_ENOTSUP:     return "RTIPC_ENOTSUP";
-    case RTIPC_EPENDING:    return "RTIPC_EPENDING";
-    case RTIPC_EBUSY:       return "RTIPC_EBUSY";
-    case RTIPC_ESYSTEM:     return "RTIPC_ESYSTEM";
-    default:                return rc > 0 ? "positive" : "unknown";
-    }
+    if (rc == RTIPC_OK)
+        return "0";
+    const char *name = rtipc_error_name(rc);
+    return name ? name : rc > 0 ? "positive" : "unknown";
 }
 
 const char *conf_bound(int64_t elapsed, int64_t timeout_ns)

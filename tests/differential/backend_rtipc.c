@@ -53,22 +53,10 @@ uint64_t diff_backend_ticks(diff_run_t *run)
 
 static const char *err_name(int rc)
 {
-    switch (rc) {
-    case RTIPC_OK: return "ok";
-    case RTIPC_EINVAL: return "RTIPC_EINVAL";
-    case RTIPC_EWOULDBLOCK: return "RTIPC_EWOULDBLOCK";
-    case RTIPC_ETIMEDOUT: return "RTIPC_ETIMEDOUT";
-    case RTIPC_ENOMEM: return "RTIPC_ENOMEM";
-    case RTIPC_ECONTEXT: return "RTIPC_ECONTEXT";
-    case RTIPC_EOVERFLOW: return "RTIPC_EOVERFLOW";
-    case RTIPC_EPERM: return "RTIPC_EPERM";
-    case RTIPC_EDEADLOCK: return "RTIPC_EDEADLOCK";
-    case RTIPC_ENOTSUP: return "RTIPC_ENOTSUP";
-    case RTIPC_EPENDING: return "RTIPC_EPENDING";
-    case RTIPC_EBUSY: return "RTIPC_EBUSY";
-    case RTIPC_ESYSTEM: return "RTIPC_ESYSTEM";
-    default: return "RTIPC_unknown";
-    }
+    if (rc == RTIPC_OK)
+        return "ok";
+    const char *name = rtipc_error_name(rc);
+    return name ? name : "RTIPC_unknown";
 }
 
 /* FreeRTOS reports one failure for "could not, without waiting" and "could

@@ -1,4 +1,4 @@
-/* rtipc_strerror and the error codes of error.h. */
+/* rtipc_strerror, rtipc_error_name and the error codes of error.h. */
 #include "test_support.h"
 
 #include <limits.h>
@@ -48,6 +48,22 @@ static void success_has_its_own_text(void **state)
         assert_string_not_equal(s, rtipc_strerror(error_codes[i]));
 }
 
+static void every_code_has_its_name(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "RTIPC_EINVAL", "RTIPC_EWOULDBLOCK", "RTIPC_ETIMEDOUT", "RTIPC_ENOMEM", "RTIPC_ECONTEXT", "RTIPC_EOVERFLOW",
+        "RTIPC_EPERM",  "RTIPC_EDEADLOCK",   "RTIPC_ENOTSUP",   "RTIPC_EPENDING", "RTIPC_EBUSY", "RTIPC_ESYSTEM",
+    };
+    _Static_assert(sizeof names / sizeof names[0] == N_CODES, "a name per code");
+    for (size_t i = 0; i < N_CODES; ++i)
+        assert_string_equal(rtipc_error_name(error_codes[i]), names[i]);
+    assert_string_equal(rtipc_error_name(RTIPC_OK), "RTIPC_OK");
+    const int unknown[] = {-13, -1000, 1, INT_MIN, INT_MAX};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; ++i)
+        assert_null(rtipc_error_name(unknown[i]));
+}
+
 static void unknown_codes(void **state)
 {
     (void)state;
@@ -74,6 +90,7 @@ int main(void)
         cmocka_unit_test(codes_are_negative_and_distinct),
         cmocka_unit_test(every_code_has_its_own_text),
         cmocka_unit_test(success_has_its_own_text),
+        cmocka_unit_test(every_code_has_its_name),
         cmocka_unit_test(unknown_codes),
         cmocka_unit_test(text_is_static),
     };
