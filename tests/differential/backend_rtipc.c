@@ -179,7 +179,7 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
      * rtipc_task_create wrote for it; another task's is the handle its
      * creator stored (NULL if the creator has not stored it yet). */
     rtipc_task_t *th = st->task == DIFF_SELF ? rtipc_task_current()
-                       : ti == caller        ? g_b.out[ti]
+                       : ti >= 0 && ti == caller ? g_b.out[ti]
                        : ti >= 0             ? atomic_load(&g_b.task[ti])
                                              : NULL;
     rtipc_timeout_t to = to_timeout(st->timeout);
