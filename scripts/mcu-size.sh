@@ -1,6 +1,6 @@
 #!/bin/sh
 # Code size of librtipc on a Cortex-M3: compiles every librtipc source that
-# needs no kernel (src/common/*.c and the no-kernel seam src/bare/*.c) with
+# needs no kernel (src/common/*.c and the no-kernel seam src/port/bare/*.c) with
 # arm-none-eabi-gcc at -Os and at -O2, and prints arm-none-eabi-size of each
 # object as a table; writes the same figures to OUTDIR/mcu-size.csv and
 # OUTDIR/mcu-size.json for the docs (docs/mcu.md).
@@ -28,7 +28,7 @@ sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/' -e 's/@RTIPC_PRIORITY_LEVELS@/32/' -e 's/@RTI
 
 flags="-mcpu=cortex-m3 -mthumb -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
        -ffunction-sections -fdata-sections -Iinclude -I$work/include"
-sources="$(ls src/common/*.c src/bare/*.c)"
+sources="$(ls src/common/*.c src/port/bare/*.c)"
 
 csv=$out/mcu-size.csv
 echo "object,opt,text,data,bss,total" >"$csv"

@@ -1,6 +1,6 @@
 /* Fault injection: the tick delayed.
  *
- * rtipc has no tick thread (src/posix/tick.c): the tick is a grid over
+ * rtipc has no tick thread (src/port/posix/tick.c): the tick is a grid over
  * CLOCK_MONOTONIC. A wake-up that a handler defers (a _from_isr call that
  * readies a task of its core without rtipc_irq_yield, irq.h) is released by
  * the core's interrupt thread at the next grid boundary, or earlier by a

@@ -46,7 +46,7 @@ long stress_count(long base)
     return n > 0 ? n : 1;
 }
 
-/* The port's per-thread interrupt flag (src/posix/task_internal.h). */
+/* The port's per-thread interrupt flag (src/port/posix/task_internal.h). */
 extern _Thread_local _Bool rtipc__in_interrupt;
 
 void enter_interrupt_context(void) { rtipc__in_interrupt = 1; }

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/ringbuf_core.h"
-#include "../common/handle.h"
+#include "../../common/ringbuf_core.h"
+#include "../../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"

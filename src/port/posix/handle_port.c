@@ -6,7 +6,7 @@
  * RTIPC_ENOMEM when every existing slot is open). */
 #include <stdlib.h>
 
-#include "../common/handle.h"
+#include "../../common/handle.h"
 #include "lock.h"
 #include "task_internal.h"
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../common/handle.h"
+#include "../../common/handle.h"
 #include "futex.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../common/mailbox_internal.h"
+#include "../../common/mailbox_internal.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
 #include "spin.h"

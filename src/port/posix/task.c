@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/handle.h"
+#include "../../common/handle.h"
 #include "futex.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"

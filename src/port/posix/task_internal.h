@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../common/handle.h"
+#include "../../common/handle.h"
 #include "lock.h"
 #include "rtipc/task.h"
 #include "spin.h"

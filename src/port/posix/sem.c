@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/handle.h"
+#include "../../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../common/spsc_internal.h"
+#include "../../common/spsc_internal.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
 #include "spin.h"

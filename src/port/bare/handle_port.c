@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "../common/handle.h"
+#include "../../common/handle.h"
 
 static atomic_flag handle_lock = ATOMIC_FLAG_INIT;
 

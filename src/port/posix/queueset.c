@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../common/handle.h"
+#include "../../common/handle.h"
 #include "lock.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
