@@ -131,7 +131,7 @@ fuzz: deps
 # check its output (validate_bench_json, rtipc-bench compare) from the
 # Release build. Two runs must print byte-identical output.
 define mcu_build
-	cmake -S mcu -B $(BUILD)/mcu -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/boards/mps2-an385/toolchain.cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S targets/mps2-an385/bare -B $(BUILD)/mcu -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/targets/mps2-an385/board/toolchain.cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD)/mcu -j$(JOBS)
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 	cmake --build $(BUILD)/release -j$(JOBS) --target validate_bench_json rtipc-bench

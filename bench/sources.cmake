@@ -1,5 +1,5 @@
 # rtipc-bench's sources, grouped by what they need, for bench/CMakeLists.txt
-# (Linux) and for builds on other ports (examples/freertos-posix builds the
+# (Linux) and for builds on other ports (targets/freertos-posix builds the
 # one-core suite on FreeRTOS's POSIX simulator).
 #
 #   RTIPC_BENCH_COMMON_SOURCES      the command line, harness, statistics,

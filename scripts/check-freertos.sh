@@ -6,12 +6,12 @@
 #   FREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel scripts/check-freertos.sh [--record]
 #
 # Checks (FREERTOS_CHECKS picks some of them; default "sim diff cm3"):
-#   sim   examples/freertos-posix: rtipc_freertos_check, the FreeRTOS port's
+#   sim   targets/freertos-posix: rtipc_freertos_check, the FreeRTOS port's
 #         own checks plus the conformance suite, on the POSIX simulator
 #   diff  the differential suite (tests/differential, kernel V11 or later):
 #         regenerate the kernel's output, fail if the recorded copy for this
 #         kernel version is stale, compare the Linux runner with it
-#   cm3   examples/freertos-cm3 under QEMU (mps2-an385): the conformance
+#   cm3   targets/mps2-an385/freertos under QEMU (mps2-an385): the conformance
 #         firmware (compared on the target) and two runs of the bench firmware
 # --record writes the kernel's output to tests/differential/kernel-output/
 # VERSION.txt instead of comparing it (after a change to the scenarios).
@@ -33,9 +33,9 @@ if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
     say "FREERTOS_KERNEL_PATH is not set: SKIPPED every check that needs a FreeRTOS kernel:"
     say "  - the differential suite regenerated against a kernel (ctest's 'differential' test"
     say "    still compares the Linux port with the recorded V11.3.0 kernel output)"
-    say "  - examples/freertos-posix: rtipc_freertos_check (the FreeRTOS port's checks and the"
+    say "  - targets/freertos-posix: rtipc_freertos_check (the FreeRTOS port's checks and the"
     say "    conformance suite on the POSIX simulator)"
-    say "  - examples/freertos-cm3: the Cortex-M3 FreeRTOS conformance and bench firmwares under QEMU"
+    say "  - targets/mps2-an385/freertos: the Cortex-M3 FreeRTOS conformance and bench firmwares under QEMU"
     say "Set FREERTOS_KERNEL_PATH=/path/to/FreeRTOS-Kernel to run them."
     exit 0
 fi
@@ -66,7 +66,7 @@ timed() { # name command...: run, report the time, remember a failure
 
 check_sim() {
     local dir=$BUILD/freertos-posix-$tag
-    cmake -S examples/freertos-posix -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    cmake -S targets/freertos-posix -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DRTIPC_EXAMPLE_BENCH=OFF >/dev/null &&
         cmake --build "$dir" -j"$JOBS" --target rtipc_freertos_check >/dev/null &&
         timeout 300 "$dir/rtipc_freertos_check" >"$dir/check.txt" 2>&1
@@ -114,7 +114,7 @@ check_diff() {
 
 check_cm3() {
     local dir=$BUILD/freertos-cm3-$tag
-    cmake -S examples/freertos-cm3 -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/boards/mps2-an385/toolchain.cmake" \
+    cmake -S targets/mps2-an385/freertos -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/targets/mps2-an385/board/toolchain.cmake" \
         -DFREERTOS_KERNEL_PATH="$kernel" >/dev/null && cmake --build "$dir" -j"$JOBS" >/dev/null || return 1
     local rc=0
     timeout "${MCU_TIMEOUT:-120}" qemu-system-arm -M mps2-an385 -nographic -kernel "$dir/rtipc-cm3-conformance.elf" \

@@ -3,7 +3,7 @@
 # each exits 0 through semihosting, their console output is byte-identical,
 # the JSON between the markers validates, and `rtipc-bench compare` accepts
 # the two (exit 0). Prints the human tables; the JSON goes to OUT. With
-# FAULT_ELF (mcu/fault_check.c), also checks that an unhandled fault is
+# FAULT_ELF (targets/mps2-an385/bare/fault_check.c), also checks that an unhandled fault is
 # reported on the UART and ends QEMU with a failure.
 #   scripts/mcu-run.sh ELF OUT.json VALIDATOR RTIPC_BENCH [FAULT_ELF]
 # MCU_EXPERIMENTS (space-separated ids) overrides the experiments the JSON

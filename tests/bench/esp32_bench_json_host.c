@@ -1,5 +1,5 @@
 /* Host driver for the ESP-IDF suite's JSON writer
- * (examples/esp32-bench/main/bench_json.c): prints what the board would print,
+ * (targets/esp32/main/bench_json.c): prints what the board would print,
  * console noise around the markers included, from synthetic samples, so that
  * esp32_bench_json.sh can extract it as docs/porting.md says and validate it.
  *

@@ -43,7 +43,7 @@
 #define configUSE_TIMERS 0
 
 #define configUSE_IDLE_HOOK 1 /* sleeps: the simulator's idle task would spin a host core */
-#define configUSE_TICK_HOOK 0
+#define configUSE_TICK_HOOK 1 /* late-tick detection (backend_kernel.c) */
 #define configUSE_MALLOC_FAILED_HOOK 0
 #define configCHECK_FOR_STACK_OVERFLOW 0
 

@@ -49,6 +49,38 @@ uint64_t diff_backend_ticks(diff_run_t *run)
     return (uint64_t)xTaskGetTickCount() - run->start_tick;
 }
 
+/* The simulator's tick is a host timer signal: when the host keeps the
+ * simulator's thread off its CPU, ticks come late, and steps a tick apart
+ * may change order. A gap of more than one and a half periods between two
+ * ticks (host clock) marks the run disturbed, and the driver runs it again,
+ * as the Linux runner does when it loses core 0. */
+static int64_t host_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* async-signal-safe: the tick runs in a signal handler */
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void disturbed(const char *why)
+{
+    if (!g_run.log || atomic_exchange(&g_run.log->disturbed, 1))
+        return;
+    /* A plain copy: this may run in the tick's signal handler. */
+    size_t i = 0;
+    for (; why[i] && i + 1 < sizeof g_run.log->disturbed_reason; ++i)
+        g_run.log->disturbed_reason[i] = why[i];
+    g_run.log->disturbed_reason[i] = 0;
+}
+
+void vApplicationTickHook(void)
+{
+    static int64_t last;
+    int64_t now = host_ns();
+    if (last != 0 && now - last > 3 * (1000000000 / configTICK_RATE_HZ) / 2)
+        disturbed("a simulator tick came late (the host kept the kernel off its CPU)");
+    last = now;
+}
+
 void diff_kernel_assert_failed(const char *file, unsigned long line)
 {
     const char *base = strrchr(file, '/');
@@ -129,8 +161,10 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
     switch (st->op) {
     case OP_AT: {
         TickType_t wake = (TickType_t)run->start_tick;
-        if (xTaskDelayUntil(&wake, (TickType_t)st->v[0]) == pdFALSE)
+        if (xTaskDelayUntil(&wake, (TickType_t)st->v[0]) == pdFALSE) {
             diff_res(res, cap, "!! missed (tick %llu)", (unsigned long long)diff_backend_ticks(run));
+            disturbed("a task missed its tick");
+        }
         return DIFF_QUIET;
     }
     case OP_DELAY:

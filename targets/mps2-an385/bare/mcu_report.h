@@ -2,7 +2,7 @@
  * (rtipc-mcu-bench on bare metal, rtipc-cm3-freertos-bench on the kernel):
  * experiments with a failure reason, distribution series from the sample
  * buffer, value rows, the human tables and the rtipc-bench/1 JSON
- * (examples/esp32-bench/main/bench_json.h). Single-threaded: call it from
+ * (targets/esp32/main/bench_json.h). Single-threaded: call it from
  * one task or the main loop only (samples may be taken anywhere, see
  * mcu_sample). Every figure is in instructions unless a row says otherwise. */
 #ifndef RTIPC_MCU_REPORT_H

@@ -1,6 +1,6 @@
 # CMake toolchain file for bare-metal Cortex-M3 with Debian's
 # gcc-arm-none-eabi and newlib-nano (the mps2-an385 board under QEMU).
-#   cmake -S mcu -B build-mcu -DCMAKE_TOOLCHAIN_FILE=boards/mps2-an385/toolchain.cmake
+#   cmake -S targets/mps2-an385/bare -B build-mcu -DCMAKE_TOOLCHAIN_FILE=targets/mps2-an385/board/toolchain.cmake
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)

@@ -1,7 +1,7 @@
 /* rtipc-bench/1 JSON for the ESP-IDF suite (docs/json-schema.md), in portable
  * C (stdio only) so that a host test can check what the board would print
  * (tests/bench/esp32_bench_json.sh). Statistics are bench/harness/stats.c's.
- * The bare-metal Cortex-M3 bench (mcu/, docs/mcu.md) prints its JSON with it
+ * The bare-metal Cortex-M3 bench (targets/mps2-an385/bare, docs/mcu.md) prints its JSON with it
  * too, through the optional env fields and the unit-taking calls. */
 #ifndef ESP32_BENCH_JSON_H
 #define ESP32_BENCH_JSON_H

@@ -1,6 +1,6 @@
 # The mps2-an385 board support as a static library, for any CMake project
-# built with boards/mps2-an385/toolchain.cmake (mcu/, examples/freertos-cm3):
-#   include(<rtipc>/boards/mps2-an385/board.cmake)
+# built with targets/mps2-an385/board/toolchain.cmake (targets/mps2-an385/bare, targets/mps2-an385/freertos):
+#   include(<rtipc>/targets/mps2-an385/board/board.cmake)
 #   target_link_libraries(app PRIVATE -Wl,--whole-archive board_mps2_an385 -Wl,--no-whole-archive)
 # Linked whole: its handlers are reached only through the vector table.
 set(RTIPC_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})

@@ -10,7 +10,7 @@
  * what rtipc's mapping costs.
  *
  * Every interval is between board_stamp_start() and board_stamp_end()
- * (boards/mps2-an385/board.h), exact to the instruction, minus the median
+ * (targets/mps2-an385/board/board.h), exact to the instruction, minus the median
  * cost of an empty pair; the stamps may be taken in different tasks or in a
  * handler. Long spans (staleness, throughput windows) use the timer's counts
  * (40 instructions each). Every message carries a sequence number; a lost,

@@ -73,7 +73,7 @@ extern uint32_t rtipc_cm3_systick_hz;
 #define configMAX_SYSCALL_INTERRUPT_PRIORITY 0xA0u
 
 /* The kernel's handlers take the board's vector-table names
- * (boards/mps2-an385/board.h). */
+ * (targets/mps2-an385/board/board.h). */
 #define vPortSVCHandler SVC_Handler
 #define xPortPendSVHandler PendSV_Handler
 #define xPortSysTickHandler SysTick_Handler

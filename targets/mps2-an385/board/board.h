@@ -3,7 +3,7 @@
  * Written for rtipc's bare-metal target; no vendor files. Facts about the
  * emulated board and what an "instruction" means there: docs/mcu.md.
  *
- * Memory map used (boards/mps2-an385/mps2-an385.ld): code and read-only data
+ * Memory map used (targets/mps2-an385/board/mps2-an385.ld): code and read-only data
  * in SSRAM1 at 0x00000000 (4 MB), data, bss, heap and the main stack in
  * SSRAM2/3 at 0x20000000 (4 MB).
  *
