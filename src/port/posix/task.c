@@ -1,4 +1,4 @@
-/* Tasks on Linux: detached pthreads with SCHED_FIFO priorities (or the
+/* Tasks on Linux: pthreads with SCHED_FIFO priorities (or the
  * SCHED_OTHER fallback), CPU pinning, generation-checked handles and
  * type-stable descriptors, and FreeRTOS's ready-list order (docs/design.md,
  * "Ready-list order"). */
@@ -79,6 +79,24 @@ static void close_handle(struct rtipc__task *t)
 {
     rtipc__handle_close((uintptr_t)t->handle);
     unref(t);
+}
+
+/* Who reclaims a created task's pthread. Joiners and deleters wait for the
+ * task's end on their park word (a deletion point), then pthread_join the
+ * thread, which by then has all but finished: a thread left running after
+ * rtipc has let go of it would still be inside the C library's (or a
+ * sanitizer's) thread teardown while new tasks start. One that gave up
+ * waiting leaves the thread to detach itself. One CAS each way decides. */
+enum { REAP_OPEN = 0, REAP_ORPHAN = 1, REAP_BY_CLOSER = 2 };
+
+/* The joiner or deleter of t, done with it (t ended, or it gave up). */
+static void reap(struct rtipc__task *t)
+{
+    int s = REAP_OPEN;
+    if (atomic_compare_exchange_strong_explicit(&t->reap, &s, REAP_ORPHAN, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return; /* still running: it detaches itself at its end */
+    pthread_join(t->thread, NULL); /* it is at its very end */
 }
 
 /* A fresh descriptor with an open handle, or NULL (no memory). */
@@ -172,7 +190,7 @@ static bool managed(const struct rtipc__task *t) { return rtipc_sched_policy() =
 /* Set the kernel priority of t. Under t->prio_lock, which keeps the thread
  * from starting (then its pthread_t is used) or exiting (then nothing is
  * done) meanwhile. The tid form is used once the thread runs, since only it
- * is safe until the very end of a detached thread. */
+ * is safe until the very end of a thread that may have been detached. */
 static void kernel_set(struct rtipc__task *t, int prio)
 {
     if (t->exited)
@@ -294,6 +312,15 @@ static void on_thread_exit(void *arg)
     rtipc__task_ended(t);
     rtipc__irq_unregister_task(t);
     rtipc__wdt_forget(t);
+    /* Who reclaims this thread (reap): decided before `ended` is seen, so a
+     * joiner or deleter that sees it always finds a thread to join. */
+    if (!t->adopted) {
+        int s = REAP_OPEN;
+        if (atomic_load_explicit(&t->release_claim, memory_order_acquire) == RTIPC_RELEASE_SELF ||
+            !atomic_compare_exchange_strong_explicit(&t->reap, &s, REAP_BY_CLOSER, memory_order_acq_rel,
+                                                     memory_order_acquire))
+            pthread_detach(pthread_self()); /* deleted itself, or its deleter gave up */
+    }
     rtipc_lock(&t->lock);
     /* Release: pairs with the acquire loads of ended in join/delete and in
      * rtipc__task_live. */
@@ -417,9 +444,6 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    /* Detached: join and delete wait for the task's end through rtipc's own
-     * parking (deletion points), never in pthread_join. */
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     size_t stack = cfg->stack_size < MIN_STACK_BYTES ? MIN_STACK_BYTES : cfg->stack_size;
     if (cfg->stack_size != 0)
         pthread_attr_setstacksize(&attr, stack);
@@ -515,6 +539,7 @@ int rtipc_task_join(rtipc_task_t *handle)
         atomic_store_explicit(&t->release_claim, RTIPC_RELEASE_OPEN, memory_order_release);
         rtipc__task_exit_self();
     }
+    reap(t);
     close_handle(t);
     return RTIPC_OK;
 }
@@ -554,6 +579,7 @@ int rtipc_task_delete(rtipc_task_t *handle)
     /* Whether or not it has ended yet, the target is on its way out and its
      * handle is ours to close: a deleter that is itself being deleted (two
      * tasks deleting each other) closes it before it ends too. */
+    reap(t);
     close_handle(t);
     if (!done)
         rtipc__task_exit_self();

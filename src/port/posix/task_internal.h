@@ -55,6 +55,7 @@ struct rtipc__task {
     /* References to the descriptor: its thread (until it ends) and its
      * handle (until closed); the last one returns it to the pool. */
     _Atomic int refs;
+    _Atomic int reap;               /* who reclaims the pthread (task.c, reap) */
     int core;
     pthread_t thread;
     /* Start gate: the creator opens it (1) once the task is placed in the
