@@ -12,7 +12,7 @@
  * static + dynamic allocation, configUSE_QUEUE_SETS 1 (ESP-IDF's default),
  * configUSE_TRACE_FACILITY 0, one notification slot, and reading sizeof of
  * the Static* types. ESP-IDF adds an 8-byte spinlock to each object
- * (docs RTOS-SEMANTICS.md); a heap allocator adds its block header. */
+ * (docs/rtos-semantics.md, "Queues"); a heap allocator adds its block header. */
 #define FRTOS_SRC "FreeRTOS V11.1.0, 32-bit"
 enum {
     FRTOS_QUEUE_CB = 76,      /* sizeof(StaticQueue_t), also semaphores and mutexes */

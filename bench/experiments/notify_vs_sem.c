@@ -1,7 +1,8 @@
-/* notify-vs-sem: the second report's comparison, cross-core, sender on
- * core 0 and receiver on core 1: binary semaphore give -> take against task
- * notification give -> take, measured properly (closed-loop handoff) and by
- * the report's naive method, to show what that method measures. */
+/* notify-vs-sem: the comparison of published field report 2
+ * (docs/experiments.md), cross-core, sender on core 0 and receiver on core 1:
+ * binary semaphore give -> take against task notification give -> take,
+ * measured properly (closed-loop handoff) and by the report's naive method,
+ * to show what that method measures. */
 #include "handoff_extra.h"
 
 #include <math.h>

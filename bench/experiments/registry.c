@@ -1,5 +1,5 @@
-/* Every experiment, in the order EXPERIMENTS.md lists them (and `run` runs
- * them). On a one-core port (FreeRTOS's POSIX simulator) the list holds
+/* Every experiment, in the order docs/experiments.md lists them (and `run`
+ * runs them). On a one-core port (FreeRTOS's POSIX simulator) the list holds
  * those that run on one core without Linux peers (bench/sources.cmake). */
 #include <string.h>
 

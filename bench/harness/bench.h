@@ -58,7 +58,7 @@ typedef struct {
 typedef enum { CLAIM_HOLDS, CLAIM_DOES_NOT_HOLD, CLAIM_NOT_TESTABLE } bench_verdict_t;
 typedef struct {
     int id;
-    const char *claim;       /* the claim, as EXPERIMENTS.md states it */
+    const char *claim;       /* the claim, as docs/experiments.md states it */
     const char *rule;        /* how the verdict is computed */
     bench_verdict_t verdict;
     char evidence[512];      /* the figures behind it */

@@ -1,5 +1,5 @@
-/* The claim audit: each claim of EXPERIMENTS.md gets a verdict computed from
- * this run's rows by the rule printed beside it. A claim whose rows are
+/* The claim audit: each claim of docs/experiments.md gets a verdict computed
+ * from this run's rows by the rule printed beside it. A claim whose rows are
  * missing (experiment not run, or failed), or whose figures are not all
  * finite (a null in a results file, a median without its interval, a ratio
  * over a zero median), is "not testable here": no verdict rests on a NAN. */

@@ -5,8 +5,9 @@
  * A blocking call that must wait first spins (polls, with pause instructions)
  * for a bounded budget, then parks the thread in the kernel. A receiver that
  * spins sees a cross-core handoff in a fraction of a microsecond; one that
- * sleeps needs a futex wake-up, about ten microseconds on the reference
- * host. The waker pays no system call while the waiter still spins.
+ * sleeps needs a futex wake-up, about ten microseconds on the development
+ * host (docs/host-limits.md). The waker pays no system call while the waiter
+ * still spins.
  *
  * The budget is the global default (this header) unless the object, or for
  * notifications the waiting task, has its own (the rtipc_*_set_spin calls in
