@@ -732,10 +732,13 @@ static void op_notify(void)
         rtipc_timeout_t t = pick_timeout(blocks, &brc);
         rc = rtipc_notify_take(idx, clear, with_val ? &val : NULL, t);
         int want = bad_idx ? RTIPC_EINVAL : blocks ? brc : RTIPC_OK;
-        if (expect_task("rtipc_notify_take", rc, want) && rc == RTIPC_OK) {
-            if (with_val)
-                CHECK("rtipc_notify_take", val == nv[idx], "value %#x, model %#x", val, nv[idx]);
-            nv[idx] = clear ? 0 : nv[idx] - 1;
+        if (expect_task("rtipc_notify_take", rc, want) && !bad_idx) {
+            if (rc == RTIPC_OK) {
+                if (with_val)
+                    CHECK("rtipc_notify_take", val == nv[idx], "value %#x, model %#x", val, nv[idx]);
+                nv[idx] = clear ? 0 : nv[idx] - 1;
+            }
+            /* FreeRTOS: a take ends "pending" whether it got a count or not. */
             np[idx] = false;
         }
         break;
@@ -749,7 +752,8 @@ static void op_notify(void)
         rc = rtipc_notify_wait(idx, entry, exitb, with_val ? &val : NULL, t);
         int want = bad_idx ? RTIPC_EINVAL : blocks ? brc : RTIPC_OK;
         if (expect_task("rtipc_notify_wait", rc, want) && !bad_idx) {
-            if (blocks)
+            /* Entry bits clear only when the call really waits. */
+            if (blocks && t.ns != 0)
                 nv[idx] &= ~entry;
             if (with_val)
                 CHECK("rtipc_notify_wait", val == nv[idx], "value %#x, model %#x", val, nv[idx]);
