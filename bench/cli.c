@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "audit/audit.h"
@@ -119,8 +118,14 @@ static int cmd_list(int argc, char **argv)
         return rc;
     if (optind < argc)
         return usage_error("list takes no operand, not '%s'", argv[optind]);
-    for (size_t i = 0; i < bench_experiment_count; i++)
-        printf("%-18s %s\n", bench_experiments[i]->id, bench_experiments[i]->summary);
+    for (size_t i = 0; i < bench_experiment_count; i++) {
+        const bench_experiment_t *e = bench_experiments[i];
+        char why[256];
+        if (bench_experiment_unavailable(e, why, sizeof why))
+            printf("%-18s %s\n%-18s missing: %s (%s)\n", e->id, e->summary, "", e->id, why);
+        else
+            printf("%-18s %s\n", e->id, e->summary);
+    }
     return 0;
 }
 
@@ -129,7 +134,10 @@ static int show_experiment(const char *id)
     const bench_experiment_t *e = bench_experiment_find(id);
     if (!e)
         return usage_error("unknown experiment '%s' (see 'rtipc-bench list')", id);
+    char why[256];
     printf("%s: %s\n\n%s\n", e->id, e->summary, e->definitions);
+    if (bench_experiment_unavailable(e, why, sizeof why))
+        printf("missing on this target: %s\n", why);
     return 0;
 }
 
@@ -202,6 +210,17 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
     run->current = e;
     run->failure[0] = 0;
     run->notes[0] = 0;
+    char why[256];
+    if (bench_experiment_unavailable(e, why, sizeof why)) {
+        /* Not run here: a missing row with the reason, as a mechanism the
+         * target lacks is reported. */
+        bench_add_missing(run, e->id, why);
+        snprintf(oc->notes, sizeof oc->notes, "not run on this target: %s\n", why);
+        run->current = NULL;
+        bench_print_experiment(stdout, run, oc);
+        fflush(stdout);
+        return;
+    }
     if (run->opts.progress)
         fprintf(stderr, "[%zu/%zu] %s ...\n", index + 1, count, e->id);
     int64_t t0 = bench_now_ns();
@@ -303,7 +322,7 @@ static int parse_cpus(const char *s, int cpu[2])
 {
     const char *comma = strchr(s, ',');
     char first[24];
-    unsigned long long a, b, top = (unsigned long long)rtipc_core_count() - 1;
+    unsigned long long a, b, top = (unsigned long long)bench_target_core_count() - 1;
     if (!comma || (size_t)(comma - s) >= sizeof first)
         return -1;
     memcpy(first, s, (size_t)(comma - s));
@@ -319,7 +338,7 @@ static int cmd_run(int argc, char **argv)
 {
     static bench_run_t run;
     run.opts.cpu[0] = 0;
-    run.opts.cpu[1] = rtipc_core_count() > 1 ? 1 : 0;
+    run.opts.cpu[1] = bench_target_core_count() > 1 ? 1 : 0;
     run.opts.warmup = -1;
     run.opts.seed = 1;
     run.opts.progress = isatty(STDERR_FILENO);
@@ -366,7 +385,7 @@ static int cmd_run(int argc, char **argv)
         case O_CPUS:
             if (parse_cpus(optarg, run.opts.cpu) != 0) {
                 return bench_usage_error(PROG, "--cpus wants two CPU ids A,B, each from 0 to %d, not '%s'",
-                                         rtipc_core_count() - 1, optarg);
+                                         bench_target_core_count() - 1, optarg);
             }
             break;
         case O_TICK:
@@ -440,22 +459,20 @@ static int cmd_run(int argc, char **argv)
         }
     }
     (void)bench_now_ns();  /* fix the clock origin before any task exists */
-    run.env.memory_locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+    run.env.memory_locked = bench_target_lock_memory();
     bench_env_collect(&run.env);
     run.env.cpu[0] = run.opts.cpu[0];
     run.env.cpu[1] = run.opts.cpu[1];
     run.env.seed = run.opts.seed;
     run.env.quick = run.opts.quick;
-    snprintf(run.env.priorities, sizeof run.env.priorities,
-             "rtipc priorities: producer 10, consumer 12, load 2-4, interrupts above all; %s",
-             RTIPC_PORT_FREERTOS ? "FreeRTOS priority = rtipc priority"
-             : run.env.sched_fifo ? "SCHED_FIFO 10+p" : "logical only (SCHED_OTHER)");
     bench_print_env(stdout, &run.env);
 
     for (size_t i = 0; i < n; i++)
         run_one(&run, chosen[i], i, n);
+    bench_target_memory(&run.env.memory);
     bench_audit_claims(&run);
     bench_print_claims(stdout, &run);
+    bench_print_memory(stdout, &run.env);
 
     int status = 0;
     for (size_t i = 0; i < run.n_outcomes; i++) {

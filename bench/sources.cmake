@@ -8,8 +8,19 @@
 #                                   stdio/files + cJSON)
 #   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
 #                                   public rtipc API alone
-#   RTIPC_BENCH_HOST_EXPERIMENTS    experiments that need two cores or Linux
-#                                   peers (pipes, eventfd, POSIX mq, C++)
+#   RTIPC_BENCH_HOST_EXPERIMENTS    experiments built for Linux only: they need
+#                                   two cores or Linux peers (pipes, eventfd,
+#                                   POSIX mq, C++)
+#   RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT  their registry entries, with the
+#                                   reason, for a target that does not build
+#                                   them (instead of the list above)
+#   RTIPC_BENCH_TARGET_LINUX        the target seam (target/target.h) on Linux
+#   RTIPC_BENCH_TARGET_FREERTOS_SIM the seam on FreeRTOS's POSIX simulator
+#   RTIPC_BENCH_TARGET_FREERTOS     the seam on FreeRTOS without a host OS
+#   RTIPC_BENCH_TARGET_BARE         the seam without a kernel
+#
+# A program takes the common sources, one RTIPC_BENCH_TARGET_* list and its
+# experiments.
 #
 # rtipc_bench_version_header(TARGET) gives TARGET the generated
 # bench_version.h (version, commit, compiler and flags of the build).
@@ -61,6 +72,24 @@ set(RTIPC_BENCH_HOST_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/peers.c
     ${_rtipc_bench_dir}/experiments/peers_cxx.cpp
     ${_rtipc_bench_dir}/experiments/std_queue_peer.cpp)
+
+set(RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT ${_rtipc_bench_dir}/experiments/linux_only.c)
+
+# The parts of the seam every target shares, then one per platform.
+set(_rtipc_bench_target_shared
+    ${_rtipc_bench_dir}/target/target.c
+    ${_rtipc_bench_dir}/target/clock.c
+    ${_rtipc_bench_dir}/target/console.c)
+set(RTIPC_BENCH_TARGET_LINUX ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/host.c
+    ${_rtipc_bench_dir}/target/linux.c)
+set(RTIPC_BENCH_TARGET_FREERTOS_SIM ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/host.c
+    ${_rtipc_bench_dir}/target/freertos.c)
+set(RTIPC_BENCH_TARGET_FREERTOS ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/freertos.c)
+set(RTIPC_BENCH_TARGET_BARE ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/bare.c)
 
 function(rtipc_bench_version_header target)
     string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)

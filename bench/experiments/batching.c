@@ -252,4 +252,5 @@ const bench_experiment_t exp_batching = {
         "  (getrusage(RUSAGE_THREAD)) over the recorded batches, divided by their number.\n"
         "time-ratio (100x1B/1x100B): the two time-per-100B medians divided.",
     .run = run_batching,
+    .requires = BENCH_TARGET_TASKS,
 };

@@ -350,4 +350,5 @@ const bench_experiment_t exp_blocked_producer = {
         "  dropped after a timeout. sent = delivered + dropped must hold exactly, delivered numbers\n"
         "  must increase, and every gap must be an item the producer dropped; otherwise it fails.",
     .run = run_blocked_producer,
+    .requires = BENCH_TARGET_TASKS,
 };

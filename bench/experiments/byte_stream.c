@@ -416,4 +416,5 @@ const bench_experiment_t exp_byte_stream = {
         "The stream ends with a byte 0xff (never a data value), sent with a blocking send and\n"
         "not counted; receives time out after 100 ms only to notice a failure.",
     .run = run_byte_stream,
+    .requires = BENCH_TARGET_TASKS | BENCH_TARGET_THREAD_CPU_TIME,
 };

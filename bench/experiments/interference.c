@@ -2,6 +2,7 @@
  * producer's core (core 1, "the other core" seen from the consumer on core 0)
  * carries a load: an interrupt storm, a CPU hog or a memory-bandwidth hog. */
 #include "handoff_extra.h"
+#include "linux_only.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -84,11 +85,11 @@ static int load_start(bench_run_t *run, void *ctx)
     ld->started = bench_now_ns();
     int rc = 0;
     if (ld->kind == LOAD_IRQ) {
-        rc = rtipc_irq_create(ld->cpu, irq_work, NULL, &ld->irq);
+        rc = bench_target_irq_create(ld->cpu, irq_work, NULL, &ld->irq);
         if (rc == 0) {
             rc = rtipc_irq_timer_start(ld->irq, IRQ_PERIOD_NS, IRQ_PERIOD_NS);
             if (rc != 0) {
-                rtipc_irq_delete(ld->irq);
+                bench_target_irq_delete(ld->irq);
                 ld->irq = NULL;
             }
         }
@@ -110,7 +111,7 @@ static void load_stop(bench_run_t *run, void *ctx)
     if (ld->irq) {
         rtipc_irq_timer_stop(ld->irq);
         ld->irqs += rtipc_irq_count(ld->irq);
-        if (rtipc_irq_delete(ld->irq) != 0)
+        if (bench_target_irq_delete(ld->irq) != 0)
             bench_fail(run, "irq-storm: interrupt delete failed");
         ld->irq = NULL;
     }
@@ -297,8 +298,8 @@ static int run_interference(bench_run_t *run)
 
 const bench_experiment_t exp_interference = {
     .id = "interference",
-    .summary = "cross-core queue and notification handoff while core 1 runs an irq storm, a CPU "
-               "hog or a memory hog",
+    .summary = EXP_INTERFERENCE_SUMMARY,
+    .requires = EXP_INTERFERENCE_REQUIRES,
     .definitions =
         "Producer on core 1 (priority 10), consumer on core 0 (priority 12), as queue-latency.\n"
         "rtipc-queue: rtipc_queue_send -> rtipc_queue_receive, 4-byte item, depth 100.\n"

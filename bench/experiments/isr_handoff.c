@@ -71,7 +71,7 @@ static void busy_entry(void *arg)
     while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
         int64_t now = bench_now_ns();
         if (b->source_period && now >= next_irq) {
-            (void)rtipc_irq_trigger(b->source); /* merges like a pending bit when late */
+            (void)bench_target_irq_trigger(b->source); /* merges like a pending bit when late */
             next_irq += b->source_period;
             if (next_irq < now)
                 next_irq = now + b->source_period;
@@ -297,7 +297,7 @@ static void lat_driver(void *arg)
             goto out;
         }
         bench_spin_until(bench_now_ns() + bench_rng_range(&st->rng, st->gap_min, st->gap_max));
-        int rc = rtipc_irq_trigger(st->irq);
+        int rc = bench_target_irq_trigger(st->irq);
         if (rc != 0) {
             bench_failure_set(&st->f, "trigger of interrupt %ld failed with %d", (long)i, rc);
             goto out;
@@ -342,7 +342,7 @@ static int lat_phase(bench_run_t *run, lat_mode_t mode, const char *variant, siz
         bench_fail(run, "queue create: %s", rtipc_strerror(r));
         goto out;
     }
-    r = rtipc_irq_create(bench_cpu(run, 0), lat_isr, st, &st->irq);
+    r = bench_target_irq_create(bench_cpu(run, 0), lat_isr, st, &st->irq);
     if (r != 0) {
         bench_fail(run, "interrupt create: %s", rtipc_strerror(r));
         goto out;
@@ -373,7 +373,7 @@ static int lat_phase(bench_run_t *run, lat_mode_t mode, const char *variant, siz
     rc = 0;
 out:
     if (st->irq)
-        rtipc_irq_delete(st->irq);
+        bench_target_irq_delete(st->irq);
     if (st->q)
         rtipc_queue_delete(st->q);
     bench_samples_free(&s);
@@ -553,7 +553,7 @@ static void tp_driver(void *arg)
     atomic_store_explicit(&st->stopping, 1, memory_order_release);
     if (!st->busy.source)
         rtipc_irq_timer_stop(st->irq);
-    rtipc_irq_trigger(st->irq);
+    bench_target_irq_trigger(st->irq);
     if (!handoff_task_wait_flag(&st->stopped, &st->f, 1000000000)) {
         bench_failure_set(&st->f, "the handler did not stop within 1 s");
         goto out;
@@ -614,7 +614,7 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duratio
         bench_fail(run, "queue create: %s", rtipc_strerror(r));
         goto out;
     }
-    r = rtipc_irq_create(bench_cpu(run, 0), tp_isr, st, &st->irq);
+    r = bench_target_irq_create(bench_cpu(run, 0), tp_isr, st, &st->irq);
     if (r != 0) {
         bench_fail(run, "interrupt create: %s", rtipc_strerror(r));
         goto out;
@@ -654,7 +654,7 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duratio
 out:
     if (st->irq) {
         rtipc_irq_timer_stop(st->irq);
-        rtipc_irq_delete(st->irq);
+        bench_target_irq_delete(st->irq);
     }
     if (st->q)
         rtipc_queue_delete(st->q);
@@ -785,4 +785,5 @@ const bench_experiment_t exp_isr_handoff = {
         "The note says whether the tick-rate cap (no-yield throughput <= 1.1 x tick rate) appears, per\n"
         "depth. The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_isr_handoff,
+    .requires = BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS,
 };

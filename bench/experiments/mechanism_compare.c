@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "experiments.h"
+#include "linux_only.h"
 #include "std_queue_peer.h"
 
 #define LEN 100                 /* the published shape: depth 100, 4-byte items */
@@ -561,7 +562,7 @@ static void isr_handler(void *arg)
 static int isr_check(mc_state_t *st, uint32_t *seq)
 {
     char buf[96];
-    int rc = rtipc_irq_trigger(st->irq);
+    int rc = bench_target_irq_trigger(st->irq);
     if (rc != 0) {
         bench_failure_set(&st->failure, "%s: rtipc_irq_trigger: %s", st->m->name, rtipc_strerror(rc));
         return -1;
@@ -820,7 +821,7 @@ static int measure_mech(bench_run_t *run, const mech_t *m, mc_state_t *st)
 
     int result = 0;
     if (m->isr_send) {
-        rc = rtipc_irq_create(bench_cpu(run, 0), isr_handler, st, &st->irq);
+        rc = bench_target_irq_create(bench_cpu(run, 0), isr_handler, st, &st->irq);
         if (rc != 0) {
             result = bench_fail(run, "%s: rtipc_irq_create: %s", m->name, rtipc_strerror(rc));
             goto out;
@@ -830,7 +831,7 @@ static int measure_mech(bench_run_t *run, const mech_t *m, mc_state_t *st)
                               .entry = overhead_task, .arg = st};
     result = supervise(run, st, &ov, 1);
     if (st->irq) {
-        rtipc_irq_delete(st->irq);
+        bench_target_irq_delete(st->irq);
         st->irq = NULL;
     }
     if (result != 0)
@@ -961,8 +962,8 @@ out:
 
 const bench_experiment_t exp_mechanism_compare = {
     .id = "mechanism-compare",
-    .summary = "send/receive overhead, round trip, ISR safety and memory: rtipc queue and ring "
-               "buffers vs heap queues and OS peers",
+    .summary = EXP_MECHANISM_COMPARE_SUMMARY,
+    .requires = EXP_MECHANISM_COMPARE_REQUIRES,
     .definitions =
         "Mechanisms: rtipc-queue (depth 100, 4-byte items), rtipc-ringbuf-nosplit/-allowsplit\n"
         "  (800 B storage = 100 items of 4 B header + 4 B data), rtipc-ringbuf-bytebuf (400 B; copying\n"

@@ -94,7 +94,7 @@ static int nm_send(nm_t *st, uint32_t arg)
     case NO_OVERWRITE:
         return rtipc_notify(st->receiver, SLOT, arg, RTIPC_NOTIFY_NO_OVERWRITE, NULL);
     default:  /* FROM_ISR: the handler gives */
-        return rtipc_irq_trigger(st->irq);
+        return bench_target_irq_trigger(st->irq);
     }
 }
 
@@ -270,7 +270,7 @@ static void burst_sender(void *arg)
             /* The handler run that sees the fence gives nothing; once it has
              * answered, every give is counted. */
             atomic_store_explicit(&st->fence_req, 1, memory_order_release);
-            rtipc_irq_trigger(st->irq);
+            bench_target_irq_trigger(st->irq);
             int64_t end = bench_now_ns() + st->stall_ns;
             while (!atomic_load_explicit(&st->fence_ack, memory_order_acquire)) {
                 if (bench_now_ns() > end) {
@@ -419,7 +419,7 @@ static int nm_run_tasks(bench_run_t *run, nm_t *st, rtipc_task_fn receiver, rtip
     /* No handler may run once the receiver's handle is gone (a failure can
      * leave a trigger pending): delete the interrupt first. */
     if (st->irq) {
-        rtipc_irq_delete(st->irq);
+        bench_target_irq_delete(st->irq);
         st->irq = NULL;
     }
     rtipc_task_join(r);  /* it ends on its own, or within 20 ms of a failure */
@@ -439,7 +439,7 @@ static nm_t *nm_new(bench_run_t *run, nm_mode_t mode, bool burst)
     st->burst = burst;
     st->stall_ns = 1000000000;
     if (mode == FROM_ISR) {
-        int rc = rtipc_irq_create(bench_cpu(run, 0), nm_isr, st, &st->irq);
+        int rc = bench_target_irq_create(bench_cpu(run, 0), nm_isr, st, &st->irq);
         if (rc != 0) {
             bench_fail(run, "interrupt create: %s", rtipc_strerror(rc));
             free(st);
@@ -452,7 +452,7 @@ static nm_t *nm_new(bench_run_t *run, nm_mode_t mode, bool burst)
 static void nm_free(nm_t *st)
 {
     if (st->irq)
-        rtipc_irq_delete(st->irq);
+        bench_target_irq_delete(st->irq);
     free(st->t_send);
     free(st->accepted);
     free(st->got);
@@ -615,4 +615,5 @@ const bench_experiment_t exp_notify_modes = {
         "  ones, in order. In every mode nothing is left pending at the end.\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_notify_modes,
+    .requires = BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS,
 };

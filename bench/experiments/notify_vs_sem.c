@@ -283,4 +283,5 @@ const bench_experiment_t exp_notify_vs_sem = {
         "  no further round starts and a note says so (not with --samples).\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_notify_vs_sem,
+    .requires = BENCH_TARGET_TASKS,
 };

@@ -24,6 +24,7 @@
 
 #include "experiments.h"
 #include "handoff_extra.h"
+#include "linux_only.h"
 #include "peers_cxx.h"
 #include "rtipc/config.h"
 
@@ -1924,8 +1925,8 @@ static int run_peers(bench_run_t *run)
 
 const bench_experiment_t exp_peers = {
     .id = "peers",
-    .summary = "rtipc vs the spin floor, futex, kernel peers and lock-free SPSC rings: handoff latency, "
-               "throughput, call cost, targets",
+    .summary = EXP_PEERS_SUMMARY,
+    .requires = EXP_PEERS_REQUIRES,
     .definitions =
         "Mechanisms (4-byte items carrying a sequence number, checked on every receipt; bounded\n"
         "  queues hold 1024 items):\n"

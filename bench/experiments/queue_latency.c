@@ -65,4 +65,5 @@ const bench_experiment_t exp_queue_latency = {
         "  to the consumer running after its receive; a late producer adds to the latency.\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_queue_latency,
+    .requires = BENCH_TARGET_TASKS,
 };

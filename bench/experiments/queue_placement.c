@@ -217,4 +217,5 @@ const bench_experiment_t exp_queue_placement = {
         "  no further round starts and a note says so (not with --samples).\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_queue_placement,
+    .requires = BENCH_TARGET_TASKS,
 };

@@ -2,14 +2,6 @@
  * their three queues, or by three tasks each blocking on its own queue.
  * Latency of a message from any of the three, and the memory each design
  * needs (objects + consumer stacks). */
-#define _GNU_SOURCE   /* pthread_getattr_np: the stack a consumer really got */
-#include "rtipc/config.h"
-#if RTIPC_PORT_FREERTOS
-#include "FreeRTOS.h"
-#include "task.h"
-#else
-#include <pthread.h>
-#endif
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -47,28 +39,8 @@ typedef struct {
     int index;                    /* the consumer's queue, or -1 for the set consumer */
 } qs_arg_t;
 
-static size_t own_stack_size(void)
-{
-#if RTIPC_PORT_FREERTOS
-    /* The kernel's stack for the task: the request in whole words, raised to
-     * configMINIMAL_STACK_SIZE as rtipc's FreeRTOS port does (the
-     * simulator's host thread has a stack of its own besides). */
-    size_t words = QS_STACK_REQUEST / sizeof(StackType_t);
-    if (words < (size_t)configMINIMAL_STACK_SIZE)
-        words = configMINIMAL_STACK_SIZE;
-    return words * sizeof(StackType_t);
-#else
-    pthread_attr_t a;
-    void *addr;
-    size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &a) == 0) {
-        if (pthread_attr_getstack(&a, &addr, &size) != 0)
-            size = 0;
-        pthread_attr_destroy(&a);
-    }
-    return size;
-#endif
-}
+/* The stack the calling consumer task got (the target says how it knows). */
+static size_t own_stack_size(void) { return bench_target_task_stack(QS_STACK_REQUEST, NULL); }
 
 /* A message from queue k: 1 for a sentinel, 0 when checked and recorded,
  * -1 on a sequence error. */
@@ -345,10 +317,10 @@ static int run_queue_set(bench_run_t *run)
         bench_add_value(run, mech[d], shape, "stacks", "B", (double)stk[d]);
         bench_add_value(run, mech[d], shape, "consumer-tasks", "count", tasks[d]);
     }
+    const char *how;
+    (void)bench_target_task_stack(QS_STACK_REQUEST, &how);
     bench_note(run, "stack: %d B requested per consumer task; each got %zu B (%s; rtipc raises small stacks "
-                    "to its minimum)", QS_STACK_REQUEST, each[0],
-               RTIPC_PORT_FREERTOS ? "the kernel's stack, configMINIMAL_STACK_SIZE words at least"
-                                   : "pthread_getattr_np");
+                    "to its minimum)", QS_STACK_REQUEST, each[0], how);
     bench_note(run, "task descriptors are not counted: rtipc exposes no size for them (they also hold the "
                     "notification slots); they would add the same amount per task to the 3-tasks side");
     bench_note(run, "ESP32 mapping (FreeRTOS 32-bit figures, see footprint): 3 queues cost 3 x (76 + 40) B "
@@ -378,4 +350,5 @@ const bench_experiment_t exp_queue_set = {
         "Every message is checked: its number must be the next one and it must come out of the\n"
         "  queue it was sent to; otherwise the run fails.",
     .run = run_queue_set,
+    .requires = BENCH_TARGET_TASKS,
 };

@@ -1,51 +1,45 @@
 /* Every experiment, in the order docs/experiments.md lists them (and `run`
- * runs them). On a one-core port (FreeRTOS's POSIX simulator) the list holds
- * those that run on one core without Linux peers (bench/sources.cmake). */
+ * runs them), on every target. The Linux-only ones are entries without code
+ * where they are not built (linux_only.c); an experiment that needs what the
+ * target lacks is reported as missing with the reason
+ * (bench_experiment_unavailable). */
+#include <stdio.h>
 #include <string.h>
 
 #include "experiments.h"
-#include "rtipc/config.h"
-
-#if RTIPC_PORT_FREERTOS
-#define HOST_ONLY(e)
-#else
-#define HOST_ONLY(e) e,
-#endif
 
 extern const bench_experiment_t exp_queue_latency;
 extern const bench_experiment_t exp_queue_placement;
 extern const bench_experiment_t exp_isr_handoff;
+extern const bench_experiment_t exp_mechanism_compare;
 extern const bench_experiment_t exp_byte_stream;
 extern const bench_experiment_t exp_blocked_producer;
 extern const bench_experiment_t exp_state_vs_event;
+extern const bench_experiment_t exp_core_placement;
 extern const bench_experiment_t exp_batching;
 extern const bench_experiment_t exp_queue_set;
 extern const bench_experiment_t exp_footprint;
+extern const bench_experiment_t exp_interference;
 extern const bench_experiment_t exp_notify_vs_sem;
 extern const bench_experiment_t exp_notify_modes;
-#if !RTIPC_PORT_FREERTOS
-extern const bench_experiment_t exp_mechanism_compare;
-extern const bench_experiment_t exp_core_placement;
-extern const bench_experiment_t exp_interference;
 extern const bench_experiment_t exp_peers;
-#endif
 
 const bench_experiment_t *const bench_experiments[] = {
     &exp_queue_latency,
     &exp_queue_placement,
     &exp_isr_handoff,
-    HOST_ONLY(&exp_mechanism_compare)
+    &exp_mechanism_compare,
     &exp_byte_stream,
     &exp_blocked_producer,
     &exp_state_vs_event,
-    HOST_ONLY(&exp_core_placement)
+    &exp_core_placement,
     &exp_batching,
     &exp_queue_set,
     &exp_footprint,
-    HOST_ONLY(&exp_interference)
+    &exp_interference,
     &exp_notify_vs_sem,
     &exp_notify_modes,
-    HOST_ONLY(&exp_peers)
+    &exp_peers,
 };
 const size_t bench_experiment_count = sizeof bench_experiments / sizeof bench_experiments[0];
 
@@ -55,4 +49,27 @@ const bench_experiment_t *bench_experiment_find(const char *id)
         if (strcmp(bench_experiments[i]->id, id) == 0)
             return bench_experiments[i];
     return NULL;
+}
+
+const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf, size_t len)
+{
+    if (e->unavailable || !e->run) {
+        snprintf(buf, len, "%s", e->unavailable ? e->unavailable : "not built for this target");
+        return buf;
+    }
+    unsigned lacking = e->requires & ~bench_target_features();
+    if (!lacking)
+        return NULL;
+    size_t used = (size_t)snprintf(buf, len, "needs ");
+    for (unsigned bit = 1; lacking && used < len; bit <<= 1) {
+        if (!(lacking & bit))
+            continue;
+        lacking &= ~bit;
+        const char *name = bench_target_feature_name(bit);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", name ? name : "an unnamed feature",
+                                 !lacking ? "" : (lacking & (lacking - 1)) ? ", " : " and ");
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ", which this target (%s) lacks", bench_target_name());
+    return buf;
 }

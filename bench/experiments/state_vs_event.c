@@ -364,4 +364,5 @@ const bench_experiment_t exp_state_vs_event = {
         "  every number is consumed or dropped, exactly once; overwrite and mailbox values never go\n"
         "  back (a value may repeat if no newer one exists); mailbox version = number + 1.",
     .run = run_state_vs_event,
+    .requires = BENCH_TARGET_TASKS,
 };

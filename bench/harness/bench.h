@@ -80,11 +80,16 @@ typedef struct {
     bench_claim_t claims[BENCH_CLAIMS];
 } bench_run_t;
 
+/* An experiment's entry in the registry; every target lists every
+ * experiment. One that cannot run on the target is reported as missing,
+ * with the reason (bench_experiment_unavailable), by `list` and `run`. */
 struct bench_experiment {
     const char *id;
     const char *summary;      /* one line, for `list` */
     const char *definitions;  /* what each metric spans, for `help ID` */
-    int (*run)(bench_run_t *run);  /* 0, or -1 after bench_fail() */
+    int (*run)(bench_run_t *run);  /* 0, or -1 after bench_fail(); NULL when not compiled */
+    unsigned requires;        /* BENCH_TARGET_* features it needs (target/target.h) */
+    const char *unavailable;  /* set when its code is not compiled for this target: why */
 };
 
 /* ---- recording results (from the experiment's own thread) ---- */
@@ -138,19 +143,22 @@ uint64_t bench_rng_next(bench_rng_t *r);
 /* Uniform in [lo, hi]. */
 int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi);
 
-/* ---- time ---- */
-/* Nanoseconds from the calibrated cycle counter. */
+/* ---- time (the target's: target/target.h says what each target does) ---- */
+/* Nanoseconds (or instructions, where the target's clock counts them) from
+ * the target's clock, bench_target_now_ns(). */
 int64_t bench_now_ns(void);
 /* Spin until bench_now_ns() >= t (the caller keeps its core). */
 void bench_spin_until(int64_t t);
-/* Sleep at least @p ns nanoseconds. Linux: nanosleep, no rtipc call, so a
- * task that sleeps this way releases nothing rtipc defers to its next call.
- * FreeRTOS: rtipc_task_delay (whole ticks; the kernel must run others). */
+/* Sleep at least @p ns nanoseconds: bench_target_sleep_ns. Linux:
+ * nanosleep, no rtipc call, so a task that sleeps this way releases nothing
+ * rtipc defers to its next call. FreeRTOS: rtipc_task_delay (whole ticks;
+ * the kernel must run others). */
 void bench_sleep_ns(int64_t ns);
 /* How much longer than asked a sleep (bench_sleep_ns, rtipc_task_delay) may
- * last by design: 0 on Linux (high-resolution timers), two tick periods on
- * FreeRTOS (delays are whole ticks, rounded up). Code that sleeps, then
- * spins to a deadline, sleeps this much less. */
+ * last by design: bench_target_sleep_overshoot_ns, 0 on Linux
+ * (high-resolution timers), two tick periods on FreeRTOS (delays are whole
+ * ticks, rounded up). Code that sleeps, then spins to a deadline, sleeps
+ * this much less. */
 int64_t bench_sleep_overshoot_ns(void);
 /* Sleep (without spinning) until bench_now_ns() >= t; on FreeRTOS it may
  * wake up to two ticks late. */
@@ -158,7 +166,8 @@ void bench_sleep_until(int64_t t);
 /* Sleep through most of the wait until @p t, then spin the last 100 us (plus
  * the overshoot): a deadline met to the spin's precision. */
 void bench_sleep_then_spin_until(int64_t t);
-/* CPU time the calling thread has used, in nanoseconds. */
+/* CPU time the calling thread has used, in nanoseconds
+ * (bench_target_thread_cpu_ns; -1 where the target cannot tell). */
 int64_t bench_thread_cpu_ns(void);
 /* Context switches of the calling thread so far, voluntary + involuntary
  * (0 when the kernel does not say). */
@@ -167,10 +176,13 @@ long bench_thread_switches(void);
 /* ---- output (report.c) ---- */
 void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc);
 void bench_print_env(FILE *out, const bench_env_t *env);
+/* The target's memory figures of env->memory (after the run), one line. */
+void bench_print_memory(FILE *out, const bench_env_t *env);
 void bench_print_claims(FILE *out, const bench_run_t *run);
-/* The run in the rtipc-bench/1 schema into PATH, whole or not at all
- * (results/outfile.h). 0, or -1 with the reason in ERR ("cannot write PATH:
- * No space left on device"). */
+/* The run in the rtipc-bench/1 schema into PATH through the target's sink
+ * (bench_target_output): a file written whole or not at all
+ * (results/outfile.h), or the console on a target without files. 0, or -1
+ * with the reason in ERR ("cannot write PATH: No space left on device"). */
 int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen);
 /* The "claims" array of rtipc-bench/1 for run->claims, as a new cJSON array
  * (the caller owns it; cJSON_Delete). */
@@ -190,5 +202,9 @@ const char *bench_verdict_name(bench_verdict_t v);
 extern const bench_experiment_t *const bench_experiments[];
 extern const size_t bench_experiment_count;
 const bench_experiment_t *bench_experiment_find(const char *id);
+/* Why @p e cannot run on this target (its code is not compiled here, or the
+ * target lacks a feature it requires: "needs two cores, which this target
+ * (freertos) lacks"), written into @p buf; NULL when it can run. */
+const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf, size_t len);
 
 #endif

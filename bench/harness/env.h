@@ -1,13 +1,18 @@
-/* The environment a run measured in, recorded with every result set. */
+/* The environment a run measured in, recorded with every result set. The
+ * platform's part comes from the target seam (target/target.h). */
 #ifndef BENCH_ENV_H
 #define BENCH_ENV_H
 
 #include <stdint.h>
 
-typedef struct {
+#include "../target/clock.h"
+#include "../target/target.h"
+
+typedef struct bench_env {
+    char target[16];              /* bench_target_name() */
     char cpu_model[128];
     int cores_online;
-    char kernel[200];             /* uname -srm */
+    char kernel[200];             /* uname -srm; on FreeRTOS the kernel's version first */
     char hostname[72];
     char sched_policy[160];       /* what rtipc says is in force, and why */
     int sched_fifo;               /* 1 when SCHED_FIFO priorities are real */
@@ -17,18 +22,18 @@ typedef struct {
     char rtipc_version[32];
     char git_commit[48];
     uint32_t tick_hz;
-    char clock_source[32];        /* rtipc_cycles_source() */
-    double clock_hz;              /* calibrated cycle-counter rate */
-    double clock_resolution_ns;   /* clock_getres(CLOCK_MONOTONIC) */
+    bench_clock_t clock;          /* the timestamps' clock (bench_target_clock) */
     double timestamp_overhead_ns; /* median back-to-back bench_now_ns() delta */
+    bench_memory_t memory;        /* the target's memory figures after the run */
     int cpu[2];                   /* CPUs playing core 0 and core 1 */
     uint64_t seed;
     char started_utc[32];         /* ISO 8601 */
     int quick;
-    int memory_locked;            /* mlockall succeeded */
+    int memory_locked;            /* memory stays resident (bench_target_lock_memory) */
 } bench_env_t;
 
-/* Fill *env; measures the timestamp overhead (takes ~10 ms). */
+/* Fill *env (the target's description, rtipc's scheduling and tick, the
+ * build); measures the timestamp overhead (takes ~10 ms). */
 void bench_env_collect(bench_env_t *env);
 
 #endif

@@ -174,26 +174,26 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
      * joins order the trace's state with their hooks. */
     bench_trace_row_begin(run, cfg->mechanism, cfg->variant, (uint32_t)cfg->warmup, (uint32_t)cfg->samples);
     rtipc_task_t *cons = NULL, *prod = NULL;
-    rtipc_task_config_t cc = {.name = "bench-consumer", .priority = cfg->consumer_prio,
-                              .core = cfg->consumer_cpu, .entry = consumer, .arg = st};
-    rtipc_task_config_t pc = {.name = "bench-producer", .priority = cfg->producer_prio,
-                              .core = cfg->producer_cpu, .entry = producer, .arg = st};
-    int rc = rtipc_task_create(&cc, &cons);
+    bench_task_spec_t cc = {.name = "bench-consumer", .priority = cfg->consumer_prio,
+                            .core = cfg->consumer_cpu, .entry = consumer, .arg = st};
+    bench_task_spec_t pc = {.name = "bench-producer", .priority = cfg->producer_prio,
+                            .core = cfg->producer_cpu, .entry = producer, .arg = st};
+    int rc = bench_target_task_start(&cc, &cons);
     if (rc == 0)
-        rc = rtipc_task_create(&pc, &prod);
+        rc = bench_target_task_start(&pc, &prod);
     if (rc != 0) {
         bench_failure_set(&st->failure, "task creation failed (%d)", rc);
         if (cons)
-            rtipc_task_delete(cons);
+            bench_target_task_delete(cons);
     } else {
         if (ops->bind)
             ops->bind(ops->obj, prod, cons);
         atomic_store_explicit(&st->go, 1, memory_order_release);
-        rtipc_task_join(prod);
+        bench_target_task_join(prod);
         if (bench_failure_is_set(&st->failure))
-            rtipc_task_delete(cons);  /* it may be blocked for a lost message */
+            bench_target_task_delete(cons);  /* it may be blocked for a lost message */
         else
-            rtipc_task_join(cons);
+            bench_target_task_join(cons);
     }
     bench_trace_row_end();
     int result = 0;
@@ -238,9 +238,9 @@ void handoff_wait_done(_Atomic int *first, _Atomic int *second, int64_t deadline
 void handoff_join_or_delete(rtipc_task_t *task, bool finished)
 {
     if (finished)
-        rtipc_task_join(task);
+        bench_target_task_join(task);
     else
-        rtipc_task_delete(task);
+        bench_target_task_delete(task);
 }
 
 bool handoff_task_wait_flag(_Atomic int *flag, const bench_failure_t *failure, int64_t timeout_ns)

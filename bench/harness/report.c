@@ -109,11 +109,40 @@ void bench_print_env(FILE *out, const bench_env_t *e)
     fprintf(out, "kernel: %s; compiler: %s %s\n", e->kernel, e->compiler, e->cflags);
     fprintf(out, "scheduling: %s\n", e->sched_policy);
     fprintf(out, "priorities: %s\n", e->priorities);
-    fprintf(out, "clock: %s at %.1f MHz, timestamp overhead %.0f ns (median), CLOCK_MONOTONIC "
-                 "resolution %.0f ns; tick %u Hz; memory %s; seed %llu%s\n",
-            e->clock_source, e->clock_hz / 1e6, e->timestamp_overhead_ns, e->clock_resolution_ns,
-            e->tick_hz, e->memory_locked ? "locked" : "not locked (mlockall refused)",
-            (unsigned long long)e->seed, e->quick ? "; QUICK run (few samples)" : "");
+    fprintf(out, "clock: %s (%s, %s) at %.1f MHz, resolution %.3g %s, timestamp overhead %.0f %s (median); "
+                 "tick %u Hz; memory %s; seed %llu%s\n",
+            e->clock.name, bench_clock_provenance_name(e->clock.provenance), e->clock.unit, e->clock.rate_hz / 1e6,
+            e->clock.resolution, e->clock.unit, e->timestamp_overhead_ns, e->clock.unit, e->tick_hz,
+            e->memory_locked ? "locked" : "not locked (mlockall refused)", (unsigned long long)e->seed,
+            e->quick ? "; QUICK run (few samples)" : "");
+}
+
+/* Bytes as MiB with one decimal, or "unknown". */
+static const char *mib(char *buf, size_t len, int64_t bytes)
+{
+    if (bytes < 0)
+        snprintf(buf, len, "unknown");
+    else
+        snprintf(buf, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+    return buf;
+}
+
+void bench_print_memory(FILE *out, const bench_env_t *e)
+{
+    char a[32], b[32];
+    switch (e->memory.kind) {
+    case BENCH_MEMORY_RESIDENT:
+        fprintf(out, "\nmemory after the run: resident %s, peak %s\n", mib(a, sizeof a, e->memory.now_bytes),
+                mib(b, sizeof b, e->memory.extreme_bytes));
+        break;
+    case BENCH_MEMORY_HEAP_FREE:
+        fprintf(out, "\nmemory after the run: heap free %s, least ever free %s\n",
+                mib(a, sizeof a, e->memory.now_bytes), mib(b, sizeof b, e->memory.extreme_bytes));
+        break;
+    default:
+        fprintf(out, "\nmemory after the run: no figures on this target\n");
+        break;
+    }
 }
 
 const char *bench_verdict_name(bench_verdict_t v)
@@ -142,6 +171,34 @@ static cJSON *number_or_null(double v)
     return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
 }
 
+/* The target's memory figures: {"kind": "resident", "now_bytes", "peak_bytes"}
+ * or {"kind": "heap-free", "free_bytes", "min_free_bytes"}, null for an
+ * unknown figure; {"kind": "none"} without figures. */
+static cJSON *memory_json(const bench_memory_t *m)
+{
+    cJSON *j = cJSON_CreateObject();
+    const char *now = NULL, *extreme = NULL;
+    switch (m->kind) {
+    case BENCH_MEMORY_RESIDENT:
+        cJSON_AddStringToObject(j, "kind", "resident");
+        now = "now_bytes";
+        extreme = "peak_bytes";
+        break;
+    case BENCH_MEMORY_HEAP_FREE:
+        cJSON_AddStringToObject(j, "kind", "heap-free");
+        now = "free_bytes";
+        extreme = "min_free_bytes";
+        break;
+    default:
+        cJSON_AddStringToObject(j, "kind", "none");
+        return j;
+    }
+    cJSON_AddItemToObject(j, now, m->now_bytes >= 0 ? cJSON_CreateNumber((double)m->now_bytes) : cJSON_CreateNull());
+    cJSON_AddItemToObject(j, extreme,
+                          m->extreme_bytes >= 0 ? cJSON_CreateNumber((double)m->extreme_bytes) : cJSON_CreateNull());
+    return j;
+}
+
 static cJSON *env_json(const bench_env_t *e)
 {
     cJSON *j = cJSON_CreateObject();
@@ -150,6 +207,7 @@ static cJSON *env_json(const bench_env_t *e)
     cJSON *cpus = cJSON_AddArrayToObject(j, "cpus");
     cJSON_AddItemToArray(cpus, cJSON_CreateNumber(e->cpu[0]));
     cJSON_AddItemToArray(cpus, cJSON_CreateNumber(e->cpu[1]));
+    cJSON_AddStringToObject(j, "target", e->target);
     cJSON_AddStringToObject(j, "kernel", e->kernel);
     cJSON_AddStringToObject(j, "hostname", e->hostname);
     cJSON_AddStringToObject(j, "sched_policy", e->sched_fifo ? "SCHED_FIFO" : "SCHED_OTHER");
@@ -160,11 +218,14 @@ static cJSON *env_json(const bench_env_t *e)
     cJSON_AddStringToObject(j, "rtipc_version", e->rtipc_version);
     cJSON_AddStringToObject(j, "git_commit", e->git_commit);
     cJSON_AddNumberToObject(j, "tick_hz", e->tick_hz);
-    cJSON_AddStringToObject(j, "clock_source", e->clock_source);
-    cJSON_AddNumberToObject(j, "clock_hz", e->clock_hz);
-    cJSON_AddNumberToObject(j, "clock_resolution_ns", e->clock_resolution_ns);
+    cJSON_AddStringToObject(j, "clock_source", e->clock.name);
+    cJSON_AddStringToObject(j, "clock_provenance", bench_clock_provenance_name(e->clock.provenance));
+    cJSON_AddStringToObject(j, "clock_unit", e->clock.unit);
+    cJSON_AddNumberToObject(j, "clock_hz", e->clock.rate_hz);
+    cJSON_AddNumberToObject(j, "clock_resolution_ns", e->clock.resolution);
     cJSON_AddNumberToObject(j, "timestamp_overhead_ns", e->timestamp_overhead_ns);
     cJSON_AddBoolToObject(j, "memory_locked", e->memory_locked);
+    cJSON_AddItemToObject(j, "memory", memory_json(&e->memory));
     cJSON_AddNumberToObject(j, "seed", (double)e->seed);
     cJSON_AddBoolToObject(j, "quick", e->quick);
     cJSON_AddStringToObject(j, "started_utc", e->started_utc);
@@ -274,7 +335,7 @@ int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t
     }
     size_t len = strlen(text);
     text[len] = '\n';  /* over the terminator: the text is written by length */
-    int rc = bench_outfile_write_text(path, text, len + 1, err, errlen);
+    int rc = bench_target_output("rtipc-bench/1 JSON", path, text, len + 1, err, errlen);
     free(text);
     return rc;
 }

@@ -1,18 +1,12 @@
 /* Result rows, notes, failures, progress, sizing and small utilities that
  * every experiment shares. */
-#define _GNU_SOURCE  /* RUSAGE_THREAD */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
+#include "../target/target.h"
 #include "bench.h"
-#include "rtipc/config.h"
-#include "rtipc/task.h"
-#include "rtipc/tick.h"
-#include "rtipc/time.h"
 
 static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *mechanism,
                                const char *variant, const char *metric, const char *unit)
@@ -174,16 +168,8 @@ int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi)
     return lo + (int64_t)(bench_rng_next(r) % (uint64_t)(hi - lo + 1));
 }
 
-/* The cycle counter's origin: conversion through double stays exact to the
- * nanosecond for days from here. */
-static uint64_t cycles_origin;
-
-int64_t bench_now_ns(void)
-{
-    if (!cycles_origin)
-        cycles_origin = rtipc_cycles();
-    return rtipc_cycles_to_ns(rtipc_cycles() - cycles_origin);
-}
+/* Time and per-thread figures: the target's (target/target.h). */
+int64_t bench_now_ns(void) { return bench_target_now_ns(); }
 
 void bench_spin_until(int64_t t)
 {
@@ -194,26 +180,9 @@ void bench_spin_until(int64_t t)
     }
 }
 
-void bench_sleep_ns(int64_t ns)
-{
-#if RTIPC_PORT_FREERTOS
-    /* On FreeRTOS a thread sleeping in the host's nanosleep would keep the
-     * simulated core: block in the kernel instead (whole ticks). */
-    rtipc_task_delay(rtipc_ns(ns));
-#else
-    struct timespec ts = {.tv_sec = ns / 1000000000, .tv_nsec = ns % 1000000000};
-    nanosleep(&ts, NULL);
-#endif
-}
+void bench_sleep_ns(int64_t ns) { bench_target_sleep_ns(ns); }
 
-int64_t bench_sleep_overshoot_ns(void)
-{
-#if RTIPC_PORT_FREERTOS
-    return 2 * rtipc_tick_period_ns();
-#else
-    return 0;
-#endif
-}
+int64_t bench_sleep_overshoot_ns(void) { return bench_target_sleep_overshoot_ns(); }
 
 void bench_sleep_until(int64_t t)
 {
@@ -230,20 +199,9 @@ void bench_sleep_then_spin_until(int64_t t)
     bench_spin_until(t);
 }
 
-int64_t bench_thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+int64_t bench_thread_cpu_ns(void) { return bench_target_thread_cpu_ns(); }
 
-long bench_thread_switches(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) != 0)
-        return 0;
-    return ru.ru_nvcsw + ru.ru_nivcsw;
-}
+long bench_thread_switches(void) { return bench_target_thread_switches(); }
 
 void bench_progress(bench_run_t *run, double fraction)
 {

@@ -1,0 +1,238 @@
+/* The target seam on FreeRTOS (target.h), for any kernel port rtipc's
+ * FreeRTOS port runs on. Kernel facts come from the kernel's own macros
+ * (configNUMBER_OF_CORES, configMINIMAL_STACK_SIZE, tskKERNEL_VERSION_NUMBER)
+ * and the heap's statistics calls; the clock from rtipcCONFIG_CYCLES_*
+ * (FreeRTOSConfig.h). A port that runs as a process of a host OS (the POSIX
+ * simulator, GCC_POSIX) also has the host's files, thread clocks and
+ * description (host.h); one on a board has its console and nothing else. */
+#include <stdio.h>
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#include "../harness/env.h"
+#include "rtipc/rtipc.h"
+#include "target.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#define FREERTOS_ON_HOST_OS 1
+#include "../results/outfile.h"
+#include "host.h"
+#else
+#define FREERTOS_ON_HOST_OS 0
+#include "console.h"
+#endif
+
+/* The heap's statistics exist only in some heap implementations (heap_4 and
+ * heap_5 have both, heap_1 and heap_2 the free size alone, heap_3 neither):
+ * weak references are NULL where the heap linked in lacks them. */
+extern size_t xPortGetFreeHeapSize(void) __attribute__((weak));
+extern size_t xPortGetMinimumEverFreeHeapSize(void) __attribute__((weak));
+
+const char *bench_target_name(void) { return "freertos"; }
+
+int bench_target_core_count(void) { return configNUMBER_OF_CORES; }
+
+static void ignore_isr(void *arg) { (void)arg; }
+
+/* Whether rtipc's port has an interrupt back end here: one created and
+ * deleted at once tells (RTIPC_ENOTSUP where the port has none). */
+static bool have_interrupts(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        rtipc_irq_t *irq;
+        known = rtipc_irq_create(0, ignore_isr, NULL, &irq) == 0;
+        if (known)
+            rtipc_irq_delete(irq);
+    }
+    return known == 1;
+}
+
+unsigned bench_target_features(void)
+{
+    unsigned f = BENCH_TARGET_TASKS;
+    if (have_interrupts())
+        f |= BENCH_TARGET_INTERRUPTS;
+    if (bench_target_core_count() >= 2)
+        f |= BENCH_TARGET_TWO_CORES;
+    if (FREERTOS_ON_HOST_OS)
+        f |= BENCH_TARGET_THREAD_CPU_TIME | BENCH_TARGET_FILES;
+    return f;
+}
+
+/* ---- clock ---- */
+
+static uint64_t cycles_origin;
+
+int64_t bench_target_now_ns(void)
+{
+    if (!cycles_origin)
+        cycles_origin = rtipc_cycles();
+    return rtipc_cycles_to_ns(rtipc_cycles() - cycles_origin);
+}
+
+void bench_target_clock(bench_clock_t *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", rtipc_cycles_source());
+#ifdef rtipcCONFIG_CYCLES
+    /* The application's counter: a board's cycle counter unless the
+     * configuration says what else it is. */
+    out->provenance = BENCH_CLOCK_MCU_CYCLES;
+#ifdef rtipcCONFIG_CYCLES_PROVENANCE
+    if (bench_clock_provenance_parse(rtipcCONFIG_CYCLES_PROVENANCE, &out->provenance) != 0) {
+        size_t used = strlen(out->name);
+        snprintf(out->name + used, sizeof out->name - used, " (unknown provenance '%s')",
+                 rtipcCONFIG_CYCLES_PROVENANCE);
+    }
+#endif
+    out->rate_hz = rtipc_cycles_hz();
+    out->resolution = 1e9 / out->rate_hz;
+#else
+    /* rtipc_cycles() is the tick count in nanoseconds. */
+    out->provenance = BENCH_CLOCK_OS;
+    out->rate_hz = (double)rtipc_tick_rate();
+    out->resolution = (double)rtipc_tick_period_ns();
+#endif
+    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+}
+
+/* ---- sleeping ---- */
+
+void bench_target_sleep_ns(int64_t ns)
+{
+    /* A host-OS sleep would keep the simulated core: block in the kernel. */
+    if (ns > 0)
+        rtipc_task_delay(rtipc_ns(ns));
+}
+
+int64_t bench_target_sleep_overshoot_ns(void) { return 2 * rtipc_tick_period_ns(); }
+
+/* ---- per-task accounting ---- */
+
+int64_t bench_target_thread_cpu_ns(void)
+{
+#if FREERTOS_ON_HOST_OS
+    return bench_host_thread_cpu_ns();  /* each task is a host thread */
+#else
+    return -1;
+#endif
+}
+
+long bench_target_thread_switches(void)
+{
+#if FREERTOS_ON_HOST_OS
+    return bench_host_thread_switches();
+#else
+    return 0;
+#endif
+}
+
+/* ---- tasks ---- */
+
+int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out)
+{
+    rtipc_task_config_t cfg = {.name = spec->name, .priority = spec->priority, .core = spec->core,
+                               .stack_size = spec->stack_bytes, .entry = spec->entry, .arg = spec->arg};
+    return rtipc_task_create(&cfg, out);
+}
+
+int bench_target_task_join(rtipc_task_t *task) { return rtipc_task_join(task); }
+
+int bench_target_task_delete(rtipc_task_t *task) { return rtipc_task_delete(task); }
+
+size_t bench_target_task_stack(size_t requested, const char **how)
+{
+    /* The request in whole words, raised to configMINIMAL_STACK_SIZE, as
+     * rtipc's port asks the kernel for it. */
+    size_t words = requested / sizeof(StackType_t);
+    if (words < (size_t)configMINIMAL_STACK_SIZE)
+        words = configMINIMAL_STACK_SIZE;
+    if (how)
+        *how = "the kernel's stack, configMINIMAL_STACK_SIZE words at least";
+    return words * sizeof(StackType_t);
+}
+
+/* ---- interrupts ---- */
+
+int bench_target_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
+{
+    return rtipc_irq_create(core, handler, arg, out);
+}
+
+int bench_target_irq_trigger(rtipc_irq_t *irq) { return rtipc_irq_trigger(irq); }
+
+int bench_target_irq_delete(rtipc_irq_t *irq) { return rtipc_irq_delete(irq); }
+
+/* ---- memory ---- */
+
+void bench_target_memory(bench_memory_t *out)
+{
+    out->kind = BENCH_MEMORY_NONE;
+    out->now_bytes = out->extreme_bytes = -1;
+    if (xPortGetFreeHeapSize) {
+        out->kind = BENCH_MEMORY_HEAP_FREE;
+        out->now_bytes = (int64_t)xPortGetFreeHeapSize();
+        if (xPortGetMinimumEverFreeHeapSize)
+            out->extreme_bytes = (int64_t)xPortGetMinimumEverFreeHeapSize();
+        return;
+    }
+#if FREERTOS_ON_HOST_OS
+    bench_host_memory(out);  /* heap_3: the host's malloc, in the process's resident set */
+#endif
+}
+
+int bench_target_lock_memory(void)
+{
+#if FREERTOS_ON_HOST_OS
+    return bench_host_lock_memory();
+#else
+    return 1;  /* a microcontroller does not page */
+#endif
+}
+
+/* ---- environment ---- */
+
+void bench_target_describe(bench_env_t *env)
+{
+    snprintf(env->target, sizeof env->target, "%s", bench_target_name());
+    env->cores_online = bench_target_core_count();
+#if FREERTOS_ON_HOST_OS
+    char host_os[168];
+    bench_host_cpu_model(env->cpu_model, sizeof env->cpu_model);
+    bench_host_uname(host_os, sizeof host_os, env->hostname, sizeof env->hostname);
+    bench_host_utc_now(env->started_utc, sizeof env->started_utc);
+    /* The kernel's version first, the host it simulates on after. */
+    snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, POSIX simulator (GCC_POSIX) on %.160s",
+             tskKERNEL_VERSION_NUMBER, host_os);
+#else
+    snprintf(env->cpu_model, sizeof env->cpu_model, "unknown");
+    snprintf(env->hostname, sizeof env->hostname, "unknown");
+    snprintf(env->started_utc, sizeof env->started_utc, "unknown");
+    snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, %d core(s)", tskKERNEL_VERSION_NUMBER,
+             configNUMBER_OF_CORES);
+#endif
+    snprintf(env->priorities, sizeof env->priorities,
+             "rtipc priorities: producer 10, consumer 12, load 2-4, interrupts above all; %s",
+             "FreeRTOS priority = rtipc priority");
+    bench_target_clock(&env->clock);
+}
+
+/* ---- results sink ---- */
+
+int bench_target_output(const char *label, const char *path, const char *text, size_t len, char *err,
+                        size_t errlen)
+{
+#if FREERTOS_ON_HOST_OS
+    (void)label;
+    return bench_outfile_write_text(path, text, len, err, errlen);
+#else
+    (void)path;
+    if (bench_console_output(label, text, len) == 0)
+        return 0;
+    snprintf(err, errlen, "cannot print %s on the console", label);
+    return -1;
+#endif
+}

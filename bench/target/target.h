@@ -1,0 +1,235 @@
+/* The target seam: everything rtipc-bench's harness and experiments need
+ * from the platform they run on, implemented once per platform:
+ *
+ *   bench/target/linux.c     a Linux host (rtipc's POSIX port)
+ *   bench/target/freertos.c  any FreeRTOS port through rtipc's FreeRTOS port
+ *                            (the POSIX simulator today); what differs
+ *                            between kernels and ports is chosen by the
+ *                            kernel's own macros (configNUMBER_OF_CORES, the
+ *                            heap's statistics) and by rtipcCONFIG_CYCLES_*,
+ *                            never by board code
+ *   bench/target/bare.c      no kernel (rtipc's bare-metal port): a clock,
+ *                            memory figures and the console that the board
+ *                            hands over (bench_target_bare_setup); no tasks,
+ *                            no interrupts
+ *
+ * A build compiles exactly one of them (bench/sources.cmake), with the
+ * parts every target shares (target.c, clock.c, console.c) and host.c when
+ * the target runs as a process of a host OS. The harness and the experiments call only these
+ * functions (or the harness's thin wrappers in bench.h) for platform
+ * matters; the rtipc API they measure is the library's own and the same on
+ * every target that has it. What a target lacks it says in
+ * bench_target_features(), and an experiment that needs it is reported as
+ * missing with the reason (bench_experiment_unavailable, bench.h).
+ *
+ * Unless said otherwise every call may be made from any task (not from an
+ * interrupt handler) and does not block. */
+#ifndef BENCH_TARGET_H
+#define BENCH_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "rtipc/irq.h"
+#include "rtipc/task.h"
+
+struct bench_env;  /* harness/env.h */
+
+/* ---- what the target is -------------------------------------------------- */
+
+/* What a target may have; an experiment's `requires` (bench.h) names the ones
+ * it needs. */
+enum {
+    BENCH_TARGET_TASKS = 1u << 0,           /* tasks with priorities and rtipc's blocking
+                                               objects (queues, semaphores, ...) */
+    BENCH_TARGET_INTERRUPTS = 1u << 1,      /* software-triggered interrupts (bench_target_irq_*) */
+    BENCH_TARGET_TWO_CORES = 1u << 2,       /* bench_target_core_count() >= 2 */
+    BENCH_TARGET_THREAD_CPU_TIME = 1u << 3, /* bench_target_thread_cpu_ns() is known */
+    BENCH_TARGET_FILES = 1u << 4,           /* outputs are files (else the console) */
+};
+
+/* Short name of the target: "linux", "freertos" or "bare-metal". */
+const char *bench_target_name(void);
+
+/* The BENCH_TARGET_* bits this target has. FreeRTOS: interrupts only when
+ * rtipc's port has an interrupt back end for the kernel port (it tries to
+ * create one the first time it is asked). */
+unsigned bench_target_features(void);
+
+/* What one BENCH_TARGET_* bit means, for reasons shown to people ("two
+ * cores", ...); NULL for anything but a single known bit. */
+const char *bench_target_feature_name(unsigned feature);
+
+/* Cores the experiments may place tasks on: the online CPUs on Linux,
+ * configNUMBER_OF_CORES on FreeRTOS, 1 on bare metal. */
+int bench_target_core_count(void);
+
+/* ---- clock --------------------------------------------------------------- */
+
+/* Now, in nanoseconds (or instructions where the clock counts them, one
+ * instruction standing for 1 ns: bench_target_clock's unit) since the first
+ * call. Context: any, interrupt handlers included. Linux and FreeRTOS:
+ * rtipc_cycles() converted with rtipc_cycles_hz(); bare metal: the board's
+ * counter. */
+int64_t bench_target_now_ns(void);
+
+/* The clock behind bench_target_now_ns. Linux: rtipc's cycle counter
+ * (provenance host-tsc for tsc/cntvct, os-clock for the clock_gettime
+ * fallback). FreeRTOS: rtipcCONFIG_CYCLES (its provenance is
+ * rtipcCONFIG_CYCLES_PROVENANCE, one of the names of clock.h; without it
+ * mcu-cycles) or, without it, the kernel's tick (os-clock). Bare metal: what
+ * the board described. */
+void bench_target_clock(bench_clock_t *out);
+
+/* ---- sleeping ------------------------------------------------------------ */
+
+/* Sleep at least @p ns nanoseconds; blocks. Linux: nanosleep, no rtipc call,
+ * so a task that sleeps this way releases nothing rtipc defers to its next
+ * call. FreeRTOS: rtipc_task_delay (whole ticks: a host-OS sleep would keep
+ * the simulated core). Bare metal: spins on the clock (nothing else could
+ * run meanwhile). */
+void bench_target_sleep_ns(int64_t ns);
+
+/* How much longer than asked bench_target_sleep_ns (and rtipc_task_delay)
+ * may last by design: 0 on Linux (high-resolution timers) and bare metal
+ * (a spin), two tick periods on FreeRTOS (delays are whole ticks, rounded
+ * up). Code that sleeps, then spins to a deadline, sleeps this much less. */
+int64_t bench_target_sleep_overshoot_ns(void);
+
+/* ---- per-task accounting --------------------------------------------------- */
+
+/* CPU time the calling task has used, in nanoseconds, or -1 where the target
+ * cannot tell (BENCH_TARGET_THREAD_CPU_TIME unset). Linux and the FreeRTOS
+ * simulator: the thread's CPU clock (each simulated task is a host thread). */
+int64_t bench_target_thread_cpu_ns(void);
+
+/* Context switches of the calling task so far, voluntary + involuntary, or 0
+ * where the kernel does not say (FreeRTOS on a board, bare metal). */
+long bench_target_thread_switches(void);
+
+/* ---- tasks ----------------------------------------------------------------- */
+
+/* A task to start: rtipc_task_config_t's fields, named for the bench. */
+typedef struct {
+    const char *name;         /* at most 15 characters kept */
+    int core;                 /* the CPU it runs on (bench_cpu() maps logical cores) */
+    unsigned priority;        /* rtipc priority */
+    size_t stack_bytes;       /* 0 = the target's default */
+    rtipc_task_fn entry;
+    void *arg;
+} bench_task_spec_t;
+
+/* Start a task; it runs at once if it outranks the caller. 0 and *out set
+ * (join it with bench_target_task_join), or an rtipc error code:
+ * RTIPC_ENOTSUP on a target without tasks (bare metal). Linux and FreeRTOS:
+ * rtipc_task_create (a SCHED_FIFO thread pinned to the CPU, a kernel task
+ * pinned where the kernel has more than one core). */
+int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out);
+
+/* Wait until @p task has returned from its entry, and free it. Blocks.
+ * 0 or an rtipc error code (RTIPC_ENOTSUP on bare metal). */
+int bench_target_task_join(rtipc_task_t *task);
+
+/* End @p task wherever it is (blocked for a message that was lost, after a
+ * failure) and free it: rtipc_task_delete. 0 or an rtipc error code
+ * (RTIPC_ENOTSUP on bare metal). */
+int bench_target_task_delete(rtipc_task_t *task);
+
+/* Called by a task started with stack_bytes = @p requested: the bytes of
+ * stack it has, and in *how (when how is not NULL) where that figure comes
+ * from. Linux: pthread_getattr_np of the calling thread; FreeRTOS: the
+ * request in whole StackType_t words raised to configMINIMAL_STACK_SIZE, as
+ * rtipc's port asks the kernel for it (the simulator's host thread has a
+ * stack of its own besides); bare metal: 0 (no tasks). */
+size_t bench_target_task_stack(size_t requested, const char **how);
+
+/* ---- interrupts ------------------------------------------------------------ */
+
+/* A software-triggered interrupt whose handler runs on @p core, as rtipc's
+ * interrupt layer gives it (rtipc_irq_create: on Linux the core's interrupt
+ * thread above every task; on FreeRTOS the kernel port's back end, such as
+ * the simulator's interrupt thread or a spare NVIC line on Cortex-M).
+ * 0 and *out set, or an rtipc error code (RTIPC_ENOTSUP where the target
+ * has none, bare metal included). Task context; blocks only while starting
+ * the core's interrupt thread. */
+int bench_target_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out);
+
+/* Raise @p irq once (rtipc_irq_trigger); a raise while one is pending
+ * merges with it, as a pending bit does. Context: any. 0 or an rtipc error
+ * code. */
+int bench_target_irq_trigger(rtipc_irq_t *irq);
+
+/* Delete @p irq; waits for a running handler to return. */
+int bench_target_irq_delete(rtipc_irq_t *irq);
+
+/* ---- memory ---------------------------------------------------------------- */
+
+typedef enum {
+    BENCH_MEMORY_NONE,      /* the target has no figures */
+    BENCH_MEMORY_RESIDENT,  /* now: resident set; extreme: its peak (Linux, the simulator's
+                               host process) */
+    BENCH_MEMORY_HEAP_FREE, /* now: free heap; extreme: the least ever free (a FreeRTOS
+                               heap with statistics, a board's heap) */
+} bench_memory_kind_t;
+
+typedef struct {
+    bench_memory_kind_t kind;
+    int64_t now_bytes;      /* -1 when unknown */
+    int64_t extreme_bytes;  /* peak resident, or minimum ever free; -1 when unknown */
+} bench_memory_t;
+
+/* The target's memory figures now. Linux: /proc/self/statm and
+ * getrusage's ru_maxrss. FreeRTOS: xPortGetFreeHeapSize and
+ * xPortGetMinimumEverFreeHeapSize when the heap in the build defines them
+ * (heap_4, heap_5; heap_1 and heap_2 only the first), else, on the
+ * simulator, the host process's resident set. Bare metal: what the board
+ * reports. */
+void bench_target_memory(bench_memory_t *out);
+
+/* Keep the program's memory resident for the run (no page faults in
+ * measurements): 1 when it is (mlockall succeeded, or the target does not
+ * page at all), 0 when the OS refused. */
+int bench_target_lock_memory(void);
+
+/* ---- the run's environment ------------------------------------------------- */
+
+/* Fill the platform's part of @p env: target, cpu_model, cores_online,
+ * kernel, hostname, started_utc, the priority mapping (priorities) and the
+ * clock. Called once, before the experiments, by bench_env_collect. Linux:
+ * /proc/cpuinfo, uname, the UTC time. FreeRTOS: the kernel's version, and on
+ * the simulator the host's description; on a board without a calendar,
+ * started_utc is "unknown". */
+void bench_target_describe(struct bench_env *env);
+
+/* ---- the results sink ------------------------------------------------------ */
+
+/* Deliver one whole output: @p len bytes of @p text, the output @p label
+ * names ("rtipc-bench/1 JSON", "CSV"), meant for the file @p path. With
+ * BENCH_TARGET_FILES: written to @p path whole or not at all
+ * (results/outfile.h), 0 or -1 with the reason in @p err. Without files:
+ * printed on the console between "==== LABEL begin ====" and
+ * "==== LABEL end ====" lines (what scripts/mcu-run.sh cuts out), 0. */
+int bench_target_output(const char *label, const char *path, const char *text, size_t len, char *err,
+                        size_t errlen);
+
+/* ---- bare metal: what the board hands over ----------------------------------- */
+
+/* A board's clock and memory, for bench/target/bare.c, which has no platform
+ * code of its own. */
+typedef struct {
+    uint64_t (*read_counter)(void);  /* a free-running counter (required) */
+    double counter_hz;               /* its counts per (virtual) second */
+    bench_clock_t clock;             /* its description (name, provenance, resolution;
+                                        unit and rate are filled from provenance and
+                                        counter_hz) */
+    void (*memory)(bench_memory_t *out);  /* the board's figures, or NULL for none */
+    const char *description;         /* "Cortex-M3, QEMU mps2-an385" (kernel field) */
+} bench_bare_board_t;
+
+/* Hand the board's clock and memory to the bare-metal target; call once at
+ * start-up, before any other bench_target_* call. Only bare.c defines it. */
+void bench_target_bare_setup(const bench_bare_board_t *board);
+
+#endif
