@@ -205,7 +205,7 @@ void bench_target_describe(bench_env_t *env)
     bench_host_uname(host_os, sizeof host_os, env->hostname, sizeof env->hostname);
     bench_host_utc_now(env->started_utc, sizeof env->started_utc);
     /* The kernel's version first, the host it simulates on after. */
-    snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, POSIX simulator (GCC_POSIX) on %.160s",
+    snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, POSIX simulator (GCC_POSIX) on %.140s",
              tskKERNEL_VERSION_NUMBER, host_os);
 #else
     snprintf(env->cpu_model, sizeof env->cpu_model, "unknown");
