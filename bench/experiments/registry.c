@@ -3,7 +3,6 @@
  * where they are not built (linux_only.c); an experiment that needs what the
  * target lacks is reported as missing with the reason
  * (bench_experiment_unavailable). */
-#include <stdio.h>
 #include <string.h>
 
 #include "experiments.h"
@@ -49,27 +48,4 @@ const bench_experiment_t *bench_experiment_find(const char *id)
         if (strcmp(bench_experiments[i]->id, id) == 0)
             return bench_experiments[i];
     return NULL;
-}
-
-const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf, size_t len)
-{
-    if (e->unavailable || !e->run) {
-        snprintf(buf, len, "%s", e->unavailable ? e->unavailable : "not built for this target");
-        return buf;
-    }
-    unsigned lacking = e->requires & ~bench_target_features();
-    if (!lacking)
-        return NULL;
-    size_t used = (size_t)snprintf(buf, len, "needs ");
-    for (unsigned bit = 1; lacking && used < len; bit <<= 1) {
-        if (!(lacking & bit))
-            continue;
-        lacking &= ~bit;
-        const char *name = bench_target_feature_name(bit);
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", name ? name : "an unnamed feature",
-                                 !lacking ? "" : (lacking & (lacking - 1)) ? ", " : " and ");
-    }
-    if (used < len)
-        snprintf(buf + used, len - used, ", which this target (%s) lacks", bench_target_name());
-    return buf;
 }

@@ -168,6 +168,30 @@ int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi)
     return lo + (int64_t)(bench_rng_next(r) % (uint64_t)(hi - lo + 1));
 }
 
+/* An experiment's requirements against the target's features. */
+const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf, size_t len)
+{
+    if (e->unavailable || !e->run) {
+        snprintf(buf, len, "%s", e->unavailable ? e->unavailable : "not built for this target");
+        return buf;
+    }
+    unsigned lacking = e->requires & ~bench_target_features();
+    if (!lacking)
+        return NULL;
+    size_t used = (size_t)snprintf(buf, len, "needs ");
+    for (unsigned bit = 1; lacking && used < len; bit <<= 1) {
+        if (!(lacking & bit))
+            continue;
+        lacking &= ~bit;
+        const char *name = bench_target_feature_name(bit);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", name ? name : "an unnamed feature",
+                                 !lacking ? "" : (lacking & (lacking - 1)) ? ", " : " and ");
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ", which this target (%s) lacks", bench_target_name());
+    return buf;
+}
+
 /* Time and per-thread figures: the target's (target/target.h). */
 int64_t bench_now_ns(void) { return bench_target_now_ns(); }
 

@@ -3,7 +3,8 @@
  * meet deadlines, and the tick-cap claim's rule that interrupts must arrive
  * faster than the tick before a cap can be judged (claims.c); the claim
  * audit's evidence in the rows' unit (us for ns rows, instructions for instr
- * rows) and claim 9 on one-core targets. */
+ * rows) and claim 9 on one-core targets; the Linux target seam
+ * (bench/target/linux.c): what it reports having, and that its tasks run. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,6 +49,40 @@ static void test_sleeps_reach_their_deadline(void **state)
     t = bench_now_ns() - 1000;
     bench_sleep_until(t);
     bench_sleep_then_spin_until(t);
+}
+
+static void set_flag(void *arg) { *(int *)arg = 1; }
+
+/* The Linux seam: what it reports having, and that its tasks run. */
+static void test_linux_target(void **state)
+{
+    (void)state;
+    unsigned f = bench_target_features();
+    assert_string_equal(bench_target_name(), "linux");
+    assert_true(f & BENCH_TARGET_TASKS);
+    assert_true(f & BENCH_TARGET_INTERRUPTS);
+    assert_true(f & BENCH_TARGET_FILES);
+    assert_int_equal(!!(f & BENCH_TARGET_TWO_CORES), bench_target_core_count() >= 2);
+    bench_clock_t c;
+    bench_target_clock(&c);
+    assert_true(c.provenance == BENCH_CLOCK_HOST_TSC || c.provenance == BENCH_CLOCK_OS);
+    assert_string_equal(c.unit, "ns");
+    assert_true(c.rate_hz > 0 && c.resolution > 0);
+    bench_memory_t m;
+    bench_target_memory(&m);
+    assert_int_equal(m.kind, BENCH_MEMORY_RESIDENT);
+    assert_true(m.now_bytes > 0 && m.extreme_bytes >= m.now_bytes);
+    assert_true(bench_thread_cpu_ns() >= 0);
+
+    int ran = 0;
+    bench_task_spec_t spec = {.name = "seam-task", .priority = 5, .core = 0, .entry = set_flag, .arg = &ran};
+    rtipc_task_t *t;
+    assert_int_equal(bench_target_task_start(&spec, &t), 0);
+    assert_int_equal(bench_target_task_join(t), 0);
+    assert_int_equal(ran, 1);
+    const char *how = NULL;
+    assert_true(bench_target_task_stack(16384, &how) > 0);  /* this thread's own stack */
+    assert_non_null(how);
 }
 
 static const bench_experiment_t isr_handoff = {.id = "isr-handoff"};
@@ -384,6 +419,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_core_variant_follows_the_cpus),
         cmocka_unit_test(test_sleeps_reach_their_deadline),
+        cmocka_unit_test(test_linux_target),
         cmocka_unit_test(test_tick_cap_needs_interrupts_faster_than_the_tick),
         cmocka_unit_test(test_evidence_in_us_for_ns_rows),
         cmocka_unit_test(test_evidence_in_instructions_for_instr_rows),

@@ -1,0 +1,182 @@
+/* The bare-metal target seam (bench/target/bare.c) on the host, with a
+ * board whose counter the test drives: the clock it was handed, no tasks and
+ * no interrupts (refused with RTIPC_ENOTSUP, and experiments that need them
+ * reported missing with the reason), memory figures from the board, and the
+ * console sink's marker lines. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/bench.h"
+#include "rtipc/error.h"
+#include "target/target.h"
+
+/* The board's counter: 25 counts of 40 ns per read, as a 25 MHz timer read
+ * by a loop of 40 instructions would advance. */
+static uint64_t counter;
+static uint64_t read_counter(void) { return counter += 25; }
+
+static void board_memory(bench_memory_t *out)
+{
+    out->kind = BENCH_MEMORY_HEAP_FREE;
+    out->now_bytes = 4096;
+    out->extreme_bytes = 1024;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    bench_bare_board_t b = {.read_counter = read_counter,
+                            .counter_hz = 25e6,
+                            .clock = {.name = "test-timer", .provenance = BENCH_CLOCK_EMULATED_INSTRUCTIONS,
+                                      .resolution = 1},
+                            .memory = board_memory,
+                            .description = "a test board"};
+    bench_target_bare_setup(&b);
+    return 0;
+}
+
+static void test_clock_is_the_boards(void **state)
+{
+    (void)state;
+    bench_clock_t c;
+    bench_target_clock(&c);
+    assert_string_equal(c.name, "test-timer");
+    assert_int_equal(c.provenance, BENCH_CLOCK_EMULATED_INSTRUCTIONS);
+    assert_string_equal(c.unit, "instr");  /* filled from the provenance */
+    assert_true(c.rate_hz == 25e6);         /* filled from counter_hz */
+    int64_t a = bench_now_ns(), b = bench_now_ns();
+    assert_int_equal(b - a, 1000);          /* 25 counts at 25 MHz */
+    int64_t t = bench_now_ns() + 5000;
+    bench_sleep_ns(5000);                   /* a spin on the clock */
+    assert_true(bench_now_ns() >= t);
+    assert_int_equal(bench_sleep_overshoot_ns(), 0);
+}
+
+static void entry(void *arg) { (void)arg; }
+static void isr(void *arg) { (void)arg; }
+
+static void test_no_tasks_no_interrupts(void **state)
+{
+    (void)state;
+    assert_int_equal(bench_target_features(), 0);
+    assert_int_equal(bench_target_core_count(), 1);
+    bench_task_spec_t spec = {.name = "t", .priority = 10, .entry = entry};
+    rtipc_task_t *t = (rtipc_task_t *)&spec;
+    assert_int_equal(bench_target_task_start(&spec, &t), RTIPC_ENOTSUP);
+    assert_null(t);
+    rtipc_irq_t *irq = (rtipc_irq_t *)&spec;
+    assert_int_equal(bench_target_irq_create(0, isr, NULL, &irq), RTIPC_ENOTSUP);
+    assert_null(irq);
+    assert_int_equal(bench_thread_cpu_ns(), -1);
+    assert_int_equal(bench_thread_switches(), 0);
+    assert_int_equal(bench_target_lock_memory(), 1);
+}
+
+static int run_experiment(bench_run_t *run)
+{
+    (void)run;
+    return 0;
+}
+
+static void test_unavailable_experiments_say_why(void **state)
+{
+    (void)state;
+    char why[256];
+    bench_experiment_t e = {.id = "x", .run = run_experiment};
+    assert_null(bench_experiment_unavailable(&e, why, sizeof why));  /* needs nothing */
+    e.requires = BENCH_TARGET_TASKS;
+    assert_string_equal(bench_experiment_unavailable(&e, why, sizeof why),
+                        "needs tasks and blocking objects, which this target (bare-metal) lacks");
+    e.requires = BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS | BENCH_TARGET_TWO_CORES;
+    assert_string_equal(bench_experiment_unavailable(&e, why, sizeof why),
+                        "needs tasks and blocking objects, software-triggered interrupts and two cores, "
+                        "which this target (bare-metal) lacks");
+    bench_experiment_t absent = {.id = "y", .unavailable = "built for Linux only"};
+    assert_string_equal(bench_experiment_unavailable(&absent, why, sizeof why), "built for Linux only");
+}
+
+static void test_memory_and_environment(void **state)
+{
+    (void)state;
+    bench_memory_t m;
+    bench_target_memory(&m);
+    assert_int_equal(m.kind, BENCH_MEMORY_HEAP_FREE);
+    assert_int_equal(m.now_bytes, 4096);
+    assert_int_equal(m.extreme_bytes, 1024);
+    bench_env_t env;
+    memset(&env, 0, sizeof env);
+    bench_target_describe(&env);
+    assert_string_equal(env.target, "bare-metal");
+    assert_int_equal(env.cores_online, 1);
+    assert_non_null(strstr(env.kernel, "a test board"));
+    assert_string_equal(env.clock.name, "test-timer");
+}
+
+static void test_output_goes_to_the_console(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rtipc-bench-bare-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+    char err[64] = "";
+    int rc = bench_target_output("rtipc-bench/1 JSON", "ignored.json", "{\"a\": 1}", 8, err, sizeof err);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    assert_int_equal(rc, 0);
+    char text[256] = "";
+    FILE *f = fdopen(fd, "r");
+    assert_non_null(f);
+    rewind(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    unlink(path);
+    assert_string_equal(text, "==== rtipc-bench/1 JSON begin ====\n{\"a\": 1}\n==== rtipc-bench/1 JSON end ====\n");
+    assert_int_equal(access("ignored.json", F_OK), -1);  /* no file on a target without files */
+}
+
+static void test_provenance_names_are_stable(void **state)
+{
+    (void)state;
+    static const char *const names[BENCH_CLOCK_PROVENANCES] = {
+        "host-tsc", "os-clock", "mcu-cycles", "emulated-instructions", "emulated-wall-clock"};
+    for (int i = 0; i < BENCH_CLOCK_PROVENANCES; i++) {
+        bench_clock_provenance_t p = BENCH_CLOCK_OS;
+        assert_string_equal(bench_clock_provenance_name((bench_clock_provenance_t)i), names[i]);
+        assert_int_equal(bench_clock_provenance_parse(names[i], &p), 0);
+        assert_int_equal(p, i);
+    }
+    bench_clock_provenance_t p = BENCH_CLOCK_MCU_CYCLES;
+    assert_int_equal(bench_clock_provenance_parse("tsc", &p), -1);
+    assert_int_equal(bench_clock_provenance_parse(NULL, &p), -1);
+    assert_int_equal(p, BENCH_CLOCK_MCU_CYCLES);  /* untouched on failure */
+    assert_null(bench_clock_provenance_name((bench_clock_provenance_t)BENCH_CLOCK_PROVENANCES));
+    assert_string_equal(bench_clock_provenance_unit(BENCH_CLOCK_HOST_TSC), "ns");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clock_is_the_boards),
+        cmocka_unit_test(test_no_tasks_no_interrupts),
+        cmocka_unit_test(test_unavailable_experiments_say_why),
+        cmocka_unit_test(test_memory_and_environment),
+        cmocka_unit_test(test_output_goes_to_the_console),
+        cmocka_unit_test(test_provenance_names_are_stable),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
