@@ -35,6 +35,7 @@
 #include "harness/args.h"
 #include "harness/bench.h"
 #include "report/html.h"
+#include "results/clock.h"
 #include "results/outfile.h"
 #include "results/read.h"
 #include "rtipc/rtipc.h"
@@ -442,6 +443,7 @@ static int cmd_run(int argc, char **argv)
     (void)bench_now_ns();  /* fix the clock origin before any task exists */
     run.env.memory_locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
     bench_env_collect(&run.env);
+    run.clock = bench_clock_of_source(run.env.clock_source);
     run.env.cpu[0] = run.opts.cpu[0];
     run.env.cpu[1] = run.opts.cpu[1];
     run.env.seed = run.opts.seed;

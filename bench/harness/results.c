@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../results/clock.h"
 #include "bench.h"
 #include "rtipc/config.h"
 #include "rtipc/task.h"
@@ -33,6 +34,9 @@ static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *
     snprintf(row->variant, sizeof row->variant, "%s", variant ? variant : "");
     snprintf(row->metric, sizeof row->metric, "%s", metric ? metric : "");
     snprintf(row->unit, sizeof row->unit, "%s", unit ? unit : "");
+    /* A timed figure names the clock that measured it (results/clock.h). */
+    if (kind != BENCH_MISSING && !bench_clock_free_unit(row->unit))
+        snprintf(row->clock, sizeof row->clock, "%s", run->clock ? run->clock : "");
     return row;
 }
 
