@@ -34,6 +34,7 @@
 #include "harness/args.h"
 #include "harness/bench.h"
 #include "report/html.h"
+#include "results/row_clock.h"
 #include "results/outfile.h"
 #include "results/read.h"
 #include "rtipc/rtipc.h"
@@ -461,6 +462,7 @@ static int cmd_run(int argc, char **argv)
     (void)bench_now_ns();  /* fix the clock origin before any task exists */
     run.env.memory_locked = bench_target_lock_memory();
     bench_env_collect(&run.env);
+    run.clock = bench_clock_provenance_name(run.env.clock.provenance);
     run.env.cpu[0] = run.opts.cpu[0];
     run.env.cpu[1] = run.opts.cpu[1];
     run.env.seed = run.opts.seed;

@@ -37,6 +37,9 @@ set(RTIPC_BENCH_COMMON_SOURCES
     ${_rtipc_bench_dir}/harness/report.c
     ${_rtipc_bench_dir}/harness/claims.c
     ${_rtipc_bench_dir}/harness/args.c
+    ${_rtipc_bench_dir}/results/json_writer.c
+    ${_rtipc_bench_dir}/results/document.c
+    ${_rtipc_bench_dir}/results/row_clock.c
     ${_rtipc_bench_dir}/results/read.c
     ${_rtipc_bench_dir}/results/bootstrap.c
     ${_rtipc_bench_dir}/results/outfile.c

@@ -19,7 +19,7 @@
 #define DEFAULT_THRESHOLD_PCT 10.0
 
 static const char compare_usage[] =
-    "usage: rtipc-bench compare BASE.json NEW.json [--threshold PCT]\n"
+    "usage: rtipc-bench compare BASE.json NEW.json [--threshold PCT] [--allow-mixed-clocks]\n"
     "\n"
     "Compares two rtipc-bench/1 files row by row (experiment, mechanism, variant,\n"
     "metric): base and new figure, new/base, and a verdict: regressed, improved,\n"
@@ -34,15 +34,22 @@ static const char compare_usage[] =
     "one file does at most " BENCH_RESULTS_BOOTSTRAP_BUDGET_TEXT ", and rows past that have no interval\n"
     "(a warning and the note column say so).\n"
     "\n"
+    "Every timed row names the clock that measured it (host-tsc, os-clock,\n"
+    "mcu-cycles, emulated-instructions, emulated-wall-clock). Rows of different\n"
+    "clocks are not comparable (an emulated instruction is not a nanosecond), so\n"
+    "compare refuses them (exit 2) unless --allow-mixed-clocks is given.\n"
+    "\n"
     "  --threshold PCT    smallest change that counts, in percent, 0 to 1000\n"
     "                     (default 10; '25' and '25%' are the same)\n"
+    "      --allow-mixed-clocks  compare rows measured by different clocks\n"
+    "                     (a warning names how many)\n"
     "  -h, --help         this text\n"
     "      --version      the version of rtipc\n"
     "Options may come before or after the files; '--' ends the options.\n"
     "\n"
     "Exit status: 0 nothing regressed, 1 a metric regressed past the threshold\n"
-    "or the output could not be written, 2 usage error or an unreadable or\n"
-    "invalid file.\n";
+    "or the output could not be written, 2 usage error, an unreadable or\n"
+    "invalid file, or rows of different clocks without --allow-mixed-clocks.\n";
 
 /* ------------------------------------------------------------ directions */
 
@@ -452,7 +459,35 @@ static int parse_threshold(const char *s, double *pct)
     return bench_parse_real(text, 0, 1000, pct);
 }
 
-static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_pct)
+/* Matched rows whose clocks differ (both named). Refused unless allowed:
+ * returns 2 after saying why, else 0 (with a warning when allowed). */
+static int check_clocks(const run_file_t *base, const run_file_t *fresh, const entry_t *entries, size_t n,
+                        bool allow)
+{
+    size_t mixed = 0;
+    const entry_t *first = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const entry_t *e = &entries[i];
+        if (!e->base || !e->fresh || !*e->base->clock || !*e->fresh->clock ||
+            strcmp(e->base->clock, e->fresh->clock) == 0)
+            continue;
+        if (!first)
+            first = e;
+        mixed++;
+    }
+    if (!mixed)
+        return 0;
+    const bench_row_t *b = first->base;
+    fprintf(stderr,
+            "%s: %s%zu row%s measured by different clocks, e.g. %s/%s/%s/%s: %s in %s, %s in %s; "
+            "figures of different clocks are not comparable%s\n",
+            PROG, allow ? "warning: " : "", mixed, mixed == 1 ? "" : "s", b->experiment, b->mechanism,
+            b->variant, b->metric, b->clock, base->path, first->fresh->clock, fresh->path,
+            allow ? " (compared anyway: --allow-mixed-clocks)" : "; --allow-mixed-clocks compares them anyway");
+    return allow ? 0 : 2;
+}
+
+static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_pct, bool allow_mixed_clocks)
 {
     size_t nb = base->res.n_rows, nf = fresh->res.n_rows;
     entry_t *entries = calloc(nb + nf + 1, sizeof *entries);
@@ -481,6 +516,10 @@ static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_p
         if (!matched[j] && fresh->res.rows[j].dup_of == SIZE_MAX)
             entries[n++] = (entry_t){.fresh = &fresh->res.rows[j]};
     free(matched);
+    if (check_clocks(base, fresh, entries, n, allow_mixed_clocks) != 0) {
+        free(entries);
+        return 2;
+    }
 
     size_t count[V_COUNT] = {0};
     for (size_t i = 0; i < n; i++) {
@@ -519,7 +558,9 @@ static int compare_files(run_file_t *base, run_file_t *fresh, double threshold_p
 int bench_compare_main(int argc, char **argv)
 {
     double threshold_pct = DEFAULT_THRESHOLD_PCT;
+    bool allow_mixed_clocks = false;
     static const struct option longopts[] = {{"threshold", required_argument, 0, 't'},
+                                             {"allow-mixed-clocks", no_argument, 0, 'm'},
                                              {"help", no_argument, 0, 'h'},
                                              {"version", no_argument, 0, BENCH_OPT_VERSION},
                                              {0, 0, 0, 0}};
@@ -529,6 +570,8 @@ int bench_compare_main(int argc, char **argv)
     while ((c = bench_optparse_next(&p, argc, argv)) >= 0) {
         if (c == 't' && parse_threshold(optarg, &threshold_pct) != 0)
             return bench_usage_error(PROG, "--threshold wants a percentage from 0 to 1000, not '%s'", optarg);
+        if (c == 'm')
+            allow_mixed_clocks = true;
     }
     if (c == BENCH_OPT_STOP)
         return p.status;
@@ -542,7 +585,7 @@ int bench_compare_main(int argc, char **argv)
         status = 2;
     } else {
         warn_env_differences(&base, &fresh);
-        status = compare_files(&base, &fresh, threshold_pct);
+        status = compare_files(&base, &fresh, threshold_pct, allow_mixed_clocks);
     }
     bench_results_free(&base.res);
     bench_results_free(&fresh.res);

@@ -41,6 +41,8 @@ typedef struct {
     bench_stats_t stats;   /* BENCH_DIST */
     double value;          /* BENCH_VALUE */
     char note[160];        /* BENCH_MISSING: why; otherwise optional remark */
+    char clock[24];        /* the clock that measured it (results/row_clock.h); "" for
+                              sizes and counts, and when unknown */
 } bench_result_t;
 
 typedef struct bench_experiment bench_experiment_t;
@@ -73,6 +75,8 @@ typedef struct {
     bench_result_t *results;
     size_t n_results, cap_results;
     const bench_experiment_t *current;  /* experiment being run */
+    const char *clock;                  /* provenance of this run's timestamps
+                                           (results/row_clock.h), given to each timed row */
     char failure[256];                  /* why the current experiment failed */
     char notes[2048];                   /* remarks printed under its tables */
     bench_outcome_t outcomes[BENCH_MAX_EXPERIMENTS];

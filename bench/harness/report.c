@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../results/document.h"
 #include "../results/outfile.h"
 #include "bench.h"
 
@@ -145,15 +146,6 @@ void bench_print_memory(FILE *out, const bench_env_t *e)
     }
 }
 
-const char *bench_verdict_name(bench_verdict_t v)
-{
-    switch (v) {
-    case CLAIM_HOLDS: return "holds";
-    case CLAIM_DOES_NOT_HOLD: return "does-not-hold";
-    default: return "not-testable";
-    }
-}
-
 void bench_print_claims(FILE *out, const bench_run_t *run)
 {
     fprintf(out, "\n== claim audit ==\n");
@@ -166,119 +158,8 @@ void bench_print_claims(FILE *out, const bench_run_t *run)
 
 /* ------------------------------------------------------------------ JSON */
 
-static cJSON *number_or_null(double v)
-{
-    return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
-}
-
-/* The target's memory figures: {"kind": "resident", "now_bytes", "peak_bytes"}
- * or {"kind": "heap-free", "free_bytes", "min_free_bytes"}, null for an
- * unknown figure; {"kind": "none"} without figures. */
-static cJSON *memory_json(const bench_memory_t *m)
-{
-    cJSON *j = cJSON_CreateObject();
-    const char *now = NULL, *extreme = NULL;
-    switch (m->kind) {
-    case BENCH_MEMORY_RESIDENT:
-        cJSON_AddStringToObject(j, "kind", "resident");
-        now = "now_bytes";
-        extreme = "peak_bytes";
-        break;
-    case BENCH_MEMORY_HEAP_FREE:
-        cJSON_AddStringToObject(j, "kind", "heap-free");
-        now = "free_bytes";
-        extreme = "min_free_bytes";
-        break;
-    default:
-        cJSON_AddStringToObject(j, "kind", "none");
-        return j;
-    }
-    cJSON_AddItemToObject(j, now, m->now_bytes >= 0 ? cJSON_CreateNumber((double)m->now_bytes) : cJSON_CreateNull());
-    cJSON_AddItemToObject(j, extreme,
-                          m->extreme_bytes >= 0 ? cJSON_CreateNumber((double)m->extreme_bytes) : cJSON_CreateNull());
-    return j;
-}
-
-static cJSON *env_json(const bench_env_t *e)
-{
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "cpu_model", e->cpu_model);
-    cJSON_AddNumberToObject(j, "cores_online", e->cores_online);
-    cJSON *cpus = cJSON_AddArrayToObject(j, "cpus");
-    cJSON_AddItemToArray(cpus, cJSON_CreateNumber(e->cpu[0]));
-    cJSON_AddItemToArray(cpus, cJSON_CreateNumber(e->cpu[1]));
-    cJSON_AddStringToObject(j, "target", e->target);
-    cJSON_AddStringToObject(j, "kernel", e->kernel);
-    cJSON_AddStringToObject(j, "hostname", e->hostname);
-    cJSON_AddStringToObject(j, "sched_policy", e->sched_fifo ? "SCHED_FIFO" : "SCHED_OTHER");
-    cJSON_AddStringToObject(j, "sched_detail", e->sched_policy);
-    cJSON_AddStringToObject(j, "priorities", e->priorities);
-    cJSON_AddStringToObject(j, "compiler", e->compiler);
-    cJSON_AddStringToObject(j, "cflags", e->cflags);
-    cJSON_AddStringToObject(j, "rtipc_version", e->rtipc_version);
-    cJSON_AddStringToObject(j, "git_commit", e->git_commit);
-    cJSON_AddNumberToObject(j, "tick_hz", e->tick_hz);
-    cJSON_AddStringToObject(j, "clock_source", e->clock.name);
-    cJSON_AddStringToObject(j, "clock_provenance", bench_clock_provenance_name(e->clock.provenance));
-    cJSON_AddStringToObject(j, "clock_unit", e->clock.unit);
-    cJSON_AddNumberToObject(j, "clock_hz", e->clock.rate_hz);
-    cJSON_AddNumberToObject(j, "clock_resolution_ns", e->clock.resolution);
-    cJSON_AddNumberToObject(j, "timestamp_overhead_ns", e->timestamp_overhead_ns);
-    cJSON_AddBoolToObject(j, "memory_locked", e->memory_locked);
-    cJSON_AddItemToObject(j, "memory", memory_json(&e->memory));
-    cJSON_AddNumberToObject(j, "seed", (double)e->seed);
-    cJSON_AddBoolToObject(j, "quick", e->quick);
-    cJSON_AddStringToObject(j, "started_utc", e->started_utc);
-    return j;
-}
-
-static cJSON *result_json(const bench_result_t *r)
-{
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "experiment", r->experiment);
-    cJSON_AddStringToObject(j, "mechanism", r->mechanism);
-    cJSON_AddStringToObject(j, "variant", r->variant);
-    if (r->kind == BENCH_MISSING) {
-        cJSON_AddBoolToObject(j, "missing", 1);
-        cJSON_AddStringToObject(j, "note", r->note);
-        return j;
-    }
-    cJSON_AddStringToObject(j, "metric", r->metric);
-    cJSON_AddStringToObject(j, "unit", r->unit);
-    if (r->kind == BENCH_VALUE) {
-        cJSON_AddItemToObject(j, "value", number_or_null(r->value));
-    } else {
-        const bench_stats_t *s = &r->stats;
-        cJSON_AddNumberToObject(j, "n", (double)s->n);
-        cJSON_AddItemToObject(j, "min", number_or_null(s->min));
-        cJSON_AddItemToObject(j, "mean", number_or_null(s->mean));
-        cJSON_AddItemToObject(j, "p50", number_or_null(s->p50));
-        cJSON_AddItemToObject(j, "p90", number_or_null(s->p90));
-        cJSON_AddItemToObject(j, "p99", number_or_null(s->p99));
-        cJSON_AddItemToObject(j, "p999", number_or_null(s->p999));
-        cJSON_AddItemToObject(j, "max", number_or_null(s->max));
-        cJSON_AddItemToObject(j, "stddev", number_or_null(s->stddev));
-        cJSON_AddItemToObject(j, "jitter", number_or_null(s->max - s->min));
-        cJSON *ci = cJSON_AddArrayToObject(j, "p50_ci95");
-        cJSON_AddItemToArray(ci, cJSON_CreateNumber(s->p50_lo));
-        cJSON_AddItemToArray(ci, cJSON_CreateNumber(s->p50_hi));
-        cJSON *h = cJSON_AddObjectToObject(j, "histogram");
-        cJSON_AddNumberToObject(h, "sub_bucket_bits", BENCH_HIST_SUB_BITS);
-        cJSON *b = cJSON_AddArrayToObject(h, "buckets");
-        for (unsigned k = 0; k < BENCH_HIST_BUCKETS; k++) {
-            if (!s->hist[k])
-                continue;
-            cJSON *pair = cJSON_CreateArray();
-            cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)bench_hist_bucket_low(k)));
-            cJSON_AddItemToArray(pair, cJSON_CreateNumber(s->hist[k]));
-            cJSON_AddItemToArray(b, pair);
-        }
-    }
-    if (r->note[0])
-        cJSON_AddStringToObject(j, "note", r->note);
-    return j;
-}
-
+/* The claims array as cJSON, for `audit`, which rewrites it inside a file it
+ * read (results/document.c writes the same members in every other case). */
 cJSON *bench_claims_json(const bench_run_t *run)
 {
     cJSON *claims = cJSON_CreateArray();
@@ -295,35 +176,44 @@ cJSON *bench_claims_json(const bench_run_t *run)
     return claims;
 }
 
+/* A sink into a growing malloc'd string. */
+typedef struct {
+    char *text;
+    size_t len, cap;
+} growing_t;
+
+static int growing_sink(void *ctx, const char *bytes, size_t n)
+{
+    growing_t *g = ctx;
+    if (n + 1 > g->cap - g->len) {
+        size_t cap = g->cap ? g->cap : 1 << 16;
+        while (n + 1 > cap - g->len)
+            cap *= 2;
+        char *t = realloc(g->text, cap);
+        if (!t)
+            return -1;
+        g->text = t;
+        g->cap = cap;
+    }
+    memcpy(g->text + g->len, bytes, n);
+    g->len += n;
+    g->text[g->len] = '\0';
+    return 0;
+}
+
 char *bench_json_text(const bench_run_t *run)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "rtipc-bench/1");
-    cJSON_AddItemToObject(root, "env", env_json(&run->env));
-    cJSON *exps = cJSON_AddArrayToObject(root, "experiments");
-    for (size_t i = 0; i < run->n_outcomes; i++) {
-        const bench_outcome_t *oc = &run->outcomes[i];
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "id", oc->experiment->id);
-        cJSON_AddStringToObject(e, "summary", oc->experiment->summary);
-        cJSON_AddStringToObject(e, "status", oc->failed ? "failed" : "ok");
-        if (oc->failed)
-            cJSON_AddStringToObject(e, "failure", oc->failure);
-        cJSON_AddStringToObject(e, "definitions", oc->experiment->definitions);
-        cJSON_AddStringToObject(e, "notes", oc->notes);
-        cJSON_AddNumberToObject(e, "seconds", oc->seconds);
-        cJSON_AddItemToArray(exps, e);
-    }
-    cJSON *res = cJSON_AddArrayToObject(root, "results");
-    for (size_t i = 0; i < run->n_results; i++)
-        cJSON_AddItemToArray(res, result_json(&run->results[i]));
-    cJSON_AddItemToObject(root, "claims", bench_claims_json(run));
-    /* cJSON allocates with malloc (no hooks are installed), so free() it. */
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text)
+    growing_t g = {0};
+    bench_jw_t w;
+    bench_doc_writer_init(&w, growing_sink, &g);
+    bench_doc_run(&w, run);
+    if (bench_jw_finish(&w) != BENCH_JW_OK) {
+        free(g.text);
         errno = ENOMEM;
-    return text;
+        return NULL;
+    }
+    g.text[--g.len] = '\0'; /* without the final newline, as documented */
+    return g.text;
 }
 
 int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen)
@@ -335,6 +225,7 @@ int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t
     }
     size_t len = strlen(text);
     text[len] = '\n';  /* over the terminator: the text is written by length */
+    /* A file where the target has files, else the console between markers. */
     int rc = bench_target_output("rtipc-bench/1 JSON", path, text, len + 1, err, errlen);
     free(text);
     return rc;

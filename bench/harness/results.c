@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../results/row_clock.h"
 #include "../target/target.h"
 #include "bench.h"
 
@@ -27,6 +28,9 @@ static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *
     snprintf(row->variant, sizeof row->variant, "%s", variant ? variant : "");
     snprintf(row->metric, sizeof row->metric, "%s", metric ? metric : "");
     snprintf(row->unit, sizeof row->unit, "%s", unit ? unit : "");
+    /* A timed figure names the clock that measured it (results/row_clock.h). */
+    if (kind != BENCH_MISSING && !bench_row_clock_free_unit(row->unit))
+        snprintf(row->clock, sizeof row->clock, "%s", run->clock ? run->clock : "");
     return row;
 }
 

@@ -1,6 +1,8 @@
 /* Loading and checking rtipc-bench/1 files (read.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "read.h"
+
+#include "row_clock.h"
 #include "errtext.h"
 
 #include <errno.h>
@@ -121,8 +123,9 @@ static int load_distribution(bench_row_t *row, const cJSON *r, char *err, size_t
     return 0;
 }
 
-static int load_row(bench_row_t *row, const cJSON *r, char *err, size_t errlen)
+static int load_row(bench_row_t *row, const cJSON *r, const char *env_clock, char *err, size_t errlen)
 {
+    row->clock = "";
     row->dup_of = SIZE_MAX;
     row->value = NAN;
     row->min = row->mean = row->p50 = row->p90 = row->p99 = row->p999 = row->max = row->stddev = row->jitter = NAN;
@@ -149,6 +152,17 @@ static int load_row(bench_row_t *row, const cJSON *r, char *err, size_t errlen)
         return fail(err, errlen, "results[%zu] lacks the string \"metric\"", row->index);
     if (!row->unit || !*row->unit)
         return fail(err, errlen, "results[%zu] lacks the string \"unit\"", row->index);
+    /* The clock: the row's own, else (a file from before rows named it)
+     * what env.clock_source implies for a timed unit. */
+    const cJSON *clock = member(r, "clock");
+    if (clock) {
+        if (!cJSON_IsString(clock) || (*clock->valuestring && !bench_row_clock_known(clock->valuestring)))
+            return fail(err, errlen, "results[%zu]: \"clock\" is not one of the clock names of docs/json-schema.md",
+                        row->index);
+        row->clock = clock->valuestring;
+    } else if (!bench_row_clock_free_unit(row->unit)) {
+        row->clock = env_clock;
+    }
     if (member(r, "n")) {
         row->kind = BENCH_ROW_DIST;
         return load_distribution(row, r, err, errlen);
@@ -344,6 +358,7 @@ static int check_rows(bench_results_t *res, char *err, size_t errlen)
     const cJSON *results = member(res->root, "results");
     if (!cJSON_IsArray(results))
         return fail(err, errlen, "\"results\" is %s", results ? "not an array" : "missing");
+    const char *env_clock = bench_row_clock_of_source(res->env ? bench_results_string(res->env, "clock_source", "") : "");
     size_t n = 0;
     for (const cJSON *r = results->child; r; r = r->next)
         if (++n > BENCH_RESULTS_MAX_ROWS)
@@ -356,7 +371,7 @@ static int check_rows(bench_results_t *res, char *err, size_t errlen)
     cJSON_ArrayForEach(r, results) {
         bench_row_t *row = &res->rows[res->n_rows];
         row->index = res->n_rows++;
-        if (load_row(row, r, err, errlen) != 0)
+        if (load_row(row, r, env_clock, err, errlen) != 0)
             return -1;
     }
     return 0;

@@ -56,6 +56,8 @@ typedef struct {
     const char *experiment, *mechanism, *variant;
     const char *metric, *unit;  /* "" for a missing mechanism */
     const char *note;           /* "" when absent */
+    const char *clock;          /* provenance name (results/row_clock.h); "" for sizes and counts
+                                   and when neither the row nor env says */
     /* BENCH_ROW_VALUE */
     double value;
     /* BENCH_ROW_DIST: NAN for any statistic that is null or absent. */

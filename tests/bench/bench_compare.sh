@@ -155,6 +155,23 @@ done
 
 # Unreadable or invalid input: status 2 and one line naming the file.
 printf 'this is not JSON\n' >"$work/garbage.json"
+# Rows of different clocks: refused (exit 2, one line naming both clocks and
+# the way out) unless --allow-mixed-clocks; then compared, with a warning.
+# A file without row clocks takes its clock from env.clock_source.
+derive os_clock 's/"clock_source": "tsc"/"clock_source": "clock_monotonic_raw"/'
+run 2 "$base" "$work/os_clock.json"; one_line_error "$work/os_clock.json"
+grep -q 'host-tsc in .*os-clock in .*--allow-mixed-clocks compares them anyway' "$err" || { cat "$err"; fail "mixed clocks: no reason"; }
+run 0 --allow-mixed-clocks "$base" "$work/os_clock.json"
+grep -q 'warning: .*different clocks.*compared anyway' "$err" || { cat "$err"; fail "mixed clocks allowed: no warning"; }
+summary "0 regressed, 0 improved, 7 same, 2 info, 0 only in base, 0 only in new"
+# A row's own clock wins over env's; sizes and counts carry none.
+derive row_clock '/"variant": "cross-core",/s/"p50_ci95"/"clock": "emulated-instructions", "p50_ci95"/'
+run 2 "$base" "$work/row_clock.json"
+grep -q 'emulated-instructions' "$err" || { cat "$err"; fail "a row's clock was not used"; }
+derive bad_clock '/"variant": "cross-core",/s/"p50_ci95"/"clock": "sundial", "p50_ci95"/'
+run 2 "$base" "$work/bad_clock.json"; one_line_error "$work/bad_clock.json"
+grep -q '"clock" is not one of the clock names' "$err" || { cat "$err"; fail "an unknown clock was accepted"; }
+
 run 2 "$base" "$work/garbage.json"; one_line_error "$work/garbage.json"
 grep -q "not JSON" "$err" || fail "garbage not reported as not JSON"
 : >"$work/empty.json"

@@ -42,7 +42,7 @@ if grep -n -i -E 'https?:|<script|<link|<img|<iframe|<object| src=' "$page" | he
 fi
 
 # Content: every env field, the nine claims with verdicts, each experiment.
-env_keys=$(sed -n '/^\t"env":/,/^\t}/p' "$dir/run.json" | sed -n 's/^\t\t"\([a-z_0-9]*\)":.*/\1/p')
+env_keys=$(sed -n '/^  "env": {$/,/^  },$/p' "$dir/run.json" | sed -n 's/^    "\([a-z_0-9]*\)":.*/\1/p')
 [ "$(echo "$env_keys" | wc -w)" -ge 20 ] || fail "could not read env fields from run.json"
 for key in $env_keys; do
     grep -q "<dt>$key</dt>" "$page" || fail "env field $key missing from the header"

@@ -1,5 +1,5 @@
-/* Host driver for the ESP-IDF suite's JSON writer
- * (targets/esp32/main/bench_json.c): prints what the board would print,
+/* Host driver for the firmwares' console document (bench/results/console.c,
+ * as the ESP-IDF suite calls it): prints what the board would print,
  * console noise around the markers included, from synthetic samples, so that
  * esp32_bench_json.sh can extract it as docs/porting.md says and validate it.
  *
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_json.h"
+#include "console.h"
 
 static uint64_t lcg = 0x2545f4914f6cdd1dull;
 
@@ -23,7 +23,7 @@ static int64_t sample(int64_t base)
     return v;
 }
 
-static int series(ebj_t *w, const char *exp, const char *mech, const char *var, const char *metric, size_t n,
+static int series(bench_console_t *w, const char *exp, const char *mech, const char *var, const char *metric, size_t n,
                   int64_t base)
 {
     bench_samples_t s;
@@ -31,7 +31,7 @@ static int series(ebj_t *w, const char *exp, const char *mech, const char *var, 
         return -1;
     for (size_t i = 0; i < n; i++)
         (void)bench_samples_push(&s, sample(base));
-    int rc = ebj_dist(w, exp, mech, var, metric, &s);
+    int rc = bench_console_samples(w, exp, mech, var, metric, &s);
     bench_samples_free(&s);
     return rc;
 }
@@ -39,14 +39,14 @@ static int series(ebj_t *w, const char *exp, const char *mech, const char *var, 
 int main(int argc, char **argv)
 {
     size_t n = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 2000;
-    const ebj_env_t env = {.chip = "esp32s3 rev 0 (host test)", .cores = 2, .cpu_mhz = 240,
+    const bench_console_env_t env = {.clock = BENCH_CLOCK_MCU_CYCLES, .chip = "esp32s3 rev 0 (host test)", .cores = 2, .cpu_mhz = 240,
                            .idf_version = "v5.x-host", .freertos_version = "V11.1.0",
                            .rtipc_version = "0.1.0", .compiler = "gcc (host test)", .cflags = "-O2",
                            .started_utc = "1970-01-01T00:00:05Z", .tick_hz = 1000,
                            .timestamp_overhead_ns = 4.2, .samples = (int)n};
     puts("I (312) main_task: Calling app_main()"); /* console noise */
-    ebj_t w;
-    ebj_begin(&w, stdout, &env);
+    bench_console_t w;
+    bench_console_begin(&w, stdout, &env);
     int rc = 0;
     rc |= series(&w, "esp-queue-roundtrip", "rtipc-queue", "same-core", "round-trip", n, 9000);
     rc |= series(&w, "esp-queue-roundtrip", "rtipc-queue", "cross-core", "round-trip", n, 14000);
@@ -55,14 +55,16 @@ int main(int argc, char **argv)
     rc |= series(&w, "esp-isr-handoff", "rtipc-notify-from-isr", "yield", "latency", n, 2500);
     /* A short series: percentiles it cannot support must be null. */
     rc |= series(&w, "esp-isr-handoff", "rtipc-notify-from-isr", "no-yield", "latency", 50, 400000);
-    const ebj_experiment_t exps[] = {
-        {"esp-queue-roundtrip", "queue round trip", "send to receive back", true, NULL, 1.5},
-        {"notify-vs-sem", "semaphore vs notification", "give to take return", true, NULL, 0.7},
-        {"esp-isr-handoff", "timer ISR to task", "ISR entry to task wake", true, NULL, 2.1},
+    const bench_doc_experiment_t exps[] = {
+        {.id = "esp-queue-roundtrip", .summary = "queue round trip", .definitions = "send to receive back", .seconds = 1.5},
+        {.id = "notify-vs-sem", .summary = "semaphore vs notification", .definitions = "give to take return", .seconds = 0.7},
+        {.id = "esp-isr-handoff", .summary = "timer ISR to task", .definitions = "ISR entry to task wake", .seconds = 2.1},
         /* A failed experiment, as the suite reports one: no rows, a reason. */
-        {"esp-failed", "an experiment that failed", "none", false, "operation timed out", 1.0},
+        {.id = "esp-failed", .summary = "an experiment that failed", .definitions = "none", .failed = true,
+         .failure = "operation timed out", .seconds = 1.0},
     };
-    ebj_end(&w, exps, 4);
+    if (bench_console_end(&w, exps, 4) != 0)
+        rc = 1;
     puts("I (9312) main_task: Returned from app_main()");
     return rc ? 1 : 0;
 }

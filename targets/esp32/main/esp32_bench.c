@@ -29,7 +29,7 @@
 #include "freertos/task.h"
 #include "sdkconfig.h"
 
-#include "bench_json.h"
+#include "console.h"
 #include "rtipc/rtipc.h"
 #include "stats.h"
 
@@ -329,7 +329,7 @@ static const char *isr_handoff(bool yield)
 
 /* ---- the suite ------------------------------------------------------------------ */
 typedef struct {
-    ebj_experiment_t x[3];
+    bench_doc_experiment_t x[3];
     double overhead_ns;
 } suite_t;
 
@@ -363,22 +363,31 @@ static void suite_entry(void *arg)
     const char *why = queue_roundtrip(0, "same-core");
     if (rtipc_core_count() > 1)
         why = first(why, queue_roundtrip(1, "cross-core"));
-    r->x[0] = (ebj_experiment_t){"esp-queue-roundtrip", "rtipc queue round trip, echo task on the same/other core",
-                                 "round-trip: send start to the echoed item received back, timed on core 0",
-                                 why == NULL, why, seconds_since(k)};
+    r->x[0] = (bench_doc_experiment_t){.id = "esp-queue-roundtrip",
+                                       .summary = "rtipc queue round trip, echo task on the same/other core",
+                                       .definitions = "round-trip: send start to the echoed item received back, timed on core 0",
+                                       .failed = why != NULL,
+                                       .failure = why,
+                                       .seconds = seconds_since(k)};
     k = xTaskGetTickCount();
     why = handoff(false);
     why = first(why, handoff(true));
-    r->x[1] = (ebj_experiment_t){"notify-vs-sem", "binary semaphore vs direct notification to a waiter on the same core",
-                                 "latency: just before the give to the higher-priority waiter's return from take",
-                                 why == NULL, why, seconds_since(k)};
+    r->x[1] = (bench_doc_experiment_t){.id = "notify-vs-sem",
+                                       .summary = "binary semaphore vs direct notification to a waiter on the same core",
+                                       .definitions = "latency: just before the give to the higher-priority waiter's return from take",
+                                       .failed = why != NULL,
+                                       .failure = why,
+                                       .seconds = seconds_since(k)};
     k = xTaskGetTickCount();
     why = isr_handoff(true);
     why = first(why, isr_handoff(false));
-    r->x[2] = (ebj_experiment_t){"esp-isr-handoff", "GPTimer alarm handler notifies a task on its core",
-                                 "latency: the handler's notify to the task's return from take (with and without "
+    r->x[2] = (bench_doc_experiment_t){.id = "esp-isr-handoff",
+                                       .summary = "GPTimer alarm handler notifies a task on its core",
+                                       .definitions = "latency: the handler's notify to the task's return from take (with and without "
                                  "the switch requested at handler exit)",
-                                 why == NULL, why, seconds_since(k)};
+                                       .failed = why != NULL,
+                                       .failure = why,
+                                       .seconds = seconds_since(k)};
 }
 
 static const char *cflags(void)
@@ -419,7 +428,8 @@ void app_main(void)
     struct tm tm;
     if (gmtime_r(&now, &tm))
         strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    const ebj_env_t env = {.chip = chip,
+    const bench_console_env_t env = {.chip = chip,
+                                     .clock = BENCH_CLOCK_MCU_CYCLES, /* CCOUNT */
                            .cores = ci.cores,
                            .cpu_mhz = CPU_MHZ,
                            .idf_version = IDF_VER,
@@ -431,12 +441,13 @@ void app_main(void)
                            .tick_hz = configTICK_RATE_HZ,
                            .timestamp_overhead_ns = r.overhead_ns,
                            .samples = SAMPLES};
-    ebj_t w;
-    ebj_begin(&w, stdout, &env);
+    bench_console_t c;
+    bench_console_begin(&c, stdout, &env);
     for (int i = 0; i < nseries; i++) {
-        ebj_dist_stats(&w, series[i].experiment, series[i].mechanism, series[i].variant, series[i].metric,
-                       &series[i].st);
+        bench_console_dist(&c, series[i].experiment, series[i].mechanism, series[i].variant, series[i].metric, "ns",
+                           &series[i].st);
         bench_stats_free(&series[i].st);
     }
-    ebj_end(&w, r.x, 3);
+    if (bench_console_end(&c, r.x, 3) != 0)
+        printf("esp32-bench: the console refused part of the JSON\n");
 }

@@ -275,7 +275,7 @@ static void record_footprint(void)
 
 static void print_json(void)
 {
-    const ebj_env_t env = {
+    const bench_console_env_t env = {
         .chip = ENV_TARGET,
         .cores = 1,
         .cpu_mhz = (int)(BOARD_CPU_HZ / 1000000u),
@@ -287,7 +287,9 @@ static void print_json(void)
         .tick_hz = 1,
         .timestamp_overhead_ns = (double)mcu_overhead(),
         .samples = RTIPC_MCU_SAMPLES,
-        .platform = "bare-metal Cortex-M3",
+        .platform = "the bare-metal Cortex-M3 suite",
+        .target = "bare",
+        .clock = BENCH_CLOCK_EMULATED_INSTRUCTIONS,
         .kernel = ENV_TARGET,
         .hostname = "qemu-mps2-an385",
         .sched_detail = "bare metal, no kernel and no tick (tick_hz 1 stands for none): one main loop and one "

@@ -24,7 +24,7 @@ static series_t series[MAX_SERIES];
 static int nseries;
 static value_row_t values[MAX_VALUES];
 static int nvalues;
-static ebj_experiment_t experiments[MAX_EXPERIMENTS];
+static bench_doc_experiment_t experiments[MAX_EXPERIMENTS];
 static int nexperiments;
 static int failures;
 static bench_samples_t samples;
@@ -80,14 +80,14 @@ void mcu_experiment_end(const char *id, const char *summary, const char *definit
         failures++;
         return;
     }
-    ebj_experiment_t *x = &experiments[nexperiments++];
+    bench_doc_experiment_t *x = &experiments[nexperiments++];
     /* Emulated seconds: deterministic under -icount, unlike wall time. */
-    *x = (ebj_experiment_t){.id = id,
-                            .summary = summary,
-                            .definitions = definitions,
-                            .ok = current_failure == NULL,
-                            .failure = current_failure,
-                            .seconds = (double)counts / (double)BOARD_CPU_HZ};
+    *x = (bench_doc_experiment_t){.id = id,
+                                  .summary = summary,
+                                  .definitions = definitions,
+                                  .failed = current_failure != NULL,
+                                  .failure = current_failure,
+                                  .seconds = (double)counts / (double)BOARD_CPU_HZ};
     if (current_failure) {
         failures++;
         printf("FAILED %s: %s\n", id, current_failure);
@@ -169,15 +169,16 @@ void mcu_print_tables(void)
     printf("\n");
 }
 
-void mcu_print_json(const ebj_env_t *env)
+void mcu_print_json(const bench_console_env_t *env)
 {
-    ebj_t w;
-    ebj_begin(&w, stdout, env);
+    bench_console_t c;
+    bench_console_begin(&c, stdout, env);
     for (int i = 0; i < nseries; i++)
-        ebj_dist_stats_unit(&w, series[i].experiment, series[i].mechanism, series[i].variant, series[i].metric,
-                            series[i].unit, &series[i].st);
+        bench_console_dist(&c, series[i].experiment, series[i].mechanism, series[i].variant, series[i].metric,
+                           series[i].unit, &series[i].st);
     for (int i = 0; i < nvalues; i++)
-        ebj_value(&w, values[i].experiment, values[i].mechanism, values[i].variant, values[i].metric,
-                  values[i].unit, values[i].value);
-    ebj_end(&w, experiments, nexperiments);
+        bench_console_value(&c, values[i].experiment, values[i].mechanism, values[i].variant, values[i].metric,
+                            values[i].unit, values[i].value);
+    if (bench_console_end(&c, experiments, nexperiments) != 0)
+        failures++; /* the document did not reach the console whole */
 }

@@ -2,7 +2,7 @@
  * (rtipc-mcu-bench on bare metal, rtipc-cm3-freertos-bench on the kernel):
  * experiments with a failure reason, distribution series from the sample
  * buffer, value rows, the human tables and the rtipc-bench/1 JSON
- * (targets/esp32/main/bench_json.h). Single-threaded: call it from
+ * (bench/results/console.h). Single-threaded: call it from
  * one task or the main loop only (samples may be taken anywhere, see
  * mcu_sample). Every figure is in instructions unless a row says otherwise. */
 #ifndef RTIPC_MCU_REPORT_H
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench_json.h"
+#include "console.h"
 #include "stats.h"
 
 /* Room for @p samples samples per series. 0, or -1 when memory runs out. */
@@ -55,7 +55,7 @@ void mcu_keep_value(const char *experiment, const char *mechanism, const char *v
 /* The human tables (series, then value rows) after @p header lines. */
 void mcu_print_tables(void);
 /* The JSON between its markers. */
-void mcu_print_json(const ebj_env_t *env);
+void mcu_print_json(const bench_console_env_t *env);
 /* Experiments that failed so far. */
 int mcu_failures(void);
 

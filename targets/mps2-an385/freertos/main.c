@@ -1192,7 +1192,7 @@ static void print_json(void)
 {
     char kernel[96];
     snprintf(kernel, sizeof kernel, "FreeRTOS %s (GCC ARM_CM3, heap 4) on %s", tskKERNEL_VERSION_NUMBER, target);
-    const ebj_env_t env = {
+    const bench_console_env_t env = {
         .chip = target,
         .cores = 1,
         .cpu_mhz = (int)(BOARD_CPU_HZ / 1000000u),
@@ -1204,7 +1204,9 @@ static void print_json(void)
         .tick_hz = configTICK_RATE_HZ,
         .timestamp_overhead_ns = (double)mcu_overhead(),
         .samples = N,
-        .platform = "FreeRTOS on Cortex-M3",
+        .platform = "the FreeRTOS Cortex-M3 suite",
+        .target = "freertos",
+        .clock = BENCH_CLOCK_EMULATED_INSTRUCTIONS,
         .kernel = kernel,
         .hostname = "qemu-mps2-an385",
         .sched_detail = "FreeRTOS fixed-priority preemptive, one core, 1 kHz SysTick; figures in instructions",
