@@ -28,15 +28,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "audit/audit.h"
 #include "cli.h"
-#include "compare/compare.h"
+#include "cli_outputs.h"
 #include "harness/args.h"
 #include "harness/bench.h"
-#include "report/html.h"
 #include "results/row_clock.h"
-#include "results/outfile.h"
-#include "results/read.h"
 #include "rtipc/rtipc.h"
 #include "trace/trace.h"
 
@@ -152,57 +148,6 @@ static int cmd_help(int argc, char **argv)
     return show_experiment(argv[optind]);
 }
 
-/* Says how writing DIR/index.html went: 1 when the page could not be written,
- * else 0; charts that could not be drawn (no gnuplot) only warn. */
-static int report_status(int rc, const bench_html_outcome_t *outcome, const char *dir, const char *err)
-{
-    if (rc != 0) {
-        fprintf(stderr, "rtipc-bench: no report written in %s: %s\n", dir, err);
-        return 1;
-    }
-    if (outcome->charts_missing)
-        fprintf(stderr, "rtipc-bench: warning: %s/index.html lacks %d chart(s): %s\n", dir,
-                outcome->charts_missing, outcome->warning);
-    return 0;
-}
-
-static int cmd_report(int argc, char **argv)
-{
-    int rc = simple_options(argc, argv, usage_text);
-    if (rc >= 0)
-        return rc;
-    if (argc - optind != 2)
-        return usage_error("%s", "report wants a results file and a directory: report RESULTS.json DIR");
-    const char *in = argv[optind], *dir = argv[optind + 1];
-    char err[600];
-    size_t len = strlen(dir) + sizeof "/index.html";
-    char *page = malloc(len);
-    if (!page) {
-        fprintf(stderr, "%s report: out of memory\n", PROG);
-        return 1;
-    }
-    snprintf(page, len, "%s/index.html", dir);
-    bool same = bench_same_file(in, page);
-    free(page);
-    if (same)
-        return bench_usage_error(PROG " report", "%s/index.html would overwrite the results file it is built from",
-                                 dir);
-    if (bench_output_dir_check(dir, err, sizeof err) != 0) {
-        fprintf(stderr, "%s report: %s\n", PROG, err);
-        return 1;
-    }
-    bench_results_t res;
-    if (bench_results_load(&res, in, err, sizeof err) != 0) {
-        fprintf(stderr, "%s report: %s: %s\n", PROG, in, err);
-        return 2;
-    }
-    bench_results_warn(&res, stderr, PROG " report", in);
-    bench_html_outcome_t outcome;
-    rc = bench_html_report(&res, dir, &outcome, err, sizeof err);
-    bench_results_free(&res);
-    return report_status(rc, &outcome, dir, err);
-}
-
 static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index, size_t count)
 {
     bench_outcome_t *oc = &run->outcomes[run->n_outcomes++];
@@ -240,84 +185,6 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
     fflush(stdout);
 }
 
-/* After the run with --vcd/--perfetto: the recorder's cost (measured now
- * when queue-latency did not measure it), its counts, and the files. */
-static int finish_trace(bench_run_t *run, const char *vcd, const char *perfetto)
-{
-    int status = 0;
-    const bench_result_t *p50 = bench_find(run, "queue-latency", "rtipc-queue", "cross-core", "trace-overhead-p50");
-    const bench_result_t *p99 = bench_find(run, "queue-latency", "rtipc-queue", "cross-core", "trace-overhead-p99");
-    if (p50 && p99) {
-        printf("\ntrace overhead: p50 %+.0f ns, p99 %+.0f ns (traced - untraced; see queue-latency's note)\n",
-               p50->value, p99->value);
-    } else {
-        bench_trace_overhead_t o;
-        run->failure[0] = 0;
-        if (bench_trace_measure_overhead(run, &o) == 0) {
-            char text[800];
-            bench_trace_describe_overhead(&o, text, sizeof text);
-            printf("\n%s\n", text);
-        } else {
-            fprintf(stderr, "rtipc-bench: %s\n", run->failure);
-            status = 1;
-        }
-    }
-    printf("trace: %zu events recorded, %zu dropped (the array was full), first %zu messages per row\n",
-           bench_trace_recorded(), bench_trace_dropped(), bench_trace_samples_per_row());
-    char err[600];
-    if (vcd && bench_trace_write_vcd(vcd, &run->env, err, sizeof err) != 0) {
-        fprintf(stderr, "rtipc-bench: %s\n", err);
-        status = 1;
-    }
-    if (perfetto && bench_trace_write_perfetto(perfetto, &run->env, err, sizeof err) != 0) {
-        fprintf(stderr, "rtipc-bench: %s\n", err);
-        status = 1;
-    }
-    bench_trace_shutdown();
-    return status;
-}
-
-/* The files a run writes, checked before it starts. */
-typedef struct {
-    const char *json, *csv, *report, *vcd, *perfetto;
-} outputs_t;
-
-/* Every output writable and no two the same file: 0, 1 (a runtime failure,
- * printed) or 2 (a usage error, printed). */
-static int check_outputs(const outputs_t *o)
-{
-    char err[600];
-    const char *names[] = {"--json", "--csv", "--vcd", "--perfetto", "--report"};
-    const char *paths[] = {o->json, o->csv, o->vcd, o->perfetto, NULL};
-    char *page = NULL;
-    if (o->report) {
-        size_t len = strlen(o->report) + sizeof "/index.html";
-        if (!(page = malloc(len))) {
-            fprintf(stderr, "rtipc-bench: out of memory\n");
-            return 1;
-        }
-        snprintf(page, len, "%s/index.html", o->report);
-        paths[4] = page;
-    }
-    int rc = 0;
-    for (int i = 0; i < 5 && !rc; i++)
-        for (int j = i + 1; j < 5 && !rc; j++)
-            if (paths[i] && paths[j] && bench_same_file(paths[i], paths[j]))
-                rc = bench_usage_error(PROG, "%s %s and %s %s name the same file", names[i],
-                                       i == 4 ? o->report : paths[i], names[j], j == 4 ? o->report : paths[j]);
-    for (int i = 0; i < 4 && !rc; i++)
-        if (paths[i] && bench_output_check(paths[i], err, sizeof err) != 0)
-            rc = 1;
-    if (!rc && o->report && bench_output_dir_check(o->report, err, sizeof err) != 0)
-        rc = 1;
-    if (!rc && page && access(o->report, F_OK) == 0 && bench_output_check(page, err, sizeof err) != 0)
-        rc = 1;
-    if (rc == 1)
-        fprintf(stderr, "rtipc-bench: %s (nothing was run)\n", err);
-    free(page);
-    return rc;
-}
-
 /* --cpus A,B: two CPU ids, each below the online count. */
 static int parse_cpus(const char *s, int cpu[2])
 {
@@ -343,8 +210,7 @@ static int cmd_run(int argc, char **argv)
     run.opts.warmup = -1;
     run.opts.seed = 1;
     run.opts.progress = isatty(STDERR_FILENO);
-    outputs_t out = {0};
-    size_t trace_samples = 0;
+    bench_cli_outputs_t out = {0};
     bool help = false;
     enum { O_QUICK = 256, O_SAMPLES, O_DURATION, O_WARMUP, O_CPUS, O_TICK, O_JSON, O_CSV, O_SEED, O_NOPROG,
            O_VCD, O_PERFETTO, O_TRACE_SAMPLES, O_REPORT };
@@ -408,7 +274,7 @@ static int cmd_run(int argc, char **argv)
         case O_TRACE_SAMPLES:
             if (bench_parse_uint(optarg, 1, BENCH_TRACE_MAX_SAMPLES, &v))
                 return usage_error("--trace-samples wants a count from 1 to 100000, not '%s'", optarg);
-            trace_samples = (size_t)v;
+            out.trace_samples = (size_t)v;
             break;
         case 'h': help = true; break;
         default: break;
@@ -440,16 +306,11 @@ static int cmd_run(int argc, char **argv)
     if (n == 0)
         for (; n < bench_experiment_count; n++)
             chosen[n] = bench_experiments[n];
-    if (trace_samples && !out.vcd && !out.perfetto)
+    if (out.trace_samples && !out.vcd && !out.perfetto)
         return usage_error("%s", "--trace-samples needs --vcd or --perfetto");
-    int rc = check_outputs(&out);
+    int rc = bench_cli_outputs_prepare(&out);
     if (rc != 0)
         return rc;
-    if ((out.vcd || out.perfetto) &&
-        bench_trace_init(trace_samples ? trace_samples : BENCH_TRACE_DEFAULT_SAMPLES) != 0) {
-        fprintf(stderr, "rtipc-bench: cannot allocate the trace: %s\n", strerror(errno));
-        return 1;
-    }
 
     if (run.opts.tick_hz) {
         rc = rtipc_tick_set_rate(run.opts.tick_hz);
@@ -484,32 +345,8 @@ static int cmd_run(int argc, char **argv)
             status = 1;
         }
     }
-    char err[600];
-    if (out.json && bench_write_json(&run, out.json, err, sizeof err) != 0) {
-        fprintf(stderr, "rtipc-bench: %s\n", err);
+    if (bench_cli_outputs_write(&run, &out) != 0)
         status = 1;
-    }
-    if (out.csv && bench_write_csv(&run, out.csv, err, sizeof err) != 0) {
-        fprintf(stderr, "rtipc-bench: %s\n", err);
-        status = 1;
-    }
-    if (bench_trace_enabled() && finish_trace(&run, out.vcd, out.perfetto) != 0)
-        status = 1;
-    if (out.report) {
-        /* The same path as `report FILE DIR`: the JSON text, read back. */
-        char *text = bench_json_text(&run);
-        bench_results_t res;
-        bench_html_outcome_t outcome = {0};
-        snprintf(err, sizeof err, "out of memory");
-        rc = text && bench_results_parse(&res, text, err, sizeof err) == 0 ? 0 : -1;
-        if (rc == 0) {
-            rc = bench_html_report(&res, out.report, &outcome, err, sizeof err);
-            bench_results_free(&res);
-        }
-        if (report_status(rc, &outcome, out.report, err) != 0)
-            status = 1;
-        free(text);
-    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing the results to stdout failed\n");
         status = 1;
@@ -541,12 +378,8 @@ int bench_cli(int argc, char **argv)
         rc = cmd_help(argc - 1, argv + 1);
     else if (!strcmp(cmd, "run"))
         rc = cmd_run(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "compare"))
-        rc = bench_compare_main(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "report"))
-        rc = cmd_report(argc - 1, argv + 1);
-    else if (!strcmp(cmd, "audit"))
-        rc = bench_audit_main(argc - 1, argv + 1);
+    else if (bench_cli_file_command(cmd, argc - 1, argv + 1, &rc))
+        ;
     else if (cmd[0] == '-')
         return usage_error("unknown option '%s' (a command comes first: list, help, run, compare, report, audit)",
                            cmd);

@@ -2,10 +2,17 @@
 # (Linux) and for builds on other ports (targets/freertos-posix builds the
 # one-core suite on FreeRTOS's POSIX simulator).
 #
-#   RTIPC_BENCH_COMMON_SOURCES      the command line, harness, statistics,
-#                                   results (reader, atomic output files), report,
-#                                   compare, audit and trace (C11 + POSIX
-#                                   stdio/files + cJSON)
+#   RTIPC_BENCH_RUN_SOURCES         what every target runs: the command line
+#                                   (list, help, run), harness, statistics, the
+#                                   results writer, the claim audit, the trace
+#                                   recorder (C11 + stdio, no files, no cJSON)
+#   RTIPC_BENCH_FILE_SOURCES        what a target with files adds (cli_files.c):
+#                                   compare, report, audit, the reader of results
+#                                   files, atomic output files, CSV, VCD, Perfetto
+#                                   (POSIX files + cJSON)
+#   RTIPC_BENCH_CONSOLE_SOURCES     instead, on a target without files
+#                                   (cli_console.c): JSON on the console
+#   RTIPC_BENCH_COMMON_SOURCES      RUN + FILE, for hosted targets
 #   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
 #                                   public rtipc API alone
 #   RTIPC_BENCH_HOST_EXPERIMENTS    experiments built for Linux only: they need
@@ -19,27 +26,35 @@
 #   RTIPC_BENCH_TARGET_FREERTOS     the seam on FreeRTOS without a host OS
 #   RTIPC_BENCH_TARGET_BARE         the seam without a kernel
 #
-# A program takes the common sources, one RTIPC_BENCH_TARGET_* list and its
-# experiments.
+# A hosted program takes the common sources, a firmware the run and console
+# sources; then one RTIPC_BENCH_TARGET_* list and its experiments.
 #
 # rtipc_bench_version_header(TARGET) gives TARGET the generated
 # bench_version.h (version, commit, compiler and flags of the build).
 set(_rtipc_bench_dir ${CMAKE_CURRENT_LIST_DIR})
 
-set(RTIPC_BENCH_COMMON_SOURCES
+set(RTIPC_BENCH_RUN_SOURCES
     ${_rtipc_bench_dir}/cli.c
     ${_rtipc_bench_dir}/harness/stats.c
     ${_rtipc_bench_dir}/harness/results.c
     ${_rtipc_bench_dir}/harness/env.c
     ${_rtipc_bench_dir}/harness/handoff.c
     ${_rtipc_bench_dir}/harness/failure.c
-    ${_rtipc_bench_dir}/harness/util.c
     ${_rtipc_bench_dir}/harness/report.c
     ${_rtipc_bench_dir}/harness/claims.c
     ${_rtipc_bench_dir}/harness/args.c
     ${_rtipc_bench_dir}/results/json_writer.c
     ${_rtipc_bench_dir}/results/document.c
     ${_rtipc_bench_dir}/results/row_clock.c
+    ${_rtipc_bench_dir}/trace/trace.c
+    ${_rtipc_bench_dir}/trace/trace_overhead.c
+    ${_rtipc_bench_dir}/experiments/registry.c
+    ${_rtipc_bench_dir}/experiments/adapters.c
+    ${_rtipc_bench_dir}/experiments/handoff_extra.c)
+
+set(RTIPC_BENCH_FILE_SOURCES
+    ${_rtipc_bench_dir}/cli_files.c
+    ${_rtipc_bench_dir}/harness/util.c
     ${_rtipc_bench_dir}/results/read.c
     ${_rtipc_bench_dir}/results/bootstrap.c
     ${_rtipc_bench_dir}/results/outfile.c
@@ -47,13 +62,12 @@ set(RTIPC_BENCH_COMMON_SOURCES
     ${_rtipc_bench_dir}/audit/audit.c
     ${_rtipc_bench_dir}/report/html.c
     ${_rtipc_bench_dir}/report/plot.c
-    ${_rtipc_bench_dir}/trace/trace.c
     ${_rtipc_bench_dir}/trace/trace_vcd.c
-    ${_rtipc_bench_dir}/trace/trace_perfetto.c
-    ${_rtipc_bench_dir}/trace/trace_overhead.c
-    ${_rtipc_bench_dir}/experiments/registry.c
-    ${_rtipc_bench_dir}/experiments/adapters.c
-    ${_rtipc_bench_dir}/experiments/handoff_extra.c)
+    ${_rtipc_bench_dir}/trace/trace_perfetto.c)
+
+set(RTIPC_BENCH_CONSOLE_SOURCES ${_rtipc_bench_dir}/cli_console.c)
+
+set(RTIPC_BENCH_COMMON_SOURCES ${RTIPC_BENCH_RUN_SOURCES} ${RTIPC_BENCH_FILE_SOURCES})
 
 set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/queue_latency.c

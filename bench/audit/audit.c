@@ -117,9 +117,28 @@ static int load_run(const char *path, const bench_results_t *res, bench_run_t *r
 
 /* The file with its claims replaced by run's, written to path (whole or
  * not at all). 0, or -1 after a line on stderr. */
+/* The claims array as cJSON: audit rewrites it inside the tree it read, so
+ * that every other member stays as it was (results/document.c writes the
+ * same members in every other case). */
+static cJSON *claims_json(const bench_run_t *run)
+{
+    cJSON *claims = cJSON_CreateArray();
+    for (int i = 0; i < BENCH_CLAIMS; i++) {
+        const bench_claim_t *c = &run->claims[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", c->id);
+        cJSON_AddStringToObject(o, "claim", c->claim);
+        cJSON_AddStringToObject(o, "verdict", bench_verdict_name(c->verdict));
+        cJSON_AddStringToObject(o, "rule", c->rule);
+        cJSON_AddStringToObject(o, "evidence", c->evidence);
+        cJSON_AddItemToArray(claims, o);
+    }
+    return claims;
+}
+
 static int write_audited(cJSON *root, const bench_run_t *run, const char *path)
 {
-    cJSON *claims = bench_claims_json(run);
+    cJSON *claims = claims_json(run);
     bool ok = claims && (cJSON_GetObjectItemCaseSensitive(root, "claims")
                              ? cJSON_ReplaceItemInObjectCaseSensitive(root, "claims", claims)
                              : cJSON_AddItemToObject(root, "claims", claims));

@@ -188,10 +188,6 @@ void bench_print_claims(FILE *out, const bench_run_t *run);
  * (results/outfile.h), or the console on a target without files. 0, or -1
  * with the reason in ERR ("cannot write PATH: No space left on device"). */
 int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen);
-/* The "claims" array of rtipc-bench/1 for run->claims, as a new cJSON array
- * (the caller owns it; cJSON_Delete). */
-struct cJSON;
-struct cJSON *bench_claims_json(const bench_run_t *run);
 /* The text bench_write_json writes (less its final newline), malloc'd: free()
  * it. NULL with errno set when memory runs out. */
 char *bench_json_text(const bench_run_t *run);

@@ -1,6 +1,5 @@
 /* Tables on stdout, JSON (schema rtipc-bench/1, docs/json-schema.md) and CSV. */
 #define _POSIX_C_SOURCE 200809L
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -157,24 +156,6 @@ void bench_print_claims(FILE *out, const bench_run_t *run)
 }
 
 /* ------------------------------------------------------------------ JSON */
-
-/* The claims array as cJSON, for `audit`, which rewrites it inside a file it
- * read (results/document.c writes the same members in every other case). */
-cJSON *bench_claims_json(const bench_run_t *run)
-{
-    cJSON *claims = cJSON_CreateArray();
-    for (int i = 0; i < BENCH_CLAIMS; i++) {
-        const bench_claim_t *c = &run->claims[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "id", c->id);
-        cJSON_AddStringToObject(o, "claim", c->claim);
-        cJSON_AddStringToObject(o, "verdict", bench_verdict_name(c->verdict));
-        cJSON_AddStringToObject(o, "rule", c->rule);
-        cJSON_AddStringToObject(o, "evidence", c->evidence);
-        cJSON_AddItemToArray(claims, o);
-    }
-    return claims;
-}
 
 /* A sink into a growing malloc'd string. */
 typedef struct {
