@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../names.h"
 #include "bench.h"
 #include "rtipc/config.h"
 #include "rtipc/task.h"
@@ -144,7 +145,7 @@ bool bench_two_cores(const bench_run_t *run) { return run->opts.cpu[0] != run->o
 
 const char *bench_core_variant(const bench_run_t *run)
 {
-    return bench_two_cores(run) ? "cross-core" : "same-core";
+    return bench_two_cores(run) ? BENCH_VARIANT_CROSS_CORE : BENCH_VARIANT_SAME_CORE;
 }
 
 void bench_rng_init(bench_rng_t *r, const bench_run_t *run, uint64_t stream)
