@@ -5,16 +5,18 @@
  * the HTML report), and the firmwares of targets/ emit rows under the same
  * names so that `rtipc-bench audit` and `compare` read them as the host's.
  * A name that drifted in one place would not fail: the claim it feeds would
- * quietly become "not testable". Every file that writes or reads one of
- * these names uses the constant, never the string; a name one file alone
- * uses stays in that file.
+ * quietly become "not testable". Every C file that writes or reads one of
+ * these names uses the constant, never the string (tests that check printed
+ * output keep the strings on purpose). A name only one file uses stays in
+ * that file, except the experiment ids: all of rtipc-bench's are here.
  *
  * The strings are those of docs/experiments.md and of every recorded run:
  * changing one renames a row of the rtipc-bench/1 output.
  *
  * Plain C string literals, for C and C++, host and firmware builds alike:
- * they concatenate ("%s" BENCH_METRIC_LATENCY, BENCH_MECH_RTIPC_QUEUE "/"
- * BENCH_VARIANT_FLUSHED) and fit static initialisers. */
+ * they concatenate (BENCH_VARIANT_CROSS_CORE "/open-loop-5kHz",
+ * BENCH_MECH_RTIPC_QUEUE "/" BENCH_VARIANT_FLUSHED) and fit static
+ * initialisers. */
 #ifndef BENCH_NAMES_H
 #define BENCH_NAMES_H
 
