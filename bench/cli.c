@@ -32,6 +32,7 @@
 #include "cli_outputs.h"
 #include "harness/args.h"
 #include "harness/bench.h"
+#include "names.h"
 #include "results/row_clock.h"
 #include "rtipc/rtipc.h"
 #include "trace/trace.h"

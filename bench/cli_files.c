@@ -17,6 +17,7 @@
 #include "cli_outputs.h"
 #include "compare/compare.h"
 #include "harness/args.h"
+#include "names.h"
 #include "report/html.h"
 #include "results/outfile.h"
 #include "results/read.h"
@@ -94,8 +95,9 @@ static int cmd_report(int argc, char **argv)
 static int finish_trace(bench_run_t *run, const char *vcd, const char *perfetto)
 {
     int status = 0;
-    const bench_result_t *p50 = bench_find(run, "queue-latency", "rtipc-queue", "cross-core", "trace-overhead-p50");
-    const bench_result_t *p99 = bench_find(run, "queue-latency", "rtipc-queue", "cross-core", "trace-overhead-p99");
+    const char *e = BENCH_EXP_QUEUE_LATENCY, *q = BENCH_MECH_RTIPC_QUEUE, *v = BENCH_VARIANT_CROSS_CORE;
+    const bench_result_t *p50 = bench_find(run, e, q, v, BENCH_METRIC_TRACE_OVERHEAD_P50);
+    const bench_result_t *p99 = bench_find(run, e, q, v, BENCH_METRIC_TRACE_OVERHEAD_P99);
     if (p50 && p99) {
         printf("\ntrace overhead: p50 %+.0f ns, p99 %+.0f ns (traced - untraced; see queue-latency's note)\n",
                p50->value, p99->value);

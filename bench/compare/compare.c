@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../harness/args.h"
+#include "../names.h"
 #include "../results/read.h"
 #include "compare.h"
 
@@ -63,20 +64,20 @@ static const struct {
     bench_better_t better;
 } direction_rules[] = {
     /* Losses and starvation: fewer is better, whatever they are counted in. */
-    {"dropped", NULL, BENCH_BETTER_LOWER},         /* sends refused by a full buffer */
-    {"watchdog-trips", NULL, BENCH_BETTER_LOWER},  /* a task missed its watchdog timeout */
-    {"idle-trips", NULL, BENCH_BETTER_LOWER},      /* a core's idle task starved */
-    {"missed-updates", NULL, BENCH_BETTER_LOWER},  /* state-vs-event: values never acted on */
+    {BENCH_METRIC_DROPPED, NULL, BENCH_BETTER_LOWER},          /* sends refused by a full buffer */
+    {BENCH_METRIC_WATCHDOG_TRIPS, NULL, BENCH_BETTER_LOWER},   /* a task missed its watchdog timeout */
+    {BENCH_METRIC_IDLE_TRIPS, NULL, BENCH_BETTER_LOWER},       /* a core's idle task starved */
+    {BENCH_METRIC_MISSED_UPDATES, NULL, BENCH_BETTER_LOWER},   /* state-vs-event: values never acted on */
     /* Outcomes a notification mode produces by design. */
-    {"coalesced", NULL, BENCH_BETTER_NONE},
-    {"refused", NULL, BENCH_BETTER_NONE},
+    {BENCH_METRIC_COALESCED, NULL, BENCH_BETTER_NONE},
+    {BENCH_METRIC_REFUSED, NULL, BENCH_BETTER_NONE},
     /* The workload, not the mechanism's merit (their units would say otherwise). */
-    {"offered", NULL, BENCH_BETTER_NONE},         /* msg/s the producer aimed at: a setting */
-    {"delivered", NULL, BENCH_BETTER_NONE},       /* follows the offered load */
-    {"sent", NULL, BENCH_BETTER_NONE},
-    {"received", NULL, BENCH_BETTER_NONE},
-    {"published", NULL, BENCH_BETTER_NONE},
-    {"freertos-32bit", NULL, BENCH_BETTER_NONE},  /* footprint: a reference constant */
+    {BENCH_METRIC_OFFERED, NULL, BENCH_BETTER_NONE},           /* msg/s the producer aimed at: a setting */
+    {BENCH_METRIC_DELIVERED, NULL, BENCH_BETTER_NONE},         /* follows the offered load */
+    {BENCH_METRIC_SENT, NULL, BENCH_BETTER_NONE},
+    {BENCH_METRIC_RECEIVED, NULL, BENCH_BETTER_NONE},
+    {BENCH_METRIC_PUBLISHED, NULL, BENCH_BETTER_NONE},
+    {BENCH_METRIC_FREERTOS_32BIT, NULL, BENCH_BETTER_NONE},    /* footprint: a reference constant */
     /* Costs: less is better. */
     {NULL, "ns", BENCH_BETTER_LOWER},     /* latencies, call overheads */
     {NULL, "B", BENCH_BETTER_LOWER},      /* memory footprints */

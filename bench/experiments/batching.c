@@ -193,8 +193,8 @@ static int measure(bench_run_t *run, const char *variant, size_t item, size_t de
     } else if (recorded != st->batches_sent - st->warmup) {
         result = bench_fail(run, "%s: %zu batches sent after the warm-up, %zu recorded", variant,
                             st->batches_sent - st->warmup, recorded);
-    } else if (bench_add_dist(run, "rtipc-queue", variant, "time-per-100B", &s)) {
-        bench_add_value(run, "rtipc-queue", variant, "context-switches-per-100B", "count",
+    } else if (bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_TIME_PER_100B, &s)) {
+        bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_CONTEXT_SWITCHES_PER_100B, "count",
                         (double)(st->csw_prod + st->csw_cons) / (double)recorded);
         if (recorded < samples)
             bench_note(run, "%s stopped %.1f s after its warm-up with %zu of %zu samples (its time cap: "
@@ -215,23 +215,24 @@ static int run_batching(bench_run_t *run)
 {
     size_t samples = bench_sample_count(run, 10000, 1000);
     bench_progress(run, 0.0);
-    if (measure(run, "100x1B", 1, BYTES, samples) != 0)
+    if (measure(run, BENCH_VARIANT_100X1B, 1, BYTES, samples) != 0)
         return -1;
     bench_progress(run, 0.6);
-    if (measure(run, "1x100B", BYTES, 1, samples) != 0)
+    if (measure(run, BENCH_VARIANT_1X100B, BYTES, 1, samples) != 0)
         return -1;
     bench_progress(run, 1.0);
-    const bench_result_t *a = bench_find(run, "batching", "rtipc-queue", "100x1B", "time-per-100B");
-    const bench_result_t *b = bench_find(run, "batching", "rtipc-queue", "1x100B", "time-per-100B");
+    const char *e = BENCH_EXP_BATCHING, *q = BENCH_MECH_RTIPC_QUEUE, *m = BENCH_METRIC_TIME_PER_100B;
+    const bench_result_t *a = bench_find(run, e, q, BENCH_VARIANT_100X1B, m);
+    const bench_result_t *b = bench_find(run, e, q, BENCH_VARIANT_1X100B, m);
     if (a && b && b->stats.p50 > 0) {
         double r = a->stats.p50 / b->stats.p50;  /* before adding a row moves the rows */
-        bench_add_value(run, "rtipc-queue", "100x1B/1x100B", "time-ratio", "x", r);
+        bench_add_value(run, q, BENCH_VARIANT_100X1B_OVER_1X100B, BENCH_METRIC_TIME_RATIO, "x", r);
     }
     return 0;
 }
 
 const bench_experiment_t exp_batching = {
-    .id = "batching",
+    .id = BENCH_EXP_BATCHING,
     .summary = "100 bytes through a queue, core 1 -> core 0: 100 x 1-byte items vs 1 x 100-byte item",
     .definitions =
         "A producer task on core 1 (priority 10) moves 100 bytes to a consumer task on core 0\n"

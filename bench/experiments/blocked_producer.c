@@ -229,19 +229,19 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
     if (bench_failure_is_set(&st->failure)) {
         result = bench_fail(run, "%s: %s", v->name, st->failure.why);
     } else if (check_accounting(run, st) == 0) {
-        const char *m = "rtipc-queue";
+        const char *m = BENCH_MECH_RTIPC_QUEUE;
         if (!v->no_watchdog) {
-            bench_add_value(run, m, v->name, "watchdog-trips", "count",
+            bench_add_value(run, m, v->name, BENCH_METRIC_WATCHDOG_TRIPS, "count",
                             (double)atomic_load(&trips->producer_trips));
-            bench_result_t *r = bench_add_value(run, m, v->name, "idle-trips", "count",
+            bench_result_t *r = bench_add_value(run, m, v->name, BENCH_METRIC_IDLE_TRIPS, "count",
                                                 (double)atomic_load(&trips->idle_trips));
             if (r && atomic_load(&trips->idle_trips))
                 snprintf(r->note, sizeof r->note, "a core's idle task was starved (by anything on the machine)");
         }
-        bench_add_value(run, m, v->name, "max-stall", "ms", st->max_stall_ns / 1e6);
-        bench_add_value(run, m, v->name, "sent", "count", (double)st->sent);
-        bench_add_value(run, m, v->name, "delivered", "count", (double)st->n_got);
-        bench_add_value(run, m, v->name, "dropped", "count", (double)st->n_dropped);
+        bench_add_value(run, m, v->name, BENCH_METRIC_MAX_STALL, "ms", st->max_stall_ns / 1e6);
+        bench_add_value(run, m, v->name, BENCH_METRIC_SENT, "count", (double)st->sent);
+        bench_add_value(run, m, v->name, BENCH_METRIC_DELIVERED, "count", (double)st->n_got);
+        bench_add_value(run, m, v->name, BENCH_METRIC_DROPPED, "count", (double)st->n_dropped);
         if (atomic_load(&trips->idle_trips))
             bench_note(run, "%s: an idle task starved for a whole timeout: something (other real-time "
                             "load on the machine) held a core, so trips here may come from starvation",
@@ -262,9 +262,9 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
 static int run_blocked_producer(bench_run_t *run)
 {
     static const bp_variant_t variants[] = {
-        {"wait-forever/subscribed", true, true, false},
-        {"wait-forever/unsubscribed", true, false, false},
-        {"timeout-10ms/subscribed", false, true, false},
+        {BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED, true, true, false},
+        {BENCH_VARIANT_WAIT_FOREVER_UNSUBSCRIBED, true, false, false},
+        {BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED, false, true, false},
     };
     int64_t stall_ns = (int64_t)(bench_duration(run, 1.0, 0.3) * 1e9);
     int64_t pre_ns = run->opts.quick ? 30000000 : 300000000;
@@ -331,7 +331,7 @@ static int run_blocked_producer(bench_run_t *run)
 }
 
 const bench_experiment_t exp_blocked_producer = {
-    .id = "blocked-producer",
+    .id = BENCH_EXP_BLOCKED_PRODUCER,
     .summary = "consumer stalls 1 s; producer with a watchdog subscription blocks forever vs times out",
     .definitions =
         "Setup: producer task on core 1 (priority 10) sends sequence numbers (4 B) every 1 ms into a\n"

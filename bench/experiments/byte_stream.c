@@ -154,8 +154,8 @@ static int q_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, siz
 }
 
 static const bs_mech_t mechs[] = {
-    {"rtipc-ringbuf-bytebuf", rb_create, rb_destroy, rb_send_nb, rb_send_all, rb_recv, rb_done},
-    {"rtipc-streambuf", sb_create, sb_destroy, sb_send_nb, sb_send_all, sb_recv, NULL},
+    {BENCH_MECH_RTIPC_RINGBUF_BYTEBUF, rb_create, rb_destroy, rb_send_nb, rb_send_all, rb_recv, rb_done},
+    {BENCH_MECH_RTIPC_STREAMBUF, sb_create, sb_destroy, sb_send_nb, sb_send_all, sb_recv, NULL},
     {"rtipc-queue-1B", q_create, q_destroy, q_send_nb, q_send_all, q_recv, NULL},
 };
 #define N_MECHS (sizeof mechs / sizeof mechs[0])
@@ -344,16 +344,16 @@ static int run_phase(bench_run_t *run, const bs_mech_t *m, bool paced, size_t bl
         /* ns per byte = ms per MB (MB = 10^6 B). */
         double cpu = (double)(st->cpu_prod_ns + st->cpu_cons_ns) / (double)st->received;
         if (paced) {
-            bench_add_value(run, m->name, phase, "delivered", "B", (double)st->received);
-            bench_add_value(run, m->name, phase, "dropped", "B", (double)st->dropped);
-            bench_add_value(run, m->name, phase, "cpu-per-MB", "ms/MB", cpu);
-            bench_add_value(run, m->name, phase, "receives", "count", (double)st->receives);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_DELIVERED, "B", (double)st->received);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_DROPPED, "B", (double)st->dropped);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_CPU_PER_MB, "ms/MB", cpu);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_RECEIVES, "count", (double)st->receives);
         } else {
             double secs = (double)(st->t_last_recv - st->t_first_send) / 1e9;
-            bench_add_value(run, m->name, phase, "delivered", "B", (double)st->received);
-            bench_add_value(run, m->name, phase, "throughput", "B/s", (double)st->received / secs);
-            bench_add_value(run, m->name, phase, "cpu-per-MB", "ms/MB", cpu);
-            bench_add_value(run, m->name, phase, "receives", "count", (double)st->receives);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_DELIVERED, "B", (double)st->received);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_THROUGHPUT, "B/s", (double)st->received / secs);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_CPU_PER_MB, "ms/MB", cpu);
+            bench_add_value(run, m->name, phase, BENCH_METRIC_RECEIVES, "count", (double)st->receives);
         }
     }
     m->destroy(st->obj);
@@ -387,7 +387,7 @@ static int run_byte_stream(bench_run_t *run)
 }
 
 const bench_experiment_t exp_byte_stream = {
-    .id = "byte-stream",
+    .id = BENCH_EXP_BYTE_STREAM,
     .summary = "audio-like byte stream (176400 B/s in 1764 B blocks), core 1 -> core 0: byte ring "
                "buffer vs stream buffer vs queue of 1-byte items",
     .definitions =

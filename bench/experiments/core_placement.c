@@ -10,7 +10,7 @@ enum { MECHS = 3 };
 
 static int run_core_placement(bench_run_t *run)
 {
-    static const char *const names[MECHS] = {"rtipc-queue", "rtipc-sem", "rtipc-notify"};
+    static const char *const names[MECHS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_SEM, BENCH_MECH_RTIPC_NOTIFY};
     rtipc_queue_t *q = NULL;
     hx_sem_t sem = {0};
     hx_notify_t note = {0};
@@ -35,7 +35,7 @@ static int run_core_placement(bench_run_t *run)
         for (int same = 0; same < 2; same++) {
             hx_case_t *c = &cases[2 * m + same];
             c->mechanism = names[m];
-            c->variant = same ? "same-core" : "cross-core";
+            c->variant = same ? BENCH_VARIANT_SAME_CORE : BENCH_VARIANT_CROSS_CORE;
             c->ops = ops[m];
             c->cfg = handoff_default(run, 12000, 1500);
             c->cfg.warmup = bench_warmup_count(run, c->cfg.samples / rounds);
@@ -51,7 +51,7 @@ static int run_core_placement(bench_run_t *run)
         char diff[200] = "";
         for (int m = 0; m < MECHS; m++) {
             const bench_result_t *x = cases[2 * m].row, *s = cases[2 * m + 1].row;
-            bench_add_value(run, names[m], "cross/same", "p50-ratio", "x", hx_p50_ratio(x, s));
+            bench_add_value(run, names[m], "cross/same", BENCH_METRIC_P50_RATIO, "x", hx_p50_ratio(x, s));
             size_t l = strlen(diff);
             snprintf(diff + l, sizeof diff - l, "%s%s %+.2f us (same-core %.2f us)", m ? ", " : "",
                      names[m], (x->stats.p50 - s->stats.p50) / 1000, s->stats.p50 / 1000);
@@ -73,7 +73,7 @@ static int run_core_placement(bench_run_t *run)
 }
 
 const bench_experiment_t exp_core_placement = {
-    .id = "core-placement",
+    .id = BENCH_EXP_CORE_PLACEMENT,
     .summary = EXP_CORE_PLACEMENT_SUMMARY,
     .requires = EXP_CORE_PLACEMENT_REQUIRES,
     .definitions =

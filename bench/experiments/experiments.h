@@ -8,6 +8,7 @@
 #include "../harness/bench.h"
 #include "../harness/failure.h"
 #include "../harness/handoff.h"
+#include "../names.h"
 #include "rtipc/rtipc.h"
 
 /* Handoff adapters for an rtipc queue of uint32_t items (obj = the queue):

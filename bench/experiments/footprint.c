@@ -33,12 +33,12 @@ typedef struct {
 static void record(fp_t *fp, const char *mech, const char *shape, size_t measured, size_t formula,
                    const char *formula_text, long freertos, const char *freertos_text)
 {
-    bench_add_value(fp->run, mech, shape, "bytes", "B", (double)measured);
-    bench_result_t *r = bench_add_value(fp->run, mech, shape, "formula", "B", (double)formula);
+    bench_add_value(fp->run, mech, shape, BENCH_METRIC_BYTES, "B", (double)measured);
+    bench_result_t *r = bench_add_value(fp->run, mech, shape, BENCH_METRIC_FORMULA, "B", (double)formula);
     if (r)
         snprintf(r->note, sizeof r->note, "%s", formula_text);
     if (freertos > 0) {
-        r = bench_add_value(fp->run, mech, shape, "freertos-32bit", "B", (double)freertos);
+        r = bench_add_value(fp->run, mech, shape, BENCH_METRIC_FREERTOS_32BIT, "B", (double)freertos);
         if (r)
             snprintf(r->note, sizeof r->note, "reference, not measured: %s", freertos_text);
     }
@@ -70,7 +70,15 @@ static void check_doc(fp_t *fp, const char *what, size_t actual, size_t document
 
 static int queues(fp_t *fp)
 {
-    static const struct { size_t len, item; } shapes[] = {{10, 4}, {100, 4}, {50, 8}, {10, 64}};
+    static const struct {
+        size_t len, item;
+        const char *variant;  /* "len=LEN,item=ITEM" */
+    } shapes[] = {
+        {10, 4, BENCH_VARIANT_LEN_10_ITEM_4},
+        {100, 4, BENCH_VARIANT_LEN_100_ITEM_4},
+        {50, 8, BENCH_VARIANT_LEN_50_ITEM_8},
+        {10, 64, "len=10,item=64"},
+    };
     size_t cb = rtipc_queue_footprint_for(0, 0);
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         rtipc_queue_t *q;
@@ -79,14 +87,14 @@ static int queues(fp_t *fp)
             return bench_fail(fp->run, "queue create: %s", rtipc_strerror(rc));
         size_t measured = rtipc_queue_footprint(q);
         rtipc_queue_delete(q);
-        char shape[48], ftext[96], rtext[128];
-        snprintf(shape, sizeof shape, "len=%zu,item=%zu", shapes[i].len, shapes[i].item);
+        char ftext[96], rtext[128];
         snprintf(ftext, sizeof ftext, "control block %zu + %zu x %zu (queue.h)", cb, shapes[i].len,
                  shapes[i].item);
         long fr = FRTOS_QUEUE_CB + (long)(shapes[i].len * shapes[i].item);
         snprintf(rtext, sizeof rtext, "StaticQueue_t %d + %zu x %zu; %s", FRTOS_QUEUE_CB, shapes[i].len,
                  shapes[i].item, FRTOS_SRC);
-        record(fp, "rtipc-queue", shape, measured, cb + shapes[i].len * shapes[i].item, ftext, fr, rtext);
+        record(fp, BENCH_MECH_RTIPC_QUEUE, shapes[i].variant, measured, cb + shapes[i].len * shapes[i].item, ftext,
+               fr, rtext);
         if (shapes[i].len == 50 && shapes[i].item == 8)
             bench_note(fp->run,
                        "memory claim 'a queue costs length x item + 80-120 B; 50 x 8 B is about 520 B': "
@@ -106,7 +114,7 @@ static int semaphores(fp_t *fp)
         return bench_fail(fp->run, "binary semaphore create: %s", rtipc_strerror(rc));
     size_t m = rtipc_sem_footprint(s);
     rtipc_sem_delete(s);
-    record(fp, "rtipc-sem-binary", "max=1", m, rtipc_sem_footprint(NULL),
+    record(fp, BENCH_MECH_RTIPC_SEM_BINARY, BENCH_VARIANT_MAX_1, m, rtipc_sem_footprint(NULL),
            "rtipc_sem_footprint(NULL): the same for any semaphore (sem.h)", FRTOS_QUEUE_CB, rtext);
     rc = rtipc_sem_create_counting(10, 0, &s);
     if (rc != 0)
@@ -123,7 +131,8 @@ static int semaphores(fp_t *fp)
             return bench_fail(fp->run, "mutex create: %s", rtipc_strerror(rc));
         m = rtipc_mutex_footprint(mx);
         rtipc_mutex_delete(mx);
-        record(fp, "rtipc-mutex", recursive ? "recursive" : "plain", m, rtipc_mutex_footprint(NULL),
+        record(fp, BENCH_MECH_RTIPC_MUTEX, recursive ? "recursive" : BENCH_VARIANT_PLAIN, m,
+               rtipc_mutex_footprint(NULL),
                "rtipc_mutex_footprint(NULL): the same for any mutex (mutex.h)", FRTOS_QUEUE_CB, rtext);
     }
     return 0;
@@ -133,16 +142,17 @@ static void notifications(fp_t *fp)
 {
     /* A slot lives inside the task descriptor, whose size the API does not
      * expose: only the documented figure can be given. */
-    bench_result_t *r = bench_add_value(fp->run, "rtipc-notify", "per-slot", "formula", "B", 8);
+    const char *notify = BENCH_MECH_RTIPC_NOTIFY;
+    bench_result_t *r = bench_add_value(fp->run, notify, "per-slot", BENCH_METRIC_FORMULA, "B", 8);
     if (r)
         snprintf(r->note, sizeof r->note, "documented in notify.h (8 B per slot in the task descriptor)");
-    r = bench_add_value(fp->run, "rtipc-notify", "per-slot", "freertos-32bit", "B", FRTOS_NOTIFY_SLOT);
+    r = bench_add_value(fp->run, notify, "per-slot", BENCH_METRIC_FREERTOS_32BIT, "B", FRTOS_NOTIFY_SLOT);
     if (r)
         snprintf(r->note, sizeof r->note,
                  "reference, not measured: TCB ulNotifiedValue[] 4 B + ucNotifyState[] 1 B per slot "
                  "(tasks.c V11.1.0)");
-    bench_add_value(fp->run, "rtipc-notify", "per-task", "slots", "count", RTIPC_NOTIFY_SLOTS);
-    r = bench_add_value(fp->run, "rtipc-notify", "per-task", "formula", "B", 8.0 * RTIPC_NOTIFY_SLOTS);
+    bench_add_value(fp->run, notify, "per-task", "slots", "count", RTIPC_NOTIFY_SLOTS);
+    r = bench_add_value(fp->run, notify, "per-task", BENCH_METRIC_FORMULA, "B", 8.0 * RTIPC_NOTIFY_SLOTS);
     if (r)
         snprintf(r->note, sizeof r->note, "8 B x RTIPC_NOTIFY_SLOTS (%d)", RTIPC_NOTIFY_SLOTS);
     bench_note(fp->run, "notification slots: no 'bytes' row: a slot lives in the task descriptor and rtipc "
@@ -152,9 +162,9 @@ static void notifications(fp_t *fp)
 static int ringbufs(fp_t *fp)
 {
     static const struct { rtipc_ringbuf_type_t type; const char *name; } types[] = {
-        {RTIPC_RINGBUF_NOSPLIT, "rtipc-ringbuf-nosplit"},
-        {RTIPC_RINGBUF_ALLOWSPLIT, "rtipc-ringbuf-allowsplit"},
-        {RTIPC_RINGBUF_BYTEBUF, "rtipc-ringbuf-bytebuf"},
+        {RTIPC_RINGBUF_NOSPLIT, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT},
+        {RTIPC_RINGBUF_ALLOWSPLIT, BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT},
+        {RTIPC_RINGBUF_BYTEBUF, BENCH_MECH_RTIPC_RINGBUF_BYTEBUF},
     };
     const size_t size = 1024;
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
@@ -173,7 +183,7 @@ static int ringbufs(fp_t *fp)
         size_t storage = types[i].type == RTIPC_RINGBUF_BYTEBUF ? size : (size + 3) / 4 * 4;
         char ftext[96];
         snprintf(ftext, sizeof ftext, "control block %zu + storage %zu (ringbuf.h)", cb, storage);
-        record(fp, types[i].name, "size=1024", m, cb + storage, ftext, 0, NULL);
+        record(fp, types[i].name, BENCH_VARIANT_SIZE_1024, m, cb + storage, ftext, 0, NULL);
         check_doc(fp, "ring buffer control block", cb, 72);
     }
     return 0;
@@ -201,7 +211,8 @@ static int queueset(fp_t *fp)
              cb, sizeof(void *), rtipc_queue_footprint_for(0, 0), 30 * sizeof(void *));
     snprintf(rtext, sizeof rtext, "a queue of 30 x 4 B handles: StaticQueue_t %d + 120; %s", FRTOS_QUEUE_CB,
              FRTOS_SRC);
-    record(fp, "rtipc-queueset", "len=30", m, cb + rtipc_queue_footprint_for(30, sizeof(void *)), ftext,
+    record(fp, BENCH_MECH_RTIPC_QUEUESET, BENCH_VARIANT_LEN_30, m,
+           cb + rtipc_queue_footprint_for(30, sizeof(void *)), ftext,
            FRTOS_QUEUE_CB + 30 * FRTOS_PTR, rtext);
     return 0;
 }
@@ -216,7 +227,7 @@ static int others(fp_t *fp)
     size_t m = rtipc_eventgroup_footprint(eg);
     rtipc_eventgroup_delete(eg);
     snprintf(rtext, sizeof rtext, "sizeof(StaticEventGroup_t); %s", FRTOS_SRC);
-    record(fp, "rtipc-eventgroup", "24-bit", m, rtipc_eventgroup_footprint(NULL),
+    record(fp, BENCH_MECH_RTIPC_EVENTGROUP, BENCH_VARIANT_24_BIT, m, rtipc_eventgroup_footprint(NULL),
            "rtipc_eventgroup_footprint(NULL): the same for any group (eventgroup.h)", FRTOS_EVENTGROUP,
            rtext);
     check_doc(fp, "event group", m, 24);
@@ -232,7 +243,8 @@ static int others(fp_t *fp)
     rtipc_streambuf_delete(sb);
     size_t cb = rtipc_streambuf_footprint_for(0);
     snprintf(ftext, sizeof ftext, "control block %zu + %zu (streambuf.h)", cb, size + BYTEBUF_SPARE);
-    record(fp, "rtipc-streambuf", "size=1024", m, cb + size + BYTEBUF_SPARE, ftext, FRTOS_STREAMBUF_CB + (long)size + 1,
+    record(fp, BENCH_MECH_RTIPC_STREAMBUF, BENCH_VARIANT_SIZE_1024, m, cb + size + BYTEBUF_SPARE, ftext,
+           FRTOS_STREAMBUF_CB + (long)size + 1,
            rtext);
     check_doc(fp, "stream buffer control block", cb, 72);
 
@@ -244,7 +256,8 @@ static int others(fp_t *fp)
     rtipc_msgbuf_delete(mb);
     cb = rtipc_msgbuf_footprint_for(0);
     snprintf(ftext, sizeof ftext, "control block %zu + %zu (msgbuf.h)", cb, size + BYTEBUF_SPARE);
-    record(fp, "rtipc-msgbuf", "size=1024", m, cb + size + BYTEBUF_SPARE, ftext, FRTOS_STREAMBUF_CB + (long)size + 1, rtext);
+    record(fp, BENCH_MECH_RTIPC_MSGBUF, BENCH_VARIANT_SIZE_1024, m, cb + size + BYTEBUF_SPARE, ftext,
+           FRTOS_STREAMBUF_CB + (long)size + 1, rtext);
     check_doc(fp, "message buffer control block", cb, 72);
 
     rtipc_mailbox_t *box;
@@ -256,7 +269,8 @@ static int others(fp_t *fp)
     cb = rtipc_mailbox_footprint_for(0);
     snprintf(ftext, sizeof ftext, "control block %zu + 2 copies of 16 B rounded to 8 = %zu (mailbox.h)", cb,
              RTIPC_MAILBOX_STORAGE_SIZE(16));
-    record(fp, "rtipc-mailbox", "value=16", m, cb + RTIPC_MAILBOX_STORAGE_SIZE(16), ftext, 0, NULL);
+    record(fp, BENCH_MECH_RTIPC_MAILBOX, BENCH_VARIANT_VALUE_16, m, cb + RTIPC_MAILBOX_STORAGE_SIZE(16), ftext, 0,
+           NULL);
     if (cb > 64)
         bench_note(fp->run, "DOC MISMATCH: mailbox control block is %zu B; mailbox.h says 64 at most", cb);
 
@@ -266,7 +280,7 @@ static int others(fp_t *fp)
         return bench_fail(fp->run, "spsc create: %s", rtipc_strerror(rc));
     m = rtipc_spsc_footprint(ring);
     rtipc_spsc_delete(ring);
-    record(fp, "rtipc-spsc", "cap=1024,item=4", m, 192 + 1024 * 4,
+    record(fp, BENCH_MECH_RTIPC_SPSC, "cap=1024,item=4", m, 192 + 1024 * 4,
            "192 (three 64 B lines) + 1024 x 4 (spsc.h)", 0, NULL);
     return 0;
 }
@@ -290,7 +304,7 @@ static int run_footprint(bench_run_t *run)
 }
 
 const bench_experiment_t exp_footprint = {
-    .id = "footprint",
+    .id = BENCH_EXP_FOOTPRINT,
     .summary = "bytes per object (measured on live objects) next to the documented formula",
     .definitions =
         "bytes (B): what the object's footprint call (rtipc_*_footprint) reports for a live object\n"

@@ -120,7 +120,7 @@ int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t
         }
     }
     for (size_t c = 0; c < n_cases; c++) {
-        cases[c].row = bench_add_dist(run, cases[c].mechanism, cases[c].variant, "latency", &pool[c]);
+        cases[c].row = bench_add_dist(run, cases[c].mechanism, cases[c].variant, BENCH_METRIC_LATENCY, &pool[c]);
         if (!cases[c].row) {
             rc = -1;
             goto out;

@@ -12,7 +12,7 @@
 enum { PROFILES = 4, MECHS = 2 };
 enum { LOAD_IDLE, LOAD_IRQ, LOAD_CPU, LOAD_MEM };
 static const char *const profile_name[PROFILES] = {"idle", "irq-storm", "cpu-hog", "memory-hog"};
-static const char *const mech_name[MECHS] = {"rtipc-queue", "rtipc-notify"};
+static const char *const mech_name[MECHS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_NOTIFY};
 
 #define IRQ_PERIOD_NS 50000       /* 20 kHz */
 #define IRQ_WORK_NS 1000          /* busy work per interrupt */
@@ -297,7 +297,7 @@ static int run_interference(bench_run_t *run)
 }
 
 const bench_experiment_t exp_interference = {
-    .id = "interference",
+    .id = BENCH_EXP_INTERFERENCE,
     .summary = EXP_INTERFERENCE_SUMMARY,
     .requires = EXP_INTERFERENCE_REQUIRES,
     .definitions =

@@ -348,14 +348,14 @@ static int lat_phase(bench_run_t *run, lat_mode_t mode, const char *variant, siz
         goto out;
     }
     st->core0 = bench_cpu(run, 0);
-    bench_trace_row_begin(run, "rtipc-queue", variant, (uint32_t)warmup, (uint32_t)samples);
+    bench_trace_row_begin(run, BENCH_MECH_RTIPC_QUEUE, variant, (uint32_t)warmup, (uint32_t)samples);
     r = run_tasks(run, &st->f, &st->busy, lat_consumer, lat_driver, st);
     bench_trace_row_end();
     if (r != 0) {
-        bench_fail(run, "rtipc-queue/%s", variant);
+        bench_fail(run, BENCH_MECH_RTIPC_QUEUE "/%s", variant);
         goto out;
     }
-    if (!bench_add_dist(run, "rtipc-queue", variant, "latency", &s))
+    if (!bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_LATENCY, &s))
         goto out;
     if (bench_two_cores(run))  /* on one core the waiting driver keeps it off, by design */
         note_stalls(run, variant, &st->busy);
@@ -582,7 +582,9 @@ typedef struct {
     uint64_t sent, delivered, dropped;
 } tp_result_t;
 
-static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duration_s, tp_result_t *res)
+/* One throughput phase, its rows named @p variant. */
+static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *variant, double duration_s,
+                    tp_result_t *res)
 {
     /* Core 0 rests after the previous phase; a phase spins at most the
      * window plus its warm-up (keep --duration below ~0.8 s to stay clear of
@@ -593,8 +595,6 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duratio
     if (!st)
         return bench_fail(run, "out of memory");
     int rc = -1;
-    char variant[32];
-    snprintf(variant, sizeof variant, "%s/depth=%u", yield ? "yield" : "no-yield", depth);
     st->yield = yield;
     st->period_ns = (int64_t)(1e9 / TIMER_HZ);
     st->window_ns = (int64_t)(duration_s * 1e9);
@@ -624,11 +624,11 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duratio
         st->busy.source = st->irq;
         st->busy.source_period = st->period_ns;
     }
-    bench_trace_row_begin(run, "rtipc-queue", variant, 0, UINT32_MAX);  /* the first N interrupts */
+    bench_trace_row_begin(run, BENCH_MECH_RTIPC_QUEUE, variant, 0, UINT32_MAX);  /* the first N interrupts */
     r = run_tasks(run, &st->f, &st->busy, tp_consumer, tp_driver, st);
     bench_trace_row_end();
     if (r != 0) {
-        bench_fail(run, "rtipc-queue/%s", variant);
+        bench_fail(run, BENCH_MECH_RTIPC_QUEUE "/%s", variant);
         goto out;
     }
     uint64_t delivered = atomic_load(&st->delivered);
@@ -644,11 +644,11 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, double duratio
     res->sent = st->sent_total;
     res->delivered = delivered;
     res->dropped = st->dropped_total;
-    bench_add_value(run, "rtipc-queue", variant, "throughput", "msg/s", res->throughput);
-    bench_add_value(run, "rtipc-queue", variant, "offered", "msg/s", res->offered);
-    bench_add_value(run, "rtipc-queue", variant, "sent", "count", (double)res->sent);
-    bench_add_value(run, "rtipc-queue", variant, "delivered", "count", (double)res->delivered);
-    bench_add_value(run, "rtipc-queue", variant, "dropped", "count", (double)res->dropped);
+    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_THROUGHPUT, "msg/s", res->throughput);
+    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_OFFERED, "msg/s", res->offered);
+    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_SENT, "count", (double)res->sent);
+    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_DELIVERED, "count", (double)res->delivered);
+    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_DROPPED, "count", (double)res->dropped);
     note_stalls(run, variant, &st->busy);
     rc = 0;
 out:
@@ -687,13 +687,13 @@ static int run_isr_handoff(bench_run_t *run)
                    "preempts (it makes the kernel-call variant's rtipc_task_yield calls); the throughput "
                    "phases' interrupts are raised by the busy task with rtipc_irq_trigger every %.0f us, "
                    "not by an interrupt timer", 1e6 / TIMER_HZ);
-    if (lat_phase(run, LAT_YIELD, "yield", ny_yield, bench_warmup_count(run, ny_yield)) != 0)
+    if (lat_phase(run, LAT_YIELD, BENCH_VARIANT_YIELD, ny_yield, bench_warmup_count(run, ny_yield)) != 0)
         return -1;
     bench_progress(run, 0.1);
-    if (lat_phase(run, LAT_NO_YIELD, "no-yield", n_no, w_no) != 0)
+    if (lat_phase(run, LAT_NO_YIELD, BENCH_VARIANT_NO_YIELD, n_no, w_no) != 0)
         return -1;
     bench_progress(run, 0.45);
-    if (lat_phase(run, LAT_KERNEL_CALL, "no-yield/kernel-call", ny_kc, bench_warmup_count(run, ny_kc)) != 0)
+    if (lat_phase(run, LAT_KERNEL_CALL, BENCH_VARIANT_NO_YIELD_KERNEL_CALL, ny_kc, bench_warmup_count(run, ny_kc)) != 0)
         return -1;
     bench_progress(run, 0.55);
 
@@ -703,10 +703,14 @@ static int run_isr_handoff(bench_run_t *run)
                    "real-time budget (95%% of a second): they may include throttling stalls", dur);
     tp_result_t r[2][2];  /* [yield][depth 1, 100] */
     static const unsigned depths[2] = {1, 100};
+    static const char *const variants[2][2] = {
+        {BENCH_VARIANT_NO_YIELD_DEPTH_1, BENCH_VARIANT_NO_YIELD_DEPTH_100},
+        {BENCH_VARIANT_YIELD_DEPTH_1, BENCH_VARIANT_YIELD_DEPTH_100},
+    };
     int done = 0;
     for (int d = 0; d < 2; d++) {
         for (int y = 1; y >= 0; y--) {
-            if (tp_phase(run, y, depths[d], dur, &r[y][d]) != 0)
+            if (tp_phase(run, y, depths[d], variants[y][d], dur, &r[y][d]) != 0)
                 return -1;
             bench_progress(run, 0.55 + 0.45 * ++done / 4.0);
         }
@@ -742,7 +746,7 @@ static int run_isr_handoff(bench_run_t *run)
 }
 
 const bench_experiment_t exp_isr_handoff = {
-    .id = "isr-handoff",
+    .id = BENCH_EXP_ISR_HANDOFF,
     .summary = "interrupt handler -> higher-priority task on core 0 through a queue, with and without yield-from-ISR",
     .definitions =
         "Setup: an rtipc interrupt source on core 0 (its handler runs in core 0's interrupt thread,\n"

@@ -22,7 +22,7 @@
 
 #define LEN 100                 /* the published shape: depth 100, 4-byte items */
 #define BATCH 8                 /* calls between two timestamps in the batched rows */
-#define BATCH_VARIANT "item=4,batch=8"
+#define BATCH_VARIANT BENCH_VARIANT_ITEM_4_BATCH_8  /* their variant */
 #define ISR_ITEMS 10            /* items sent from the interrupt handler */
 #define POISON UINT32_MAX       /* unblocks a receiver after a failure */
 #define STALL_NS 2000000000LL   /* no progress for this long fails the run */
@@ -482,15 +482,18 @@ static int mq_peer_recv(void *obj, uint32_t *v)
 }
 
 static const mech_t mechs[] = {
-    {"rtipc-queue", q_create, q_destroy, q_send, q_try_send, q_recv, q_isr_send, q_memory, false},
-    {"rtipc-ringbuf-nosplit", rbn_create, rb_destroy, rb_send, rb_try_send, rbn_recv, rb_isr_send, rbn_memory, false},
-    {"rtipc-ringbuf-allowsplit", rbs_create, rb_destroy, rb_send, rb_try_send, rbs_recv, rb_isr_send, rbs_memory, false},
-    {"rtipc-ringbuf-bytebuf", rbb_create, rb_destroy, rb_send, rb_try_send, rbb_recv, rb_isr_send, rbb_memory, false},
-    {"std-queue-mutex", sq_create, sq_destroy, sq_send, sq_send, sq_recv, NULL, sq_memory, false},
-    {"mutex-condvar", hq_create, hq_destroy, hq_send, hq_send, hq_recv, NULL, hq_memory, false},
-    {"pipe", pipe_create, pipe_destroy, pipe_send, pipe_send, pipe_recv, NULL, NULL, false},
-    {"eventfd", efd_create, efd_destroy, efd_send, efd_send, efd_recv, NULL, NULL, true},
-    {"posix-mq", mq_create, mq_destroy, mq_peer_send, mq_peer_try_send, mq_peer_recv, NULL, NULL, false},
+    {BENCH_MECH_RTIPC_QUEUE, q_create, q_destroy, q_send, q_try_send, q_recv, q_isr_send, q_memory, false},
+    {BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, rbn_create, rb_destroy, rb_send, rb_try_send, rbn_recv, rb_isr_send,
+     rbn_memory, false},
+    {BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT, rbs_create, rb_destroy, rb_send, rb_try_send, rbs_recv, rb_isr_send,
+     rbs_memory, false},
+    {BENCH_MECH_RTIPC_RINGBUF_BYTEBUF, rbb_create, rb_destroy, rb_send, rb_try_send, rbb_recv, rb_isr_send,
+     rbb_memory, false},
+    {BENCH_MECH_STD_QUEUE_MUTEX, sq_create, sq_destroy, sq_send, sq_send, sq_recv, NULL, sq_memory, false},
+    {BENCH_MECH_MUTEX_CONDVAR, hq_create, hq_destroy, hq_send, hq_send, hq_recv, NULL, hq_memory, false},
+    {BENCH_MECH_PIPE, pipe_create, pipe_destroy, pipe_send, pipe_send, pipe_recv, NULL, NULL, false},
+    {BENCH_MECH_EVENTFD, efd_create, efd_destroy, efd_send, efd_send, efd_recv, NULL, NULL, true},
+    {BENCH_MECH_POSIX_MQ, mq_create, mq_destroy, mq_peer_send, mq_peer_try_send, mq_peer_recv, NULL, NULL, false},
 };
 #define N_MECHS (sizeof mechs / sizeof mechs[0])
 
@@ -853,26 +856,28 @@ static int measure_mech(bench_run_t *run, const mech_t *m, mc_state_t *st)
         bench_note(run, "%s: round trip stopped at its %.1f s time cap after %zu of %zu samples (loaded "
                    "machine)", m->name, (double)st->rt_cap_ns / 1e9, st->rt_s.n, st->rt_samples);
 
-    if (!bench_add_dist(run, m->name, "item=4", "send-overhead", &st->send_s) ||
-        !bench_add_dist(run, m->name, "item=4", "receive-overhead", &st->recv_s) ||
-        !bench_add_dist(run, m->name, "item=4", "round-trip", &st->rt_s)) {
+    if (!bench_add_dist(run, m->name, BENCH_VARIANT_ITEM_4, BENCH_METRIC_SEND_OVERHEAD, &st->send_s) ||
+        !bench_add_dist(run, m->name, BENCH_VARIANT_ITEM_4, "receive-overhead", &st->recv_s) ||
+        !bench_add_dist(run, m->name, BENCH_VARIANT_ITEM_4, BENCH_METRIC_ROUND_TRIP, &st->rt_s)) {
         result = -1;
         goto out;
     }
     if (!m->no_batch &&
-        (!bench_add_dist(run, m->name, BATCH_VARIANT, "send-overhead", &st->bsend_s) ||
+        (!bench_add_dist(run, m->name, BATCH_VARIANT, BENCH_METRIC_SEND_OVERHEAD, &st->bsend_s) ||
          !bench_add_dist(run, m->name, BATCH_VARIANT, "receive-overhead", &st->brecv_s))) {
         result = -1;
         goto out;
     }
-    bench_result_t *r = bench_add_value(run, m->name, "item=4", "isr-safe", "bool", st->isr_ok);
+    bench_result_t *r = bench_add_value(run, m->name, BENCH_VARIANT_ITEM_4, BENCH_METRIC_ISR_SAFE, "bool",
+                                        st->isr_ok);
     if (r && !st->isr_ok)
         snprintf(r->note, sizeof r->note, "no interrupt-safe send offered");
     else if (r)
         snprintf(r->note, sizeof r->note, "%d items sent from an rtipc interrupt handler, received in order",
                  ISR_ITEMS);
     if (st->mem_ok) {
-        r = bench_add_value(run, m->name, "len=100,item=4", "memory", "B", (double)st->mem_bytes);
+        r = bench_add_value(run, m->name, BENCH_VARIANT_LEN_100_ITEM_4, BENCH_METRIC_MEMORY, "B",
+                            (double)st->mem_bytes);
         if (r)
             snprintf(r->note, sizeof r->note, "%s", st->mem_note);
     }
@@ -930,10 +935,11 @@ static int run_mechanism_compare(bench_run_t *run)
     /* Ratios from the batched rows: the unbatched p50s sit on the
      * timestamp's 10 ns steps. */
     /* (Rows move when rows are added: keep values, not pointers.) */
-    const bench_result_t *q = bench_find(run, "mechanism-compare", "rtipc-queue", BATCH_VARIANT, "send-overhead");
+    const char *e = BENCH_EXP_MECHANISM_COMPARE, *send = BENCH_METRIC_SEND_OVERHEAD;
+    const bench_result_t *q = bench_find(run, e, BENCH_MECH_RTIPC_QUEUE, BATCH_VARIANT, send);
     double q50 = q ? q->stats.p50 : 0;
     for (size_t i = 0; q50 > 0 && i < N_MECHS; i++) {
-        const bench_result_t *r = bench_find(run, "mechanism-compare", mechs[i].name, BATCH_VARIANT, "send-overhead");
+        const bench_result_t *r = bench_find(run, e, mechs[i].name, BATCH_VARIANT, send);
         if (r) {
             double ratio = r->stats.p50 / q50;
             bench_add_value(run, mechs[i].name, BATCH_VARIANT, "send-vs-rtipc-queue", "x", ratio);
@@ -961,7 +967,7 @@ out:
 }
 
 const bench_experiment_t exp_mechanism_compare = {
-    .id = "mechanism-compare",
+    .id = BENCH_EXP_MECHANISM_COMPARE,
     .summary = EXP_MECHANISM_COMPARE_SUMMARY,
     .requires = EXP_MECHANISM_COMPARE_REQUIRES,
     .definitions =

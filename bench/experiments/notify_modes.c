@@ -477,7 +477,7 @@ static int latency_phase(bench_run_t *run, nm_mode_t mode, size_t samples, size_
     }
     if (nm_run_tasks(run, st, lat_receiver, lat_sender) != 0)
         goto out;
-    if (!bench_add_dist(run, "rtipc-notify", mode_name[mode], "latency", &s))
+    if (!bench_add_dist(run, BENCH_MECH_RTIPC_NOTIFY, mode_name[mode], BENCH_METRIC_LATENCY, &s))
         goto out;
     long nw = atomic_load(&st->not_woken);
     if (nw)
@@ -551,10 +551,10 @@ static int burst_phase(bench_run_t *run, nm_mode_t mode, uint32_t n_send)
         bench_note(run, "from-isr burst: %u triggers raised, %llu handler runs gave%s", st->n_send,
                    (unsigned long long)sent,
                    sent < st->n_send ? " (the others arrived while one was pending and merged)" : "");
-    bench_add_value(run, "rtipc-notify", name, "sent", "count", (double)sent);
-    bench_add_value(run, "rtipc-notify", name, "received", "count", (double)got);
-    bench_add_value(run, "rtipc-notify", name, "coalesced", "count", (double)coalesced);
-    bench_add_value(run, "rtipc-notify", name, "refused", "count", (double)refused);
+    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_SENT, "count", (double)sent);
+    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_RECEIVED, "count", (double)got);
+    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_COALESCED, "count", (double)coalesced);
+    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_REFUSED, "count", (double)refused);
     rc = 0;
 out:
     nm_free(st);
@@ -580,7 +580,7 @@ static int run_notify_modes(bench_run_t *run)
 }
 
 const bench_experiment_t exp_notify_modes = {
-    .id = "notify-modes",
+    .id = BENCH_EXP_NOTIFY_MODES,
     .summary = "task notification latency and correctness counts per mode, core 1 -> core 0 and from an ISR",
     .definitions =
         "Receiver task on core 0 (priority 12) owns notification slot 0; sender task on core 1\n"

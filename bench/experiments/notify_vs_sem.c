@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 enum { MECH_SEM, MECH_NOTIFY };
-static const char *const mech_name[] = {"rtipc-sem", "rtipc-notify"};
+static const char *const mech_name[] = {BENCH_MECH_RTIPC_SEM, BENCH_MECH_RTIPC_NOTIFY};
 
 /* ---- the naive method ---------------------------------------------------
  * The receiver stamps the time, blocks in take, stamps again, and records
@@ -161,7 +161,7 @@ static int naive_run(bench_run_t *run, int mech, rtipc_sem_t *sem, size_t sample
             sum_naive += (double)nv->naive.ns[i];
         }
         out->wait_share = sum_naive > 0 ? sum_wait / sum_naive : NAN;
-        out->naive = bench_add_dist(run, mech_name[mech], "naive", "latency", &nv->naive);
+        out->naive = bench_add_dist(run, mech_name[mech], "naive", BENCH_METRIC_LATENCY, &nv->naive);
         out->handoff = bench_add_dist(run, mech_name[mech], "naive", "give-to-take", &nv->handoff);
         if (!out->naive || !out->handoff)
             rc = -1;
@@ -205,8 +205,9 @@ static int run_notify_vs_sem(bench_run_t *run)
     if (hx_measure_rounds(run, cases, 2, rounds, 0.0, 0.4, run->opts.quick ? 0.8 : 6.0) != 0)
         goto out;
     const bench_result_t *s = cases[0].row, *n = cases[1].row;
-    bench_add_value(run, "sem/notify", bench_core_variant(run), "p50-ratio", "x", hx_p50_ratio(s, n));
-    bench_add_value(run, "sem/notify", bench_core_variant(run), "mean-ratio", "x",
+    bench_add_value(run, BENCH_MECH_SEM_OVER_NOTIFY, bench_core_variant(run), BENCH_METRIC_P50_RATIO, "x",
+                    hx_p50_ratio(s, n));
+    bench_add_value(run, BENCH_MECH_SEM_OVER_NOTIFY, bench_core_variant(run), "mean-ratio", "x",
                     n->stats.mean > 0 ? s->stats.mean / n->stats.mean : NAN);
 
     /* Naive method: the report's 1000 iterations (quick 200), fewer when
@@ -225,7 +226,7 @@ static int run_notify_vs_sem(bench_run_t *run)
     if (naive_run(run, MECH_NOTIFY, NULL, iters, &nnote) != 0)
         goto out;
     bench_progress(run, 1.0);
-    bench_add_value(run, "sem/notify", "naive", "p50-ratio", "x",
+    bench_add_value(run, BENCH_MECH_SEM_OVER_NOTIFY, "naive", BENCH_METRIC_P50_RATIO, "x",
                     hx_p50_ratio(nsem.naive, nnote.naive));
 
     bench_note(run,
@@ -255,7 +256,7 @@ out:
 }
 
 const bench_experiment_t exp_notify_vs_sem = {
-    .id = "notify-vs-sem",
+    .id = BENCH_EXP_NOTIFY_VS_SEM,
     .summary = "binary semaphore vs task notification give -> take cross-core, properly and naively",
     .definitions =
         "Sender on core 0 (priority 10), receiver on core 1 (priority 12), as in the report.\n"

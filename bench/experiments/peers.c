@@ -57,7 +57,7 @@
 #define TSAN_ACQUIRE(p) ((void)(p))
 #endif
 
-#define EXP "peers"
+#define EXP BENCH_EXP_PEERS
 #define CAP 1024                  /* items every bounded queue/ring holds */
 #define RUN 64                    /* items per push/pop call in the throughput loops */
 #define PAIRS 1000                /* call-cost: send+receive pairs per timed batch */
@@ -1126,30 +1126,31 @@ static const peer_t peers[] = {
     {"spin", M_ACTIVE | M_CALL, word_create, word_destroy, spin_send, spin_recv, NULL, NULL, NULL, false, spin_pairs},
     {"futex", M_SLEEP | M_CALL, word_create, word_destroy, futex_send, futex_recv, NULL, NULL, futex_kick, true,
      futex_pairs},
-    {"eventfd", M_SLEEP | M_CALL, efd_create, efd_destroy, efd_send, efd_recv, NULL, NULL, efd_kick, true, efd_pairs},
-    {"pipe", M_SLEEP | M_CALL, pipe_create, pipe_destroy, pipe_send, pipe_recv, NULL, NULL, pipe_kick, true,
-     pipe_pairs},
-    {"posix-mq", M_SLEEP | M_CALL, mq_create, mq_destroy, mq_peer_send, mq_peer_recv, NULL, NULL, mq_kick, true,
-     mq_pairs},
+    {BENCH_MECH_EVENTFD, M_SLEEP | M_CALL, efd_create, efd_destroy, efd_send, efd_recv, NULL, NULL, efd_kick, true,
+     efd_pairs},
+    {BENCH_MECH_PIPE, M_SLEEP | M_CALL, pipe_create, pipe_destroy, pipe_send, pipe_recv, NULL, NULL, pipe_kick,
+     true, pipe_pairs},
+    {BENCH_MECH_POSIX_MQ, M_SLEEP | M_CALL, mq_create, mq_destroy, mq_peer_send, mq_peer_recv, NULL, NULL, mq_kick,
+     true, mq_pairs},
     {"posix-sem", M_SLEEP | M_CALL, psem_create, psem_destroy, psem_send, psem_recv, NULL, NULL, psem_kick, true,
      psem_pairs},
-    {"mutex-condvar", M_SLEEP | M_CALL, mcv_create, mcv_destroy, mcv_send, mcv_recv, NULL, NULL, mcv_kick, true,
-     mcv_pairs},
-    {"std-queue-mutex", M_SLEEP | M_CALL, stdq_create, stdq_destroy, stdq_send, stdq_recv, NULL, NULL, stdq_kick,
-     true, stdq_pairs},
+    {BENCH_MECH_MUTEX_CONDVAR, M_SLEEP | M_CALL, mcv_create, mcv_destroy, mcv_send, mcv_recv, NULL, NULL, mcv_kick,
+     true, mcv_pairs},
+    {BENCH_MECH_STD_QUEUE_MUTEX, M_SLEEP | M_CALL, stdq_create, stdq_destroy, stdq_send, stdq_recv, NULL, NULL,
+     stdq_kick, true, stdq_pairs},
     {"ck-ring", M_ACTIVE | M_CALL, ck_create, ck_destroy, ck_send, ck_recv, NULL, NULL, NULL, false, ck_pairs},
     {"boost-spsc", M_ACTIVE | M_CALL, boost_create, boost_destroy, boost_send, boost_recv, NULL, NULL, NULL, false,
      boost_pairs},
-    {"rtipc-queue", M_SLEEP | M_ACTIVE | M_CALL, rq_create, rq_destroy, exp_queue_send, exp_queue_recv, NULL,
-     exp_queue_depth, rq_kick, false, rq_pairs},
-    {"rtipc-sem", M_SLEEP | M_ACTIVE | M_CALL, rsem_create, rsem_destroy, hx_sem_send, hx_sem_recv, NULL, NULL, NULL,
-     false, rsem_pairs},
-    {"rtipc-notify", M_SLEEP | M_ACTIVE | M_CALL, rnot_create, plain_free, hx_notify_give_send, hx_notify_give_recv,
-     hx_notify_bind, NULL, NULL, false, rnot_pairs},
-    {"rtipc-spsc", M_SLEEP | M_ACTIVE | M_CALL, rspsc_create, rspsc_destroy, rspsc_send, rspsc_recv, NULL, NULL,
-     NULL, false, rspsc_pairs},
-    {"rtipc-mailbox", M_SLEEP | M_ACTIVE | M_CALL, mbox_create, mbox_destroy, mbox_send, mbox_recv, NULL, NULL,
-     NULL, false, mbox_pairs},
+    {BENCH_MECH_RTIPC_QUEUE, M_SLEEP | M_ACTIVE | M_CALL, rq_create, rq_destroy, exp_queue_send, exp_queue_recv,
+     NULL, exp_queue_depth, rq_kick, false, rq_pairs},
+    {BENCH_MECH_RTIPC_SEM, M_SLEEP | M_ACTIVE | M_CALL, rsem_create, rsem_destroy, hx_sem_send, hx_sem_recv, NULL,
+     NULL, NULL, false, rsem_pairs},
+    {BENCH_MECH_RTIPC_NOTIFY, M_SLEEP | M_ACTIVE | M_CALL, rnot_create, plain_free, hx_notify_give_send,
+     hx_notify_give_recv, hx_notify_bind, NULL, NULL, false, rnot_pairs},
+    {BENCH_MECH_RTIPC_SPSC, M_SLEEP | M_ACTIVE | M_CALL, rspsc_create, rspsc_destroy, rspsc_send, rspsc_recv, NULL,
+     NULL, NULL, false, rspsc_pairs},
+    {BENCH_MECH_RTIPC_MAILBOX, M_SLEEP | M_ACTIVE | M_CALL, mbox_create, mbox_destroy, mbox_send, mbox_recv, NULL,
+     NULL, NULL, false, mbox_pairs},
 };
 #define N_PEERS (sizeof peers / sizeof peers[0])
 
@@ -1397,17 +1398,17 @@ static int boost_push_bulk(void *o, const uint32_t *it, int n) { return peers_bo
 static int boost_pop_bulk(void *o, uint32_t *it, int n) { return peers_boost_pop_bulk(o, it, n); }
 
 static const tp_mech_t tp_mechs[] = {
-    {"rtipc-spsc", TP_BULK, rspsc_push_bulk, rspsc_pop_bulk, NULL, NULL, true},
-    {"rtipc-spsc", TP_EACH, rspsc_push_each, rspsc_pop_each, NULL, NULL, true},
+    {BENCH_MECH_RTIPC_SPSC, TP_BULK, rspsc_push_bulk, rspsc_pop_bulk, NULL, NULL, true},
+    {BENCH_MECH_RTIPC_SPSC, TP_EACH, rspsc_push_each, rspsc_pop_each, NULL, NULL, true},
     {"boost-spsc", TP_BULK, boost_push_bulk, boost_pop_bulk, NULL, NULL, true},
     {"boost-spsc", TP_EACH, boost_push_each, boost_pop_each, NULL, NULL, true},
     {"ck-ring", TP_EACH, ck_push_each, ck_pop_each, NULL, NULL, true},
-    {"rtipc-queue", TP_EACH, rq_push, rq_pop, NULL, NULL, false},
-    {"mutex-condvar", TP_EACH, mcv_push_n, mcv_pop_1, NULL, NULL, false},
-    {"std-queue-mutex", TP_EACH, stdq_push_n, stdq_pop_1, NULL, NULL, false},
-    {"pipe", TP_EACH, pipe_push, pipe_pop, NULL, NULL, false},
-    {"posix-mq", TP_EACH, mq_push, mq_pop, NULL, NULL, false},
-    {"eventfd", "counter", efd_push, NULL, efd_pop_count, efd_push_marker, false},
+    {BENCH_MECH_RTIPC_QUEUE, TP_EACH, rq_push, rq_pop, NULL, NULL, false},
+    {BENCH_MECH_MUTEX_CONDVAR, TP_EACH, mcv_push_n, mcv_pop_1, NULL, NULL, false},
+    {BENCH_MECH_STD_QUEUE_MUTEX, TP_EACH, stdq_push_n, stdq_pop_1, NULL, NULL, false},
+    {BENCH_MECH_PIPE, TP_EACH, pipe_push, pipe_pop, NULL, NULL, false},
+    {BENCH_MECH_POSIX_MQ, TP_EACH, mq_push, mq_pop, NULL, NULL, false},
+    {BENCH_MECH_EVENTFD, "counter", efd_push, NULL, efd_pop_count, efd_push_marker, false},
 };
 #define N_TP (sizeof tp_mechs / sizeof tp_mechs[0])
 
@@ -1705,14 +1706,14 @@ static int tp_one(bench_run_t *run, const tp_mech_t *m, double dur, double rest)
                    m->mech, m->variant, st->have0 ? (double)(st->t1 - st->t0) / 1e6 : 0.0, dur * 1e3);
     } else {
         double rate = (double)(st->n1 - st->n0) * 1e9 / (double)(st->t1 - st->t0);
-        bench_result_t *r = bench_add_value(run, m->mech, m->variant, "throughput", "items/s", rate);
+        bench_result_t *r = bench_add_value(run, m->mech, m->variant, BENCH_METRIC_THROUGHPUT, "items/s", rate);
         if (r)
             snprintf(r->note, sizeof r->note, "%llu items in %.3f s; %llu sent = %llu received",
                      (unsigned long long)(st->n1 - st->n0), (double)(st->t1 - st->t0) / 1e9,
                      (unsigned long long)st->sent, (unsigned long long)st->received);
     }
     if (result != 0)
-        blame(run, m->mech, "throughput");
+        blame(run, m->mech, BENCH_METRIC_THROUGHPUT);
     free(st);
     p->destroy(obj);
     return result;
@@ -1823,33 +1824,35 @@ static void targets(bench_run_t *run)
 {
     bench_note(run, "targets (ratio of this run's figures; subject, target, figures, ratio, verdict):");
     double futex = p50_of(run, "futex", SLEEP_VARIANT, "handoff-sleeping");
-    static const char *const sleepers[] = {"rtipc-queue", "rtipc-sem", "rtipc-notify"};
+    static const char *const sleepers[] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_SEM, BENCH_MECH_RTIPC_NOTIFY};
     for (size_t i = 0; i < 3; i++)
         target(run, sleepers[i], "handoff-sleeping-p50/futex", "handoff-sleeping p50 / futex",
                p50_of(run, sleepers[i], SLEEP_VARIANT, "handoff-sleeping"), futex, 1.10, false,
                "%.2f / %.2f us", 1e-3);
     double spin = p50_of(run, "spin", ACTIVE_VARIANT, "handoff-active");
-    static const char *const actives[] = {"rtipc-notify", "rtipc-spsc"};
+    static const char *const actives[] = {BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_RTIPC_SPSC};
     for (size_t i = 0; i < 2; i++)
         target(run, actives[i], "handoff-active-p50/spin", "handoff-active p50 / spin",
                p50_of(run, actives[i], ACTIVE_VARIANT, "handoff-active"), spin, 2.0, false, "%.3f / %.3f us", 1e-3);
-    target(run, "rtipc-spsc", "throughput-" TP_BULK "/boost-spsc", "throughput " TP_BULK " / boost-spsc",
-           value_of(run, "rtipc-spsc", TP_BULK, "throughput"), value_of(run, "boost-spsc", TP_BULK, "throughput"),
+    target(run, BENCH_MECH_RTIPC_SPSC, "throughput-" TP_BULK "/boost-spsc", "throughput " TP_BULK " / boost-spsc",
+           value_of(run, BENCH_MECH_RTIPC_SPSC, TP_BULK, BENCH_METRIC_THROUGHPUT),
+           value_of(run, "boost-spsc", TP_BULK, BENCH_METRIC_THROUGHPUT),
            1.2, true, "%.1f / %.1f M/s", 1e-6);
-    target(run, "rtipc-spsc", "throughput-" TP_EACH "/boost-spsc", "throughput " TP_EACH " / boost-spsc",
-           value_of(run, "rtipc-spsc", TP_EACH, "throughput"), value_of(run, "boost-spsc", TP_EACH, "throughput"),
+    target(run, BENCH_MECH_RTIPC_SPSC, "throughput-" TP_EACH "/boost-spsc", "throughput " TP_EACH " / boost-spsc",
+           value_of(run, BENCH_MECH_RTIPC_SPSC, TP_EACH, BENCH_METRIC_THROUGHPUT),
+           value_of(run, "boost-spsc", TP_EACH, BENCH_METRIC_THROUGHPUT),
            1.2, true, "%.1f / %.1f M/s", 1e-6);
-    target(run, "rtipc-queue", "call-cost-p50/mutex-condvar", "call-cost p50 / mutex-condvar",
-           p50_of(run, "rtipc-queue", CALL_VARIANT, "call-cost"),
-           p50_of(run, "mutex-condvar", CALL_VARIANT, "call-cost"),
+    target(run, BENCH_MECH_RTIPC_QUEUE, "call-cost-p50/mutex-condvar", "call-cost p50 / mutex-condvar",
+           p50_of(run, BENCH_MECH_RTIPC_QUEUE, CALL_VARIANT, "call-cost"),
+           p50_of(run, BENCH_MECH_MUTEX_CONDVAR, CALL_VARIANT, "call-cost"),
            0.5, false, "%.0f / %.0f ns", 1);
-    target(run, "rtipc-notify", "call-cost-p50/25ns", "call-cost p50 / 25 ns",
-           p50_of(run, "rtipc-notify", CALL_VARIANT, "call-cost"), 25, 1.0, false, "%.0f / %.0f ns", 1);
-    target(run, "rtipc-queue", "control-block/64B", "footprint_for(0,0) / 64 B",
+    target(run, BENCH_MECH_RTIPC_NOTIFY, "call-cost-p50/25ns", "call-cost p50 / 25 ns",
+           p50_of(run, BENCH_MECH_RTIPC_NOTIFY, CALL_VARIANT, "call-cost"), 25, 1.0, false, "%.0f / %.0f ns", 1);
+    target(run, BENCH_MECH_RTIPC_QUEUE, "control-block/64B", "footprint_for(0,0) / 64 B",
            (double)rtipc_queue_footprint_for(0, 0), 64, 1.0, false, "%.0f / %.0f B", 1);
     /* The slot lives inside the task descriptor: its size is what notify.h
      * documents (8 B: value + state), not a sizeof this code can take. */
-    target(run, "rtipc-notify", "slot/8B", "slot (notify.h says 8 B) / 8 B", 8, 8, 1.0, false,
+    target(run, BENCH_MECH_RTIPC_NOTIFY, "slot/8B", "slot (notify.h says 8 B) / 8 B", 8, 8, 1.0, false,
            "%.0f / %.0f B", 1);
 }
 
@@ -1889,7 +1892,7 @@ static int run_peers(bench_run_t *run)
         if (peers[i].modes & M_ACTIVE)
             active_cases[na++] = (hcase_t){.p = &peers[i], .variant = ACTIVE_VARIANT};
     if (rc == 0) {
-        active_cases[na++] = (hcase_t){.p = peer_named("rtipc-spsc"), .variant = ACTIVE_TRYPOP_VARIANT,
+        active_cases[na++] = (hcase_t){.p = peer_named(BENCH_MECH_RTIPC_SPSC), .variant = ACTIVE_TRYPOP_VARIANT,
                                        .recv = rspsc_recv_spin};
         rc = handoff_phase(run, wd, active_cases, na, "handoff-active", 1000, 3000, 6000, 1000,
                            run->opts.quick ? 1 : 2, 0.45, 0.55);
@@ -1924,7 +1927,7 @@ static int run_peers(bench_run_t *run)
 }
 
 const bench_experiment_t exp_peers = {
-    .id = "peers",
+    .id = EXP,
     .summary = EXP_PEERS_SUMMARY,
     .requires = EXP_PEERS_REQUIRES,
     .definitions =

@@ -15,7 +15,7 @@ static int run_queue_latency(bench_run_t *run)
     handoff_cfg_t cfg = handoff_default(run, 50000, 3000);
     bench_progress(run, 0.0);
     if (bench_two_cores(run)) {
-        if (!handoff_measure(run, "rtipc-queue", "cross-core", &ops, &cfg))
+        if (!handoff_measure(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_CROSS_CORE, &ops, &cfg))
             goto out;
     } else {
         bench_note(run, "one core here: the cross-core rows are not measured; the open-loop row runs "
@@ -27,7 +27,7 @@ static int run_queue_latency(bench_run_t *run)
      * it at once (FreeRTOS: a send that readies a higher-priority task
      * yields). */
     cfg.producer_cpu = cfg.consumer_cpu;
-    if (!handoff_measure(run, "rtipc-queue", "same-core", &ops, &cfg))
+    if (!handoff_measure(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_SAME_CORE, &ops, &cfg))
         goto out;
     bench_progress(run, 0.7);
 
@@ -36,8 +36,9 @@ static int run_queue_latency(bench_run_t *run)
     handoff_cfg_t open = handoff_default(run, 10000, 1000);
     open.mode = HANDOFF_OPEN_LOOP;
     open.rate_hz = 5000;
-    const char *open_variant = bench_two_cores(run) ? "cross-core/open-loop-5kHz" : "same-core/open-loop-5kHz";
-    if (!handoff_measure(run, "rtipc-queue", open_variant, &ops, &open))
+    const char *open_variant = bench_two_cores(run) ? BENCH_VARIANT_CROSS_CORE "/open-loop-5kHz"
+                                                   : BENCH_VARIANT_SAME_CORE "/open-loop-5kHz";
+    if (!handoff_measure(run, BENCH_MECH_RTIPC_QUEUE, open_variant, &ops, &open))
         goto out;
     bench_progress(run, 0.9);
 
@@ -52,7 +53,7 @@ out:
 }
 
 const bench_experiment_t exp_queue_latency = {
-    .id = "queue-latency",
+    .id = BENCH_EXP_QUEUE_LATENCY,
     .summary = "4-byte counter through a depth-100 queue, core 1 -> core 0 (and same core)",
     .definitions =
         "latency (closed loop): from the producer's timestamp taken just before rtipc_queue_send\n"

@@ -101,7 +101,7 @@ static int run_queue_placement(bench_run_t *run)
         return bench_fail(run, "static queue create: %s", rtipc_strerror(rc));
     }
     if (!HAVE_CLFLUSH)
-        bench_add_missing(run, "rtipc-queue/flushed",
+        bench_add_missing(run, BENCH_MECH_RTIPC_QUEUE "/" BENCH_VARIANT_FLUSHED,
                           "no portable cache-line eviction on this architecture (x86 clflush only)");
 
     handoff_ops_t ops = {.send = placed_send, .recv = placed_recv, .obj = &pl};
@@ -140,7 +140,7 @@ static int run_queue_placement(bench_run_t *run)
         cfg.samples = kinds * (left < share ? left : share);
         cfg.warmup = bench_warmup_count(run, cfg.samples);
         pl.next = 0;  /* before the producer exists: its creation publishes it */
-        cfg.mechanism = "rtipc-queue";  /* traced as one row: the kinds alternate by message */
+        cfg.mechanism = BENCH_MECH_RTIPC_QUEUE;  /* traced as one row: the kinds alternate by message */
         cfg.variant = "warm+flushed";
         if (handoff_run(run, &ops, &cfg, &round) != 0) {
             rc = bench_fail(run, "rtipc-queue/warm+flushed");
@@ -152,15 +152,16 @@ static int run_queue_placement(bench_run_t *run)
         bench_progress(run, (double)(r + 1) / (double)rounds);
     }
 
-    const bench_result_t *w = bench_add_dist(run, "rtipc-queue", "warm", "latency", &warm);
+    const bench_result_t *w = bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_WARM, BENCH_METRIC_LATENCY,
+                                             &warm);
     const bench_result_t *f = HAVE_CLFLUSH && w
-        ? bench_add_dist(run, "rtipc-queue", "flushed", "latency", &flushed) : NULL;
+        ? bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY, &flushed) : NULL;
     if (w && f) {
         double p50 = hx_p50_ratio(f, w);
         double p99 = f->stats.p99 / w->stats.p99;
         size_t lines = (sizeof pl.mem->items + LINE - 1) / LINE + (sizeof pl.mem->cb + LINE - 1) / LINE;
-        bench_add_value(run, "rtipc-queue", "flushed/warm", "p50-ratio", "x", p50);
-        bench_add_value(run, "rtipc-queue", "flushed/warm", "p99-ratio", "x", p99);
+        bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, "flushed/warm", BENCH_METRIC_P50_RATIO, "x", p50);
+        bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, "flushed/warm", "p99-ratio", "x", p99);
         char tail[64] = "";
         if (!isnan(p99))
             snprintf(tail, sizeof tail, " and %+.3f us at the p99 (x%.3f)",
@@ -193,7 +194,7 @@ out:
 }
 
 const bench_experiment_t exp_queue_placement = {
-    .id = "queue-placement",
+    .id = BENCH_EXP_QUEUE_PLACEMENT,
     .summary = "queue-latency with the queue's memory warm vs evicted from all caches before each "
                "send",
     .definitions =

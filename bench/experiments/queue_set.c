@@ -183,7 +183,7 @@ out:
 static int run_design(bench_run_t *run, bool use_set, size_t samples, size_t warmup, size_t *objects,
                       size_t *stacks, int *ntasks, size_t *stack_each)
 {
-    const char *mech = use_set ? "queue-set" : "3-tasks";
+    const char *mech = use_set ? BENCH_MECH_QUEUE_SET : BENCH_MECH_THREE_TASKS;
     qs_state_t *st = calloc(1, sizeof *st);
     bench_samples_t s = {0};
     int rc = 0;
@@ -264,7 +264,7 @@ static int run_design(bench_run_t *run, bool use_set, size_t samples, size_t war
         }
         *stacks += st->stack[c];
     }
-    if (!bench_add_dist(run, mech, "any-of-3", "latency", &s))
+    if (!bench_add_dist(run, mech, BENCH_VARIANT_ANY_OF_3, BENCH_METRIC_LATENCY, &s))
         rc = -1;
 
 free_objects:
@@ -307,15 +307,15 @@ static int run_queue_set(bench_run_t *run)
 
     char shape[64];
     snprintf(shape, sizeof shape, "%dx(len=%d,item=4),stack=%zu", QS_SOURCES, QS_LEN, each[0]);
-    const char *mech[2] = {"queue-set", "3-tasks"};
+    const char *mech[2] = {BENCH_MECH_QUEUE_SET, BENCH_MECH_THREE_TASKS};
     for (int d = 0; d < 2; d++) {
-        bench_result_t *r = bench_add_value(run, mech[d], shape, "memory", "B", (double)(obj[d] + stk[d]));
+        bench_result_t *r = bench_add_value(run, mech[d], shape, BENCH_METRIC_MEMORY, "B", (double)(obj[d] + stk[d]));
         if (r)
             snprintf(r->note, sizeof r->note, "objects %zu + %d stack(s) %zu; task descriptors not counted",
                      obj[d], tasks[d], stk[d]);
-        bench_add_value(run, mech[d], shape, "objects", "B", (double)obj[d]);
+        bench_add_value(run, mech[d], shape, BENCH_METRIC_OBJECTS, "B", (double)obj[d]);
         bench_add_value(run, mech[d], shape, "stacks", "B", (double)stk[d]);
-        bench_add_value(run, mech[d], shape, "consumer-tasks", "count", tasks[d]);
+        bench_add_value(run, mech[d], shape, BENCH_METRIC_CONSUMER_TASKS, "count", tasks[d]);
     }
     const char *how;
     (void)bench_target_task_stack(QS_STACK_REQUEST, &how);
@@ -331,7 +331,7 @@ static int run_queue_set(bench_run_t *run)
 }
 
 const bench_experiment_t exp_queue_set = {
-    .id = "queue-set",
+    .id = BENCH_EXP_QUEUE_SET,
     .summary = "3 sources: one consumer on a queue set vs 3 consumer tasks (latency, memory)",
     .definitions =
         "Setup: three queues of length 10, 4-byte items. One producer task on core 1 (priority 10)\n"

@@ -287,17 +287,17 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
         rc = bench_fail(run, "%s: no value acted on after the warm-up", m->mechanism);
         goto out;
     }
-    if (!bench_add_dist(run, m->mechanism, m->variant, "staleness", &s)) {
+    if (!bench_add_dist(run, m->mechanism, m->variant, BENCH_METRIC_STALENESS, &s)) {
         rc = -1;
         goto out;
     }
     /* Published values the consumer never acted on: dropped, overwritten
      * before it looked, or still queued at the end. */
     size_t acted = st->distinct - left;
-    bench_add_value(run, m->mechanism, m->variant, "missed-updates", "count", (double)(st->sent - acted));
-    bench_add_value(run, m->mechanism, m->variant, "dropped", "count", (double)st->n_dropped);
+    bench_add_value(run, m->mechanism, m->variant, BENCH_METRIC_MISSED_UPDATES, "count", (double)(st->sent - acted));
+    bench_add_value(run, m->mechanism, m->variant, BENCH_METRIC_DROPPED, "count", (double)st->n_dropped);
     bench_result_t *r =
-        bench_add_value(run, m->mechanism, m->variant, "published", "count", (double)st->sent);
+        bench_add_value(run, m->mechanism, m->variant, BENCH_METRIC_PUBLISHED, "count", (double)st->sent);
     if (r && (st->repeats || st->empty))
         snprintf(r->note, sizeof r->note, "consumer: %zu actions, %zu on a value it already had, %zu with "
                  "nothing there yet", st->actions, st->repeats, st->empty);
@@ -322,9 +322,9 @@ out:
 static int run_state_vs_event(bench_run_t *run)
 {
     static const sv_mech_t mechs[] = {
-        {"rtipc-queue", "depth=32", SV_QUEUE},
-        {"rtipc-queue-overwrite", "length=1", SV_OVERWRITE},
-        {"rtipc-mailbox", "latest", SV_MAILBOX},
+        {BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_DEPTH_32, SV_QUEUE},
+        {BENCH_MECH_RTIPC_QUEUE_OVERWRITE, BENCH_VARIANT_LENGTH_1, SV_OVERWRITE},
+        {BENCH_MECH_RTIPC_MAILBOX, BENCH_VARIANT_LATEST, SV_MAILBOX},
     };
     double seconds = bench_duration(run, 2.0, 0.4);
     size_t n = sizeof mechs / sizeof mechs[0];
@@ -342,7 +342,7 @@ static int run_state_vs_event(bench_run_t *run)
 }
 
 const bench_experiment_t exp_state_vs_event = {
-    .id = "state-vs-event",
+    .id = BENCH_EXP_STATE_VS_EVENT,
     .summary = "1 kHz state producer, consumer acting every 5 ms: queue vs overwrite vs mailbox",
     .definitions =
         "Setup: producer task on core 1 (priority 10) publishes a 16-byte state {timestamp, number}\n"

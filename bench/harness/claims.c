@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../names.h"
 #include "bench.h"
 
 /* A distribution a claim can rest on: a finite median and a finite 95%
@@ -122,11 +123,12 @@ static bool same_unit(bench_claim_t *c, const char *exp, const bench_result_t *a
 
 static void claim_placement(const bench_run_t *run, bench_claim_t *c)
 {
-    const bench_result_t *w = dist(run, "queue-placement", "rtipc-queue", "warm", "latency");
-    const bench_result_t *f = dist(run, "queue-placement", "rtipc-queue", "flushed", "latency");
+    const char *e = BENCH_EXP_QUEUE_PLACEMENT;
+    const bench_result_t *w = dist(run, e, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_WARM, BENCH_METRIC_LATENCY);
+    const bench_result_t *f = dist(run, e, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY);
     if (!w || !f || isnan(w->stats.p99) || isnan(f->stats.p99))
-        return untestable(c, "queue-placement");
-    if (!same_unit(c, "queue-placement", w, f) || !RATIO_OK(c, "queue-placement", w))
+        return untestable(c, e);
+    if (!same_unit(c, e, w, f) || !RATIO_OK(c, e, w))
         return;
     double lat = ratio(f, w);
     double jw = w->stats.p99 - w->stats.p50, jf = f->stats.p99 - f->stats.p50;
@@ -143,13 +145,13 @@ static void claim_placement(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "isr-handoff";
-    const bench_result_t *d1 = value(run, e, "rtipc-queue", "no-yield/depth=1", "throughput");
-    const bench_result_t *d100 = value(run, e, "rtipc-queue", "no-yield/depth=100", "throughput");
-    const bench_result_t *y1 = value(run, e, "rtipc-queue", "yield/depth=1", "throughput");
-    const bench_result_t *lat = dist(run, e, "rtipc-queue", "no-yield", "latency");
-    const bench_result_t *o1 = value(run, e, "rtipc-queue", "no-yield/depth=1", "offered");
-    const bench_result_t *o100 = value(run, e, "rtipc-queue", "no-yield/depth=100", "offered");
+    const char *e = BENCH_EXP_ISR_HANDOFF, *q = BENCH_MECH_RTIPC_QUEUE;
+    const bench_result_t *d1 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_1, BENCH_METRIC_THROUGHPUT);
+    const bench_result_t *d100 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_100, BENCH_METRIC_THROUGHPUT);
+    const bench_result_t *y1 = value(run, e, q, BENCH_VARIANT_YIELD_DEPTH_1, BENCH_METRIC_THROUGHPUT);
+    const bench_result_t *lat = dist(run, e, q, BENCH_VARIANT_NO_YIELD, BENCH_METRIC_LATENCY);
+    const bench_result_t *o1 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_1, BENCH_METRIC_OFFERED);
+    const bench_result_t *o100 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_100, BENCH_METRIC_OFFERED);
     double hz = run->env.tick_hz;
     if (!d1 || !d100 || !lat || hz <= 0)
         return untestable(c, e);
@@ -171,16 +173,17 @@ static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "mechanism-compare";
+    const char *e = BENCH_EXP_MECHANISM_COMPARE, *m = BENCH_METRIC_SEND_OVERHEAD;
     /* Sends take tens of ns here, while one timestamp pair resolves 10 ns:
      * per-call medians land on 20 or 30 ns and their ratio is mostly
      * rounding. The batched rows (8 sends between two timestamps) resolve
      * 1.25 ns; the per-call rows are used only when they are missing. */
-    const char *v = dist(run, e, "rtipc-queue", "item=4,batch=8", "send-overhead") ? "item=4,batch=8" : "item=4";
-    const bench_result_t *q = dist(run, e, "rtipc-queue", v, "send-overhead");
-    const bench_result_t *rb = dist(run, e, "rtipc-ringbuf-nosplit", v, "send-overhead");
-    const bench_result_t *h = dist(run, e, "mutex-condvar", v, "send-overhead");
-    const bench_result_t *sq = dist(run, e, "std-queue-mutex", v, "send-overhead");
+    const char *v = dist(run, e, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_ITEM_4_BATCH_8, m)
+                        ? BENCH_VARIANT_ITEM_4_BATCH_8 : BENCH_VARIANT_ITEM_4;
+    const bench_result_t *q = dist(run, e, BENCH_MECH_RTIPC_QUEUE, v, m);
+    const bench_result_t *rb = dist(run, e, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, v, m);
+    const bench_result_t *h = dist(run, e, BENCH_MECH_MUTEX_CONDVAR, v, m);
+    const bench_result_t *sq = dist(run, e, BENCH_MECH_STD_QUEUE_MUTEX, v, m);
     if (!q || !rb || !h)
         return untestable(c, e);
     if (!same_unit(c, e, q, rb) || !same_unit(c, e, q, h) || (sq && !same_unit(c, e, q, sq)) ||
@@ -203,10 +206,10 @@ static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "blocked-producer";
-    const bench_result_t *fs = value(run, e, "rtipc-queue", "wait-forever/subscribed", "watchdog-trips");
-    const bench_result_t *fu = value(run, e, "rtipc-queue", "wait-forever/unsubscribed", "watchdog-trips");
-    const bench_result_t *ts = value(run, e, "rtipc-queue", "timeout-10ms/subscribed", "watchdog-trips");
+    const char *e = BENCH_EXP_BLOCKED_PRODUCER, *q = BENCH_MECH_RTIPC_QUEUE, *m = BENCH_METRIC_WATCHDOG_TRIPS;
+    const bench_result_t *fs = value(run, e, q, BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED, m);
+    const bench_result_t *fu = value(run, e, q, BENCH_VARIANT_WAIT_FOREVER_UNSUBSCRIBED, m);
+    const bench_result_t *ts = value(run, e, q, BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED, m);
     if (!fs || !fu || !ts)
         return untestable(c, e);
     /* The claim as stated (blocking forever trips it) holds only if blocking
@@ -222,16 +225,17 @@ static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_staleness(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "state-vs-event";
+    const char *e = BENCH_EXP_STATE_VS_EVENT, *metric = BENCH_METRIC_STALENESS;
+    /* The queue's row, whatever its depth (the variant). */
     const bench_result_t *q = NULL;
     for (size_t i = 0; i < run->n_results && !q; i++) {
         const bench_result_t *r = &run->results[i];
-        if (usable_dist(r) && !strcmp(r->experiment, e) && !strcmp(r->mechanism, "rtipc-queue") &&
-            !strcmp(r->metric, "staleness"))
+        if (usable_dist(r) && !strcmp(r->experiment, e) && !strcmp(r->mechanism, BENCH_MECH_RTIPC_QUEUE) &&
+            !strcmp(r->metric, metric))
             q = r;
     }
-    const bench_result_t *o = dist(run, e, "rtipc-queue-overwrite", NULL, "staleness");
-    const bench_result_t *m = dist(run, e, "rtipc-mailbox", NULL, "staleness");
+    const bench_result_t *o = dist(run, e, BENCH_MECH_RTIPC_QUEUE_OVERWRITE, NULL, metric);
+    const bench_result_t *m = dist(run, e, BENCH_MECH_RTIPC_MAILBOX, NULL, metric);
     if (!q || !o)
         return untestable(c, e);
     if (!same_unit(c, e, q, o) || !RATIO_OK(c, e, o))
@@ -245,12 +249,13 @@ static void claim_staleness(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_cross_core(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "core-placement", *mech[] = {"rtipc-queue", "rtipc-sem", "rtipc-notify"};
+    const char *e = BENCH_EXP_CORE_PLACEMENT;
+    const char *mech[] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_SEM, BENCH_MECH_RTIPC_NOTIFY};
     char buf[400] = "";
     int dearer = 0, tested = 0;
     for (int i = 0; i < 3; i++) {
-        const bench_result_t *s = dist(run, e, mech[i], "same-core", "latency");
-        const bench_result_t *x = dist(run, e, mech[i], "cross-core", "latency");
+        const bench_result_t *s = dist(run, e, mech[i], BENCH_VARIANT_SAME_CORE, BENCH_METRIC_LATENCY);
+        const bench_result_t *x = dist(run, e, mech[i], BENCH_VARIANT_CROSS_CORE, BENCH_METRIC_LATENCY);
         if (!s || !x || strcmp(s->unit, x->unit) != 0 || !(s->stats.p50 > 0))
             continue;
         tested++;
@@ -267,9 +272,9 @@ static void claim_cross_core(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_batching(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "batching";
-    const bench_result_t *small = dist(run, e, "rtipc-queue", "100x1B", "time-per-100B");
-    const bench_result_t *big = dist(run, e, "rtipc-queue", "1x100B", "time-per-100B");
+    const char *e = BENCH_EXP_BATCHING, *q = BENCH_MECH_RTIPC_QUEUE, *m = BENCH_METRIC_TIME_PER_100B;
+    const bench_result_t *small = dist(run, e, q, BENCH_VARIANT_100X1B, m);
+    const bench_result_t *big = dist(run, e, q, BENCH_VARIANT_1X100B, m);
     if (!small || !big)
         return untestable(c, e);
     if (!same_unit(c, e, small, big) || !RATIO_OK(c, e, big))
@@ -282,9 +287,9 @@ static void claim_batching(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_queue_set(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "queue-set";
-    const bench_result_t *set = value(run, e, "queue-set", NULL, "memory");
-    const bench_result_t *tasks = value(run, e, "3-tasks", NULL, "memory");
+    const char *e = BENCH_EXP_QUEUE_SET;
+    const bench_result_t *set = value(run, e, BENCH_MECH_QUEUE_SET, NULL, BENCH_METRIC_MEMORY);
+    const bench_result_t *tasks = value(run, e, BENCH_MECH_THREE_TASKS, NULL, BENCH_METRIC_MEMORY);
     if (!set || !tasks)
         return untestable(c, e);
     say(c, set->value < tasks->value ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
@@ -295,18 +300,19 @@ static void claim_queue_set(const bench_run_t *run, bench_claim_t *c)
 
 static void claim_notify(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = "notify-vs-sem", *where = "cross-core";
-    const bench_result_t *s = dist(run, e, "rtipc-sem", "cross-core", "latency");
-    const bench_result_t *n = dist(run, e, "rtipc-notify", "cross-core", "latency");
+    const char *e = BENCH_EXP_NOTIFY_VS_SEM, *where = BENCH_VARIANT_CROSS_CORE, *m = BENCH_METRIC_LATENCY;
+    const char *sem = BENCH_MECH_RTIPC_SEM, *notify = BENCH_MECH_RTIPC_NOTIFY;
+    const bench_result_t *s = dist(run, e, sem, BENCH_VARIANT_CROSS_CORE, m);
+    const bench_result_t *n = dist(run, e, notify, BENCH_VARIANT_CROSS_CORE, m);
     /* One-core targets (the FreeRTOS POSIX simulator, a one-core MCU) name
      * these rows same-core: with no cross-core row at all, the same rule is
      * applied to them, and the evidence says so. */
-    bool one_core = !bench_find(run, e, "rtipc-sem", "cross-core", "latency") &&
-                    !bench_find(run, e, "rtipc-notify", "cross-core", "latency");
+    bool one_core = !bench_find(run, e, sem, BENCH_VARIANT_CROSS_CORE, m) &&
+                    !bench_find(run, e, notify, BENCH_VARIANT_CROSS_CORE, m);
     if (one_core) {
-        s = dist(run, e, "rtipc-sem", "same-core", "latency");
-        n = dist(run, e, "rtipc-notify", "same-core", "latency");
-        where = "one core: same-core";
+        s = dist(run, e, sem, BENCH_VARIANT_SAME_CORE, m);
+        n = dist(run, e, notify, BENCH_VARIANT_SAME_CORE, m);
+        where = "one core: " BENCH_VARIANT_SAME_CORE;
     }
     if (!s || !n)
         return untestable(c, e);

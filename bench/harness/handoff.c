@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "../names.h"
 #include "../trace/trace.h"
 
 typedef struct {
@@ -217,7 +218,7 @@ const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, c
     named.mechanism = mechanism;
     named.variant = variant;
     if (handoff_run(run, ops, &named, &s) == 0)
-        row = bench_add_dist(run, mechanism, variant, "latency", &s);
+        row = bench_add_dist(run, mechanism, variant, BENCH_METRIC_LATENCY, &s);
     else
         bench_fail(run, "%s/%s", mechanism, variant);
     bench_samples_free(&s);

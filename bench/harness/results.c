@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../names.h"
 #include "../results/row_clock.h"
 #include "../target/target.h"
 #include "bench.h"
@@ -142,7 +143,7 @@ bool bench_two_cores(const bench_run_t *run) { return run->opts.cpu[0] != run->o
 
 const char *bench_core_variant(const bench_run_t *run)
 {
-    return bench_two_cores(run) ? "cross-core" : "same-core";
+    return bench_two_cores(run) ? BENCH_VARIANT_CROSS_CORE : BENCH_VARIANT_SAME_CORE;
 }
 
 void bench_rng_init(bench_rng_t *r, const bench_run_t *run, uint64_t stream)

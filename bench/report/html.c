@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../harness/util.h"
+#include "../names.h"
 #include "../results/outfile.h"
 #include "plot.h"
 
@@ -791,13 +792,14 @@ static const char *const overview_series[] = {"round trip", "one-way handoff"};
 
 /* The experiments that time a one-way cross-core handoff of a mechanism,
  * most specific first; the first row found for a mechanism is used. */
-static const char *const handoff_experiments[] = {"core-placement", "queue-latency", "notify-vs-sem"};
+static const char *const handoff_experiments[] = {BENCH_EXP_CORE_PLACEMENT, BENCH_EXP_QUEUE_LATENCY,
+                                                   BENCH_EXP_NOTIFY_VS_SEM};
 
 /* Those experiments name a binary semaphore "rtipc-sem"; footprint measures
  * it as "rtipc-sem-binary". */
 static const char *footprint_name(const char *mechanism)
 {
-    return !strcmp(mechanism, "rtipc-sem") ? "rtipc-sem-binary" : mechanism;
+    return !strcmp(mechanism, BENCH_MECH_RTIPC_SEM) ? BENCH_MECH_RTIPC_SEM_BINARY : mechanism;
 }
 
 static const bench_row_t *find_row(const report_t *r, const char *experiment, const char *mechanism,
@@ -824,11 +826,12 @@ static const bench_row_t *find_row(const report_t *r, const char *experiment, co
 static const bench_row_t *footprint_of(const report_t *r, const char *mechanism)
 {
     const char *name = footprint_name(mechanism);
-    const bench_row_t *row = find_row(r, "footprint", name, "len=100,item=4", "bytes", false);
+    const bench_row_t *row = find_row(r, BENCH_EXP_FOOTPRINT, name, BENCH_VARIANT_LEN_100_ITEM_4, BENCH_METRIC_BYTES,
+                                      false);
     if (!row)
-        row = find_row(r, "footprint", name, NULL, "bytes", false);
+        row = find_row(r, BENCH_EXP_FOOTPRINT, name, NULL, BENCH_METRIC_BYTES, false);
     if (!row)
-        row = find_row(r, "footprint", name, NULL, "formula", false);
+        row = find_row(r, BENCH_EXP_FOOTPRINT, name, NULL, BENCH_METRIC_FORMULA, false);
     return row;
 }
 
@@ -845,25 +848,26 @@ static bool seen_mechanism(overview_point_t *pts, size_t n, int series, const ch
 static size_t overview_candidates(const report_t *r, overview_point_t *pts, size_t cap)
 {
     size_t n = 0;
-    rows_t rows = rows_of(r->res, "mechanism-compare");
+    rows_t rows = rows_of(r->res, BENCH_EXP_MECHANISM_COMPARE);
     const bench_row_t *row;
     for (EACH_ROW(row, rows)) {
-        if (n == cap || !is_dist(row) || strcmp(row->metric, "round-trip") != 0)
+        if (n == cap || !is_dist(row) || strcmp(row->metric, BENCH_METRIC_ROUND_TRIP) != 0)
             continue;
         const char *mech = row->mechanism;
         if (seen_mechanism(pts, n, 0, mech))
             continue;
-        const bench_row_t *best = find_row(r, "mechanism-compare", mech, "item=4", "round-trip", true);
+        const bench_row_t *best =
+            find_row(r, BENCH_EXP_MECHANISM_COMPARE, mech, BENCH_VARIANT_ITEM_4, BENCH_METRIC_ROUND_TRIP, true);
         pts[n].latency = best ? best : row;
-        pts[n].memory = find_row(r, "mechanism-compare", mech, NULL, "memory", false);
+        pts[n].memory = find_row(r, BENCH_EXP_MECHANISM_COMPARE, mech, NULL, BENCH_METRIC_MEMORY, false);
         pts[n].series = 0;
         n++;
     }
     for (size_t e = 0; e < sizeof handoff_experiments / sizeof *handoff_experiments; e++) {
         rows_t handoff = rows_of(r->res, handoff_experiments[e]);
         for (EACH_ROW(row, handoff)) {
-            if (n == cap || !is_dist(row) || strcmp(row->variant, "cross-core") != 0 ||
-                strcmp(row->metric, "latency") != 0)
+            if (n == cap || !is_dist(row) || strcmp(row->variant, BENCH_VARIANT_CROSS_CORE) != 0 ||
+                strcmp(row->metric, BENCH_METRIC_LATENCY) != 0)
                 continue;
             const char *mech = row->mechanism;
             if (seen_mechanism(pts, n, 1, mech))
@@ -1040,8 +1044,9 @@ static void put_overview(report_t *r)
     const bench_results_t *res = r->res;
     for (size_t i = 0; i < res->n_rows; i++) {
         const bench_row_t *row = &res->rows[i];
-        bool memory_row = (!strcmp(row->experiment, "footprint") && !strcmp(row->metric, "bytes")) ||
-                          (!strcmp(row->experiment, "mechanism-compare") && !strcmp(row->metric, "memory"));
+        bool memory_row =
+            (!strcmp(row->experiment, BENCH_EXP_FOOTPRINT) && !strcmp(row->metric, BENCH_METRIC_BYTES)) ||
+            (!strcmp(row->experiment, BENCH_EXP_MECHANISM_COMPARE) && !strcmp(row->metric, BENCH_METRIC_MEMORY));
         const char *mech = row->mechanism;
         if (memory_row && is_value(row) && n_no_latency < CAP && !name_listed(used_memory, n_used, mech) &&
             !name_listed(no_latency, n_no_latency, mech))

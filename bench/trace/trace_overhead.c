@@ -136,9 +136,10 @@ void bench_trace_describe_overhead(const bench_trace_overhead_t *o, char *buf, s
 
 void bench_trace_report_overhead(bench_run_t *run, const bench_trace_overhead_t *o)
 {
-    bench_add_value(run, "rtipc-queue", "cross-core", "trace-overhead-p50", "ns", o->on_p50 - o->off_p50);
-    bench_add_value(run, "rtipc-queue", "cross-core", "trace-overhead-p99", "ns", o->on_p99 - o->off_p99);
-    bench_add_value(run, "rtipc-queue", "cross-core", "trace-event-cost", "ns", o->event_ns);
+    const char *q = BENCH_MECH_RTIPC_QUEUE, *v = BENCH_VARIANT_CROSS_CORE;
+    bench_add_value(run, q, v, BENCH_METRIC_TRACE_OVERHEAD_P50, "ns", o->on_p50 - o->off_p50);
+    bench_add_value(run, q, v, BENCH_METRIC_TRACE_OVERHEAD_P99, "ns", o->on_p99 - o->off_p99);
+    bench_add_value(run, q, v, "trace-event-cost", "ns", o->event_ns);
     char text[800];
     bench_trace_describe_overhead(o, text, sizeof text);
     bench_note(run, "%s", text);

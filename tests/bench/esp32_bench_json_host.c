@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "console.h"
+#include "names.h"
 
 static uint64_t lcg = 0x2545f4914f6cdd1dull;
 
@@ -48,17 +49,19 @@ int main(int argc, char **argv)
     bench_console_t w;
     bench_console_begin(&w, stdout, &env);
     int rc = 0;
-    rc |= series(&w, "esp-queue-roundtrip", "rtipc-queue", "same-core", "round-trip", n, 9000);
-    rc |= series(&w, "esp-queue-roundtrip", "rtipc-queue", "cross-core", "round-trip", n, 14000);
-    rc |= series(&w, "notify-vs-sem", "rtipc-sem", "same-core", "latency", n, 5000);
-    rc |= series(&w, "notify-vs-sem", "rtipc-notify", "same-core", "latency", n, 3500);
-    rc |= series(&w, "esp-isr-handoff", "rtipc-notify-from-isr", "yield", "latency", n, 2500);
+    const char *rt = BENCH_EXP_ESP_QUEUE_ROUNDTRIP, *nvs = BENCH_EXP_NOTIFY_VS_SEM, *isr = BENCH_EXP_ESP_ISR_HANDOFF;
+    const char *isr_notify = BENCH_MECH_RTIPC_NOTIFY_FROM_ISR;
+    rc |= series(&w, rt, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_SAME_CORE, BENCH_METRIC_ROUND_TRIP, n, 9000);
+    rc |= series(&w, rt, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_CROSS_CORE, BENCH_METRIC_ROUND_TRIP, n, 14000);
+    rc |= series(&w, nvs, BENCH_MECH_RTIPC_SEM, BENCH_VARIANT_SAME_CORE, BENCH_METRIC_LATENCY, n, 5000);
+    rc |= series(&w, nvs, BENCH_MECH_RTIPC_NOTIFY, BENCH_VARIANT_SAME_CORE, BENCH_METRIC_LATENCY, n, 3500);
+    rc |= series(&w, isr, isr_notify, BENCH_VARIANT_YIELD, BENCH_METRIC_LATENCY, n, 2500);
     /* A short series: percentiles it cannot support must be null. */
-    rc |= series(&w, "esp-isr-handoff", "rtipc-notify-from-isr", "no-yield", "latency", 50, 400000);
+    rc |= series(&w, isr, isr_notify, BENCH_VARIANT_NO_YIELD, BENCH_METRIC_LATENCY, 50, 400000);
     const bench_doc_experiment_t exps[] = {
-        {.id = "esp-queue-roundtrip", .summary = "queue round trip", .definitions = "send to receive back", .seconds = 1.5},
-        {.id = "notify-vs-sem", .summary = "semaphore vs notification", .definitions = "give to take return", .seconds = 0.7},
-        {.id = "esp-isr-handoff", .summary = "timer ISR to task", .definitions = "ISR entry to task wake", .seconds = 2.1},
+        {.id = rt, .summary = "queue round trip", .definitions = "send to receive back", .seconds = 1.5},
+        {.id = nvs, .summary = "semaphore vs notification", .definitions = "give to take return", .seconds = 0.7},
+        {.id = isr, .summary = "timer ISR to task", .definitions = "ISR entry to task wake", .seconds = 2.1},
         /* A failed experiment, as the suite reports one: no rows, a reason. */
         {.id = "esp-failed", .summary = "an experiment that failed", .definitions = "none", .failed = true,
          .failure = "operation timed out", .seconds = 1.0},

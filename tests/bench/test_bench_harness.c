@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "harness/bench.h"
+#include "names.h"
 
 static void test_core_variant_follows_the_cpus(void **state)
 {
@@ -26,10 +27,10 @@ static void test_core_variant_follows_the_cpus(void **state)
     run.opts.cpu[0] = 0;
     run.opts.cpu[1] = 1;
     assert_true(bench_two_cores(&run));
-    assert_string_equal(bench_core_variant(&run), "cross-core");
+    assert_string_equal(bench_core_variant(&run), BENCH_VARIANT_CROSS_CORE);
     run.opts.cpu[1] = 0;  /* a one-core machine: "core 1" is core 0 */
     assert_false(bench_two_cores(&run));
-    assert_string_equal(bench_core_variant(&run), "same-core");
+    assert_string_equal(bench_core_variant(&run), BENCH_VARIANT_SAME_CORE);
 }
 
 static void test_sleeps_reach_their_deadline(void **state)
@@ -85,7 +86,7 @@ static void test_linux_target(void **state)
     assert_non_null(how);
 }
 
-static const bench_experiment_t isr_handoff = {.id = "isr-handoff"};
+static const bench_experiment_t isr_handoff = {.id = BENCH_EXP_ISR_HANDOFF};
 
 /* isr-handoff's rows as a run with the given no-yield rates would give. */
 static void add_tick_cap_rows(bench_run_t *run, double offered, double d1, double d100)
@@ -95,12 +96,14 @@ static void add_tick_cap_rows(bench_run_t *run, double offered, double d1, doubl
     assert_int_equal(bench_samples_init(&s, 100), 0);
     for (int i = 0; i < 100; i++)
         bench_samples_push(&s, 400000 + i * 1000);
-    assert_non_null(bench_add_dist(run, "rtipc-queue", "no-yield", "latency", &s));
+    const char *q = BENCH_MECH_RTIPC_QUEUE, *at1 = BENCH_VARIANT_NO_YIELD_DEPTH_1,
+               *at100 = BENCH_VARIANT_NO_YIELD_DEPTH_100;
+    assert_non_null(bench_add_dist(run, q, BENCH_VARIANT_NO_YIELD, BENCH_METRIC_LATENCY, &s));
     bench_samples_free(&s);
-    assert_non_null(bench_add_value(run, "rtipc-queue", "no-yield/depth=1", "throughput", "msg/s", d1));
-    assert_non_null(bench_add_value(run, "rtipc-queue", "no-yield/depth=100", "throughput", "msg/s", d100));
-    assert_non_null(bench_add_value(run, "rtipc-queue", "no-yield/depth=1", "offered", "msg/s", offered));
-    assert_non_null(bench_add_value(run, "rtipc-queue", "no-yield/depth=100", "offered", "msg/s", offered));
+    assert_non_null(bench_add_value(run, q, at1, BENCH_METRIC_THROUGHPUT, "msg/s", d1));
+    assert_non_null(bench_add_value(run, q, at100, BENCH_METRIC_THROUGHPUT, "msg/s", d100));
+    assert_non_null(bench_add_value(run, q, at1, BENCH_METRIC_OFFERED, "msg/s", offered));
+    assert_non_null(bench_add_value(run, q, at100, BENCH_METRIC_OFFERED, "msg/s", offered));
     run->current = NULL;
 }
 
@@ -197,33 +200,39 @@ static void build_run(audit_case_t *a, const char *unit, const char *notify_vari
     a->run.results = a->rows;
     a->run.cap_results = MAX_ROWS;
     a->run.env.tick_hz = 1000;
-    add_dist(a, "queue-placement", "rtipc-queue", "warm", "latency", unit, 2000, 3000);
-    add_dist(a, "queue-placement", "rtipc-queue", "flushed", "latency", unit, 5000, 9000);
-    add_dist(a, "isr-handoff", "rtipc-queue", "no-yield", "latency", unit, 1162, 1300);
-    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=1", "throughput", "msg/s", 1000);
-    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=100", "throughput", "msg/s", 1050);
-    add_value(a, "isr-handoff", "rtipc-queue", "yield/depth=1", "throughput", "msg/s", 18000);
-    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=1", "offered", "msg/s", 20000);
-    add_value(a, "isr-handoff", "rtipc-queue", "no-yield/depth=100", "offered", "msg/s", 20000);
-    add_dist(a, "mechanism-compare", "rtipc-queue", "item=4", "send-overhead", unit, 120, 200);
-    add_dist(a, "mechanism-compare", "rtipc-ringbuf-nosplit", "item=4", "send-overhead", unit, 30, 50);
-    add_dist(a, "mechanism-compare", "mutex-condvar", "item=4", "send-overhead", unit, 300, 500);
-    add_dist(a, "mechanism-compare", "std-queue-mutex", "item=4", "send-overhead", unit, 500, 800);
-    add_dist(a, "state-vs-event", "rtipc-queue", "depth=8", "staleness", unit, 50000, 90000);
-    add_dist(a, "state-vs-event", "rtipc-queue-overwrite", "", "staleness", unit, 1500, 3000);
-    add_dist(a, "state-vs-event", "rtipc-mailbox", "", "staleness", unit, 1200, 2000);
-    add_dist(a, "core-placement", "rtipc-queue", "same-core", "latency", unit, 1000, 2000);
-    add_dist(a, "core-placement", "rtipc-queue", "cross-core", "latency", unit, 3000, 6000);
-    add_dist(a, "core-placement", "rtipc-sem", "same-core", "latency", unit, 2000, 3000);
-    add_dist(a, "core-placement", "rtipc-sem", "cross-core", "latency", unit, 5000, 8000);
-    add_dist(a, "core-placement", "rtipc-notify", "same-core", "latency", unit, 500, 900);
-    add_dist(a, "core-placement", "rtipc-notify", "cross-core", "latency", unit, 1500, 2500);
-    add_dist(a, "batching", "rtipc-queue", "100x1B", "time-per-100B", unit, 5200, 5600);
-    add_dist(a, "batching", "rtipc-queue", "1x100B", "time-per-100B", unit, 700, 800);
-    add_value(a, "queue-set", "queue-set", "", "memory", "B", 900);
-    add_value(a, "queue-set", "3-tasks", "", "memory", "B", 800);
-    add_dist(a, "notify-vs-sem", "rtipc-sem", notify_variant, "latency", unit, 16000, 20000);
-    add_dist(a, "notify-vs-sem", "rtipc-notify", notify_variant, "latency", unit, 4000, 5000);
+    const char *q = BENCH_MECH_RTIPC_QUEUE, *lat = BENCH_METRIC_LATENCY;
+    const char *isr = BENCH_EXP_ISR_HANDOFF, *tp = BENCH_METRIC_THROUGHPUT, *offered = BENCH_METRIC_OFFERED;
+    const char *mc = BENCH_EXP_MECHANISM_COMPARE, *item4 = BENCH_VARIANT_ITEM_4, *send = BENCH_METRIC_SEND_OVERHEAD;
+    const char *sve = BENCH_EXP_STATE_VS_EVENT, *stale = BENCH_METRIC_STALENESS;
+    const char *cp = BENCH_EXP_CORE_PLACEMENT, *same = BENCH_VARIANT_SAME_CORE, *cross = BENCH_VARIANT_CROSS_CORE;
+    const char *per100 = BENCH_METRIC_TIME_PER_100B;
+    add_dist(a, BENCH_EXP_QUEUE_PLACEMENT, q, BENCH_VARIANT_WARM, lat, unit, 2000, 3000);
+    add_dist(a, BENCH_EXP_QUEUE_PLACEMENT, q, BENCH_VARIANT_FLUSHED, lat, unit, 5000, 9000);
+    add_dist(a, isr, q, BENCH_VARIANT_NO_YIELD, lat, unit, 1162, 1300);
+    add_value(a, isr, q, BENCH_VARIANT_NO_YIELD_DEPTH_1, tp, "msg/s", 1000);
+    add_value(a, isr, q, BENCH_VARIANT_NO_YIELD_DEPTH_100, tp, "msg/s", 1050);
+    add_value(a, isr, q, BENCH_VARIANT_YIELD_DEPTH_1, tp, "msg/s", 18000);
+    add_value(a, isr, q, BENCH_VARIANT_NO_YIELD_DEPTH_1, offered, "msg/s", 20000);
+    add_value(a, isr, q, BENCH_VARIANT_NO_YIELD_DEPTH_100, offered, "msg/s", 20000);
+    add_dist(a, mc, q, item4, send, unit, 120, 200);
+    add_dist(a, mc, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, item4, send, unit, 30, 50);
+    add_dist(a, mc, BENCH_MECH_MUTEX_CONDVAR, item4, send, unit, 300, 500);
+    add_dist(a, mc, BENCH_MECH_STD_QUEUE_MUTEX, item4, send, unit, 500, 800);
+    add_dist(a, sve, q, "depth=8", stale, unit, 50000, 90000);
+    add_dist(a, sve, BENCH_MECH_RTIPC_QUEUE_OVERWRITE, "", stale, unit, 1500, 3000);
+    add_dist(a, sve, BENCH_MECH_RTIPC_MAILBOX, "", stale, unit, 1200, 2000);
+    add_dist(a, cp, q, same, lat, unit, 1000, 2000);
+    add_dist(a, cp, q, cross, lat, unit, 3000, 6000);
+    add_dist(a, cp, BENCH_MECH_RTIPC_SEM, same, lat, unit, 2000, 3000);
+    add_dist(a, cp, BENCH_MECH_RTIPC_SEM, cross, lat, unit, 5000, 8000);
+    add_dist(a, cp, BENCH_MECH_RTIPC_NOTIFY, same, lat, unit, 500, 900);
+    add_dist(a, cp, BENCH_MECH_RTIPC_NOTIFY, cross, lat, unit, 1500, 2500);
+    add_dist(a, BENCH_EXP_BATCHING, q, BENCH_VARIANT_100X1B, per100, unit, 5200, 5600);
+    add_dist(a, BENCH_EXP_BATCHING, q, BENCH_VARIANT_1X100B, per100, unit, 700, 800);
+    add_value(a, BENCH_EXP_QUEUE_SET, BENCH_MECH_QUEUE_SET, "", BENCH_METRIC_MEMORY, "B", 900);
+    add_value(a, BENCH_EXP_QUEUE_SET, BENCH_MECH_THREE_TASKS, "", BENCH_METRIC_MEMORY, "B", 800);
+    add_dist(a, BENCH_EXP_NOTIFY_VS_SEM, BENCH_MECH_RTIPC_SEM, notify_variant, lat, unit, 16000, 20000);
+    add_dist(a, BENCH_EXP_NOTIFY_VS_SEM, BENCH_MECH_RTIPC_NOTIFY, notify_variant, lat, unit, 4000, 5000);
 }
 
 static const bench_verdict_t expected_verdicts[BENCH_CLAIMS] = {
@@ -254,7 +263,7 @@ static void test_evidence_in_us_for_ns_rows(void **state)
 {
     (void)state;
     static audit_case_t a;
-    build_run(&a, "ns", "cross-core");
+    build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
     bench_audit_claims(&a.run);
     assert_verdicts(&a.run, expected_verdicts);
     const bench_claim_t *c = a.run.claims;
@@ -283,7 +292,7 @@ static void test_evidence_in_instructions_for_instr_rows(void **state)
 {
     (void)state;
     static audit_case_t a;
-    build_run(&a, "instr", "cross-core");
+    build_run(&a, "instr", BENCH_VARIANT_CROSS_CORE);
     bench_audit_claims(&a.run);
     assert_verdicts(&a.run, expected_verdicts);
     const bench_claim_t *c = a.run.claims;
@@ -310,9 +319,9 @@ static void test_mixed_units_are_not_testable(void **state)
 {
     (void)state;
     static audit_case_t a;
-    build_run(&a, "ns", "cross-core");
+    build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
     for (size_t i = 0; i < a.run.n_results; i++)
-        if (!strcmp(a.rows[i].variant, "1x100B") || !strcmp(a.rows[i].mechanism, "rtipc-notify"))
+        if (!strcmp(a.rows[i].variant, BENCH_VARIANT_1X100B) || !strcmp(a.rows[i].mechanism, BENCH_MECH_RTIPC_NOTIFY))
             snprintf(a.rows[i].unit, sizeof a.rows[i].unit, "instr");
     bench_audit_claims(&a.run);
     assert_int_equal(a.run.claims[6].verdict, CLAIM_NOT_TESTABLE);
@@ -329,7 +338,7 @@ static void test_notify_claim_on_one_core(void **state)
 {
     (void)state;
     static audit_case_t a;
-    build_run(&a, "instr", "same-core");
+    build_run(&a, "instr", BENCH_VARIANT_SAME_CORE);
     bench_audit_claims(&a.run);
     assert_int_equal(a.run.claims[8].verdict, CLAIM_HOLDS);
     assert_string_equal(a.run.claims[8].evidence,
@@ -344,9 +353,10 @@ static void test_notify_claim_on_one_core(void **state)
     assert_non_null(strstr(a.run.claims[8].evidence, "one core: same-core"));
 
     /* Cross-core rows too (figures apart from the same-core ones): they decide. */
-    build_run(&a, "ns", "same-core");
-    add_dist(&a, "notify-vs-sem", "rtipc-sem", "cross-core", "latency", "ns", 15000, 20000);
-    add_dist(&a, "notify-vs-sem", "rtipc-notify", "cross-core", "latency", "ns", 7500, 9000);
+    build_run(&a, "ns", BENCH_VARIANT_SAME_CORE);
+    const char *nvs = BENCH_EXP_NOTIFY_VS_SEM, *cross = BENCH_VARIANT_CROSS_CORE, *lat = BENCH_METRIC_LATENCY;
+    add_dist(&a, nvs, BENCH_MECH_RTIPC_SEM, cross, lat, "ns", 15000, 20000);
+    add_dist(&a, nvs, BENCH_MECH_RTIPC_NOTIFY, cross, lat, "ns", 7500, 9000);
     bench_audit_claims(&a.run);
     assert_int_equal(a.run.claims[8].verdict, CLAIM_DOES_NOT_HOLD);
     assert_string_equal(a.run.claims[8].evidence,
@@ -354,8 +364,8 @@ static void test_notify_claim_on_one_core(void **state)
                         "semaphore/notification x2.00 (notification 50% faster)");
 
     /* One cross-core row only (the other failed): not testable, as before. */
-    build_run(&a, "ns", "same-core");
-    add_dist(&a, "notify-vs-sem", "rtipc-sem", "cross-core", "latency", "ns", 15000, 20000);
+    build_run(&a, "ns", BENCH_VARIANT_SAME_CORE);
+    add_dist(&a, nvs, BENCH_MECH_RTIPC_SEM, cross, lat, "ns", 15000, 20000);
     bench_audit_claims(&a.run);
     assert_int_equal(a.run.claims[8].verdict, CLAIM_NOT_TESTABLE);
 }
@@ -389,7 +399,7 @@ static void test_missing_figures_are_not_testable(void **state)
         {12, 1, 4},   /* state-vs-event queue staleness median null */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        build_run(&a, "ns", "cross-core");
+        build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
         bench_result_t *r = &a.rows[cases[i].row];
         switch (cases[i].field) {
         case 0: r->value = NAN; break;
@@ -407,7 +417,7 @@ static void test_missing_figures_are_not_testable(void **state)
             fail_msg("case %zu: claim %d has verdict %d: %s", i, c->id, (int)c->verdict, c->evidence);
     }
     /* An optional figure that is missing is shown as such; the verdict stands. */
-    build_run(&a, "ns", "cross-core");
+    build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
     a.rows[5].value = NAN;  /* yield/depth=1 throughput */
     bench_audit_claims(&a.run);
     assert_int_equal(a.run.claims[1].verdict, CLAIM_HOLDS);

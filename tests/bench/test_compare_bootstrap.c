@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "compare/compare.h"
+#include "names.h"
 
 #define SEED 12345u
 
@@ -118,28 +119,28 @@ static void test_rejects_bad_input(void **state)
 static void test_directions(void **state)
 {
     (void)state;
-    assert_int_equal(bench_compare_direction("latency", "ns"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("bytes", "B"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("max-stall", "ms"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("cpu-per-MB", "ms/MB"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_LATENCY, "ns"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_BYTES, "B"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_MAX_STALL, "ms"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_CPU_PER_MB, "ms/MB"), BENCH_BETTER_LOWER);
     assert_int_equal(bench_compare_direction("send", "instr"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("throughput", "msg/s"), BENCH_BETTER_HIGHER);
-    assert_int_equal(bench_compare_direction("throughput", "B/s"), BENCH_BETTER_HIGHER);
-    assert_int_equal(bench_compare_direction("throughput", "items/s"), BENCH_BETTER_HIGHER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_THROUGHPUT, "msg/s"), BENCH_BETTER_HIGHER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_THROUGHPUT, "B/s"), BENCH_BETTER_HIGHER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_THROUGHPUT, "items/s"), BENCH_BETTER_HIGHER);
     /* Names before units. */
-    assert_int_equal(bench_compare_direction("dropped", "count"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("watchdog-trips", "count"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("idle-trips", "count"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("missed-updates", "count"), BENCH_BETTER_LOWER);
-    assert_int_equal(bench_compare_direction("coalesced", "count"), BENCH_BETTER_NONE);
-    assert_int_equal(bench_compare_direction("refused", "count"), BENCH_BETTER_NONE);
-    assert_int_equal(bench_compare_direction("offered", "msg/s"), BENCH_BETTER_NONE);
-    assert_int_equal(bench_compare_direction("delivered", "B"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_DROPPED, "count"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_WATCHDOG_TRIPS, "count"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_IDLE_TRIPS, "count"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_MISSED_UPDATES, "count"), BENCH_BETTER_LOWER);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_COALESCED, "count"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_REFUSED, "count"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_OFFERED, "msg/s"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_DELIVERED, "B"), BENCH_BETTER_NONE);
     /* Units without a direction. */
-    assert_int_equal(bench_compare_direction("receives", "count"), BENCH_BETTER_NONE);
-    assert_int_equal(bench_compare_direction("p50-ratio", "x"), BENCH_BETTER_NONE);
-    assert_int_equal(bench_compare_direction("isr-safe", "bool"), BENCH_BETTER_NONE);
-    assert_int_equal(bench_compare_direction("latency", "furlongs"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_RECEIVES, "count"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_P50_RATIO, "x"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_ISR_SAFE, "bool"), BENCH_BETTER_NONE);
+    assert_int_equal(bench_compare_direction(BENCH_METRIC_LATENCY, "furlongs"), BENCH_BETTER_NONE);
 }
 
 int main(void)

@@ -1,5 +1,9 @@
+#define _GNU_SOURCE /* CPU_* macros, pthread_setaffinity_np */
 #include "test_support.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -22,6 +26,35 @@ void sleep_ms(unsigned ms)
 }
 
 int test_core(int which) { return rtipc_core_count() >= 2 ? which : RTIPC_CORE_ANY; }
+
+int pin_self_to_cpu(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+void pin_main_to_core0(void)
+{
+    if (rtipc_core_count() < 2)
+        return;
+    (void)pin_self_to_cpu(0);
+}
+
+unsigned long long vm_size_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb * 1024ull;
+}
 
 int wait_for_flag(const volatile int *flag, int want, unsigned ms)
 {

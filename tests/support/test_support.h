@@ -1,5 +1,5 @@
 /* Helpers shared by rtipc's tests: running a function as a task, pinning,
- * and short sleeps. */
+ * short sleeps, and the process's address-space size. */
 #ifndef RTIPC_TEST_SUPPORT_H
 #define RTIPC_TEST_SUPPORT_H
 
@@ -27,6 +27,22 @@ void sleep_ms(unsigned ms);
 /* Core for "core 0" / "core 1" of an experiment: 0 and 1 when the machine has
  * two cores, else RTIPC_CORE_ANY so tests still run on one core. */
 int test_core(int which);
+
+/* Pin the calling thread to CPU @p cpu (pthread_setaffinity_np). Returns 0,
+ * or the error number pthread_setaffinity_np returned. */
+int pin_self_to_cpu(int cpu);
+
+/* Pin the calling thread (the test's main thread) to CPU 0 when the machine
+ * has two cores or more: the tasks and interrupt handlers it watches run on
+ * core 1, and its own rtipc calls never count as "a task on the interrupt's
+ * core rescheduling". On one core it does nothing; a refused pinning is
+ * ignored (the tests still run, only less strictly placed). */
+void pin_main_to_core0(void);
+
+/* The process's virtual memory size (VmSize in /proc/self/status), in bytes;
+ * 0 when it cannot be read. Tests cap RLIMIT_AS a little above it to make
+ * an allocation fail. */
+unsigned long long vm_size_bytes(void);
 
 /* Poll until *flag == want or ms milliseconds pass; returns whether it did. */
 int wait_for_flag(const volatile int *flag, int want, unsigned ms);

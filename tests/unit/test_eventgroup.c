@@ -2,25 +2,12 @@
  * every satisfied waiter (more than the setter's wake batch too), the sync
  * rendezvous, reserved bits, and the interrupt-safe calls from a real
  * handler. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "rtipc/eventgroup.h"
 #include "../../src/common/handle.h"
 #include "test_support.h"
-
-static void pin_main_to_core0(void)
-{
-    if (rtipc_core_count() < 2)
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
 
 /* Task priorities start here: high, so that busy real-time threads of other
  * programs on a shared machine do not starve the test's tasks. */

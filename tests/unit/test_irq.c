@@ -1,6 +1,5 @@
 /* Interrupt sources, interrupt context and the yield-from-interrupt contract. */
 #define _GNU_SOURCE
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -9,18 +8,6 @@
 #include "rtipc/irq.h"
 #include "rtipc/tick.h"
 #include "test_support.h"
-
-/* The main thread stays on core 0 so that its own rtipc calls never count as
- * "a task on core 1 rescheduling". */
-static void pin_main_to_core0(void)
-{
-    if (rtipc_core_count() < 2)
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
 
 static int irq_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
 

@@ -12,7 +12,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -198,20 +197,6 @@ static void wait_from_a_thread_that_cannot_be_adopted_fails_with_nomem(void **st
     printf("[  NOTE    ] allocation failure cannot be injected under a sanitizer\n");
     skip();
 #endif
-}
-
-static unsigned long long vm_size_bytes(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return kb * 1024ull;
 }
 
 static void create_fails_with_nomem_when_memory_is_exhausted(void **state)
@@ -794,16 +779,6 @@ static void delete_with_a_waiter_is_refused_busy(void **state)
 /* interrupt handlers                                                        */
 /* ======================================================================== */
 static int irq_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
-
-static void pin_main_to_core0(void)
-{
-    if (rtipc_core_count() < 2)
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
 
 typedef struct {
     rtipc_mailbox_t *mb;

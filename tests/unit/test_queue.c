@@ -389,20 +389,6 @@ static void create_with_overflowing_shape_is_invalid(void **state)
     assert_null(q);
 }
 
-static unsigned long long vm_size_bytes(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return kb * 1024ull;
-}
-
 static void create_fails_with_enomem_when_memory_is_exhausted(void **state)
 {
     (void)state;

@@ -12,7 +12,6 @@
  * it lets the tasks run by sleeping. Without SCHED_FIFO (or core 0) the
  * order is not defined and the program skips. Tasks append one letter to a
  * log when they run a step; the log is checked on the main thread. */
-#define _GNU_SOURCE /* CPU_* macros, pthread_setaffinity_np */
 
 #include "test_support.h"
 
@@ -318,12 +317,8 @@ static int setup(void **state)
         print_message("skipped: needs SCHED_FIFO (%s)\n", rtipc_sched_policy_describe());
         return -1;
     }
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
     struct sched_param sp = {.sched_priority = RTIPC_FIFO_BASE + CONTROLLER_PRIO};
-    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0 ||
-        pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0) {
+    if (pin_self_to_cpu(0) != 0 || pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0) {
         print_message("skipped: cannot run the controller on core 0 under SCHED_FIFO\n");
         return -1;
     }

@@ -1,9 +1,6 @@
 /* Ring buffers: layout (headers, alignment, dummy tail, split items, byte
  * stream), zero-copy receive and in-order reclaim, acquire/complete, waiting
  * and waking, interrupt-safe calls from a real handler, and every error. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,16 +10,6 @@
 #include "test_support.h"
 
 /* ---- helpers --------------------------------------------------------------- */
-static void pin_main_to_core0(void)
-{
-    if (rtipc_core_count() < 2)
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
-
 static int irq_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
 
 static unsigned char byte_of(unsigned seed, size_t i) { return (unsigned char)(seed * 131u + i * 7u + 1u); }

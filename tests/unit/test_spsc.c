@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -203,20 +202,6 @@ static void blocking_calls_from_a_thread_that_cannot_be_adopted_fail_with_nomem(
     printf("[  NOTE    ] allocation failure cannot be injected under a sanitizer\n");
     skip();
 #endif
-}
-
-static unsigned long long vm_size_bytes(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmSize: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return kb * 1024ull;
 }
 
 static void create_fails_with_nomem_when_memory_is_exhausted(void **state)
@@ -982,18 +967,6 @@ static void ping_pong_through_two_rings_never_loses_a_wake_up(void **state)
 /* interrupt handlers                                                        */
 /* ======================================================================== */
 static int irq_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
-
-/* The main thread stays on core 0, so its own rtipc calls never count as "a
- * task on the interrupt's core rescheduling". */
-static void pin_main_to_core0(void)
-{
-    if (rtipc_core_count() < 2)
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
 
 enum isr_action { ISR_PUSH, ISR_PUSH_BULK, ISR_TRY_PUSH, ISR_POP, ISR_POP_BULK };
 

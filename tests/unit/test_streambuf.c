@@ -1,9 +1,6 @@
 /* Stream buffers: every return path of every call, the trigger level, partial
  * writes on timeout, the single-writer/single-reader refusal, and the
  * interrupt-safe calls from a real interrupt handler. */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -11,18 +8,6 @@
 #include "rtipc/streambuf.h"
 #include "../../src/common/handle.h"
 #include "test_support.h"
-
-/* The main thread stays on core 0; tasks and handlers that must be observed
- * blocking run on core 1. */
-static void pin_main_to_core0(void)
-{
-    if (rtipc_core_count() < 2)
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
 
 /* Long enough never to expire in a passing run; finite, so that a missing
  * wake-up fails the test instead of hanging it. */

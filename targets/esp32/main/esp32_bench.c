@@ -30,6 +30,7 @@
 #include "sdkconfig.h"
 
 #include "console.h"
+#include "names.h"
 #include "rtipc/rtipc.h"
 #include "stats.h"
 
@@ -157,7 +158,9 @@ static const char *queue_roundtrip(int echo_core, const char *variant)
         bench_samples_free(&s);
         return rc != RTIPC_OK ? rtipc_strerror(rc) : rtipc_strerror(e.rc);
     }
-    return keep("esp-queue-roundtrip", "rtipc-queue", variant, "round-trip", &s) ? NULL : "no samples";
+    return keep(BENCH_EXP_ESP_QUEUE_ROUNDTRIP, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_ROUND_TRIP, &s)
+               ? NULL
+               : "no samples";
 }
 
 /* ---- notify-vs-sem: semaphore vs notification, same core, one way -------------- */
@@ -219,7 +222,8 @@ static const char *handoff(bool use_notify)
     }
     (void)rtipc_task_join(waiter);
     (void)rtipc_sem_delete(h.sem);
-    return keep("notify-vs-sem", use_notify ? "rtipc-notify" : "rtipc-sem", "same-core", "latency", &s)
+    return keep(BENCH_EXP_NOTIFY_VS_SEM, use_notify ? BENCH_MECH_RTIPC_NOTIFY : BENCH_MECH_RTIPC_SEM,
+                BENCH_VARIANT_SAME_CORE, BENCH_METRIC_LATENCY, &s)
                ? NULL
                : "no samples";
 }
@@ -322,7 +326,8 @@ static const char *isr_handoff(bool yield)
         bench_samples_free(&s);
         return why;
     }
-    return keep("esp-isr-handoff", "rtipc-notify-from-isr", yield ? "yield" : "no-yield", "latency", &s)
+    return keep(BENCH_EXP_ESP_ISR_HANDOFF, BENCH_MECH_RTIPC_NOTIFY_FROM_ISR,
+                yield ? BENCH_VARIANT_YIELD : BENCH_VARIANT_NO_YIELD, BENCH_METRIC_LATENCY, &s)
                ? NULL
                : "no samples";
 }
@@ -360,10 +365,10 @@ static void suite_entry(void *arg)
     }
 
     TickType_t k = xTaskGetTickCount();
-    const char *why = queue_roundtrip(0, "same-core");
+    const char *why = queue_roundtrip(0, BENCH_VARIANT_SAME_CORE);
     if (rtipc_core_count() > 1)
-        why = first(why, queue_roundtrip(1, "cross-core"));
-    r->x[0] = (bench_doc_experiment_t){.id = "esp-queue-roundtrip",
+        why = first(why, queue_roundtrip(1, BENCH_VARIANT_CROSS_CORE));
+    r->x[0] = (bench_doc_experiment_t){.id = BENCH_EXP_ESP_QUEUE_ROUNDTRIP,
                                        .summary = "rtipc queue round trip, echo task on the same/other core",
                                        .definitions = "round-trip: send start to the echoed item received back, timed on core 0",
                                        .failed = why != NULL,
@@ -372,7 +377,7 @@ static void suite_entry(void *arg)
     k = xTaskGetTickCount();
     why = handoff(false);
     why = first(why, handoff(true));
-    r->x[1] = (bench_doc_experiment_t){.id = "notify-vs-sem",
+    r->x[1] = (bench_doc_experiment_t){.id = BENCH_EXP_NOTIFY_VS_SEM,
                                        .summary = "binary semaphore vs direct notification to a waiter on the same core",
                                        .definitions = "latency: just before the give to the higher-priority waiter's return from take",
                                        .failed = why != NULL,
@@ -381,7 +386,7 @@ static void suite_entry(void *arg)
     k = xTaskGetTickCount();
     why = isr_handoff(true);
     why = first(why, isr_handoff(false));
-    r->x[2] = (bench_doc_experiment_t){.id = "esp-isr-handoff",
+    r->x[2] = (bench_doc_experiment_t){.id = BENCH_EXP_ESP_ISR_HANDOFF,
                                        .summary = "GPTimer alarm handler notifies a task on its core",
                                        .definitions = "latency: the handler's notify to the task's return from take (with and without "
                                  "the switch requested at handler exit)",

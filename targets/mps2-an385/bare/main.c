@@ -13,6 +13,7 @@
 
 #include "board.h"
 #include "mcu_report.h"
+#include "names.h"
 #include "rtipc/error.h"
 #include "rtipc/mailbox.h"
 #include "rtipc/spsc.h"
@@ -60,7 +61,7 @@ static void measure_timestamps(void)
         board_stamp_t t1 = board_stamp_end();
         mcu_sample(board_stamp_instr(t0, t1));
     }
-    const bench_stats_t *ruler = mcu_keep("mcu-timestamp", "board-stamp", "ruler-100", "measured", UNIT);
+    const bench_stats_t *ruler = mcu_keep("mcu-timestamp", BENCH_MECH_BOARD_STAMP, "ruler-100", "measured", UNIT);
     /* 100 loop instructions plus the call: the argument, bl and bx make 103.
      * Exact stamps must find that (a register move the compiler adds around
      * the call may add one or two); without exact phases the stamps are
@@ -103,7 +104,7 @@ static void measure_spsc(void)
         else if (out != expect++)
             mcu_fail("sequence broken: an item lost, duplicated or reordered");
     }
-    mcu_keep("mcu-spsc", "rtipc-spsc", "1-item", "push+pop", UNIT);
+    mcu_keep("mcu-spsc", BENCH_MECH_RTIPC_SPSC, "1-item", "push+pop", UNIT);
 
     static const struct {
         uint32_t n;
@@ -127,7 +128,7 @@ static void measure_spsc(void)
                 if (out[k] != expect++)
                     mcu_fail("sequence broken: an item lost, duplicated or reordered");
         }
-        mcu_keep("mcu-spsc", "rtipc-spsc", batches[b].variant, "push+pop", UNIT);
+        mcu_keep("mcu-spsc", BENCH_MECH_RTIPC_SPSC, batches[b].variant, "push+pop", UNIT);
     }
     if (rtipc_spsc_size(r) != 0)
         mcu_fail("items left in the ring");
@@ -168,7 +169,7 @@ static void measure_mailbox(void)
         else if (out.seq != i || out.payload != in.payload || version != (uint64_t)i + 1)
             mcu_fail("read a value or version other than the one just written");
     }
-    mcu_keep("mcu-mailbox", "rtipc-mailbox", "8B", "write+read", UNIT);
+    mcu_keep("mcu-mailbox", BENCH_MECH_RTIPC_MAILBOX, "8B", "write+read", UNIT);
     mcu_experiment_end("mcu-mailbox", "mailbox write then read of an 8-byte value in one context",
                    "write+read: rtipc_mailbox_write then rtipc_mailbox_read of the same mailbox (the 64-bit "
                    "version is accessed with interrupts masked on the M3: no 64-bit atomics)");
@@ -254,14 +255,17 @@ static void measure_isr_handoff(void)
 static void record_footprint(void)
 {
     mcu_experiment_begin();
-    mcu_keep_value("mcu-footprint", "rtipc-spsc", "control-block", "bytes", "B", (double)rtipc_spsc_footprint_for(0, 0));
-    mcu_keep_value("mcu-footprint", "rtipc-spsc", "rtipc_spsc_static_t", "bytes", "B", (double)sizeof(rtipc_spsc_static_t));
-    mcu_keep_value("mcu-footprint", "rtipc-spsc", "cap=64,item=4", "bytes", "B",
+    mcu_keep_value("mcu-footprint", BENCH_MECH_RTIPC_SPSC, "control-block", BENCH_METRIC_BYTES, "B",
+                   (double)rtipc_spsc_footprint_for(0, 0));
+    mcu_keep_value("mcu-footprint", BENCH_MECH_RTIPC_SPSC, "rtipc_spsc_static_t", BENCH_METRIC_BYTES, "B",
+                   (double)sizeof(rtipc_spsc_static_t));
+    mcu_keep_value("mcu-footprint", BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_CAP_64_ITEM_4, BENCH_METRIC_BYTES, "B",
                (double)rtipc_spsc_footprint_for(RING_CAPACITY, sizeof(uint32_t)));
-    mcu_keep_value("mcu-footprint", "rtipc-mailbox", "control-block", "bytes", "B", (double)rtipc_mailbox_footprint_for(0));
-    mcu_keep_value("mcu-footprint", "rtipc-mailbox", "rtipc_mailbox_static_t", "bytes", "B",
+    mcu_keep_value("mcu-footprint", BENCH_MECH_RTIPC_MAILBOX, "control-block", BENCH_METRIC_BYTES, "B",
+                   (double)rtipc_mailbox_footprint_for(0));
+    mcu_keep_value("mcu-footprint", BENCH_MECH_RTIPC_MAILBOX, "rtipc_mailbox_static_t", BENCH_METRIC_BYTES, "B",
                (double)sizeof(rtipc_mailbox_static_t));
-    mcu_keep_value("mcu-footprint", "rtipc-mailbox", "value=8", "bytes", "B",
+    mcu_keep_value("mcu-footprint", BENCH_MECH_RTIPC_MAILBOX, "value=8", BENCH_METRIC_BYTES, "B",
                (double)rtipc_mailbox_footprint_for(sizeof(mb_value_t)));
     if (rtipc_spsc_footprint_for(0, 0) > sizeof(rtipc_spsc_static_t) ||
         rtipc_mailbox_footprint_for(0) > sizeof(rtipc_mailbox_static_t))

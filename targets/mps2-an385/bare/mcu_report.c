@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "names.h"
 
 #define MAX_SERIES 48
 #define MAX_VALUES 160
@@ -103,7 +104,7 @@ const bench_stats_t *mcu_measure_stamp_overhead(const char *experiment, int n)
         board_stamp_t t1 = board_stamp_end();
         mcu_sample_raw(board_stamp_instr(t0, t1));
     }
-    const bench_stats_t *empty = mcu_keep(experiment, "board-stamp", "empty", "overhead", "instr");
+    const bench_stats_t *empty = mcu_keep(experiment, BENCH_MECH_BOARD_STAMP, "empty", "overhead", "instr");
     mcu_set_overhead(empty ? (int64_t)empty->p50 : 0);
     if (empty && board_stamp_exact() && empty->min != empty->max)
         mcu_fail("an empty stamp pair measures differently from sample to sample");

@@ -31,6 +31,7 @@
 #include "board.h"
 #include "code_size.h"
 #include "mcu_report.h"
+#include "names.h"
 #include "rtipc/rtipc.h"
 
 #ifndef RTIPC_CM3_SAMPLES
@@ -58,6 +59,11 @@
 #define HIGH_PRIO 12   /* receiver, consumer */
 #define TASK_STACK 2048
 #define TICK_INSTR 1000000 /* one 1 kHz tick at one instruction per ns */
+
+/* This firmware's own experiments; the others have rtipc-bench's ids
+ * (bench/names.h). */
+#define EXP_TIMESTAMP "timestamp"
+#define EXP_ROUND_TRIP "round-trip"
 
 void board_spin_turns(uint32_t n); /* board_asm.S: n turns of 2 instructions */
 
@@ -107,7 +113,7 @@ static void keep_ratio(const char *experiment, const char *mechanism, const char
                        const bench_stats_t *num, const bench_stats_t *den)
 {
     if (num && den && den->p50 > 0)
-        mcu_keep_value(experiment, mechanism, variant, "p50-ratio", "x", num->p50 / den->p50);
+        mcu_keep_value(experiment, mechanism, variant, BENCH_METRIC_P50_RATIO, "x", num->p50 / den->p50);
 }
 
 /* ---- timestamps ----------------------------------------------------------- */
@@ -115,8 +121,8 @@ static void keep_ratio(const char *experiment, const char *mechanism, const char
 static void measure_timestamps(void)
 {
     mcu_experiment_begin();
-    mcu_measure_stamp_overhead("timestamp", N);
-    mcu_experiment_end("timestamp", "cost of one timestamp pair (subtracted from every other figure)",
+    mcu_measure_stamp_overhead(EXP_TIMESTAMP, N);
+    mcu_experiment_end(EXP_TIMESTAMP, "cost of one timestamp pair (subtracted from every other figure)",
                        "overhead: instructions from board_stamp_start's return to board_stamp_end's call with "
                        "nothing between, in a task with the scheduler running (reported raw)");
 }
@@ -124,7 +130,7 @@ static void measure_timestamps(void)
 /* ---- round trips between two equal-priority tasks --------------------------- */
 
 typedef enum { RT_QUEUE, RT_SEM, RT_NOTIFY, RT_KQUEUE, RT_KSEM, RT_KNOTIFY, RT_KINDS } rt_kind_t;
-static const char *const rt_name[RT_KINDS] = {"rtipc-queue", "rtipc-sem", "rtipc-notify",
+static const char *const rt_name[RT_KINDS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_SEM, BENCH_MECH_RTIPC_NOTIFY,
                                               "kernel-queue", "kernel-sem", "kernel-notify"};
 
 typedef struct {
@@ -254,7 +260,7 @@ static const bench_stats_t *round_trip(rt_kind_t kind)
         join(e);
         if (st.errors)
             mcu_fail("a round trip failed or brought back the wrong message");
-        r = mcu_keep("round-trip", rt_name[kind], "equal-priority", "round-trip", UNIT);
+        r = mcu_keep(EXP_ROUND_TRIP, rt_name[kind], "equal-priority", BENCH_METRIC_ROUND_TRIP, UNIT);
     }
     for (int k = 0; k < 2; k++) {
         if (st.q[k])
@@ -305,7 +311,7 @@ static const bench_stats_t *one_task(rt_kind_t kind)
                 mcu_sample(board_stamp_instr(t0, t1));
         }
         bool queue = kind == RT_QUEUE || kind == RT_KQUEUE;
-        r = mcu_keep("round-trip", rt_name[kind], "one-task", queue ? "send+receive" : "give+take", UNIT);
+        r = mcu_keep(EXP_ROUND_TRIP, rt_name[kind], "one-task", queue ? "send+receive" : "give+take", UNIT);
     }
     if (q)
         rtipc_queue_delete(q);
@@ -324,15 +330,15 @@ static void measure_round_trips(void)
     const bench_stats_t *rt[RT_KINDS];
     for (int k = 0; k < RT_KINDS; k++)
         rt[k] = round_trip((rt_kind_t)k);
-    keep_ratio("round-trip", "rtipc/kernel", "queue", rt[RT_QUEUE], rt[RT_KQUEUE]);
-    keep_ratio("round-trip", "rtipc/kernel", "sem", rt[RT_SEM], rt[RT_KSEM]);
-    keep_ratio("round-trip", "rtipc/kernel", "notify", rt[RT_NOTIFY], rt[RT_KNOTIFY]);
+    keep_ratio(EXP_ROUND_TRIP, "rtipc/kernel", "queue", rt[RT_QUEUE], rt[RT_KQUEUE]);
+    keep_ratio(EXP_ROUND_TRIP, "rtipc/kernel", "sem", rt[RT_SEM], rt[RT_KSEM]);
+    keep_ratio(EXP_ROUND_TRIP, "rtipc/kernel", "notify", rt[RT_NOTIFY], rt[RT_KNOTIFY]);
     const bench_stats_t *q1 = one_task(RT_QUEUE), *s1 = one_task(RT_SEM);
     const bench_stats_t *kq1 = one_task(RT_KQUEUE), *ks1 = one_task(RT_KSEM);
-    keep_ratio("round-trip", "rtipc/kernel", "queue/one-task", q1, kq1);
-    keep_ratio("round-trip", "rtipc/kernel", "sem/one-task", s1, ks1);
+    keep_ratio(EXP_ROUND_TRIP, "rtipc/kernel", "queue/one-task", q1, kq1);
+    keep_ratio(EXP_ROUND_TRIP, "rtipc/kernel", "sem/one-task", s1, ks1);
     mcu_experiment_end(
-        "round-trip", "queue, semaphore and notification round trips between two equal-priority tasks",
+        EXP_ROUND_TRIP, "queue, semaphore and notification round trips between two equal-priority tasks",
         "round-trip: the pinger's stamp before it sends (gives, notifies) to the echo task, to its stamp after "
         "its receive (take) of the echo's answer returned; both tasks at priority 10, so each round trip is two "
         "context switches. rtipc-queue: depth-1 queues of uint32_t, the answer must carry the sequence number "
@@ -403,15 +409,16 @@ static const bench_stats_t *give_take(bool notify)
         mcu_fail("a give was lost or a take failed");
     if (st.sem)
         rtipc_sem_delete(st.sem);
-    return mcu_keep("notify-vs-sem", notify ? "rtipc-notify" : "rtipc-sem", "same-core", "latency", UNIT);
+    return mcu_keep(BENCH_EXP_NOTIFY_VS_SEM, notify ? BENCH_MECH_RTIPC_NOTIFY : BENCH_MECH_RTIPC_SEM,
+                    BENCH_VARIANT_SAME_CORE, BENCH_METRIC_LATENCY, UNIT);
 }
 
 static void measure_notify_vs_sem(void)
 {
     mcu_experiment_begin();
     const bench_stats_t *s = give_take(false), *n = give_take(true);
-    keep_ratio("notify-vs-sem", "sem/notify", "same-core", s, n);
-    mcu_experiment_end("notify-vs-sem", "binary semaphore vs task notification give -> take on one core",
+    keep_ratio(BENCH_EXP_NOTIFY_VS_SEM, BENCH_MECH_SEM_OVER_NOTIFY, BENCH_VARIANT_SAME_CORE, s, n);
+    mcu_experiment_end(BENCH_EXP_NOTIFY_VS_SEM, "binary semaphore vs task notification give -> take on one core",
                        "latency: from the giver's stamp just before rtipc_sem_give / rtipc_notify_give to the "
                        "taker's stamp after its take returned; the taker (priority 12) is blocked in the take, so "
                        "the give switches to it at once; the giver (priority 10) pauses 2000-4000 instructions "
@@ -501,7 +508,7 @@ static void isr_latency(il_mode_t mode, const char *variant, uint32_t samples)
             mcu_fail("a handler send or a receive failed, or a message came out of order");
         if (st.not_woken)
             mcu_fail("a send from the handler readied no task although the consumer waited");
-        mcu_keep("isr-handoff", "rtipc-queue", variant, "latency", UNIT);
+        mcu_keep(BENCH_EXP_ISR_HANDOFF, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_LATENCY, UNIT);
     }
     if (st.irq)
         rtipc_irq_delete(st.irq);
@@ -600,8 +607,8 @@ static void isr_throughput(bool yield, unsigned depth)
     static tp_t st;
     memset(&st, 0, sizeof st);
     st.yield = yield;
-    const char *variant = yield ? (depth == 1 ? "yield/depth=1" : "yield/depth=100")
-                          : (depth == 1 ? "no-yield/depth=1" : "no-yield/depth=100");
+    const char *variant = yield ? (depth == 1 ? BENCH_VARIANT_YIELD_DEPTH_1 : BENCH_VARIANT_YIELD_DEPTH_100)
+                          : (depth == 1 ? BENCH_VARIANT_NO_YIELD_DEPTH_1 : BENCH_VARIANT_NO_YIELD_DEPTH_100);
     if (rtipc_queue_create(depth, sizeof(uint32_t), &st.q) != RTIPC_OK ||
         rtipc_irq_create(0, tp_isr, &st, &st.irq) != RTIPC_OK) {
         mcu_fail("queue or interrupt source create failed");
@@ -632,11 +639,12 @@ static void isr_throughput(bool yield, unsigned depth)
     if (!st.stopped || st.seq != st.delivered + st.dropped)
         mcu_fail("sent != delivered + dropped");
     double window_s = (double)(t0 - t1) / (double)BOARD_CPU_HZ;
-    mcu_keep_value("isr-handoff", "rtipc-queue", variant, "throughput", "msg/s", (double)(d1 - d0) / window_s);
-    mcu_keep_value("isr-handoff", "rtipc-queue", variant, "offered", "msg/s", (double)(s1 - s0) / window_s);
-    mcu_keep_value("isr-handoff", "rtipc-queue", variant, "sent", "count", (double)st.seq);
-    mcu_keep_value("isr-handoff", "rtipc-queue", variant, "delivered", "count", (double)st.delivered);
-    mcu_keep_value("isr-handoff", "rtipc-queue", variant, "dropped", "count", (double)st.dropped);
+    const char *e = BENCH_EXP_ISR_HANDOFF, *q = BENCH_MECH_RTIPC_QUEUE;
+    mcu_keep_value(e, q, variant, BENCH_METRIC_THROUGHPUT, "msg/s", (double)(d1 - d0) / window_s);
+    mcu_keep_value(e, q, variant, BENCH_METRIC_OFFERED, "msg/s", (double)(s1 - s0) / window_s);
+    mcu_keep_value(e, q, variant, BENCH_METRIC_SENT, "count", (double)st.seq);
+    mcu_keep_value(e, q, variant, BENCH_METRIC_DELIVERED, "count", (double)st.delivered);
+    mcu_keep_value(e, q, variant, BENCH_METRIC_DROPPED, "count", (double)st.dropped);
 out:
     if (st.irq)
         rtipc_irq_delete(st.irq);
@@ -647,15 +655,15 @@ out:
 static void measure_isr_handoff(void)
 {
     mcu_experiment_begin();
-    isr_latency(IL_YIELD, "yield", N);
-    isr_latency(IL_NO_YIELD, "no-yield", N / 5);
-    isr_latency(IL_KERNEL_CALL, "no-yield/kernel-call", N / 2);
+    isr_latency(IL_YIELD, BENCH_VARIANT_YIELD, N);
+    isr_latency(IL_NO_YIELD, BENCH_VARIANT_NO_YIELD, N / 5);
+    isr_latency(IL_KERNEL_CALL, BENCH_VARIANT_NO_YIELD_KERNEL_CALL, N / 2);
     for (unsigned depth = 1; depth <= 100; depth += 99) {
         isr_throughput(true, depth);
         isr_throughput(false, depth);
     }
     mcu_experiment_end(
-        "isr-handoff", "interrupt handler -> higher-priority task through a queue, with and without yield",
+        BENCH_EXP_ISR_HANDOFF, "interrupt handler -> higher-priority task through a queue, with and without yield",
         "Interrupts are rtipc interrupt sources on NVIC line 27 (priority 0xA0, pended through ISPR: "
         "rtipc_irq_trigger); handlers send with rtipc_queue_send_from_isr to a consumer at priority 12. "
         "latency: from the handler's last stamp (after rtipc_irq_yield in yield mode) to the consumer's stamp "
@@ -739,7 +747,7 @@ static const bench_stats_t *batching(bool one_byte)
     memset(&st, 0, sizeof st);
     st.one_byte = one_byte;
     st.total = N + WARMUP;
-    const char *variant = one_byte ? "100x1B" : "1x100B";
+    const char *variant = one_byte ? BENCH_VARIANT_100X1B : BENCH_VARIANT_1X100B;
     const bench_stats_t *r = NULL;
     if (rtipc_queue_create(one_byte ? BT_BYTES : 1, one_byte ? 1 : BT_BYTES, &st.q) != RTIPC_OK) {
         mcu_fail("queue create failed");
@@ -752,10 +760,10 @@ static const bench_stats_t *batching(bool one_byte)
     join(c);
     if (st.errors || st.acked != st.total)
         mcu_fail("a byte was lost, duplicated or reordered");
-    r = mcu_keep("batching", "rtipc-queue", variant, "time-per-100B", UNIT);
+    r = mcu_keep(BENCH_EXP_BATCHING, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_TIME_PER_100B, UNIT);
     /* The switches of the recorded batches (the producer's last step is in
      * them; the join's are not). */
-    mcu_keep_value("batching", "rtipc-queue", variant, "context-switches-per-100B", "count",
+    mcu_keep_value(BENCH_EXP_BATCHING, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_CONTEXT_SWITCHES_PER_100B, "count",
                    (double)switches / (double)N);
     rtipc_queue_delete(st.q);
     return r;
@@ -766,9 +774,10 @@ static void measure_batching(void)
     mcu_experiment_begin();
     const bench_stats_t *small = batching(true), *big = batching(false);
     if (small && big && big->p50 > 0)
-        mcu_keep_value("batching", "rtipc-queue", "100x1B/1x100B", "time-ratio", "x", small->p50 / big->p50);
+        mcu_keep_value(BENCH_EXP_BATCHING, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_100X1B_OVER_1X100B,
+                       BENCH_METRIC_TIME_RATIO, "x", small->p50 / big->p50);
     mcu_experiment_end(
-        "batching", "100 bytes through a queue: 100 x 1-byte items vs 1 x 100-byte item",
+        BENCH_EXP_BATCHING, "100 bytes through a queue: 100 x 1-byte items vs 1 x 100-byte item",
         "time-per-100B: from the producer's stamp before its first send of the batch to the consumer's stamp "
         "after the receive of the batch's last byte; producer at priority 10, consumer at 12 (each 1-byte send "
         "switches to the consumer); every byte carries the running count mod 256. context-switches-per-100B: "
@@ -860,11 +869,14 @@ static void state_vs_event(sv_mech_t mech)
     join(p);
     if (st.errors)
         mcu_fail("a value was missing, reordered or not published");
-    static const char *const mech_name[] = {"rtipc-queue", "rtipc-queue-overwrite", "rtipc-mailbox"};
-    static const char *const variant[] = {"depth=32", "length=1", "latest"};
-    mcu_keep("state-vs-event", mech_name[mech], variant[mech], "staleness", UNIT);
-    mcu_keep_value("state-vs-event", mech_name[mech], variant[mech], "published", "count", (double)st.published);
-    mcu_keep_value("state-vs-event", mech_name[mech], variant[mech], "dropped", "count", (double)st.dropped);
+    static const char *const mech_name[] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_QUEUE_OVERWRITE,
+                                            BENCH_MECH_RTIPC_MAILBOX};
+    static const char *const variant[] = {BENCH_VARIANT_DEPTH_32, BENCH_VARIANT_LENGTH_1, BENCH_VARIANT_LATEST};
+    mcu_keep(BENCH_EXP_STATE_VS_EVENT, mech_name[mech], variant[mech], BENCH_METRIC_STALENESS, UNIT);
+    mcu_keep_value(BENCH_EXP_STATE_VS_EVENT, mech_name[mech], variant[mech], BENCH_METRIC_PUBLISHED, "count",
+                   (double)st.published);
+    mcu_keep_value(BENCH_EXP_STATE_VS_EVENT, mech_name[mech], variant[mech], BENCH_METRIC_DROPPED, "count",
+                   (double)st.dropped);
     if (st.q)
         rtipc_queue_delete(st.q);
     if (st.mb)
@@ -878,7 +890,7 @@ static void measure_state_vs_event(void)
     state_vs_event(SV_OVERWRITE);
     state_vs_event(SV_MAILBOX);
     mcu_experiment_end(
-        "state-vs-event", "1 kHz state producer, consumer acting every 5 ms: queue vs overwrite vs mailbox",
+        BENCH_EXP_STATE_VS_EVENT, "1 kHz state producer, consumer acting every 5 ms: queue vs overwrite vs mailbox",
         "staleness: the age of the value the consumer acts on, from the timer reading the producer stored in "
         "it when publishing to the consumer's reading after its receive/read (timer counts of 40 "
         "instructions; 1 ms is 1,000,000 instructions). Producer (priority 10) publishes once per tick "
@@ -971,7 +983,7 @@ static void queue_set(bool set_design)
     memset(&st, 0, sizeof st);
     st.set_design = set_design;
     st.total = (N + WARMUP + QS_SOURCES - 1) / QS_SOURCES * QS_SOURCES; /* as many from each */
-    const char *mech = set_design ? "queue-set" : "3-tasks";
+    const char *mech = set_design ? BENCH_MECH_QUEUE_SET : BENCH_MECH_THREE_TASKS;
     const char *variant = "3x(len=10,item=4),stack=1024";
 
     /* Memory as the heap sees it: what creating the objects and the
@@ -1003,11 +1015,11 @@ static void queue_set(bool set_design)
             join(c[i]);
         if (st.errors || st.received != st.total)
             mcu_fail("a message was lost, duplicated or reordered");
-        mcu_keep("queue-set", mech, "any-of-3", "latency", UNIT);
-        mcu_keep_value("queue-set", mech, variant, "memory", "B", (double)(h0 - h2));
-        mcu_keep_value("queue-set", mech, variant, "objects", "B", (double)(h0 - h1));
-        mcu_keep_value("queue-set", mech, variant, "tasks", "B", (double)(h1 - h2));
-        mcu_keep_value("queue-set", mech, variant, "consumer-tasks", "count", consumers);
+        mcu_keep(BENCH_EXP_QUEUE_SET, mech, BENCH_VARIANT_ANY_OF_3, BENCH_METRIC_LATENCY, UNIT);
+        mcu_keep_value(BENCH_EXP_QUEUE_SET, mech, variant, BENCH_METRIC_MEMORY, "B", (double)(h0 - h2));
+        mcu_keep_value(BENCH_EXP_QUEUE_SET, mech, variant, BENCH_METRIC_OBJECTS, "B", (double)(h0 - h1));
+        mcu_keep_value(BENCH_EXP_QUEUE_SET, mech, variant, "tasks", "B", (double)(h1 - h2));
+        mcu_keep_value(BENCH_EXP_QUEUE_SET, mech, variant, BENCH_METRIC_CONSUMER_TASKS, "count", consumers);
     }
     if (st.set)
         rtipc_queueset_delete(st.set);
@@ -1022,7 +1034,7 @@ static void measure_queue_set(void)
     queue_set(true);
     queue_set(false);
     mcu_experiment_end(
-        "queue-set", "3 sources: one consumer on a queue set vs 3 consumer tasks (latency, memory)",
+        BENCH_EXP_QUEUE_SET, "3 sources: one consumer on a queue set vs 3 consumer tasks (latency, memory)",
         "latency: from the producer's stamp before it sends to queue i mod 3 to the consumer's stamp after its "
         "receive returned (queue-set: after rtipc_queueset_select, then the receive); producer at priority 10, "
         "consumers at 12. memory: bytes the heap (heap 4, block headers included) gave to the three queues "
@@ -1038,10 +1050,10 @@ static size_t heap_used_since(size_t before) { return before - xPortGetFreeHeapS
 
 static void footprint_row(const char *mech, const char *variant, size_t heap, size_t footprint, size_t type)
 {
-    mcu_keep_value("footprint", mech, variant, "heap-bytes", "B", (double)heap);
-    mcu_keep_value("footprint", mech, variant, "footprint", "B", (double)footprint);
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, mech, variant, "heap-bytes", "B", (double)heap);
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, mech, variant, "footprint", "B", (double)footprint);
     if (type)
-        mcu_keep_value("footprint", mech, variant, "static-type", "B", (double)type);
+        mcu_keep_value(BENCH_EXP_FOOTPRINT, mech, variant, "static-type", "B", (double)type);
 }
 
 static void idle_entry(void *arg) { (void)arg; }
@@ -1054,7 +1066,8 @@ static void measure_footprint(void)
         rtipc_queue_t *q = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_queue_create(10, 4, &q) == RTIPC_OK) {
-            footprint_row("rtipc-queue", "len=10,item=4", heap_used_since(h), rtipc_queue_footprint(q),
+            footprint_row(BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_LEN_10_ITEM_4, heap_used_since(h),
+                          rtipc_queue_footprint(q),
                           sizeof(rtipc_queue_static_t));
             rtipc_queue_delete(q);
         } else {
@@ -1062,7 +1075,8 @@ static void measure_footprint(void)
         }
         h = xPortGetFreeHeapSize();
         if (rtipc_queue_create(50, 8, &q) == RTIPC_OK) {
-            footprint_row("rtipc-queue", "len=50,item=8", heap_used_since(h), rtipc_queue_footprint(q), 0);
+            footprint_row(BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_LEN_50_ITEM_8, heap_used_since(h),
+                          rtipc_queue_footprint(q), 0);
             rtipc_queue_delete(q);
         } else {
             mcu_fail("queue create failed");
@@ -1072,7 +1086,7 @@ static void measure_footprint(void)
         rtipc_sem_t *s = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_sem_create_binary(&s) == RTIPC_OK) {
-            footprint_row("rtipc-sem-binary", "max=1", heap_used_since(h), rtipc_sem_footprint(s),
+            footprint_row(BENCH_MECH_RTIPC_SEM_BINARY, BENCH_VARIANT_MAX_1, heap_used_since(h), rtipc_sem_footprint(s),
                           sizeof(rtipc_sem_static_t));
             rtipc_sem_delete(s);
         } else {
@@ -1083,7 +1097,7 @@ static void measure_footprint(void)
         rtipc_mutex_t *m = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_mutex_create(false, &m) == RTIPC_OK) {
-            footprint_row("rtipc-mutex", "plain", heap_used_since(h), rtipc_mutex_footprint(m),
+            footprint_row(BENCH_MECH_RTIPC_MUTEX, BENCH_VARIANT_PLAIN, heap_used_since(h), rtipc_mutex_footprint(m),
                           sizeof(rtipc_mutex_static_t));
             rtipc_mutex_delete(m);
         } else {
@@ -1094,7 +1108,8 @@ static void measure_footprint(void)
         rtipc_eventgroup_t *eg = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_eventgroup_create(&eg) == RTIPC_OK) {
-            footprint_row("rtipc-eventgroup", "24-bit", heap_used_since(h), rtipc_eventgroup_footprint(eg),
+            footprint_row(BENCH_MECH_RTIPC_EVENTGROUP, BENCH_VARIANT_24_BIT, heap_used_since(h),
+                          rtipc_eventgroup_footprint(eg),
                           sizeof(rtipc_eventgroup_static_t));
             rtipc_eventgroup_delete(eg);
         } else {
@@ -1105,7 +1120,8 @@ static void measure_footprint(void)
         rtipc_streambuf_t *sb = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_streambuf_create(1024, 1, &sb) == RTIPC_OK) {
-            footprint_row("rtipc-streambuf", "size=1024", heap_used_since(h), rtipc_streambuf_footprint(sb), 0);
+            footprint_row(BENCH_MECH_RTIPC_STREAMBUF, BENCH_VARIANT_SIZE_1024, heap_used_since(h),
+                          rtipc_streambuf_footprint(sb), 0);
             rtipc_streambuf_delete(sb);
         } else {
             mcu_fail("stream buffer create failed");
@@ -1113,7 +1129,8 @@ static void measure_footprint(void)
         rtipc_msgbuf_t *mb = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_msgbuf_create(1024, &mb) == RTIPC_OK) {
-            footprint_row("rtipc-msgbuf", "size=1024", heap_used_since(h), rtipc_msgbuf_footprint(mb), 0);
+            footprint_row(BENCH_MECH_RTIPC_MSGBUF, BENCH_VARIANT_SIZE_1024, heap_used_since(h),
+                          rtipc_msgbuf_footprint(mb), 0);
             rtipc_msgbuf_delete(mb);
         } else {
             mcu_fail("message buffer create failed");
@@ -1123,7 +1140,8 @@ static void measure_footprint(void)
         rtipc_mailbox_t *mb = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_mailbox_create(16, NULL, &mb) == RTIPC_OK) {
-            footprint_row("rtipc-mailbox", "value=16", heap_used_since(h), rtipc_mailbox_footprint(mb),
+            footprint_row(BENCH_MECH_RTIPC_MAILBOX, BENCH_VARIANT_VALUE_16, heap_used_since(h),
+                          rtipc_mailbox_footprint(mb),
                           sizeof(rtipc_mailbox_static_t));
             rtipc_mailbox_delete(mb);
         } else {
@@ -1132,7 +1150,8 @@ static void measure_footprint(void)
         rtipc_spsc_t *r = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_spsc_create(64, 4, &r) == RTIPC_OK) {
-            footprint_row("rtipc-spsc", "cap=64,item=4", heap_used_since(h), rtipc_spsc_footprint(r),
+            footprint_row(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_CAP_64_ITEM_4, heap_used_since(h),
+                          rtipc_spsc_footprint(r),
                           sizeof(rtipc_spsc_static_t));
             rtipc_spsc_delete(r);
         } else {
@@ -1143,7 +1162,8 @@ static void measure_footprint(void)
         rtipc_queueset_t *set = NULL;
         h = xPortGetFreeHeapSize();
         if (rtipc_queueset_create(30, &set) == RTIPC_OK) {
-            footprint_row("rtipc-queueset", "len=30", heap_used_since(h), rtipc_queueset_footprint(set), 0);
+            footprint_row(BENCH_MECH_RTIPC_QUEUESET, BENCH_VARIANT_LEN_30, heap_used_since(h),
+                          rtipc_queueset_footprint(set), 0);
             rtipc_queueset_delete(set);
         } else {
             mcu_fail("queue set create failed");
@@ -1156,29 +1176,29 @@ static void measure_footprint(void)
         rtipc_task_t *t = spawn("footprint", LOW_PRIO, 1024, idle_entry, NULL);
         size_t used = heap_used_since(h);
         join(t);
-        mcu_keep_value("footprint", "rtipc-task", "stack=1024", "heap-bytes", "B", (double)used);
+        mcu_keep_value(BENCH_EXP_FOOTPRINT, "rtipc-task", "stack=1024", "heap-bytes", "B", (double)used);
     }
     /* The kernel's own types on this target (what each rtipc object holds). */
-    mcu_keep_value("footprint", "kernel", "StaticQueue_t", "sizeof", "B", sizeof(StaticQueue_t));
-    mcu_keep_value("footprint", "kernel", "StaticSemaphore_t", "sizeof", "B", sizeof(StaticSemaphore_t));
-    mcu_keep_value("footprint", "kernel", "StaticEventGroup_t", "sizeof", "B", sizeof(StaticEventGroup_t));
-    mcu_keep_value("footprint", "kernel", "StaticStreamBuffer_t", "sizeof", "B", sizeof(StaticStreamBuffer_t));
-    mcu_keep_value("footprint", "kernel", "StaticTask_t", "sizeof", "B", sizeof(StaticTask_t));
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, "kernel", "StaticQueue_t", "sizeof", "B", sizeof(StaticQueue_t));
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, "kernel", "StaticSemaphore_t", "sizeof", "B", sizeof(StaticSemaphore_t));
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, "kernel", "StaticEventGroup_t", "sizeof", "B", sizeof(StaticEventGroup_t));
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, "kernel", "StaticStreamBuffer_t", "sizeof", "B", sizeof(StaticStreamBuffer_t));
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, "kernel", "StaticTask_t", "sizeof", "B", sizeof(StaticTask_t));
     /* Code: arm-none-eabi-size of every librtipc object (code_size.h). */
     unsigned total_os = 0, total_o2 = 0;
     for (size_t i = 0; i < sizeof code_size / sizeof code_size[0]; i++) {
-        mcu_keep_value("footprint", code_size[i].object, "-Os", "code-text", "B", code_size[i].os[0]);
-        mcu_keep_value("footprint", code_size[i].object, "-O2", "code-text", "B", code_size[i].o2[0]);
+        mcu_keep_value(BENCH_EXP_FOOTPRINT, code_size[i].object, "-Os", "code-text", "B", code_size[i].os[0]);
+        mcu_keep_value(BENCH_EXP_FOOTPRINT, code_size[i].object, "-O2", "code-text", "B", code_size[i].o2[0]);
         total_os += code_size[i].os[0] + code_size[i].os[1];
         total_o2 += code_size[i].o2[0] + code_size[i].o2[1];
         if (code_size[i].os[1] || code_size[i].os[2])
-            mcu_keep_value("footprint", code_size[i].object, "-Os", "data+bss", "B",
+            mcu_keep_value(BENCH_EXP_FOOTPRINT, code_size[i].object, "-Os", "data+bss", "B",
                            code_size[i].os[1] + code_size[i].os[2]);
     }
-    mcu_keep_value("footprint", "librtipc", "-Os", "code-text+data", "B", total_os);
-    mcu_keep_value("footprint", "librtipc", "-O2", "code-text+data", "B", total_o2);
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, "librtipc", "-Os", "code-text+data", "B", total_os);
+    mcu_keep_value(BENCH_EXP_FOOTPRINT, "librtipc", "-O2", "code-text+data", "B", total_o2);
     mcu_experiment_end(
-        "footprint", "bytes per object on the 32-bit target, and librtipc's code size",
+        BENCH_EXP_FOOTPRINT, "bytes per object on the 32-bit target, and librtipc's code size",
         "heap-bytes: what one dynamic creation took from heap 4 (xPortGetFreeHeapSize before and after: "
         "rtipc's block and the kernel object in it, storage, heap 4's 8-byte header and rounding); footprint: "
         "rtipc_*_footprint of the live object; static-type: sizeof of the caller-provided rtipc_*_static_t; "
@@ -1227,10 +1247,14 @@ static void runner(void *arg)
         const char *id;
         void (*run)(void);
     } suite[] = {
-        {"timestamp", measure_timestamps},       {"round-trip", measure_round_trips},
-        {"notify-vs-sem", measure_notify_vs_sem}, {"isr-handoff", measure_isr_handoff},
-        {"batching", measure_batching},           {"state-vs-event", measure_state_vs_event},
-        {"queue-set", measure_queue_set},         {"footprint", measure_footprint},
+        {EXP_TIMESTAMP, measure_timestamps},
+        {EXP_ROUND_TRIP, measure_round_trips},
+        {BENCH_EXP_NOTIFY_VS_SEM, measure_notify_vs_sem},
+        {BENCH_EXP_ISR_HANDOFF, measure_isr_handoff},
+        {BENCH_EXP_BATCHING, measure_batching},
+        {BENCH_EXP_STATE_VS_EVENT, measure_state_vs_event},
+        {BENCH_EXP_QUEUE_SET, measure_queue_set},
+        {BENCH_EXP_FOOTPRINT, measure_footprint},
     };
     for (size_t i = 0; i < sizeof suite / sizeof suite[0]; i++) {
         printf("running %s\n", suite[i].id); /* deterministic too: a hang shows where */

@@ -1,0 +1,187 @@
+/* The names of rtipc-bench's result rows: experiment ids, mechanisms,
+ * variants and metrics that more than one file writes or reads.
+ *
+ * A row is found by its four names (bench_find, the claim audit, compare,
+ * the HTML report), and the firmwares of targets/ emit rows under the same
+ * names so that `rtipc-bench audit` and `compare` read them as the host's.
+ * A name that drifted in one place would not fail: the claim it feeds would
+ * quietly become "not testable". Every C file that writes or reads one of
+ * these names uses the constant, never the string (tests that check printed
+ * output keep the strings on purpose). A name only one file uses stays in
+ * that file, except the experiment ids: all of rtipc-bench's are here.
+ *
+ * The strings are those of docs/experiments.md and of every recorded run:
+ * changing one renames a row of the rtipc-bench/1 output.
+ *
+ * Plain C string literals, for C and C++, host and firmware builds alike:
+ * they concatenate (BENCH_VARIANT_CROSS_CORE "/open-loop-5kHz",
+ * BENCH_MECH_RTIPC_QUEUE "/" BENCH_VARIANT_FLUSHED) and fit static
+ * initialisers. */
+#ifndef BENCH_NAMES_H
+#define BENCH_NAMES_H
+
+/* ---- experiment ids ------------------------------------------------------
+ * rtipc-bench's experiments, in the order of the registry
+ * (experiments/registry.c) and of docs/experiments.md. */
+#define BENCH_EXP_QUEUE_LATENCY "queue-latency"
+#define BENCH_EXP_QUEUE_PLACEMENT "queue-placement"
+#define BENCH_EXP_ISR_HANDOFF "isr-handoff"
+#define BENCH_EXP_MECHANISM_COMPARE "mechanism-compare"
+#define BENCH_EXP_BYTE_STREAM "byte-stream"
+#define BENCH_EXP_BLOCKED_PRODUCER "blocked-producer"
+#define BENCH_EXP_STATE_VS_EVENT "state-vs-event"
+#define BENCH_EXP_CORE_PLACEMENT "core-placement"
+#define BENCH_EXP_BATCHING "batching"
+#define BENCH_EXP_QUEUE_SET "queue-set"
+#define BENCH_EXP_FOOTPRINT "footprint"
+#define BENCH_EXP_INTERFERENCE "interference"
+#define BENCH_EXP_NOTIFY_VS_SEM "notify-vs-sem"
+#define BENCH_EXP_NOTIFY_MODES "notify-modes"
+#define BENCH_EXP_PEERS "peers"
+
+/* The ESP-IDF app's own experiments (targets/esp32, docs/porting.md). */
+#define BENCH_EXP_ESP_QUEUE_ROUNDTRIP "esp-queue-roundtrip"
+#define BENCH_EXP_ESP_ISR_HANDOFF "esp-isr-handoff"
+
+/* ---- mechanisms ----------------------------------------------------------
+ * rtipc's objects. */
+#define BENCH_MECH_RTIPC_QUEUE "rtipc-queue"
+#define BENCH_MECH_RTIPC_QUEUE_OVERWRITE "rtipc-queue-overwrite"  /* length-1 queue, rtipc_queue_overwrite */
+#define BENCH_MECH_RTIPC_QUEUESET "rtipc-queueset"
+#define BENCH_MECH_RTIPC_SEM "rtipc-sem"                /* a binary semaphore, in the handoffs */
+#define BENCH_MECH_RTIPC_SEM_BINARY "rtipc-sem-binary"  /* the same object, in footprint */
+#define BENCH_MECH_RTIPC_MUTEX "rtipc-mutex"
+#define BENCH_MECH_RTIPC_EVENTGROUP "rtipc-eventgroup"
+#define BENCH_MECH_RTIPC_NOTIFY "rtipc-notify"
+#define BENCH_MECH_RTIPC_NOTIFY_FROM_ISR "rtipc-notify-from-isr"
+#define BENCH_MECH_RTIPC_MAILBOX "rtipc-mailbox"
+#define BENCH_MECH_RTIPC_SPSC "rtipc-spsc"
+#define BENCH_MECH_RTIPC_RINGBUF_NOSPLIT "rtipc-ringbuf-nosplit"
+#define BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT "rtipc-ringbuf-allowsplit"
+#define BENCH_MECH_RTIPC_RINGBUF_BYTEBUF "rtipc-ringbuf-bytebuf"
+#define BENCH_MECH_RTIPC_STREAMBUF "rtipc-streambuf"
+#define BENCH_MECH_RTIPC_MSGBUF "rtipc-msgbuf"
+
+/* The peers rtipc is compared with (mechanism-compare, peers). */
+#define BENCH_MECH_MUTEX_CONDVAR "mutex-condvar"      /* C heap queue behind a mutex and condvars */
+#define BENCH_MECH_STD_QUEUE_MUTEX "std-queue-mutex"  /* std::queue + std::mutex */
+#define BENCH_MECH_PIPE "pipe"
+#define BENCH_MECH_EVENTFD "eventfd"
+#define BENCH_MECH_POSIX_MQ "posix-mq"
+
+/* queue-set's two designs. */
+#define BENCH_MECH_QUEUE_SET "queue-set"  /* one consumer on a queue set */
+#define BENCH_MECH_THREE_TASKS "3-tasks"  /* one consumer task per queue */
+
+/* Ratio rows: the mechanism names the numerator and the denominator. */
+#define BENCH_MECH_SEM_OVER_NOTIFY "sem/notify"
+
+/* The Cortex-M3 firmwares' empty timestamp pair (targets/mps2-an385). */
+#define BENCH_MECH_BOARD_STAMP "board-stamp"
+
+/* ---- variants ------------------------------------------------------------
+ * Where the two tasks run: bench_core_variant() names a sender and receiver
+ * on different logical cores cross-core when there are two, same-core when
+ * there is one. */
+#define BENCH_VARIANT_CROSS_CORE "cross-core"
+#define BENCH_VARIANT_SAME_CORE "same-core"
+
+/* queue-placement: the queue's memory cached, or evicted before each send. */
+#define BENCH_VARIANT_WARM "warm"
+#define BENCH_VARIANT_FLUSHED "flushed"
+
+/* isr-handoff (and the ESP32's esp-isr-handoff): the handler asks for the
+ * switch to the woken task (yield) or not; kernel-call: no yield, but the
+ * interrupted task makes kernel calls. The throughput rows add the queue's
+ * depth. */
+#define BENCH_VARIANT_YIELD "yield"
+#define BENCH_VARIANT_NO_YIELD "no-yield"
+#define BENCH_VARIANT_NO_YIELD_KERNEL_CALL "no-yield/kernel-call"
+#define BENCH_VARIANT_YIELD_DEPTH_1 "yield/depth=1"
+#define BENCH_VARIANT_YIELD_DEPTH_100 "yield/depth=100"
+#define BENCH_VARIANT_NO_YIELD_DEPTH_1 "no-yield/depth=1"
+#define BENCH_VARIANT_NO_YIELD_DEPTH_100 "no-yield/depth=100"
+
+/* mechanism-compare: one 4-byte item per call, or 8 calls per timestamp
+ * pair; the memory of a queue of 100 such items (also a footprint shape). */
+#define BENCH_VARIANT_ITEM_4 "item=4"
+#define BENCH_VARIANT_ITEM_4_BATCH_8 "item=4,batch=8"
+#define BENCH_VARIANT_LEN_100_ITEM_4 "len=100,item=4"
+
+/* blocked-producer: how the producer waits on the full queue, and whether
+ * it subscribed to the task watchdog. */
+#define BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED "wait-forever/subscribed"
+#define BENCH_VARIANT_WAIT_FOREVER_UNSUBSCRIBED "wait-forever/unsubscribed"
+#define BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED "timeout-10ms/subscribed"
+
+/* state-vs-event: the queue's depth, the overwritten length-1 queue, the
+ * mailbox's latest value. */
+#define BENCH_VARIANT_DEPTH_32 "depth=32"
+#define BENCH_VARIANT_LENGTH_1 "length=1"
+#define BENCH_VARIANT_LATEST "latest"
+
+/* batching: 100 one-byte items, one 100-byte item, and their ratio. */
+#define BENCH_VARIANT_100X1B "100x1B"
+#define BENCH_VARIANT_1X100B "1x100B"
+#define BENCH_VARIANT_100X1B_OVER_1X100B "100x1B/1x100B"
+
+/* queue-set: a message to any of the three queues. */
+#define BENCH_VARIANT_ANY_OF_3 "any-of-3"
+
+/* footprint: the shape of the object measured. */
+#define BENCH_VARIANT_LEN_10_ITEM_4 "len=10,item=4"
+#define BENCH_VARIANT_LEN_50_ITEM_8 "len=50,item=8"
+#define BENCH_VARIANT_LEN_30 "len=30"          /* queue set */
+#define BENCH_VARIANT_MAX_1 "max=1"            /* binary semaphore */
+#define BENCH_VARIANT_PLAIN "plain"            /* mutex, not recursive */
+#define BENCH_VARIANT_24_BIT "24-bit"          /* event group */
+#define BENCH_VARIANT_SIZE_1024 "size=1024"    /* stream, message and ring buffers */
+#define BENCH_VARIANT_VALUE_16 "value=16"      /* mailbox */
+#define BENCH_VARIANT_CAP_64_ITEM_4 "cap=64,item=4"  /* SPSC ring (the Cortex-M3 firmwares) */
+
+/* ---- metrics ------------------------------------------------------------- */
+/* Distributions, ns (instr on the Cortex-M3 firmwares). */
+#define BENCH_METRIC_LATENCY "latency"
+#define BENCH_METRIC_ROUND_TRIP "round-trip"
+#define BENCH_METRIC_SEND_OVERHEAD "send-overhead"
+#define BENCH_METRIC_STALENESS "staleness"
+#define BENCH_METRIC_TIME_PER_100B "time-per-100B"
+
+/* Rates and what the producer offered. */
+#define BENCH_METRIC_THROUGHPUT "throughput"
+#define BENCH_METRIC_OFFERED "offered"
+#define BENCH_METRIC_CPU_PER_MB "cpu-per-MB"
+
+/* Counts of messages and events. */
+#define BENCH_METRIC_SENT "sent"
+#define BENCH_METRIC_DELIVERED "delivered"
+#define BENCH_METRIC_DROPPED "dropped"
+#define BENCH_METRIC_RECEIVED "received"
+#define BENCH_METRIC_RECEIVES "receives"
+#define BENCH_METRIC_COALESCED "coalesced"
+#define BENCH_METRIC_REFUSED "refused"
+#define BENCH_METRIC_PUBLISHED "published"
+#define BENCH_METRIC_MISSED_UPDATES "missed-updates"
+#define BENCH_METRIC_WATCHDOG_TRIPS "watchdog-trips"
+#define BENCH_METRIC_IDLE_TRIPS "idle-trips"
+#define BENCH_METRIC_MAX_STALL "max-stall"
+#define BENCH_METRIC_CONTEXT_SWITCHES_PER_100B "context-switches-per-100B"
+#define BENCH_METRIC_CONSUMER_TASKS "consumer-tasks"
+
+/* Bytes. */
+#define BENCH_METRIC_MEMORY "memory"    /* objects + consumer stacks (queue-set), a queue (mechanism-compare) */
+#define BENCH_METRIC_OBJECTS "objects"  /* queue-set: the objects' part of memory */
+#define BENCH_METRIC_BYTES "bytes"      /* footprint: measured on a live object */
+#define BENCH_METRIC_FORMULA "formula"  /* footprint: as the headers document it */
+#define BENCH_METRIC_FREERTOS_32BIT "freertos-32bit"  /* footprint: the kernel's object, for reference */
+
+/* Ratios and flags. */
+#define BENCH_METRIC_P50_RATIO "p50-ratio"
+#define BENCH_METRIC_TIME_RATIO "time-ratio"
+#define BENCH_METRIC_ISR_SAFE "isr-safe"
+
+/* What --vcd/--perfetto's recorder adds to queue-latency's cross-core row. */
+#define BENCH_METRIC_TRACE_OVERHEAD_P50 "trace-overhead-p50"
+#define BENCH_METRIC_TRACE_OVERHEAD_P99 "trace-overhead-p99"
+
+#endif
