@@ -31,7 +31,7 @@
 #include "cli.h"
 #include "cli_outputs.h"
 #include "harness/args.h"
-#include "harness/bench.h"
+#include "harness/run.h"
 #include "names.h"
 #include "results/row_clock.h"
 #include "rtipc/rtipc.h"

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "harness/bench.h"
+#include "harness/run.h"
 
 /* run's outputs, as given on the command line (NULL: not asked for). */
 typedef struct {

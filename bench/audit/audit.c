@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../harness/args.h"
-#include "../harness/bench.h"
+#include "../harness/run.h"
 #include "../results/outfile.h"
 #include "../results/read.h"
 #include "audit.h"

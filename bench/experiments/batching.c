@@ -157,7 +157,7 @@ static int measure(bench_run_t *run, const char *variant, size_t item, size_t de
     st->samples = samples;
     st->warmup = bench_warmup_count(run, samples);
     /* An explicit --samples is obeyed whatever it costs. */
-    st->cap_ns = run->opts.samples ? 0 : run->opts.quick ? 500000000 : 3500000000;
+    st->cap_ns = bench_samples_fixed(run) ? 0 : bench_quick(run) ? 500000000 : 3500000000;
     st->out = &s;
     st->t_send = calloc(st->warmup + samples, sizeof *st->t_send);
     bench_rng_init(&st->rng, run, item);

@@ -4,6 +4,7 @@
  * watchdog, and what does a send timeout with a drop counter change? */
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,10 +268,10 @@ static int run_blocked_producer(bench_run_t *run)
         {BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED, false, true, false},
     };
     int64_t stall_ns = (int64_t)(bench_duration(run, 1.0, 0.3) * 1e9);
-    int64_t pre_ns = run->opts.quick ? 30000000 : 300000000;
-    int64_t post_ns = run->opts.quick ? 40000000 : 300000000;
+    int64_t pre_ns = bench_quick(run) ? 30000000 : 300000000;
+    int64_t post_ns = bench_quick(run) ? 40000000 : 300000000;
     /* Shorter than the stall, so a producer blocked through it can trip it. */
-    int64_t wdt_ns = run->opts.quick ? stall_ns / 3 : stall_ns / 2;
+    int64_t wdt_ns = bench_quick(run) ? stall_ns / 3 : stall_ns / 2;
     if (wdt_ns < 1000000)
         wdt_ns = 1000000;
 

@@ -29,7 +29,7 @@ static int run_core_placement(bench_run_t *run)
          .obj = &note},
     };
 
-    size_t rounds = run->opts.quick ? 2 : 4;
+    size_t rounds = bench_quick(run) ? 2 : 4;
     hx_case_t cases[2 * MECHS] = {{0}};
     for (int m = 0; m < MECHS; m++) {
         for (int same = 0; same < 2; same++) {
@@ -45,13 +45,13 @@ static int run_core_placement(bench_run_t *run)
                 c->cfg.producer_cpu = c->cfg.consumer_cpu;
         }
     }
-    double budget_s = run->opts.quick ? 1.2 : 8.5;
+    double budget_s = bench_quick(run) ? 1.2 : 8.5;
     bench_progress(run, 0.0);
     if (hx_measure_rounds(run, cases, 2 * MECHS, rounds, 0.0, 1.0, budget_s) == 0) {
         char diff[200] = "";
         for (int m = 0; m < MECHS; m++) {
             const bench_result_t *x = cases[2 * m].row, *s = cases[2 * m + 1].row;
-            bench_add_value(run, names[m], "cross/same", BENCH_METRIC_P50_RATIO, "x", hx_p50_ratio(x, s));
+            bench_add_value(run, names[m], "cross/same", BENCH_METRIC_P50_RATIO, "x", bench_p50_ratio(x, s));
             size_t l = strlen(diff);
             snprintf(diff + l, sizeof diff - l, "%s%s %+.2f us (same-core %.2f us)", m ? ", " : "",
                      names[m], (x->stats.p50 - s->stats.p50) / 1000, s->stats.p50 / 1000);
@@ -69,7 +69,7 @@ static int run_core_placement(bench_run_t *run)
     rc = rtipc_queue_delete(q);
     if (rc != 0)
         bench_fail(run, "queue delete: %s", rtipc_strerror(rc));
-    return run->failure[0] ? -1 : 0;
+    return bench_failed(run) ? -1 : 0;
 }
 
 const bench_experiment_t exp_core_placement = {

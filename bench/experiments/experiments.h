@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "../harness/bench.h"
+#include "../harness/experiment.h"
 #include "../harness/failure.h"
 #include "../harness/handoff.h"
 #include "../names.h"

@@ -84,7 +84,7 @@ int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t
 
     for (size_t r = 0; r < rounds; r++) {
         double spent = (double)(bench_now_ns() - t0) / 1e9;
-        if (r > 0 && budget_s > 0 && run->opts.samples == 0 &&
+        if (r > 0 && budget_s > 0 && !bench_samples_fixed(run) &&
             spent * (double)(r + 1) / (double)r > budget_s) {
             bench_note(run,
                        "time budget: stopped after %zu of %zu rounds (%.1f s spent), so the rows "
@@ -108,7 +108,7 @@ int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t
             int hr = handoff_run(run, &hc->ops, &cfg, &round);
             if (hc->stop)
                 hc->stop(run, hc->ctx);
-            if (hr != 0 || run->failure[0]) {
+            if (hr != 0 || bench_failed(run)) {
                 rc = bench_fail(run, "%s/%s", hc->mechanism, hc->variant);
                 goto out;
             }
@@ -134,11 +134,4 @@ out:
         free(pool);
     }
     return rc;
-}
-
-double hx_p50_ratio(const bench_result_t *num, const bench_result_t *den)
-{
-    if (!num || !den || !(den->stats.p50 > 0))
-        return NAN;
-    return num->stats.p50 / den->stats.p50;
 }

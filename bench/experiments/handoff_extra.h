@@ -63,7 +63,4 @@ typedef struct {
 int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t rounds, double p0,
                       double p1, double budget_s);
 
-/* The ratio of two rows' p50 (NAN when either is missing). */
-double hx_p50_ratio(const bench_result_t *num, const bench_result_t *den);
-
 #endif

@@ -218,7 +218,7 @@ static int run_interference(bench_run_t *run)
           .obj = &note}, back},
     };
 
-    size_t rounds = run->opts.quick ? 2 : 4;
+    size_t rounds = bench_quick(run) ? 2 : 4;
     hx_case_t cases[MECHS * PROFILES] = {{0}};
     for (int m = 0; m < MECHS; m++) {
         for (int p = 0; p < PROFILES; p++) {
@@ -245,7 +245,7 @@ static int run_interference(bench_run_t *run)
     }
     bench_progress(run, 0.0);
     if (hx_measure_rounds(run, cases, MECHS * PROFILES, rounds, 0.0, 1.0,
-                          run->opts.quick ? 1.2 : 8.5) == 0) {
+                          bench_quick(run) ? 1.2 : 8.5) == 0) {
         int level = 2;
         for (size_t c = 0; c < MECHS * PROFILES; c++)
             while (level > 0 && isnan(tail(cases[c].row, level)))
@@ -293,7 +293,7 @@ static int run_interference(bench_run_t *run)
         bench_fail(run, "semaphore delete: %s", rtipc_strerror(rc));
     free(loads);
     free(buf);
-    return run->failure[0] ? -1 : 0;
+    return bench_failed(run) ? -1 : 0;
 }
 
 const bench_experiment_t exp_interference = {

@@ -313,7 +313,7 @@ typedef enum { LAT_YIELD, LAT_NO_YIELD, LAT_KERNEL_CALL } lat_mode_t;
 static int lat_phase(bench_run_t *run, lat_mode_t mode, const char *variant, size_t samples,
                      size_t warmup)
 {
-    bench_sleep_ns(run->opts.quick ? REST_NS / 2 : REST_NS);  /* core 0 rests after the previous phase */
+    bench_sleep_ns(bench_quick(run) ? REST_NS / 2 : REST_NS);  /* core 0 rests after the previous phase */
     int64_t tick = rtipc_tick_period_ns();
     lat_t *st = calloc(1, sizeof *st);
     if (!st)
@@ -674,12 +674,12 @@ static int run_isr_handoff(bench_run_t *run)
      * tick rates below 1 kHz the default count shrinks with the rate, so the
      * phase stays within ~3 s (full) / ~0.5 s (quick). */
     size_t n_no = bench_sample_count(run, 2000, 300);
-    if (!run->opts.samples && tick > 1000000) {
+    if (!bench_samples_fixed(run) && tick > 1000000) {
         n_no = (size_t)((double)n_no * 1e6 / (double)tick);
         if (n_no < 20)
             n_no = 20;
     }
-    size_t w_no = run->opts.warmup >= 0 ? (size_t)run->opts.warmup : (n_no / 10 < 10 ? 10 : n_no / 10);
+    size_t w_no = bench_warmup_count_min(run, n_no, 10);
 
     bench_progress(run, 0.0);
     if (!bench_two_cores(run))
@@ -718,7 +718,7 @@ static int run_isr_handoff(bench_run_t *run)
 
     /* The tick-rate cap, from the figures: no-yield throughput at or below
      * 1.1 x the tick rate, while the interrupts arrived well above it. */
-    double hz = run->env.tick_hz;
+    double hz = bench_tick_hz(run);
     char buf[600];
     size_t used = (size_t)snprintf(buf, sizeof buf, "tick-rate cap (no-yield throughput <= 1.1 x %.0f Hz):", hz);
     for (int d = 0; d < 2; d++) {

@@ -10,6 +10,7 @@
 #include <mqueue.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -916,7 +917,7 @@ static int run_mechanism_compare(bench_run_t *run)
         s->brecv_s = keep[4];
         s->send_s.n = s->recv_s.n = s->rt_s.n = s->bsend_s.n = s->brecv_s.n = 0;
         s->m = &mechs[i];
-        s->ts_overhead = llround(run->env.timestamp_overhead_ns);
+        s->ts_overhead = llround(bench_timestamp_overhead_ns(run));
         s->samples = samples;
         s->warmup = bench_warmup_count(run, samples);
         s->batches = batches;
@@ -924,7 +925,7 @@ static int run_mechanism_compare(bench_run_t *run)
         s->rt_warmup = bench_warmup_count(run, rt_samples);
         /* Nine mechanisms must fit the experiment's budget; an explicit
          * --samples is obeyed whatever it costs. */
-        s->rt_cap_ns = run->opts.samples ? 0 : run->opts.quick ? 100000000 : 700000000;
+        s->rt_cap_ns = bench_samples_fixed(run) ? 0 : bench_quick(run) ? 100000000 : 700000000;
         bench_rng_init(&s->rng, run, i);
         result = measure_mech(run, &mechs[i], s);
     }
@@ -947,7 +948,7 @@ static int run_mechanism_compare(bench_run_t *run)
     }
     bench_note(run, "send/receive overhead: %lld ns of timestamp overhead subtracted from every sample "
                "(so a sample can fall slightly below 0); round-trip includes it",
-               (long long)llround(run->env.timestamp_overhead_ns));
+               (long long)llround(bench_timestamp_overhead_ns(run)));
     bench_note(run, "eventfd carries no payload: the sequence number goes through a shared variable "
                "(stored before the write, loaded after the read; the read must return a count of 1)");
     bench_note(run, "pipe, eventfd, posix-mq: their memory is in the kernel, so no memory row");
@@ -963,7 +964,7 @@ out:
     bench_samples_free(&st->bsend_s);
     bench_samples_free(&st->brecv_s);
     free(st);
-    return result ? -1 : run->failure[0] ? -1 : 0;
+    return result || bench_failed(run) ? -1 : 0;
 }
 
 const bench_experiment_t exp_mechanism_compare = {

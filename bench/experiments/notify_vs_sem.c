@@ -186,7 +186,7 @@ static int run_notify_vs_sem(bench_run_t *run)
 
     /* Proper measurement: closed-loop handoff, sender (producer) on core 0,
      * receiver (consumer) on core 1, as the report pinned them. */
-    size_t rounds = run->opts.quick ? 2 : 4;
+    size_t rounds = bench_quick(run) ? 2 : 4;
     hx_case_t cases[2] = {
         {.mechanism = mech_name[MECH_SEM], .variant = bench_core_variant(run),
          .ops = {.send = hx_sem_send, .recv = hx_sem_recv, .obj = &sem}},
@@ -202,21 +202,21 @@ static int run_notify_vs_sem(bench_run_t *run)
         cfg->warmup = bench_warmup_count(run, cfg->samples / rounds);
     }
     bench_progress(run, 0.0);
-    if (hx_measure_rounds(run, cases, 2, rounds, 0.0, 0.4, run->opts.quick ? 0.8 : 6.0) != 0)
+    if (hx_measure_rounds(run, cases, 2, rounds, 0.0, 0.4, bench_quick(run) ? 0.8 : 6.0) != 0)
         goto out;
     const bench_result_t *s = cases[0].row, *n = cases[1].row;
     bench_add_value(run, BENCH_MECH_SEM_OVER_NOTIFY, bench_core_variant(run), BENCH_METRIC_P50_RATIO, "x",
-                    hx_p50_ratio(s, n));
+                    bench_p50_ratio(s, n));
     bench_add_value(run, BENCH_MECH_SEM_OVER_NOTIFY, bench_core_variant(run), "mean-ratio", "x",
                     n->stats.mean > 0 ? s->stats.mean / n->stats.mean : NAN);
 
     /* Naive method: the report's 1000 iterations (quick 200), fewer when
      * --samples asks for fewer, and at most ~1 s (quick 0.2 s) of ticks. */
     size_t iters = bench_sample_count(run, 1000, 200);
-    size_t cap = run->opts.quick ? 200 : 1000;
+    size_t cap = bench_quick(run) ? 200 : 1000;
     double per_s = 1e9 / (double)rtipc_tick_period_ns();
-    if (cap > (run->opts.quick ? 0.2 : 1.0) * per_s)
-        cap = (size_t)((run->opts.quick ? 0.2 : 1.0) * per_s);
+    if (cap > (bench_quick(run) ? 0.2 : 1.0) * per_s)
+        cap = (size_t)((bench_quick(run) ? 0.2 : 1.0) * per_s);
     if (iters > cap)
         iters = cap < 20 ? 20 : cap;
     naive_out_t nsem = {0}, nnote = {0};
@@ -227,12 +227,12 @@ static int run_notify_vs_sem(bench_run_t *run)
         goto out;
     bench_progress(run, 1.0);
     bench_add_value(run, BENCH_MECH_SEM_OVER_NOTIFY, "naive", BENCH_METRIC_P50_RATIO, "x",
-                    hx_p50_ratio(nsem.naive, nnote.naive));
+                    bench_p50_ratio(nsem.naive, nnote.naive));
 
     bench_note(run,
                "Closed loop (give -> take): semaphore p50 %.2f us, notification %.2f us, "
                "sem/notify x%.2f (mean x%.2f).",
-               s->stats.p50 / 1000, n->stats.p50 / 1000, hx_p50_ratio(s, n),
+               s->stats.p50 / 1000, n->stats.p50 / 1000, bench_p50_ratio(s, n),
                s->stats.mean / n->stats.mean);
     bool waits = nsem.wait_share >= 0.5 && nnote.wait_share >= 0.5;
     bench_note(run,
@@ -241,7 +241,7 @@ static int run_notify_vs_sem(bench_run_t *run)
                "give is %.1f%% (sem) and %.1f%% (notify) of the naive mean; the give -> take part "
                "inside it is %.2f / %.2f us p50. %s",
                (double)rtipc_tick_period_ns() / 1000, nsem.naive->stats.p50 / 1000,
-               nnote.naive->stats.p50 / 1000, hx_p50_ratio(nsem.naive, nnote.naive),
+               nnote.naive->stats.p50 / 1000, bench_p50_ratio(nsem.naive, nnote.naive),
                nsem.wait_share * 100, nnote.wait_share * 100, nsem.handoff->stats.p50 / 1000,
                nnote.handoff->stats.p50 / 1000,
                waits ? "So the naive method mostly measures the wait for the sender's next "
@@ -252,7 +252,7 @@ out:
     rc = rtipc_sem_delete(sem.sem);
     if (rc != 0)
         bench_fail(run, "semaphore delete: %s", rtipc_strerror(rc));
-    return run->failure[0] ? -1 : 0;
+    return bench_failed(run) ? -1 : 0;
 }
 
 const bench_experiment_t exp_notify_vs_sem = {

@@ -15,6 +15,7 @@
 #include <semaphore.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -1186,15 +1187,7 @@ static int make(bench_run_t *run, const peer_t *p, void **obj)
 /* Prefix the run's failure with what was being measured. */
 static void blame(bench_run_t *run, const char *mech, const char *what)
 {
-    char prefix[96];
-    int n = snprintf(prefix, sizeof prefix, "%s %s: ", mech, what);
-    size_t len = n < 0 ? 0 : (size_t)n < sizeof prefix ? (size_t)n : sizeof prefix - 1;
-    size_t keep = strlen(run->failure);
-    if (len + keep >= sizeof run->failure)
-        keep = sizeof run->failure - 1 - len;
-    memmove(run->failure + len, run->failure, keep);
-    memcpy(run->failure, prefix, len);
-    run->failure[len + keep] = 0;
+    bench_fail_prefix(run, "%s %s: ", mech, what);
 }
 
 /* -------------------------------------------------------- the watchdog */
@@ -1883,7 +1876,7 @@ static int run_peers(bench_run_t *run)
         if (peers[i].modes & M_SLEEP)
             sleep_cases[ns++] = (hcase_t){.p = &peers[i], .variant = SLEEP_VARIANT};
     rc = handoff_phase(run, wd, sleep_cases, ns, "handoff-sleeping", 50000, 100000, 4000, 300,
-                       run->opts.quick ? 1 : 4, 0.0, 0.45);
+                       bench_quick(run) ? 1 : 4, 0.0, 0.45);
 
     rtipc_spin_set_default(default_spin);
     hcase_t active_cases[N_PEERS + 1];
@@ -1895,11 +1888,11 @@ static int run_peers(bench_run_t *run)
         active_cases[na++] = (hcase_t){.p = peer_named(BENCH_MECH_RTIPC_SPSC), .variant = ACTIVE_TRYPOP_VARIANT,
                                        .recv = rspsc_recv_spin};
         rc = handoff_phase(run, wd, active_cases, na, "handoff-active", 1000, 3000, 6000, 1000,
-                           run->opts.quick ? 1 : 2, 0.45, 0.55);
+                           bench_quick(run) ? 1 : 2, 0.45, 0.55);
     }
 
     double dur = bench_duration(run, 0.4, 0.04);
-    double rest = run->opts.quick ? 0.01 : 0.15;
+    double rest = bench_quick(run) ? 0.01 : 0.15;
     if (dur > 0.7)
         bench_note(run, "throughput phases of %.2f s keep both cores busy past the kernel's real-time budget "
                    "(95%% of a second): they may include throttling stalls", dur);
@@ -1912,7 +1905,7 @@ static int run_peers(bench_run_t *run)
         rc = call_cost(run, 0.85, 1.0);
     watchdog_stop(wd);
     free(wd);
-    if (rc != 0 || run->failure[0])
+    if (rc != 0 || bench_failed(run))
         return -1;
 
     bench_note(run, "no row: handoff-sleeping for spin, ck-ring, boost-spsc (they only spin); handoff-active "

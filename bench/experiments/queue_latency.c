@@ -49,7 +49,7 @@ static int run_queue_latency(bench_run_t *run)
     bench_progress(run, 1.0);
 out:
     rtipc_queue_delete(q);
-    return run->failure[0] ? -1 : 0;
+    return bench_failed(run) ? -1 : 0;
 }
 
 const bench_experiment_t exp_queue_latency = {

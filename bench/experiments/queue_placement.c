@@ -111,7 +111,7 @@ static int run_queue_placement(bench_run_t *run)
     /* Samples per placement; each round sends its share of both kinds. */
     handoff_cfg_t cfg = handoff_default(run, 20000, 2000);
     const size_t kinds = 1 + HAVE_CLFLUSH;
-    size_t per_kind = cfg.samples, rounds = run->opts.quick ? 2 : 4;
+    size_t per_kind = cfg.samples, rounds = bench_quick(run) ? 2 : 4;
     size_t share = (per_kind + rounds - 1) / rounds;
     if (bench_samples_init(&warm, per_kind + 1) || bench_samples_init(&flushed, per_kind + 1) ||
         bench_samples_init(&round, kinds * share)) {
@@ -124,12 +124,12 @@ static int run_queue_placement(bench_run_t *run)
     miss = load_ns(pl.mem, true);
 #endif
 
-    double budget_s = run->opts.quick ? 1.2 : 8.5;
+    double budget_s = bench_quick(run) ? 1.2 : 8.5;
     int64_t t0 = bench_now_ns();
     bench_progress(run, 0.0);
     for (size_t r = 0; r < rounds && warm.n < per_kind; r++) {
         double spent = (double)(bench_now_ns() - t0) / 1e9;
-        if (r > 0 && run->opts.samples == 0 && spent * (double)(r + 1) / (double)r > budget_s) {
+        if (r > 0 && !bench_samples_fixed(run) && spent * (double)(r + 1) / (double)r > budget_s) {
             bench_note(run,
                        "time budget: stopped after %zu of %zu rounds (%.1f s spent), so the rows "
                        "hold about %.0f%% of the samples asked",
@@ -157,7 +157,7 @@ static int run_queue_placement(bench_run_t *run)
     const bench_result_t *f = HAVE_CLFLUSH && w
         ? bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY, &flushed) : NULL;
     if (w && f) {
-        double p50 = hx_p50_ratio(f, w);
+        double p50 = bench_p50_ratio(f, w);
         double p99 = f->stats.p99 / w->stats.p99;
         size_t lines = (sizeof pl.mem->items + LINE - 1) / LINE + (sizeof pl.mem->cb + LINE - 1) / LINE;
         bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, "flushed/warm", BENCH_METRIC_P50_RATIO, "x", p50);
@@ -190,7 +190,7 @@ out:
     if (drc != 0)
         bench_fail(run, "queue delete: %s", rtipc_strerror(drc));
     free(pl.mem);
-    return run->failure[0] ? -1 : 0;
+    return bench_failed(run) ? -1 : 0;
 }
 
 const bench_experiment_t exp_queue_placement = {

@@ -4,6 +4,7 @@
  * needs (objects + consumer stacks). */
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

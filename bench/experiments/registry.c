@@ -5,6 +5,7 @@
  * (bench_experiment_unavailable). */
 #include <string.h>
 
+#include "../harness/run.h"
 #include "experiments.h"
 
 extern const bench_experiment_t exp_queue_latency;

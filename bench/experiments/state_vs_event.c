@@ -4,6 +4,7 @@
  * mailbox it gets the newest. Staleness = age of the value it acts on. */
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

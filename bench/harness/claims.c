@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../names.h"
-#include "bench.h"
+#include "run.h"
 
 /* A distribution a claim can rest on: a finite median and a finite 95%
  * interval of it (above() compares intervals). */

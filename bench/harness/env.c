@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "experiment.h"
 #include "bench_version.h"
 #include "rtipc/rtipc.h"
 

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bench.h"
+#include "experiment.h"
 #include "failure.h"
 #include "rtipc/task.h"
 

@@ -8,7 +8,7 @@
 
 #include "../results/document.h"
 #include "../results/outfile.h"
-#include "bench.h"
+#include "run.h"
 
 /* ---------------------------------------------------------------- tables */
 

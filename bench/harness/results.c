@@ -1,5 +1,6 @@
 /* Result rows, notes, failures, progress, sizing and small utilities that
  * every experiment shares. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 #include "../names.h"
 #include "../results/row_clock.h"
 #include "../target/target.h"
-#include "bench.h"
+#include "run.h"
 
 static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *mechanism,
                                const char *variant, const char *metric, const char *unit)
@@ -24,7 +25,7 @@ static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *
     bench_result_t *row = &run->results[run->n_results++];
     memset(row, 0, sizeof *row);
     row->kind = kind;
-    snprintf(row->experiment, sizeof row->experiment, "%s", run->current ? run->current->id : "");
+    snprintf(row->experiment, sizeof row->experiment, "%s", bench_experiment_id(run));
     snprintf(row->mechanism, sizeof row->mechanism, "%s", mechanism ? mechanism : "");
     snprintf(row->variant, sizeof row->variant, "%s", variant ? variant : "");
     snprintf(row->metric, sizeof row->metric, "%s", metric ? metric : "");
@@ -66,6 +67,12 @@ bench_result_t *bench_add_value(bench_run_t *run, const char *mechanism, const c
 
 void bench_add_missing(bench_run_t *run, const char *mechanism, const char *why)
 {
+    const char *id = bench_experiment_id(run);
+    for (size_t i = 0; i < run->n_results; i++) {
+        const bench_result_t *r = &run->results[i];
+        if (r->kind == BENCH_MISSING && !strcmp(r->experiment, id) && !strcmp(r->mechanism, mechanism ? mechanism : ""))
+            return;
+    }
     bench_result_t *row = new_row(run, BENCH_MISSING, mechanism, "", "", "");
     if (row)
         snprintf(row->note, sizeof row->note, "%s", why);
@@ -96,6 +103,30 @@ int bench_fail(bench_run_t *run, const char *fmt, ...)
     return -1;
 }
 
+void bench_fail_prefix(bench_run_t *run, const char *fmt, ...)
+{
+    if (!run->failure[0])
+        return;
+    char prefix[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof prefix ? (size_t)n : sizeof prefix - 1;
+    if (len >= sizeof run->failure)
+        len = sizeof run->failure - 1;
+    size_t keep = strlen(run->failure);
+    if (len + keep >= sizeof run->failure)
+        keep = sizeof run->failure - 1 - len;
+    memmove(run->failure + len, run->failure, keep);
+    memcpy(run->failure, prefix, len);
+    run->failure[len + keep] = 0;
+}
+
+bool bench_failed(const bench_run_t *run) { return run->failure[0] != 0; }
+
+const char *bench_experiment_id(const bench_run_t *run) { return run->current ? run->current->id : ""; }
+
 const bench_result_t *bench_find(const bench_run_t *run, const char *experiment,
                                  const char *mechanism, const char *variant, const char *metric)
 {
@@ -112,6 +143,17 @@ const bench_result_t *bench_find(const bench_run_t *run, const char *experiment,
     return NULL;
 }
 
+double bench_p50_ratio(const bench_result_t *num, const bench_result_t *den)
+{
+    if (!num || !den || !(den->stats.p50 > 0))
+        return NAN;
+    return num->stats.p50 / den->stats.p50;
+}
+
+bool bench_quick(const bench_run_t *run) { return run->opts.quick; }
+
+bool bench_samples_fixed(const bench_run_t *run) { return run->opts.samples != 0; }
+
 size_t bench_sample_count(const bench_run_t *run, size_t full, size_t quick)
 {
     if (run->opts.samples)
@@ -121,10 +163,15 @@ size_t bench_sample_count(const bench_run_t *run, size_t full, size_t quick)
 
 size_t bench_warmup_count(const bench_run_t *run, size_t samples)
 {
+    return bench_warmup_count_min(run, samples, 100);
+}
+
+size_t bench_warmup_count_min(const bench_run_t *run, size_t samples, size_t least)
+{
     if (run->opts.warmup >= 0)
         return (size_t)run->opts.warmup;
     size_t w = samples / 10;
-    return w < 100 ? 100 : w;
+    return w < least ? least : w;
 }
 
 double bench_duration(const bench_run_t *run, double full, double quick)
@@ -145,6 +192,10 @@ const char *bench_core_variant(const bench_run_t *run)
 {
     return bench_two_cores(run) ? BENCH_VARIANT_CROSS_CORE : BENCH_VARIANT_SAME_CORE;
 }
+
+uint32_t bench_tick_hz(const bench_run_t *run) { return run->env.tick_hz; }
+
+double bench_timestamp_overhead_ns(const bench_run_t *run) { return run->env.timestamp_overhead_ns; }
 
 void bench_rng_init(bench_rng_t *r, const bench_run_t *run, uint64_t stream)
 {
@@ -202,11 +253,8 @@ int64_t bench_now_ns(void) { return bench_target_now_ns(); }
 
 void bench_spin_until(int64_t t)
 {
-    while (bench_now_ns() < t) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
+    while (bench_now_ns() < t)
+        bench_cpu_relax();
 }
 
 void bench_sleep_ns(int64_t ns) { bench_target_sleep_ns(ns); }

@@ -2,6 +2,8 @@
 
 #include <stdio.h>
 
+#include "../harness/run.h"
+
 const char *bench_verdict_name(bench_verdict_t v)
 {
     switch (v) {

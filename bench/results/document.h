@@ -16,8 +16,9 @@
 
 #include <stdbool.h>
 
-#include "../harness/bench.h"
+#include "../harness/env.h"
 #include "json_writer.h"
+#include "result.h"
 
 #define BENCH_SCHEMA "rtipc-bench/1"
 /* Lines around the document on a console shared with other output (the
@@ -29,8 +30,9 @@
  * experiment and result row. */
 void bench_doc_writer_init(bench_jw_t *w, bench_jw_sink_fn sink, void *ctx);
 
-/* The whole document from a run's model. */
-void bench_doc_run(bench_jw_t *w, const bench_run_t *run);
+/* The whole document from a run's model (harness/run.h). */
+struct bench_run;
+void bench_doc_run(bench_jw_t *w, const struct bench_run *run);
 
 /* The pieces, in the order above. */
 void bench_doc_begin(bench_jw_t *w);

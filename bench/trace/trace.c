@@ -115,7 +115,7 @@ void bench_trace_row_begin(const bench_run_t *run, const char *mechanism, const 
     atomic_store(&bench_trace_live, false);
     row_active = false;
     uint16_t index;
-    bench_trace_row_t *r = find_row(run->current ? run->current->id : "", mechanism,
+    bench_trace_row_t *r = find_row(bench_experiment_id(run), mechanism,
                                     variant ? variant : "", &index);
     if (!r || r->traced >= per_row)
         return;

@@ -25,7 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../harness/bench.h"
+#include "../harness/env.h"
+#include "../harness/experiment.h"
 
 /* What happened. The time of each is given by its hook's definition. */
 typedef enum {

@@ -47,8 +47,8 @@ int bench_trace_measure_overhead(bench_run_t *run, bench_trace_overhead_t *out)
     memset(out, 0, sizeof *out);
     if (!bench_trace_enabled())
         return bench_fail(run, "trace overhead: tracing is off");
-    size_t rounds = run->opts.quick ? ROUNDS_QUICK : ROUNDS_FULL;
-    size_t per = run->opts.quick ? ROUND_SAMPLES_QUICK : ROUND_SAMPLES_FULL;
+    size_t rounds = bench_quick(run) ? ROUNDS_QUICK : ROUNDS_FULL;
+    size_t per = bench_quick(run) ? ROUND_SAMPLES_QUICK : ROUND_SAMPLES_FULL;
     rtipc_queue_t *q;
     int rc = rtipc_queue_create(100, sizeof(uint32_t), &q);
     if (rc != 0)

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "harness/bench.h"
+#include "harness/run.h"
 #include "names.h"
 
 static void test_core_variant_follows_the_cpus(void **state)

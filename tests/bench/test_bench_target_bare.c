@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "harness/bench.h"
+#include "harness/run.h"
 #include "rtipc/error.h"
 #include "target/target.h"
 

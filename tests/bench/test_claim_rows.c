@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "harness/bench.h"
+#include "harness/run.h"
 #include "names.h"
 #include "results/read.h"
 

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "harness/run.h"
 #include "results/document.h"
 #include "results/json_writer.h"
 

@@ -1,0 +1,92 @@
+/* What the driver and the command line use: the run (options, environment,
+ * rows, each experiment's outcome, the claims), printing and writing it, the
+ * audits, and the experiment list. Experiments see none of this: they call
+ * experiment.h. */
+#ifndef BENCH_HARNESS_RUN_H
+#define BENCH_HARNESS_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../results/result.h"
+#include "env.h"
+#include "experiment.h"
+#include "stats.h"
+
+/* Command-line options of `run`. Zero means "the experiment's default" for
+ * the numeric ones. Experiments read them through experiment.h's calls. */
+typedef struct {
+    bool quick;           /* short run for CI and smoke tests */
+    size_t samples;       /* recorded samples per latency row (0 = default) */
+    double duration_s;    /* length of rate/throughput phases (0 = default) */
+    long warmup;          /* discarded samples before recording (-1 = default) */
+    int cpu[2];           /* the CPUs playing "core 0" and "core 1" */
+    uint32_t tick_hz;     /* tick rate in force (0 = library default) */
+    uint64_t seed;        /* seeds every pseudo-random choice */
+    bool progress;        /* progress lines on stderr */
+} bench_opts_t;
+
+/* How one experiment went. */
+typedef struct {
+    const bench_experiment_t *experiment;
+    int failed;              /* 1 when it failed (its rows may be partial) */
+    char failure[256];       /* why */
+    char notes[2048];        /* its remarks */
+    double seconds;          /* wall time it took */
+} bench_outcome_t;
+
+#define BENCH_MAX_EXPERIMENTS 32
+
+struct bench_run {
+    bench_opts_t opts;
+    bench_env_t env;
+    bench_result_t *results;
+    size_t n_results, cap_results;
+    const bench_experiment_t *current;  /* experiment being run */
+    const char *clock;                  /* provenance of this run's timestamps
+                                           (results/row_clock.h), given to each timed row */
+    char failure[256];                  /* why the current experiment failed */
+    char notes[2048];                   /* remarks printed under its tables */
+    bench_outcome_t outcomes[BENCH_MAX_EXPERIMENTS];
+    size_t n_outcomes;
+    bench_claim_t claims[BENCH_CLAIMS];
+};
+
+/* ---- output (report.c) ---- */
+void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc);
+void bench_print_env(FILE *out, const bench_env_t *env);
+/* The target's memory figures of env->memory (after the run), one line. */
+void bench_print_memory(FILE *out, const bench_env_t *env);
+void bench_print_claims(FILE *out, const bench_run_t *run);
+/* The run in the rtipc-bench/1 schema into PATH through the target's sink
+ * (bench_target_output): a file written whole or not at all
+ * (results/outfile.h), or the console on a target without files. 0, or -1
+ * with the reason in ERR ("cannot write PATH: No space left on device"). */
+int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen);
+/* The text bench_write_json writes (less its final newline), malloc'd: free()
+ * it. NULL with errno set when memory runs out. */
+char *bench_json_text(const bench_run_t *run);
+/* One CSV line per result into PATH, as bench_write_json writes. */
+int bench_write_csv(const bench_run_t *run, const char *path, char *err, size_t errlen);
+
+/* ---- the audits ---- */
+/* The claims (claims.c): run->claims from the run's rows. */
+void bench_audit_claims(bench_run_t *run);
+/* The performance targets of the experiment being run (perf_targets.c),
+ * right after it succeeded: each target's ratio from the experiment's rows,
+ * recorded as its "target-ratio" rows and printed as its notes. Nothing for
+ * an experiment without targets. */
+void bench_audit_perf_targets(bench_run_t *run);
+
+/* ---- the experiment list (experiments/registry.c) ---- */
+extern const bench_experiment_t *const bench_experiments[];
+extern const size_t bench_experiment_count;
+const bench_experiment_t *bench_experiment_find(const char *id);
+/* Why @p e cannot run on this target (its code is not compiled here, or the
+ * target lacks a feature it requires: "needs two cores, which this target
+ * (freertos) lacks"), written into @p buf; NULL when it can run. */
+const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf, size_t len);
+
+#endif
