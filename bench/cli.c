@@ -172,6 +172,9 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
         fprintf(stderr, "[%zu/%zu] %s ...\n", index + 1, count, e->id);
     int64_t t0 = bench_now_ns();
     int rc = e->run(run);
+    /* Its performance targets, from its rows, under its tables. */
+    if (rc == 0 && !run->failure[0])
+        bench_audit_perf_targets(run);
     oc->seconds = (double)(bench_now_ns() - t0) / 1e9;
     if (rc != 0 || run->failure[0]) {
         oc->failed = 1;

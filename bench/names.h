@@ -62,12 +62,19 @@
 #define BENCH_MECH_RTIPC_STREAMBUF "rtipc-streambuf"
 #define BENCH_MECH_RTIPC_MSGBUF "rtipc-msgbuf"
 
-/* The peers rtipc is compared with (mechanism-compare, peers). */
-#define BENCH_MECH_MUTEX_CONDVAR "mutex-condvar"      /* C heap queue behind a mutex and condvars */
-#define BENCH_MECH_STD_QUEUE_MUTEX "std-queue-mutex"  /* std::queue + std::mutex */
-#define BENCH_MECH_PIPE "pipe"
+/* The peers rtipc is compared with (mechanism-compare, peers; each is one
+ * entry of bench/mechanisms/mechanisms.h, which says what it is). */
+#define BENCH_MECH_SPIN "spin"                        /* a polled word: the floor of a handoff */
+#define BENCH_MECH_FUTEX "futex"
 #define BENCH_MECH_EVENTFD "eventfd"
+#define BENCH_MECH_PIPE "pipe"
 #define BENCH_MECH_POSIX_MQ "posix-mq"
+#define BENCH_MECH_POSIX_SEM "posix-sem"
+#define BENCH_MECH_MUTEX_CONDVAR "mutex-condvar"      /* a C ring under a mutex, two condvars */
+#define BENCH_MECH_MUTEX_CONDVAR_LIST "mutex-condvar-list"  /* a C list of heap nodes under a mutex */
+#define BENCH_MECH_STD_QUEUE_MUTEX "std-queue-mutex"  /* std::queue + std::mutex */
+#define BENCH_MECH_CK_RING "ck-ring"
+#define BENCH_MECH_BOOST_SPSC "boost-spsc"
 
 /* queue-set's two designs. */
 #define BENCH_MECH_QUEUE_SET "queue-set"  /* one consumer on a queue set */
@@ -108,6 +115,15 @@
 #define BENCH_VARIANT_ITEM_4_BATCH_8 "item=4,batch=8"
 #define BENCH_VARIANT_LEN_100_ITEM_4 "len=100,item=4"
 
+/* peers: the sender's pause after each acknowledged message (the receiver
+ * parked, or waiting actively), one task sending to itself, and one call
+ * per item or 64 per call in the throughput rows. */
+#define BENCH_VARIANT_GAP_50_100US "gap=50-100us"
+#define BENCH_VARIANT_GAP_1_3US "gap=1-3us"
+#define BENCH_VARIANT_SAME_THREAD "same-thread"
+#define BENCH_VARIANT_PER_ITEM "per-item"
+#define BENCH_VARIANT_BULK_64 "bulk=64"
+
 /* blocked-producer: how the producer waits on the full queue, and whether
  * it subscribed to the task watchdog. */
 #define BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED "wait-forever/subscribed"
@@ -146,6 +162,9 @@
 #define BENCH_METRIC_SEND_OVERHEAD "send-overhead"
 #define BENCH_METRIC_STALENESS "staleness"
 #define BENCH_METRIC_TIME_PER_100B "time-per-100B"
+#define BENCH_METRIC_HANDOFF_SLEEPING "handoff-sleeping"
+#define BENCH_METRIC_HANDOFF_ACTIVE "handoff-active"
+#define BENCH_METRIC_CALL_COST "call-cost"
 
 /* Rates and what the producer offered. */
 #define BENCH_METRIC_THROUGHPUT "throughput"
@@ -179,6 +198,8 @@
 #define BENCH_METRIC_P50_RATIO "p50-ratio"
 #define BENCH_METRIC_TIME_RATIO "time-ratio"
 #define BENCH_METRIC_ISR_SAFE "isr-safe"
+/* A performance target's ratio (harness/perf_targets.c). */
+#define BENCH_METRIC_TARGET_RATIO "target-ratio"
 
 /* What --vcd/--perfetto's recorder adds to queue-latency's cross-core row. */
 #define BENCH_METRIC_TRACE_OVERHEAD_P50 "trace-overhead-p50"

@@ -3,9 +3,11 @@
 # one-core suite on FreeRTOS's POSIX simulator).
 #
 #   RTIPC_BENCH_RUN_SOURCES         what every target runs: the command line
-#                                   (list, help, run), harness, statistics, the
-#                                   results writer, the claim audit, the trace
-#                                   recorder (C11 + stdio, no files, no cJSON)
+#                                   (list, help, run), harness (drivers,
+#                                   statistics, the claim and target audits),
+#                                   the results writer, the trace recorder, the
+#                                   mechanism table and rtipc's mechanisms
+#                                   (C11 + stdio, no files, no cJSON)
 #   RTIPC_BENCH_FILE_SOURCES        what a target with files adds (cli_files.c):
 #                                   compare, report, audit, the reader of results
 #                                   files, atomic output files, CSV, VCD, Perfetto
@@ -15,12 +17,17 @@
 #   RTIPC_BENCH_COMMON_SOURCES      RUN + FILE, for hosted targets
 #   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
 #                                   public rtipc API alone
+#   RTIPC_BENCH_HOST_MECHANISMS     the mechanisms built for Linux only (its
+#                                   kernel primitives, the mutex-guarded queues
+#                                   in C and C++, the lock-free libraries) and
+#                                   the watchdog thread that releases them
 #   RTIPC_BENCH_HOST_EXPERIMENTS    experiments built for Linux only: they need
 #                                   two cores or Linux peers (pipes, eventfd,
-#                                   POSIX mq, C++)
-#   RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT  their registry entries, with the
-#                                   reason, for a target that does not build
-#                                   them (instead of the list above)
+#                                   POSIX mq, C++); the host mechanisms included
+#   RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT  their registry entries and the host
+#                                   mechanisms' table entries, with the reason,
+#                                   for a target that does not build them
+#                                   (instead of the list above)
 #   RTIPC_BENCH_TARGET_LINUX        the target seam (target/target.h) on Linux
 #   RTIPC_BENCH_TARGET_FREERTOS_SIM the seam on FreeRTOS's POSIX simulator
 #   RTIPC_BENCH_TARGET_FREERTOS     the seam on FreeRTOS without a host OS
@@ -39,9 +46,12 @@ set(RTIPC_BENCH_RUN_SOURCES
     ${_rtipc_bench_dir}/harness/results.c
     ${_rtipc_bench_dir}/harness/env.c
     ${_rtipc_bench_dir}/harness/handoff.c
+    ${_rtipc_bench_dir}/harness/handoff_rounds.c
+    ${_rtipc_bench_dir}/harness/throughput.c
     ${_rtipc_bench_dir}/harness/failure.c
     ${_rtipc_bench_dir}/harness/report.c
     ${_rtipc_bench_dir}/harness/claims.c
+    ${_rtipc_bench_dir}/harness/perf_targets.c
     ${_rtipc_bench_dir}/harness/args.c
     ${_rtipc_bench_dir}/results/json_writer.c
     ${_rtipc_bench_dir}/results/document.c
@@ -49,8 +59,8 @@ set(RTIPC_BENCH_RUN_SOURCES
     ${_rtipc_bench_dir}/trace/trace.c
     ${_rtipc_bench_dir}/trace/trace_overhead.c
     ${_rtipc_bench_dir}/experiments/registry.c
-    ${_rtipc_bench_dir}/experiments/adapters.c
-    ${_rtipc_bench_dir}/experiments/handoff_extra.c)
+    ${_rtipc_bench_dir}/mechanisms/mechanisms.c
+    ${_rtipc_bench_dir}/mechanisms/rtipc.c)
 
 set(RTIPC_BENCH_FILE_SOURCES
     ${_rtipc_bench_dir}/cli_files.c
@@ -82,15 +92,24 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/notify_vs_sem.c
     ${_rtipc_bench_dir}/experiments/notify_modes.c)
 
+set(RTIPC_BENCH_HOST_MECHANISMS
+    ${_rtipc_bench_dir}/mechanisms/posix.c
+    ${_rtipc_bench_dir}/mechanisms/locked_queues.c
+    ${_rtipc_bench_dir}/mechanisms/locked_queues_cxx.cpp
+    ${_rtipc_bench_dir}/mechanisms/lockfree.c
+    ${_rtipc_bench_dir}/mechanisms/lockfree_cxx.cpp
+    ${_rtipc_bench_dir}/harness/watchdog.c)
+
 set(RTIPC_BENCH_HOST_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/mechanism_compare.c
     ${_rtipc_bench_dir}/experiments/core_placement.c
     ${_rtipc_bench_dir}/experiments/interference.c
     ${_rtipc_bench_dir}/experiments/peers.c
-    ${_rtipc_bench_dir}/experiments/peers_cxx.cpp
-    ${_rtipc_bench_dir}/experiments/std_queue_peer.cpp)
+    ${RTIPC_BENCH_HOST_MECHANISMS})
 
-set(RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT ${_rtipc_bench_dir}/experiments/linux_only.c)
+set(RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT
+    ${_rtipc_bench_dir}/experiments/linux_only.c
+    ${_rtipc_bench_dir}/mechanisms/absent.c)
 
 # The parts of the seam every target shares, then one per platform.
 set(_rtipc_bench_target_shared

@@ -1,6 +1,7 @@
 /* core-placement: the closed-loop handoff with both tasks on one core vs one
  * task per core, for a queue, a binary semaphore and a task notification. */
-#include "handoff_extra.h"
+#include "../harness/handoff_rounds.h"
+#include "experiments.h"
 #include "linux_only.h"
 
 #include <stdio.h>
@@ -12,8 +13,8 @@ static int run_core_placement(bench_run_t *run)
 {
     static const char *const names[MECHS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_SEM, BENCH_MECH_RTIPC_NOTIFY};
     rtipc_queue_t *q = NULL;
-    hx_sem_t sem = {0};
-    hx_notify_t note = {0};
+    bench_rtipc_sem_handoff_t sem = {0};
+    bench_rtipc_notify_handoff_t note = {0};
     int rc = rtipc_queue_create(100, sizeof(uint32_t), &q);
     if (rc != 0)
         return bench_fail(run, "queue create: %s", rtipc_strerror(rc));
@@ -23,17 +24,17 @@ static int run_core_placement(bench_run_t *run)
         return bench_fail(run, "semaphore create: %s", rtipc_strerror(rc));
     }
     const handoff_ops_t ops[MECHS] = {
-        {.send = exp_queue_send, .recv = exp_queue_recv, .depth = exp_queue_depth, .obj = q},
-        {.send = hx_sem_send, .recv = hx_sem_recv, .obj = &sem},
-        {.send = hx_notify_value_send, .recv = hx_notify_value_recv, .bind = hx_notify_bind,
+        {.send = bench_rtipc_queue_send, .recv = bench_rtipc_queue_recv, .depth = bench_rtipc_queue_depth, .obj = q},
+        {.send = bench_rtipc_sem_send, .recv = bench_rtipc_sem_recv, .obj = &sem},
+        {.send = bench_rtipc_notify_value_send, .recv = bench_rtipc_notify_value_recv, .bind = bench_rtipc_notify_bind,
          .obj = &note},
     };
 
     size_t rounds = bench_quick(run) ? 2 : 4;
-    hx_case_t cases[2 * MECHS] = {{0}};
+    handoff_case_t cases[2 * MECHS] = {{0}};
     for (int m = 0; m < MECHS; m++) {
         for (int same = 0; same < 2; same++) {
-            hx_case_t *c = &cases[2 * m + same];
+            handoff_case_t *c = &cases[2 * m + same];
             c->mechanism = names[m];
             c->variant = same ? BENCH_VARIANT_SAME_CORE : BENCH_VARIANT_CROSS_CORE;
             c->ops = ops[m];
@@ -47,7 +48,7 @@ static int run_core_placement(bench_run_t *run)
     }
     double budget_s = bench_quick(run) ? 1.2 : 8.5;
     bench_progress(run, 0.0);
-    if (hx_measure_rounds(run, cases, 2 * MECHS, rounds, 0.0, 1.0, budget_s) == 0) {
+    if (handoff_measure_rounds(run, cases, 2 * MECHS, rounds, 0.0, 1.0, budget_s) == 0) {
         char diff[200] = "";
         for (int m = 0; m < MECHS; m++) {
             const bench_result_t *x = cases[2 * m].row, *s = cases[2 * m + 1].row;

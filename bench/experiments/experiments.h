@@ -1,21 +1,16 @@
-/* Shared by the experiment files: includes, and small adapters that let the
- * handoff driver use rtipc objects. */
+/* What every experiment file includes: the calls an experiment makes
+ * (harness/experiment.h), the handoff driver and the first-failure record
+ * it shares with its tasks, the row names, and rtipc's objects with their
+ * handoff adapters (mechanisms/rtipc.h). An experiment that drives the
+ * peers too includes mechanisms/mechanisms.h. */
 #ifndef BENCH_EXPERIMENTS_H
 #define BENCH_EXPERIMENTS_H
-
-#include <stdint.h>
 
 #include "../harness/experiment.h"
 #include "../harness/failure.h"
 #include "../harness/handoff.h"
+#include "../mechanisms/rtipc.h"
 #include "../names.h"
 #include "rtipc/rtipc.h"
-
-/* Handoff adapters for an rtipc queue of uint32_t items (obj = the queue):
- * send blocks forever when full; recv blocks forever; depth is
- * rtipc_queue_messages_waiting (for the trace). */
-int exp_queue_send(void *queue, uint32_t seq);
-int exp_queue_recv(void *queue, uint32_t *seq);
-int exp_queue_depth(void *queue);
 
 #endif

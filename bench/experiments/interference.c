@@ -1,7 +1,8 @@
 /* interference: the cross-core queue and notification handoffs while the
  * producer's core (core 1, "the other core" seen from the consumer on core 0)
  * carries a load: an interrupt storm, a CPU hog or a memory-bandwidth hog. */
-#include "handoff_extra.h"
+#include "../harness/handoff_rounds.h"
+#include "experiments.h"
 #include "linux_only.h"
 
 #include <math.h>
@@ -189,7 +190,7 @@ static double tail(const bench_result_t *r, int level)
 static int run_interference(bench_run_t *run)
 {
     rtipc_queue_t *q = NULL;
-    hx_notify_t note = {0};
+    bench_rtipc_notify_handoff_t note = {0};
     load_t *loads = calloc(MECHS * PROFILES, sizeof *loads);
     uint64_t *buf = malloc(HOG_BYTES);
     if (!loads || !buf) {
@@ -213,16 +214,16 @@ static int run_interference(bench_run_t *run)
         return bench_fail(run, "semaphore create: %s", rtipc_strerror(rc));
     }
     rest_t inner[MECHS] = {
-        {{.send = exp_queue_send, .recv = exp_queue_recv, .obj = q}, back},
-        {{.send = hx_notify_value_send, .recv = hx_notify_value_recv, .bind = hx_notify_bind,
+        {{.send = bench_rtipc_queue_send, .recv = bench_rtipc_queue_recv, .obj = q}, back},
+        {{.send = bench_rtipc_notify_value_send, .recv = bench_rtipc_notify_value_recv, .bind = bench_rtipc_notify_bind,
           .obj = &note}, back},
     };
 
     size_t rounds = bench_quick(run) ? 2 : 4;
-    hx_case_t cases[MECHS * PROFILES] = {{0}};
+    handoff_case_t cases[MECHS * PROFILES] = {{0}};
     for (int m = 0; m < MECHS; m++) {
         for (int p = 0; p < PROFILES; p++) {
-            hx_case_t *c = &cases[m * PROFILES + p];
+            handoff_case_t *c = &cases[m * PROFILES + p];
             load_t *ld = &loads[m * PROFILES + p];
             ld->kind = p;
             ld->cpu = bench_cpu(run, 1);
@@ -244,7 +245,7 @@ static int run_interference(bench_run_t *run)
         }
     }
     bench_progress(run, 0.0);
-    if (hx_measure_rounds(run, cases, MECHS * PROFILES, rounds, 0.0, 1.0,
+    if (handoff_measure_rounds(run, cases, MECHS * PROFILES, rounds, 0.0, 1.0,
                           bench_quick(run) ? 1.2 : 8.5) == 0) {
         int level = 2;
         for (size_t c = 0; c < MECHS * PROFILES; c++)

@@ -3,7 +3,8 @@
  * binary semaphore give -> take against task notification give -> take,
  * measured properly (closed-loop handoff) and by the report's naive method,
  * to show what that method measures. */
-#include "handoff_extra.h"
+#include "../harness/handoff_rounds.h"
+#include "experiments.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -178,8 +179,8 @@ static int naive_run(bench_run_t *run, int mech, rtipc_sem_t *sem, size_t sample
 
 static int run_notify_vs_sem(bench_run_t *run)
 {
-    hx_sem_t sem = {0};
-    hx_notify_t note = {0};
+    bench_rtipc_sem_handoff_t sem = {0};
+    bench_rtipc_notify_handoff_t note = {0};
     int rc = rtipc_sem_create_binary(&sem.sem);
     if (rc != 0)
         return bench_fail(run, "semaphore create: %s", rtipc_strerror(rc));
@@ -187,11 +188,11 @@ static int run_notify_vs_sem(bench_run_t *run)
     /* Proper measurement: closed-loop handoff, sender (producer) on core 0,
      * receiver (consumer) on core 1, as the report pinned them. */
     size_t rounds = bench_quick(run) ? 2 : 4;
-    hx_case_t cases[2] = {
+    handoff_case_t cases[2] = {
         {.mechanism = mech_name[MECH_SEM], .variant = bench_core_variant(run),
-         .ops = {.send = hx_sem_send, .recv = hx_sem_recv, .obj = &sem}},
+         .ops = {.send = bench_rtipc_sem_send, .recv = bench_rtipc_sem_recv, .obj = &sem}},
         {.mechanism = mech_name[MECH_NOTIFY], .variant = bench_core_variant(run),
-         .ops = {.send = hx_notify_give_send, .recv = hx_notify_give_recv, .bind = hx_notify_bind,
+         .ops = {.send = bench_rtipc_notify_give_send, .recv = bench_rtipc_notify_give_recv, .bind = bench_rtipc_notify_bind,
                  .obj = &note}},
     };
     for (int m = 0; m < 2; m++) {
@@ -202,7 +203,7 @@ static int run_notify_vs_sem(bench_run_t *run)
         cfg->warmup = bench_warmup_count(run, cfg->samples / rounds);
     }
     bench_progress(run, 0.0);
-    if (hx_measure_rounds(run, cases, 2, rounds, 0.0, 0.4, bench_quick(run) ? 0.8 : 6.0) != 0)
+    if (handoff_measure_rounds(run, cases, 2, rounds, 0.0, 0.4, bench_quick(run) ? 0.8 : 6.0) != 0)
         goto out;
     const bench_result_t *s = cases[0].row, *n = cases[1].row;
     bench_add_value(run, BENCH_MECH_SEM_OVER_NOTIFY, bench_core_variant(run), BENCH_METRIC_P50_RATIO, "x",

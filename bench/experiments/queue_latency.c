@@ -10,7 +10,7 @@ static int run_queue_latency(bench_run_t *run)
     int rc = rtipc_queue_create(100, sizeof(uint32_t), &q);
     if (rc != 0)
         return bench_fail(run, "queue create: %s", rtipc_strerror(rc));
-    handoff_ops_t ops = {.send = exp_queue_send, .recv = exp_queue_recv, .depth = exp_queue_depth, .obj = q};
+    handoff_ops_t ops = {.send = bench_rtipc_queue_send, .recv = bench_rtipc_queue_recv, .depth = bench_rtipc_queue_depth, .obj = q};
 
     handoff_cfg_t cfg = handoff_default(run, 50000, 3000);
     bench_progress(run, 0.0);

@@ -1,7 +1,8 @@
 /* queue-placement: queue-latency with the queue in caller-provided memory,
  * either left warm in the caches or evicted from every cache before each
  * send (the host's stand-in for a queue placed in slow external memory). */
-#include "handoff_extra.h"
+#include "../harness/handoff_rounds.h"
+#include "experiments.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -71,8 +72,8 @@ typedef struct {
     uint32_t next;                /* producer: number of the message about to be sent */
 } placed_t;
 
-static int placed_send(void *obj, uint32_t seq) { return exp_queue_send(((placed_t *)obj)->q, seq); }
-static int placed_recv(void *obj, uint32_t *seq) { return exp_queue_recv(((placed_t *)obj)->q, seq); }
+static int placed_send(void *obj, uint32_t seq) { return bench_rtipc_queue_send(((placed_t *)obj)->q, seq); }
+static int placed_recv(void *obj, uint32_t *seq) { return bench_rtipc_queue_recv(((placed_t *)obj)->q, seq); }
 
 /* Odd-numbered messages go out with the queue evicted, even ones warm: the
  * two placements alternate message by message, so a shared machine that

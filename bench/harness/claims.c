@@ -182,7 +182,7 @@ static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
                         ? BENCH_VARIANT_ITEM_4_BATCH_8 : BENCH_VARIANT_ITEM_4;
     const bench_result_t *q = dist(run, e, BENCH_MECH_RTIPC_QUEUE, v, m);
     const bench_result_t *rb = dist(run, e, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, v, m);
-    const bench_result_t *h = dist(run, e, BENCH_MECH_MUTEX_CONDVAR, v, m);
+    const bench_result_t *h = dist(run, e, BENCH_MECH_MUTEX_CONDVAR_LIST, v, m);
     const bench_result_t *sq = dist(run, e, BENCH_MECH_STD_QUEUE_MUTEX, v, m);
     if (!q || !rb || !h)
         return untestable(c, e);

@@ -53,7 +53,7 @@ int bench_trace_measure_overhead(bench_run_t *run, bench_trace_overhead_t *out)
     int rc = rtipc_queue_create(100, sizeof(uint32_t), &q);
     if (rc != 0)
         return bench_fail(run, "trace overhead: queue create: %s", rtipc_strerror(rc));
-    handoff_ops_t ops = {.send = exp_queue_send, .recv = exp_queue_recv, .depth = exp_queue_depth, .obj = q};
+    handoff_ops_t ops = {.send = bench_rtipc_queue_send, .recv = bench_rtipc_queue_recv, .depth = bench_rtipc_queue_depth, .obj = q};
     handoff_cfg_t cfg = handoff_default(run, per, per);
     cfg.samples = per;          /* fixed: the reserve of the recorder holds one round */
     cfg.warmup = ROUND_WARMUP;  /* cfg.mechanism stays NULL: no row of its own */

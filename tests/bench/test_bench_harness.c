@@ -216,7 +216,7 @@ static void build_run(audit_case_t *a, const char *unit, const char *notify_vari
     add_value(a, isr, q, BENCH_VARIANT_NO_YIELD_DEPTH_100, offered, "msg/s", 20000);
     add_dist(a, mc, q, item4, send, unit, 120, 200);
     add_dist(a, mc, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, item4, send, unit, 30, 50);
-    add_dist(a, mc, BENCH_MECH_MUTEX_CONDVAR, item4, send, unit, 300, 500);
+    add_dist(a, mc, BENCH_MECH_MUTEX_CONDVAR_LIST, item4, send, unit, 300, 500);
     add_dist(a, mc, BENCH_MECH_STD_QUEUE_MUTEX, item4, send, unit, 500, 800);
     add_dist(a, sve, q, "depth=8", stale, unit, 50000, 90000);
     add_dist(a, sve, BENCH_MECH_RTIPC_QUEUE_OVERWRITE, "", stale, unit, 1500, 3000);

@@ -1,66 +1,12 @@
-/* Semaphore and notification handoff adapters; interleaved measurement. */
-#include "handoff_extra.h"
+/* Interleaved handoff rounds (handoff_rounds.h). */
+#include "handoff_rounds.h"
 
-#include <math.h>
 #include <stdlib.h>
 
-int hx_sem_send(void *obj, uint32_t seq)
-{
-    hx_sem_t *s = obj;
-    atomic_store_explicit(&s->seq, seq, memory_order_relaxed);
-    return rtipc_sem_give(s->sem);
-}
+#include "../names.h"
 
-int hx_sem_recv(void *obj, uint32_t *seq)
-{
-    hx_sem_t *s = obj;
-    int rc = rtipc_sem_take(s->sem, RTIPC_FOREVER);
-    if (rc == 0)
-        *seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
-    return rc;
-}
-
-void hx_notify_bind(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer)
-{
-    (void)producer;
-    ((hx_notify_t *)obj)->consumer = consumer;
-}
-
-int hx_notify_value_send(void *obj, uint32_t seq)
-{
-    hx_notify_t *n = obj;
-    return rtipc_notify(n->consumer, 0, seq, RTIPC_NOTIFY_NO_OVERWRITE, NULL);
-}
-
-int hx_notify_value_recv(void *obj, uint32_t *seq)
-{
-    (void)obj;
-    /* Waits for the pending flag, not a non-zero value: message 0 counts. */
-    return rtipc_notify_wait(0, 0, UINT32_MAX, seq, RTIPC_FOREVER);
-}
-
-int hx_notify_give_send(void *obj, uint32_t seq)
-{
-    hx_notify_t *n = obj;
-    atomic_store_explicit(&n->seq, seq, memory_order_relaxed);
-    return rtipc_notify_give(n->consumer, 0);
-}
-
-int hx_notify_give_recv(void *obj, uint32_t *seq)
-{
-    hx_notify_t *n = obj;
-    uint32_t count = 0;
-    int rc = rtipc_notify_take(0, true, &count, RTIPC_FOREVER);
-    if (rc != 0)
-        return rc;
-    if (count != 1)
-        return RTIPC_EOVERFLOW; /* gives merged: a message was lost */
-    *seq = atomic_load_explicit(&n->seq, memory_order_relaxed);
-    return 0;
-}
-
-int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t rounds, double p0,
-                      double p1, double budget_s)
+int handoff_measure_rounds(bench_run_t *run, handoff_case_t *cases, size_t n_cases, size_t rounds, double p0,
+                           double p1, double budget_s)
 {
     int64_t t0 = bench_now_ns();
     if (rounds == 0)
@@ -93,7 +39,7 @@ int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t
             break;
         }
         for (size_t k = 0; k < n_cases; k++) {
-            hx_case_t *hc = &cases[r % 2 ? n_cases - 1 - k : k];
+            handoff_case_t *hc = &cases[r % 2 ? n_cases - 1 - k : k];
             size_t total = hc->cfg.samples;
             handoff_cfg_t cfg = hc->cfg;
             cfg.samples = total / rounds + (r < total % rounds);

@@ -1,0 +1,129 @@
+/* The performance targets of docs/performance.md, audited beside the claims
+ * (claims.c): each a ratio of two figures of the run (or of a figure and a
+ * fixed limit), at most or at least a limit. The driver audits an
+ * experiment's targets right after it ran: each becomes one "target-ratio"
+ * row of that experiment, its note saying the target and whether it holds,
+ * and one line of the targets table printed in its notes. A figure that is
+ * missing makes the target "not testable" (a note, no row). */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../names.h"
+#include "rtipc/queue.h"
+#include "run.h"
+
+/* One figure of a target: a row's median (or value), or a number. */
+typedef struct {
+    const char *mechanism, *variant, *metric;  /* the row (of the target's experiment) */
+    bool value;                                /* its value, not its p50 */
+    double (*fixed)(void);                     /* instead of a row: this number */
+} figure_t;
+
+typedef struct {
+    const char *experiment;
+    const char *subject;   /* the row's mechanism */
+    const char *variant;   /* the row's variant: names the target */
+    const char *what;      /* the table's wording */
+    figure_t num, den;
+    double limit;
+    bool at_least;         /* holds when ratio >= limit; else when ratio <= limit */
+    const char *figures;   /* printf format of the two figures, scaled */
+    double scale;
+} target_t;
+
+static double queue_control_block(void) { return (double)rtipc_queue_footprint_for(0, 0); }
+/* The slot lives inside the task descriptor: its size is what notify.h
+ * documents (8 B: value + state), not a sizeof this code can take. */
+static double notify_slot(void) { return 8; }
+static double b64(void) { return 64; }
+static double b8(void) { return 8; }
+static double ns25(void) { return 25; }
+
+#define P50(mech, var, metric) {mech, var, metric, false, NULL}
+#define VALUE(mech, var, metric) {mech, var, metric, true, NULL}
+#define FIXED(fn) {NULL, NULL, NULL, false, fn}
+
+#define PEERS BENCH_EXP_PEERS
+#define SLEEPING(mech)                                                                                       \
+    {PEERS, mech, "handoff-sleeping-p50/futex", "handoff-sleeping p50 / futex",                              \
+     P50(mech, BENCH_VARIANT_GAP_50_100US, BENCH_METRIC_HANDOFF_SLEEPING),                                   \
+     P50(BENCH_MECH_FUTEX, BENCH_VARIANT_GAP_50_100US, BENCH_METRIC_HANDOFF_SLEEPING), 1.10, false,          \
+     "%.2f / %.2f us", 1e-3}
+#define ACTIVE(mech)                                                                                         \
+    {PEERS, mech, "handoff-active-p50/spin", "handoff-active p50 / spin",                                    \
+     P50(mech, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE),                                        \
+     P50(BENCH_MECH_SPIN, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE), 2.0, false,                 \
+     "%.3f / %.3f us", 1e-3}
+#define THROUGHPUT(var)                                                                                      \
+    {PEERS, BENCH_MECH_RTIPC_SPSC, "throughput-" var "/" BENCH_MECH_BOOST_SPSC,                              \
+     "throughput " var " / " BENCH_MECH_BOOST_SPSC,                                                          \
+     VALUE(BENCH_MECH_RTIPC_SPSC, var, BENCH_METRIC_THROUGHPUT),                                             \
+     VALUE(BENCH_MECH_BOOST_SPSC, var, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6}
+
+static const target_t targets[] = {
+    SLEEPING(BENCH_MECH_RTIPC_QUEUE),
+    SLEEPING(BENCH_MECH_RTIPC_SEM),
+    SLEEPING(BENCH_MECH_RTIPC_NOTIFY),
+    ACTIVE(BENCH_MECH_RTIPC_NOTIFY),
+    ACTIVE(BENCH_MECH_RTIPC_SPSC),
+    THROUGHPUT(BENCH_VARIANT_BULK_64),
+    THROUGHPUT(BENCH_VARIANT_PER_ITEM),
+    {PEERS, BENCH_MECH_RTIPC_QUEUE, "call-cost-p50/" BENCH_MECH_MUTEX_CONDVAR,
+     "call-cost p50 / " BENCH_MECH_MUTEX_CONDVAR,
+     P50(BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST),
+     P50(BENCH_MECH_MUTEX_CONDVAR, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST), 0.5, false, "%.0f / %.0f ns",
+     1},
+    {PEERS, BENCH_MECH_RTIPC_NOTIFY, "call-cost-p50/25ns", "call-cost p50 / 25 ns",
+     P50(BENCH_MECH_RTIPC_NOTIFY, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST), FIXED(ns25), 1.0, false,
+     "%.0f / %.0f ns", 1},
+    {PEERS, BENCH_MECH_RTIPC_QUEUE, "control-block/64B", "footprint_for(0,0) / 64 B", FIXED(queue_control_block),
+     FIXED(b64), 1.0, false, "%.0f / %.0f B", 1},
+    {PEERS, BENCH_MECH_RTIPC_NOTIFY, "slot/8B", "slot (notify.h says 8 B) / 8 B", FIXED(notify_slot), FIXED(b8),
+     1.0, false, "%.0f / %.0f B", 1},
+};
+
+static double figure(const bench_run_t *run, const char *experiment, const figure_t *f)
+{
+    if (f->fixed)
+        return f->fixed();
+    const bench_result_t *r = bench_find(run, experiment, f->mechanism, f->variant, f->metric);
+    if (f->value)
+        return r && r->kind == BENCH_VALUE ? r->value : NAN;
+    return r && r->kind == BENCH_DIST ? r->stats.p50 : NAN;
+}
+
+static void audit(bench_run_t *run, const target_t *t)
+{
+    double num = figure(run, t->experiment, &t->num), den = figure(run, t->experiment, &t->den);
+    double ratio = num / den;
+    if (isnan(ratio)) {
+        bench_note(run, "  %-12s %-34s not testable (a figure is missing)", t->subject, t->what);
+        return;
+    }
+    bool holds = t->at_least ? ratio >= t->limit : ratio <= t->limit;
+    const char *op = t->at_least ? ">=" : "<=";
+    char figs[96];
+    snprintf(figs, sizeof figs, t->figures, num * t->scale, den * t->scale);
+    bench_result_t *r = bench_add_value(run, t->subject, t->variant, BENCH_METRIC_TARGET_RATIO, "x", ratio);
+    if (r)
+        snprintf(r->note, sizeof r->note, "target %s %s %.2f: %s = %.3f: %s", t->what, op, t->limit, figs, ratio,
+                 holds ? "holds" : "MISSED");
+    bench_note(run, "  %-12s %-34s %s %.2f | %-22s = %6.3f | %s", t->subject, t->what, op, t->limit, figs, ratio,
+               holds ? "holds" : "MISSED");
+}
+
+void bench_audit_perf_targets(bench_run_t *run)
+{
+    const char *id = bench_experiment_id(run);
+    bool header = false;
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        if (strcmp(targets[i].experiment, id) != 0)
+            continue;
+        if (!header)
+            bench_note(run, "targets (ratio of this run's figures; subject, target, figures, ratio, verdict):");
+        header = true;
+        audit(run, &targets[i]);
+    }
+}

@@ -1,0 +1,244 @@
+/* Mechanisms whose receiver only polls (mechanisms.h): the physical floor
+ * of a handoff, one cache line written by the sender and polled by the
+ * receiver, and two lock-free SPSC libraries, Concurrency Kit's ck_ring and
+ * boost::lockfree::spsc_queue (through lockfree_cxx.cpp). Built for Linux
+ * only (absent.c lists them elsewhere); a library whose headers were not
+ * there at build time is absent, and says so. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../names.h"
+#include "lockfree_cxx.h"
+#include "mechanisms.h"
+
+#if defined(__has_include)
+#if __has_include(<ck_ring.h>)
+#include <ck_ring.h>
+#define HAVE_CK 1
+#endif
+#if __has_include(<boost/lockfree/spsc_queue.hpp>)
+#define HAVE_BOOST_HEADERS 1  /* what lockfree_cxx.cpp includes */
+#endif
+#endif
+
+/* ---- spin: one cache line, written by the sender, polled by the receiver */
+
+typedef struct {
+    _Alignas(64) _Atomic uint32_t word;  /* sequence number + 1 of the last message */
+    _Alignas(64) uint32_t seen;          /* receiver's: the last value it took */
+} spin_word_t;
+
+static int spin_create(size_t depth, void **obj, char *why, size_t n)
+{
+    (void)depth;
+    spin_word_t *w = bench_mech_alloc(sizeof *w);
+    if (!w)
+        return bench_mech_no_memory(why, n);
+    atomic_init(&w->word, 0);
+    *obj = w;
+    return 0;
+}
+
+static int spin_send(void *obj, uint32_t seq)
+{
+    spin_word_t *w = obj;
+    /* Release: pairs with the receiver's acquire load. */
+    atomic_store_explicit(&w->word, seq + 1, memory_order_release);
+    return 0;
+}
+
+static int spin_recv(void *obj, uint32_t *seq)
+{
+    spin_word_t *w = obj;
+    bench_mech_spin_t spin = {0};
+    for (;;) {
+        /* Acquire: pairs with the sender's release store. */
+        uint32_t v = atomic_load_explicit(&w->word, memory_order_acquire);
+        if (v != w->seen) {
+            w->seen = v;
+            *seq = v - 1;
+            return 0;
+        }
+        if (bench_mech_spin_pause(&spin))
+            return BENCH_MECH_ESTALL;
+    }
+}
+
+static int spin_pairs(void *obj, uint32_t seq, int n)
+{
+    spin_word_t *w = obj;
+    for (int i = 0; i < n; i++) {
+        uint32_t want = seq + (uint32_t)i + 1;
+        atomic_store_explicit(&w->word, want, memory_order_release);
+        if (atomic_load_explicit(&w->word, memory_order_acquire) != want)
+            return -1;
+    }
+    return 0;
+}
+
+const bench_mech_t bench_mech_spin = {
+    .name = BENCH_MECH_SPIN,
+    .traits = BENCH_MECH_SPINS,
+    .create = spin_create,
+    .destroy = free,
+    .send = spin_send,
+    .try_send = spin_send,
+    .recv = spin_recv,
+    .pairs = spin_pairs,
+};
+
+/* ---- ck-ring: Concurrency Kit's SPSC ring of pointers, the u32 carried in
+ * the pointer value (slots are 8 bytes); depth rounded up to a power of two
+ * slots, one of which ck_ring keeps empty.
+ *
+ * ck_ring orders its indices with plain volatile accesses and compiler
+ * barriers (enough on x86), which ThreadSanitizer cannot see: under TSan it
+ * would report the ring's own slots as races, so it is left out there. */
+
+#if defined(HAVE_CK) && !defined(BENCH_MECH_TSAN)
+typedef struct {
+    _Alignas(64) ck_ring_t ring;
+    _Alignas(64) ck_ring_buffer_t buf[];
+} ck_t;
+
+static int ck_create(size_t depth, void **obj, char *why, size_t n)
+{
+    unsigned slots = 2;
+    while (slots < depth)
+        slots *= 2;
+    ck_t *c = bench_mech_alloc(sizeof *c + slots * sizeof c->buf[0]);
+    if (!c)
+        return bench_mech_no_memory(why, n);
+    ck_ring_init(&c->ring, slots);
+    *obj = c;
+    return 0;
+}
+
+static inline bool ck_put(ck_t *c, uint32_t v)
+{
+    return ck_ring_enqueue_spsc(&c->ring, c->buf, (void *)(uintptr_t)v);
+}
+
+static inline bool ck_get(ck_t *c, uint32_t *v)
+{
+    void *p;
+    if (!ck_ring_dequeue_spsc(&c->ring, c->buf, &p))
+        return false;
+    *v = (uint32_t)(uintptr_t)p;
+    return true;
+}
+
+static int ck_send(void *obj, uint32_t seq) { return ck_put(obj, seq) ? 0 : BENCH_MECH_EFULL; }
+
+static int ck_recv(void *obj, uint32_t *seq)
+{
+    bench_mech_spin_t spin = {0};
+    while (!ck_get(obj, seq))
+        if (bench_mech_spin_pause(&spin))
+            return BENCH_MECH_ESTALL;
+    return 0;
+}
+
+static int ck_pairs(void *obj, uint32_t seq, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint32_t s = BENCH_MECH_MARKER;
+        if (!ck_put(obj, seq + (uint32_t)i) || !ck_get(obj, &s) || s != seq + (uint32_t)i)
+            return -1;
+    }
+    return 0;
+}
+
+static int ck_push_each(void *obj, const uint32_t *items, int n)
+{
+    int k = 0;
+    while (k < n && ck_put(obj, items[k]))
+        k++;
+    return k;
+}
+
+static int ck_pop_each(void *obj, uint32_t *items, int n)
+{
+    int k = 0;
+    while (k < n && ck_get(obj, &items[k]))
+        k++;
+    return k;
+}
+
+const bench_mech_t bench_mech_ck_ring = {
+    .name = BENCH_MECH_CK_RING,
+    .traits = BENCH_MECH_SPINS,
+    .create = ck_create,
+    .destroy = free,
+    .send = ck_send,
+    .try_send = ck_send,
+    .recv = ck_recv,
+    .pairs = ck_pairs,
+    .push_each = ck_push_each,
+    .pop_each = ck_pop_each,
+};
+#elif defined(BENCH_MECH_TSAN)
+const bench_mech_t bench_mech_ck_ring = {
+    .name = BENCH_MECH_CK_RING,
+    .absent = "not built under ThreadSanitizer (ck_ring's x86 barriers are invisible to it)",
+};
+#else
+const bench_mech_t bench_mech_ck_ring = {
+    .name = BENCH_MECH_CK_RING,
+    .absent = "Concurrency Kit's <ck_ring.h> was not found at build time (libck-dev)",
+};
+#endif
+
+/* ---- boost-spsc: boost::lockfree::spsc_queue<uint32_t> (lockfree_cxx.cpp) */
+
+#if defined(HAVE_BOOST_HEADERS)
+static int boost_create(size_t depth, void **obj, char *why, size_t n)
+{
+    if (!bench_boost_spsc_available()) {
+        snprintf(why, n, "<boost/lockfree/spsc_queue.hpp> was not found when lockfree_cxx.cpp was built");
+        return 1;
+    }
+    *obj = bench_boost_spsc_create(depth);
+    return *obj ? 0 : bench_mech_no_memory(why, n);
+}
+
+static void boost_destroy(void *obj) { bench_boost_spsc_delete(obj); }
+static int boost_send(void *obj, uint32_t seq) { return bench_boost_spsc_push(obj, seq) ? 0 : BENCH_MECH_EFULL; }
+
+static int boost_recv(void *obj, uint32_t *seq)
+{
+    bench_mech_spin_t spin = {0};
+    while (!bench_boost_spsc_pop(obj, seq))
+        if (bench_mech_spin_pause(&spin))
+            return BENCH_MECH_ESTALL;
+    return 0;
+}
+
+static int boost_pairs(void *obj, uint32_t seq, int n) { return bench_boost_spsc_pairs(obj, seq, n); }
+static int boost_push_each(void *o, const uint32_t *it, int n) { return bench_boost_spsc_push_each(o, it, n); }
+static int boost_pop_each(void *o, uint32_t *it, int n) { return bench_boost_spsc_pop_each(o, it, n); }
+static int boost_push_bulk(void *o, const uint32_t *it, int n) { return bench_boost_spsc_push_bulk(o, it, n); }
+static int boost_pop_bulk(void *o, uint32_t *it, int n) { return bench_boost_spsc_pop_bulk(o, it, n); }
+
+const bench_mech_t bench_mech_boost_spsc = {
+    .name = BENCH_MECH_BOOST_SPSC,
+    .traits = BENCH_MECH_SPINS,
+    .create = boost_create,
+    .destroy = boost_destroy,
+    .send = boost_send,
+    .try_send = boost_send,
+    .recv = boost_recv,
+    .pairs = boost_pairs,
+    .push_each = boost_push_each,
+    .pop_each = boost_pop_each,
+    .push_bulk = boost_push_bulk,
+    .pop_bulk = boost_pop_bulk,
+};
+#else
+const bench_mech_t bench_mech_boost_spsc = {
+    .name = BENCH_MECH_BOOST_SPSC,
+    .absent = "<boost/lockfree/spsc_queue.hpp> was not found at build time (libboost-dev)",
+};
+#endif
