@@ -3,7 +3,9 @@
  * meet deadlines, and the tick-cap claim's rule that interrupts must arrive
  * faster than the tick before a cap can be judged (claims.c); the claim
  * audit's evidence in the rows' unit (us for ns rows, instructions for instr
- * rows) and claim 9 on one-core targets; the Linux target seam
+ * rows) and claim 9 on one-core targets; the performance targets audited
+ * from peers' rows (perf_targets.c); a missing mechanism recorded once, a
+ * failure's reason given its context; the Linux target seam
  * (bench/target/linux.c): what it reports having, and that its tasks run. */
 #include <math.h>
 #include <setjmp.h>
@@ -424,6 +426,131 @@ static void test_missing_figures_are_not_testable(void **state)
     assert_non_null(strstr(a.run.claims[1].evidence, "with yield depth 1: missing"));
 }
 
+/* ---- the performance targets (perf_targets.c) ---- */
+
+static const bench_experiment_t peers = {.id = BENCH_EXP_PEERS};
+
+/* A distribution row whose every sample is ns (so its p50 is ns). */
+static void add_flat(bench_run_t *run, const char *mech, const char *var, const char *metric, int64_t ns)
+{
+    bench_samples_t s = {0};
+    assert_int_equal(bench_samples_init(&s, 20), 0);
+    for (int i = 0; i < 20; i++)
+        bench_samples_push(&s, ns);
+    assert_non_null(bench_add_dist(run, mech, var, metric, &s));
+    bench_samples_free(&s);
+}
+
+static const bench_result_t *target_row(const bench_run_t *run, const char *mech, const char *variant)
+{
+    return bench_find(run, BENCH_EXP_PEERS, mech, variant, BENCH_METRIC_TARGET_RATIO);
+}
+
+/* peers' rows as a run with these figures would give, then its audit. */
+static void peers_run(bench_run_t *run, bool with_futex)
+{
+    const char *sleep = BENCH_VARIANT_GAP_50_100US, *active = BENCH_VARIANT_GAP_1_3US;
+    const char *call = BENCH_VARIANT_SAME_THREAD;
+    run->current = &peers;
+    if (with_futex)
+        add_flat(run, BENCH_MECH_FUTEX, sleep, BENCH_METRIC_HANDOFF_SLEEPING, 10000);
+    add_flat(run, BENCH_MECH_RTIPC_QUEUE, sleep, BENCH_METRIC_HANDOFF_SLEEPING, 10500);
+    add_flat(run, BENCH_MECH_RTIPC_SEM, sleep, BENCH_METRIC_HANDOFF_SLEEPING, 12000);
+    add_flat(run, BENCH_MECH_RTIPC_NOTIFY, sleep, BENCH_METRIC_HANDOFF_SLEEPING, 9000);
+    add_flat(run, BENCH_MECH_SPIN, active, BENCH_METRIC_HANDOFF_ACTIVE, 100);
+    add_flat(run, BENCH_MECH_RTIPC_NOTIFY, active, BENCH_METRIC_HANDOFF_ACTIVE, 250);
+    add_flat(run, BENCH_MECH_RTIPC_SPSC, active, BENCH_METRIC_HANDOFF_ACTIVE, 180);
+    bench_add_value(run, BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_BULK_64, BENCH_METRIC_THROUGHPUT, "items/s", 3e8);
+    bench_add_value(run, BENCH_MECH_BOOST_SPSC, BENCH_VARIANT_BULK_64, BENCH_METRIC_THROUGHPUT, "items/s", 2e8);
+    bench_add_value(run, BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT, "items/s", 2e7);
+    bench_add_value(run, BENCH_MECH_BOOST_SPSC, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT, "items/s", 1e8);
+    add_flat(run, BENCH_MECH_RTIPC_QUEUE, call, BENCH_METRIC_CALL_COST, 36);
+    add_flat(run, BENCH_MECH_MUTEX_CONDVAR, call, BENCH_METRIC_CALL_COST, 30);
+    add_flat(run, BENCH_MECH_RTIPC_NOTIFY, call, BENCH_METRIC_CALL_COST, 20);
+    bench_audit_perf_targets(run);
+    run->current = NULL;
+}
+
+static void test_perf_targets_from_the_rows(void **state)
+{
+    (void)state;
+    static bench_run_t run;
+    memset(&run, 0, sizeof run);
+    peers_run(&run, true);
+    size_t rows = 0;
+    for (size_t i = 0; i < run.n_results; i++)
+        rows += !strcmp(run.results[i].metric, BENCH_METRIC_TARGET_RATIO);
+    assert_int_equal(rows, 11);
+    const bench_result_t *r = target_row(&run, BENCH_MECH_RTIPC_QUEUE, "handoff-sleeping-p50/futex");
+    assert_non_null(r);
+    assert_string_equal(r->unit, "x");
+    assert_true(fabs(r->value - 1.05) < 1e-9);
+    assert_non_null(strstr(r->note, "<= 1.10: 10.50 / 10.00 us = 1.050: holds"));
+    r = target_row(&run, BENCH_MECH_RTIPC_SEM, "handoff-sleeping-p50/futex");
+    assert_non_null(strstr(r->note, "MISSED"));
+    r = target_row(&run, BENCH_MECH_RTIPC_SPSC, "throughput-bulk=64/boost-spsc");
+    assert_true(fabs(r->value - 1.5) < 1e-9);
+    assert_non_null(strstr(r->note, ">= 1.20: 300.0 / 200.0 M/s = 1.500: holds"));
+    r = target_row(&run, BENCH_MECH_RTIPC_QUEUE, "call-cost-p50/mutex-condvar");
+    assert_true(fabs(r->value - 1.2) < 1e-9);
+    assert_non_null(strstr(r->note, "MISSED"));
+    r = target_row(&run, BENCH_MECH_RTIPC_NOTIFY, "call-cost-p50/25ns");
+    assert_true(fabs(r->value - 0.8) < 1e-9);
+    assert_non_null(target_row(&run, BENCH_MECH_RTIPC_QUEUE, "control-block/64B"));
+    assert_non_null(target_row(&run, BENCH_MECH_RTIPC_NOTIFY, "slot/8B"));
+    /* The table, as notes under the experiment's tables. */
+    assert_non_null(strstr(run.notes, "targets (ratio of this run's figures; subject, target, figures, ratio, "
+                                      "verdict):\n"));
+    assert_non_null(strstr(run.notes, "  rtipc-spsc   handoff-active p50 / spin          <= 2.00 | 0.180 / 0.100 "
+                                      "us       =  1.800 | holds\n"));
+    free_rows(&run);
+
+    /* Without futex's row the three sleeping targets are not testable:
+     * a note each, no row. */
+    memset(&run, 0, sizeof run);
+    peers_run(&run, false);
+    assert_null(target_row(&run, BENCH_MECH_RTIPC_QUEUE, "handoff-sleeping-p50/futex"));
+    assert_non_null(strstr(run.notes, "  rtipc-queue  handoff-sleeping p50 / futex       not testable (a figure "
+                                      "is missing)"));
+    assert_non_null(target_row(&run, BENCH_MECH_RTIPC_NOTIFY, "handoff-active-p50/spin"));
+    free_rows(&run);
+
+    /* An experiment without targets gets nothing. */
+    memset(&run, 0, sizeof run);
+    run.current = &isr_handoff;
+    bench_audit_perf_targets(&run);
+    assert_int_equal(run.n_results, 0);
+    assert_string_equal(run.notes, "");
+}
+
+/* ---- what experiments record ---- */
+
+static void test_missing_once_and_failure_context(void **state)
+{
+    (void)state;
+    static bench_run_t run;
+    memset(&run, 0, sizeof run);
+    run.current = &peers;
+    bench_add_missing(&run, BENCH_MECH_CK_RING, "not here");
+    bench_add_missing(&run, BENCH_MECH_CK_RING, "not here either");
+    bench_add_missing(&run, BENCH_MECH_BOOST_SPSC, "nor this");
+    assert_int_equal(run.n_results, 2);
+    assert_string_equal(run.results[0].note, "not here");
+    run.current = &isr_handoff;  /* another experiment records its own */
+    bench_add_missing(&run, BENCH_MECH_CK_RING, "elsewhere");
+    assert_int_equal(run.n_results, 3);
+
+    assert_false(bench_failed(&run));
+    bench_fail_prefix(&run, "%s: ", "nothing to prefix");
+    assert_false(bench_failed(&run));
+    assert_int_equal(bench_fail(&run, "sent %d, received %d", 10, 9), -1);
+    bench_fail(&run, "a consequence");
+    bench_fail_prefix(&run, "%s %s: ", BENCH_MECH_PIPE, BENCH_METRIC_THROUGHPUT);
+    assert_true(bench_failed(&run));
+    assert_string_equal(run.failure, "pipe throughput: sent 10, received 9");
+    free(run.results);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +563,8 @@ int main(void)
         cmocka_unit_test(test_mixed_units_are_not_testable),
         cmocka_unit_test(test_notify_claim_on_one_core),
         cmocka_unit_test(test_missing_figures_are_not_testable),
+        cmocka_unit_test(test_perf_targets_from_the_rows),
+        cmocka_unit_test(test_missing_once_and_failure_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
