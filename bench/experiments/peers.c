@@ -29,10 +29,21 @@
  * whose receiver can park, handoff-active for those whose receiver can wait
  * actively, call-cost for all. */
 static const char *const measured[] = {
-    BENCH_MECH_SPIN,          BENCH_MECH_FUTEX,          BENCH_MECH_EVENTFD,      BENCH_MECH_PIPE,
-    BENCH_MECH_POSIX_MQ,      BENCH_MECH_POSIX_SEM,      BENCH_MECH_MUTEX_CONDVAR, BENCH_MECH_STD_QUEUE_MUTEX,
-    BENCH_MECH_CK_RING,       BENCH_MECH_BOOST_SPSC,     BENCH_MECH_RTIPC_QUEUE,  BENCH_MECH_RTIPC_SEM,
-    BENCH_MECH_RTIPC_NOTIFY,  BENCH_MECH_RTIPC_SPSC,     BENCH_MECH_RTIPC_MAILBOX,
+    BENCH_MECH_SPIN,
+    BENCH_MECH_FUTEX,
+    BENCH_MECH_EVENTFD,
+    BENCH_MECH_PIPE,
+    BENCH_MECH_POSIX_MQ,
+    BENCH_MECH_POSIX_SEM,
+    BENCH_MECH_MUTEX_CONDVAR,
+    BENCH_MECH_STD_QUEUE_MUTEX,
+    BENCH_MECH_CK_RING,
+    BENCH_MECH_BOOST_SPSC,
+    BENCH_MECH_RTIPC_QUEUE,
+    BENCH_MECH_RTIPC_SEM,
+    BENCH_MECH_RTIPC_NOTIFY,
+    BENCH_MECH_RTIPC_SPSC,
+    BENCH_MECH_RTIPC_MAILBOX,
 };
 #define N_MEASURED (sizeof measured / sizeof measured[0])
 
@@ -42,34 +53,37 @@ static const struct {
     const char *mechanism;
     bool bulk;
 } streams[] = {
-    {BENCH_MECH_RTIPC_SPSC, true},  {BENCH_MECH_RTIPC_SPSC, false}, {BENCH_MECH_BOOST_SPSC, true},
-    {BENCH_MECH_BOOST_SPSC, false}, {BENCH_MECH_CK_RING, false},    {BENCH_MECH_RTIPC_QUEUE, false},
-    {BENCH_MECH_MUTEX_CONDVAR, false}, {BENCH_MECH_STD_QUEUE_MUTEX, false}, {BENCH_MECH_PIPE, false},
-    {BENCH_MECH_POSIX_MQ, false},   {BENCH_MECH_EVENTFD, false},
+    {BENCH_MECH_RTIPC_SPSC, true},
+    {BENCH_MECH_RTIPC_SPSC, false},
+    {BENCH_MECH_BOOST_SPSC, true},
+    {BENCH_MECH_BOOST_SPSC, false},
+    {BENCH_MECH_CK_RING, false},
+    {BENCH_MECH_RTIPC_QUEUE, false},
+    {BENCH_MECH_MUTEX_CONDVAR, false},
+    {BENCH_MECH_STD_QUEUE_MUTEX, false},
+    {BENCH_MECH_PIPE, false},
+    {BENCH_MECH_POSIX_MQ, false},
+    {BENCH_MECH_EVENTFD, false},
 };
 #define N_STREAMS (sizeof streams / sizeof streams[0])
 
-/* Depth a mechanism gave when it held fewer than DEPTH (0: as asked), by
- * its index in measured[] (experiment thread only). */
-static size_t granted[N_MEASURED];
+/* The depth a mechanism gave when it held fewer than DEPTH (posix-mq, when
+ * the kernel refuses 1024), and which (0, NULL: every one as asked;
+ * experiment thread only). */
+static size_t granted;
+static const char *granted_by;
 
 static const bench_mech_t *mech(size_t i) { return bench_mech_find(measured[i]); }
-
-static size_t index_of(const bench_mech_t *m)
-{
-    for (size_t i = 0; i < N_MEASURED; i++)
-        if (!strcmp(measured[i], m->name))
-            return i;
-    return 0;
-}
 
 /* A fresh object of @p m: 0, 1 when it is missing here (recorded once), -1
  * after bench_fail(). */
 static int make(bench_run_t *run, const bench_mech_t *m, void **obj)
 {
     int rc = bench_mech_make(run, m, DEPTH, obj);
-    if (rc == 0 && m->capacity && m->capacity(*obj) < DEPTH)
-        granted[index_of(m)] = m->capacity(*obj);
+    if (rc == 0 && m->capacity && m->capacity(*obj) < DEPTH) {
+        granted = m->capacity(*obj);
+        granted_by = m->name;
+    }
     return rc;
 }
 
@@ -286,7 +300,8 @@ static int call_cost(bench_run_t *run, double p0, double p1)
 
 static int run_peers(bench_run_t *run)
 {
-    memset(granted, 0, sizeof granted);
+    granted = 0;
+    granted_by = NULL;
     for (size_t i = 0; i < N_MEASURED; i++)
         if (!mech(i))
             return bench_fail(run, "%s: no such mechanism in the table", measured[i]);
@@ -341,9 +356,8 @@ static int run_peers(bench_run_t *run)
                "for the kernel-only peers (they only park)");
     bench_note(run, "rtipc spin budget: build default RTIPC_SPIN_NS_DEFAULT = %lld ns (no run-time setter in "
                "this tree)", (long long)RTIPC_SPIN_NS_DEFAULT);
-    for (size_t i = 0; i < N_MEASURED; i++)
-        if (granted[i])
-            bench_note(run, "%s: the kernel refused depth %d; depth %zu used", measured[i], DEPTH, granted[i]);
+    if (granted)
+        bench_note(run, "%s: the kernel refused depth %d; depth %zu used", granted_by, DEPTH, granted);
     bench_progress(run, 1.0);
     return 0;
 }
