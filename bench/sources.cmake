@@ -80,7 +80,14 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/queue_set.c
     ${_rtipc_bench_dir}/experiments/footprint.c
     ${_rtipc_bench_dir}/experiments/notify_vs_sem.c
-    ${_rtipc_bench_dir}/experiments/notify_modes.c)
+    ${_rtipc_bench_dir}/experiments/notify_modes.c
+    ${_rtipc_bench_dir}/experiments/round_trip.c
+    ${_rtipc_bench_dir}/mechanisms/round_trip_rtipc.c)
+
+# The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip):
+# on a FreeRTOS target the mechanisms, elsewhere the reason they are missing.
+set(RTIPC_BENCH_KERNEL_EXPERIMENTS ${_rtipc_bench_dir}/mechanisms/freertos_kernel.c)
+set(RTIPC_BENCH_KERNEL_EXPERIMENTS_ABSENT ${_rtipc_bench_dir}/mechanisms/freertos_kernel_absent.c)
 
 set(RTIPC_BENCH_HOST_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/mechanism_compare.c

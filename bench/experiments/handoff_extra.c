@@ -87,9 +87,9 @@ int hx_measure_rounds(bench_run_t *run, hx_case_t *cases, size_t n_cases, size_t
         if (r > 0 && budget_s > 0 && run->opts.samples == 0 &&
             spent * (double)(r + 1) / (double)r > budget_s) {
             bench_note(run,
-                       "time budget: stopped after %zu of %zu rounds (%.1f s spent), so the rows "
+                       "time budget: stopped after %lu of %lu rounds (%.1f s spent), so the rows "
                        "hold about %.0f%% of the samples asked",
-                       r, rounds, spent, 100.0 * (double)r / (double)rounds);
+                       (unsigned long)r, (unsigned long)rounds, spent, 100.0 * (double)r / (double)rounds);
             break;
         }
         for (size_t k = 0; k < n_cases; k++) {

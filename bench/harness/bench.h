@@ -112,6 +112,9 @@ void bench_note(bench_run_t *run, const char *fmt, ...) __attribute__((format(pr
 /* Record why the experiment failed; returns -1 for `return bench_fail(...)`. */
 int bench_fail(bench_run_t *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Whether the current experiment has failed (bench_fail was called). */
+bool bench_failed(const bench_run_t *run);
+
 /* Progress of the current experiment, 0..1 (shown on a terminal only). */
 void bench_progress(bench_run_t *run, double fraction);
 

@@ -85,6 +85,8 @@ void bench_note(bench_run_t *run, const char *fmt, ...)
     run->notes[used + 1] = 0;
 }
 
+bool bench_failed(const bench_run_t *run) { return run->failure[0] != 0; }
+
 int bench_fail(bench_run_t *run, const char *fmt, ...)
 {
     if (run->failure[0])  /* keep the first reason: later ones are consequences */

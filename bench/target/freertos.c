@@ -125,6 +125,10 @@ long bench_target_thread_switches(void)
 {
 #if FREERTOS_ON_HOST_OS
     return bench_host_thread_switches();
+#elif defined(benchCONFIG_TASK_NUMBER_COUNTS_SWITCHES) && configUSE_TRACE_FACILITY
+    /* The configuration's traceTASK_SWITCHED_IN counts each task's
+     * switches in its task number. */
+    return (long)uxTaskGetTaskNumber(xTaskGetCurrentTaskHandle());
 #else
     return 0;
 #endif
@@ -208,11 +212,23 @@ void bench_target_describe(bench_env_t *env)
     snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, POSIX simulator (GCC_POSIX) on %.140s",
              tskKERNEL_VERSION_NUMBER, host_os);
 #else
+    /* A board names itself in its FreeRTOSConfig.h (benchCONFIG_BOARD); the
+     * start time stays unknown: a board has no calendar clock, and a run
+     * that prints none is the same text every time. */
+#ifdef benchCONFIG_BOARD
+    snprintf(env->cpu_model, sizeof env->cpu_model, "%s", benchCONFIG_BOARD);
+#else
     snprintf(env->cpu_model, sizeof env->cpu_model, "unknown");
+#endif
     snprintf(env->hostname, sizeof env->hostname, "unknown");
     snprintf(env->started_utc, sizeof env->started_utc, "unknown");
+#ifdef benchCONFIG_KERNEL_PORT
+    snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s (%s), %d core(s)", tskKERNEL_VERSION_NUMBER,
+             benchCONFIG_KERNEL_PORT, configNUMBER_OF_CORES);
+#else
     snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, %d core(s)", tskKERNEL_VERSION_NUMBER,
              configNUMBER_OF_CORES);
+#endif
 #endif
     snprintf(env->priorities, sizeof env->priorities,
              "rtipc priorities: producer 10, consumer 12, load 2-4, interrupts above all; %s",
