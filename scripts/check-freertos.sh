@@ -67,12 +67,22 @@ timed() { # name command...: run, report the time, remember a failure
 check_sim() {
     local dir=$BUILD/freertos-posix-$tag
     cmake -S targets/freertos-posix -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DRTIPC_EXAMPLE_BENCH=OFF >/dev/null &&
-        cmake --build "$dir" -j"$JOBS" --target rtipc_freertos_check >/dev/null &&
+        -DRTIPC_EXAMPLE_BENCH=ON >/dev/null &&
+        cmake --build "$dir" -j"$JOBS" --target rtipc_freertos_check rtipc-bench-freertos >/dev/null &&
         timeout 300 "$dir/rtipc_freertos_check" >"$dir/check.txt" 2>&1
     local rc=$?
     tail -n 3 "$dir/check.txt" 2>/dev/null | sed 's/^/  /'
     [ $rc -eq 0 ] || { say "rtipc_freertos_check failed (exit $rc); its output is in $dir/check.txt"; return 1; }
+    # rtipc-bench on the simulator, from the same experiment sources: every
+    # experiment listed, and a short run of two whose JSON must validate.
+    local n
+    n=$("$dir/rtipc-bench-freertos" list | grep -c '^[a-z]')
+    [ "$n" -eq 16 ] || { say "rtipc-bench-freertos lists $n experiments, not 16"; return 1; }
+    timeout 300 "$dir/rtipc-bench-freertos" run --quick --no-progress --json "$dir/bench.json" footprint round-trip \
+        >"$dir/bench.txt" 2>&1 || { say "rtipc-bench-freertos failed; output in $dir/bench.txt"; return 1; }
+    if [ -x "$BUILD/release/tests/validate_bench_json" ]; then
+        "$BUILD/release/tests/validate_bench_json" "$dir/bench.json" footprint round-trip | sed 's/^/  /' || return 1
+    fi
 }
 
 check_diff() {
