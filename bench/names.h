@@ -40,9 +40,6 @@
 #define BENCH_EXP_PEERS "peers"
 #define BENCH_EXP_ROUND_TRIP "round-trip"
 
-/* The ESP-IDF app's own experiments (targets/esp32, docs/porting.md). */
-#define BENCH_EXP_ESP_QUEUE_ROUNDTRIP "esp-queue-roundtrip"
-#define BENCH_EXP_ESP_ISR_HANDOFF "esp-isr-handoff"
 
 /* ---- mechanisms ----------------------------------------------------------
  * rtipc's objects. */
@@ -98,7 +95,7 @@
 #define BENCH_VARIANT_WARM "warm"
 #define BENCH_VARIANT_FLUSHED "flushed"
 
-/* isr-handoff (and the ESP32's esp-isr-handoff): the handler asks for the
+/* isr-handoff: the handler asks for the
  * switch to the woken task (yield) or not; kernel-call: no yield, but the
  * interrupted task makes kernel calls. The throughput rows add the queue's
  * depth. */

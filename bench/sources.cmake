@@ -13,8 +13,9 @@
 #   RTIPC_BENCH_CONSOLE_SOURCES     instead, on a target without files
 #                                   (cli_console.c): JSON on the console
 #   RTIPC_BENCH_COMMON_SOURCES      RUN + FILE, for hosted targets
-#   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
-#                                   public rtipc API alone
+#   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments on the public rtipc API alone,
+#                                   built for every target with tasks (those that
+#                                   need two cores say so and are missing on one)
 #   RTIPC_BENCH_HOST_EXPERIMENTS    experiments built for Linux only: they need
 #                                   two cores or Linux peers (pipes, eventfd,
 #                                   POSIX mq, C++)
@@ -81,6 +82,7 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/footprint.c
     ${_rtipc_bench_dir}/experiments/notify_vs_sem.c
     ${_rtipc_bench_dir}/experiments/notify_modes.c
+    ${_rtipc_bench_dir}/experiments/core_placement.c
     ${_rtipc_bench_dir}/experiments/round_trip.c
     ${_rtipc_bench_dir}/mechanisms/round_trip_rtipc.c)
 
@@ -91,7 +93,6 @@ set(RTIPC_BENCH_KERNEL_EXPERIMENTS_ABSENT ${_rtipc_bench_dir}/mechanisms/freerto
 
 set(RTIPC_BENCH_HOST_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/mechanism_compare.c
-    ${_rtipc_bench_dir}/experiments/core_placement.c
     ${_rtipc_bench_dir}/experiments/interference.c
     ${_rtipc_bench_dir}/experiments/peers.c
     ${_rtipc_bench_dir}/experiments/peers_cxx.cpp

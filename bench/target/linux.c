@@ -129,3 +129,7 @@ int bench_target_output(const char *label, const char *path, const char *text, s
     (void)label;
     return bench_outfile_write_text(path, text, len, err, errlen);
 }
+
+/* No signal lines on this target (target.h). */
+bool bench_target_has_signals(void) { return false; }
+void bench_target_signal(bench_signal_t line, bool high) { (void)line, (void)high; }
