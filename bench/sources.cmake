@@ -106,12 +106,15 @@ set(_rtipc_bench_target_shared
     ${_rtipc_bench_dir}/target/clock.c
     ${_rtipc_bench_dir}/target/console.c)
 set(RTIPC_BENCH_TARGET_LINUX ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/host.c
     ${_rtipc_bench_dir}/target/linux.c)
 set(RTIPC_BENCH_TARGET_FREERTOS_SIM ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/host.c
     ${_rtipc_bench_dir}/target/freertos.c)
 set(RTIPC_BENCH_TARGET_FREERTOS ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/freertos.c)
 set(RTIPC_BENCH_TARGET_BARE ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/bare.c)

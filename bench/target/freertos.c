@@ -164,17 +164,6 @@ long bench_target_thread_switches(void)
 
 /* ---- tasks ---- */
 
-int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out)
-{
-    rtipc_task_config_t cfg = {.name = spec->name, .priority = spec->priority, .core = spec->core,
-                               .stack_size = spec->stack_bytes, .entry = spec->entry, .arg = spec->arg};
-    return rtipc_task_create(&cfg, out);
-}
-
-int bench_target_task_join(rtipc_task_t *task) { return rtipc_task_join(task); }
-
-int bench_target_task_delete(rtipc_task_t *task) { return rtipc_task_delete(task); }
-
 size_t bench_target_task_stack(size_t requested, const char **how)
 {
     /* The request in whole words, raised to configMINIMAL_STACK_SIZE, as
@@ -187,16 +176,7 @@ size_t bench_target_task_stack(size_t requested, const char **how)
     return words * sizeof(StackType_t);
 }
 
-/* ---- interrupts ---- */
-
-int bench_target_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
-{
-    return rtipc_irq_create(core, handler, arg, out);
-}
-
-int bench_target_irq_trigger(rtipc_irq_t *irq) { return rtipc_irq_trigger(irq); }
-
-int bench_target_irq_delete(rtipc_irq_t *irq) { return rtipc_irq_delete(irq); }
+/* Tasks and interrupt sources are rtipc's own: rtipc_targets.c. */
 
 /* ---- memory ---- */
 

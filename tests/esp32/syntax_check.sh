@@ -20,7 +20,7 @@ files="$src/targets/esp32/main/bench_main.c
 $b/cli.c $b/cli_console.c $b/harness/stats.c $b/harness/results.c $b/harness/env.c $b/harness/handoff.c
 $b/harness/failure.c $b/harness/report.c $b/harness/claims.c $b/harness/args.c $b/results/json_writer.c
 $b/results/document.c $b/results/row_clock.c $b/trace/trace.c $b/trace/trace_overhead.c
-$b/target/target.c $b/target/clock.c $b/target/console.c $b/target/freertos.c
+$b/target/target.c $b/target/clock.c $b/target/console.c $b/target/rtipc_targets.c $b/target/freertos.c
 $b/mechanisms/freertos_kernel.c $b/mechanisms/round_trip_rtipc.c $b/experiments/linux_only.c
 $(ls "$b"/experiments/*.c | grep -v -e mechanism_compare -e interference -e peers -e linux_only)"
 # The component's list must not have grown past this one unseen.
