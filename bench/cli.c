@@ -169,7 +169,7 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
         return;
     }
     if (run->opts.progress)
-        fprintf(stderr, "[%zu/%zu] %s ...\n", index + 1, count, e->id);
+        fprintf(stderr, "[%lu/%lu] %s ...\n", (unsigned long)(index + 1), (unsigned long)count, e->id);
     int64_t t0 = bench_now_ns();
     int rc = e->run(run);
     /* Its performance targets, from its rows, under its tables. */
@@ -319,7 +319,7 @@ static int cmd_run(int argc, char **argv)
     if (run.opts.tick_hz) {
         rc = rtipc_tick_set_rate(run.opts.tick_hz);
         if (rc != 0) {
-            fprintf(stderr, "rtipc-bench: cannot set the tick to %u Hz: %s\n", run.opts.tick_hz,
+            fprintf(stderr, "rtipc-bench: cannot set the tick to %u Hz: %s\n", (unsigned)run.opts.tick_hz,
                     rtipc_strerror(rc));
             return 1;
         }

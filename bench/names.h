@@ -38,10 +38,8 @@
 #define BENCH_EXP_NOTIFY_VS_SEM "notify-vs-sem"
 #define BENCH_EXP_NOTIFY_MODES "notify-modes"
 #define BENCH_EXP_PEERS "peers"
+#define BENCH_EXP_ROUND_TRIP "round-trip"
 
-/* The ESP-IDF app's own experiments (targets/esp32, docs/porting.md). */
-#define BENCH_EXP_ESP_QUEUE_ROUNDTRIP "esp-queue-roundtrip"
-#define BENCH_EXP_ESP_ISR_HANDOFF "esp-isr-handoff"
 
 /* ---- mechanisms ----------------------------------------------------------
  * rtipc's objects. */
@@ -58,6 +56,11 @@
 #define BENCH_MECH_RTIPC_SPSC "rtipc-spsc"
 #define BENCH_MECH_RTIPC_RINGBUF_NOSPLIT "rtipc-ringbuf-nosplit"
 #define BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT "rtipc-ringbuf-allowsplit"
+/* The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip). */
+#define BENCH_MECH_KERNEL_QUEUE "kernel-queue"
+#define BENCH_MECH_KERNEL_SEM "kernel-sem"
+#define BENCH_MECH_KERNEL_NOTIFY "kernel-notify"
+#define BENCH_MECH_RTIPC_OVER_KERNEL "rtipc/kernel"  /* ratio rows */
 #define BENCH_MECH_RTIPC_RINGBUF_BYTEBUF "rtipc-ringbuf-bytebuf"
 #define BENCH_MECH_RTIPC_STREAMBUF "rtipc-streambuf"
 #define BENCH_MECH_RTIPC_MSGBUF "rtipc-msgbuf"
@@ -92,12 +95,14 @@
  * there is one. */
 #define BENCH_VARIANT_CROSS_CORE "cross-core"
 #define BENCH_VARIANT_SAME_CORE "same-core"
+#define BENCH_VARIANT_EQUAL_PRIORITY "equal-priority"  /* two tasks of one priority on one core */
+#define BENCH_VARIANT_ONE_TASK "one-task"              /* both ends of a call in one task */
 
 /* queue-placement: the queue's memory cached, or evicted before each send. */
 #define BENCH_VARIANT_WARM "warm"
 #define BENCH_VARIANT_FLUSHED "flushed"
 
-/* isr-handoff (and the ESP32's esp-isr-handoff): the handler asks for the
+/* isr-handoff: the handler asks for the
  * switch to the woken task (yield) or not; kernel-call: no yield, but the
  * interrupted task makes kernel calls. The throughput rows add the queue's
  * depth. */
@@ -159,6 +164,8 @@
 /* Distributions, ns (instr on the Cortex-M3 firmwares). */
 #define BENCH_METRIC_LATENCY "latency"
 #define BENCH_METRIC_ROUND_TRIP "round-trip"
+#define BENCH_METRIC_SEND_RECEIVE "send+receive"  /* a queue's send then receive in one task */
+#define BENCH_METRIC_GIVE_TAKE "give+take"        /* a semaphore's give then take in one task */
 #define BENCH_METRIC_SEND_OVERHEAD "send-overhead"
 #define BENCH_METRIC_STALENESS "staleness"
 #define BENCH_METRIC_TIME_PER_100B "time-per-100B"

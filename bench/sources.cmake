@@ -15,8 +15,9 @@
 #   RTIPC_BENCH_CONSOLE_SOURCES     instead, on a target without files
 #                                   (cli_console.c): JSON on the console
 #   RTIPC_BENCH_COMMON_SOURCES      RUN + FILE, for hosted targets
-#   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments that run on one core on the
-#                                   public rtipc API alone
+#   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments on the public rtipc API alone,
+#                                   built for every target with tasks (those that
+#                                   need two cores say so and are missing on one)
 #   RTIPC_BENCH_HOST_MECHANISMS     the mechanisms built for Linux only (its
 #                                   kernel primitives, the mutex-guarded queues
 #                                   in C and C++, the lock-free libraries) and
@@ -90,7 +91,15 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/queue_set.c
     ${_rtipc_bench_dir}/experiments/footprint.c
     ${_rtipc_bench_dir}/experiments/notify_vs_sem.c
-    ${_rtipc_bench_dir}/experiments/notify_modes.c)
+    ${_rtipc_bench_dir}/experiments/notify_modes.c
+    ${_rtipc_bench_dir}/experiments/core_placement.c
+    ${_rtipc_bench_dir}/experiments/round_trip.c
+    ${_rtipc_bench_dir}/mechanisms/round_trip_rtipc.c)
+
+# The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip):
+# on a FreeRTOS target the mechanisms, elsewhere the reason they are missing.
+set(RTIPC_BENCH_KERNEL_EXPERIMENTS ${_rtipc_bench_dir}/mechanisms/freertos_kernel.c)
+set(RTIPC_BENCH_KERNEL_EXPERIMENTS_ABSENT ${_rtipc_bench_dir}/mechanisms/freertos_kernel_absent.c)
 
 set(RTIPC_BENCH_HOST_MECHANISMS
     ${_rtipc_bench_dir}/mechanisms/posix.c
@@ -102,7 +111,6 @@ set(RTIPC_BENCH_HOST_MECHANISMS
 
 set(RTIPC_BENCH_HOST_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/mechanism_compare.c
-    ${_rtipc_bench_dir}/experiments/core_placement.c
     ${_rtipc_bench_dir}/experiments/interference.c
     ${_rtipc_bench_dir}/experiments/peers.c
     ${RTIPC_BENCH_HOST_MECHANISMS})
@@ -117,12 +125,15 @@ set(_rtipc_bench_target_shared
     ${_rtipc_bench_dir}/target/clock.c
     ${_rtipc_bench_dir}/target/console.c)
 set(RTIPC_BENCH_TARGET_LINUX ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/host.c
     ${_rtipc_bench_dir}/target/linux.c)
 set(RTIPC_BENCH_TARGET_FREERTOS_SIM ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/host.c
     ${_rtipc_bench_dir}/target/freertos.c)
 set(RTIPC_BENCH_TARGET_FREERTOS ${_rtipc_bench_target_shared}
+    ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/freertos.c)
 set(RTIPC_BENCH_TARGET_BARE ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/bare.c)

@@ -52,7 +52,7 @@ static void producer(void *arg)
             if (bench_failure_is_set(&st->failure))
                 return;
             if (bench_now_ns() > deadline) {
-                bench_failure_set(&st->failure, "batch %zu not received within 2 s (lost?)", i - 1);
+                bench_failure_set(&st->failure, "batch %lu not received within 2 s (lost?)", (unsigned long)(i - 1));
                 return;
             }
         }
@@ -86,7 +86,7 @@ static void producer(void *arg)
             rc = rtipc_queue_send(st->q, batch, RTIPC_FOREVER);
         }
         if (rc != 0) {
-            bench_failure_set(&st->failure, "send of batch %zu failed: %s", i, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "send of batch %lu failed: %s", (unsigned long)i, rtipc_strerror(rc));
             return;
         }
     }
@@ -120,14 +120,14 @@ static void consumer(void *arg)
             rc = rtipc_queue_receive(st->q, &batch[k], RTIPC_FOREVER);
         int64_t t = bench_now_ns();
         if (rc != 0) {
-            bench_failure_set(&st->failure, "receive of batch %zu failed: %s", i, rtipc_strerror(rc));
+            bench_failure_set(&st->failure, "receive of batch %lu failed: %s", (unsigned long)i, rtipc_strerror(rc));
             return;
         }
         for (size_t k = 0; k < BYTES; k++) {
             if (batch[k] != v) {
                 bench_failure_set(&st->failure,
-                                  "batch %zu byte %zu is %u where %u was due (lost, duplicated or reordered)",
-                                  i, k, batch[k], v);
+                                  "batch %lu byte %lu is %u where %u was due (lost, duplicated or reordered)",
+                                  (unsigned long)i, (unsigned long)k, batch[k], v);
                 return;
             }
             v = v + 1 == SEQ_MOD ? 0 : v + 1;
@@ -191,15 +191,15 @@ static int measure(bench_run_t *run, const char *variant, size_t item, size_t de
     if (bench_failure_is_set(&st->failure)) {
         result = bench_fail(run, "%s: %s", variant, st->failure.why);
     } else if (recorded != st->batches_sent - st->warmup) {
-        result = bench_fail(run, "%s: %zu batches sent after the warm-up, %zu recorded", variant,
-                            st->batches_sent - st->warmup, recorded);
+        result = bench_fail(run, "%s: %lu batches sent after the warm-up, %lu recorded", variant,
+                            (unsigned long)(st->batches_sent - st->warmup), (unsigned long)recorded);
     } else if (bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_TIME_PER_100B, &s)) {
         bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_CONTEXT_SWITCHES_PER_100B, "count",
                         (double)(st->csw_prod + st->csw_cons) / (double)recorded);
         if (recorded < samples)
-            bench_note(run, "%s stopped %.1f s after its warm-up with %zu of %zu samples (its time cap: "
+            bench_note(run, "%s stopped %.1f s after its warm-up with %lu of %lu samples (its time cap: "
                        "a loaded machine or a slow simulator)",
-                       variant, (double)st->cap_ns / 1e9, recorded, samples);
+                       variant, (double)st->cap_ns / 1e9, (unsigned long)recorded, (unsigned long)samples);
     } else {
         result = -1;
     }

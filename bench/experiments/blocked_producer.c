@@ -152,19 +152,19 @@ static void consumer(void *arg)
 static int check_accounting(bench_run_t *run, const bp_state_t *st)
 {
     if (st->sent != st->n_got + st->n_dropped)
-        return bench_fail(run, "%s: sent %zu != delivered %zu + dropped %zu", st->v->name, st->sent,
-                          st->n_got, st->n_dropped);
+        return bench_fail(run, "%s: sent %lu != delivered %lu + dropped %lu", st->v->name, (unsigned long)st->sent,
+                          (unsigned long)st->n_got, (unsigned long)st->n_dropped);
     size_t j = 0;
     for (size_t seq = 0; seq < st->sent; seq++) {
         bool delivered = j < st->n_got && st->got[j] == seq;
         j += delivered;
         if (delivered == (st->dropped[seq] != 0))
-            return bench_fail(run, "%s: item %zu was %s", st->v->name, seq,
+            return bench_fail(run, "%s: item %lu was %s", st->v->name, (unsigned long)seq,
                               delivered ? "both delivered and counted dropped"
                                         : "lost (neither delivered nor dropped)");
     }
     if (j != st->n_got)
-        return bench_fail(run, "%s: item %u delivered but never sent", st->v->name, st->got[j]);
+        return bench_fail(run, "%s: item %u delivered but never sent", st->v->name, (unsigned)st->got[j]);
     return 0;
 }
 

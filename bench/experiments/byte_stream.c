@@ -215,7 +215,7 @@ static void producer(void *arg)
             rc = m->send_all(st->obj, block, BLOCK, rtipc_ns(STALL_NS), st->t_first_send + st->max_ns, &taken);
         st->accepted += taken;  /* bytes that went in before a failure count too */
         if (rc != 0) {
-            bench_failure_set(&st->failure, "%s: send of block %zu failed: %s", m->name, b,
+            bench_failure_set(&st->failure, "%s: send of block %lu failed: %s", m->name, (unsigned long)b,
                               rtipc_strerror(rc));
             break;
         }
@@ -380,8 +380,8 @@ static int run_byte_stream(bench_run_t *run)
     bench_note(run, "cpu-per-MB is all the CPU time the kernel charges to both threads, their sleeps "
                "and wake-ups included: at the paced rate it is mostly the cost of each wake-up "
                "(see receives), not of copying bytes");
-    bench_note(run, "paced: %zu blocks of %d B every 10 ms (%d B/s, %.2f s); max: blocking sends for %.3f s; "
-               "every mechanism holds %d B (40 ms of audio)", blocks, BLOCK, RATE, (double)blocks * PERIOD_NS / 1e9,
+    bench_note(run, "paced: %lu blocks of %d B every 10 ms (%d B/s, %.2f s); max: blocking sends for %.3f s; "
+               "every mechanism holds %d B (40 ms of audio)", (unsigned long)blocks, BLOCK, RATE, (double)blocks * PERIOD_NS / 1e9,
                (double)max_ns / 1e9, CAPACITY);
     return 0;
 }

@@ -44,8 +44,8 @@ static void record(fp_t *fp, const char *mech, const char *shape, size_t measure
     }
     if (measured != formula) {
         fp->mismatches++;
-        bench_fail(fp->run, "%s %s: measured %zu B but the documented formula gives %zu B", mech, shape,
-                   measured, formula);
+        bench_fail(fp->run, "%s %s: measured %lu B but the documented formula gives %lu B", mech, shape,
+                   (unsigned long)measured, (unsigned long)formula);
     }
 }
 
@@ -59,8 +59,8 @@ static bool rtipc_port_is(const char *name) { return strcmp(RTIPC_PORT_NAME, nam
 static void check_doc(fp_t *fp, const char *what, size_t actual, size_t documented)
 {
     if (rtipc_port_is("posix") && sizeof(void *) == 8 && actual != documented)
-        bench_note(fp->run, "DOC MISMATCH: %s is %zu B; its header says %zu B on 64-bit hosts", what,
-                   actual, documented);
+        bench_note(fp->run, "DOC MISMATCH: %s is %lu B; its header says %lu B on 64-bit hosts", what,
+                   (unsigned long)actual, (unsigned long)documented);
 }
 
 /* Storage bytes a stream or message buffer has beyond its size
@@ -88,18 +88,18 @@ static int queues(fp_t *fp)
         size_t measured = rtipc_queue_footprint(q);
         rtipc_queue_delete(q);
         char ftext[96], rtext[128];
-        snprintf(ftext, sizeof ftext, "control block %zu + %zu x %zu (queue.h)", cb, shapes[i].len,
-                 shapes[i].item);
+        snprintf(ftext, sizeof ftext, "control block %lu + %lu x %lu (queue.h)", (unsigned long)cb, (unsigned long)shapes[i].len,
+                 (unsigned long)shapes[i].item);
         long fr = FRTOS_QUEUE_CB + (long)(shapes[i].len * shapes[i].item);
-        snprintf(rtext, sizeof rtext, "StaticQueue_t %d + %zu x %zu; %s", FRTOS_QUEUE_CB, shapes[i].len,
-                 shapes[i].item, FRTOS_SRC);
+        snprintf(rtext, sizeof rtext, "StaticQueue_t %d + %lu x %lu; %s", FRTOS_QUEUE_CB, (unsigned long)shapes[i].len,
+                 (unsigned long)shapes[i].item, FRTOS_SRC);
         record(fp, BENCH_MECH_RTIPC_QUEUE, shapes[i].variant, measured, cb + shapes[i].len * shapes[i].item, ftext,
                fr, rtext);
         if (shapes[i].len == 50 && shapes[i].item == 8)
             bench_note(fp->run,
                        "memory claim 'a queue costs length x item + 80-120 B; 50 x 8 B is about 520 B': "
-                       "rtipc here %zu B (%zu B block + 400 B); FreeRTOS 32-bit %ld B (+8 B ESP-IDF "
-                       "spinlock, + heap block header)", measured, cb, fr);
+                       "rtipc here %lu B (%lu B block + 400 B); FreeRTOS 32-bit %ld B (+8 B ESP-IDF "
+                       "spinlock, + heap block header)", (unsigned long)measured, (unsigned long)cb, fr);
     }
     return 0;
 }
@@ -182,7 +182,7 @@ static int ringbufs(fp_t *fp)
         /* Item types round the storage up to a multiple of 4. */
         size_t storage = types[i].type == RTIPC_RINGBUF_BYTEBUF ? size : (size + 3) / 4 * 4;
         char ftext[96];
-        snprintf(ftext, sizeof ftext, "control block %zu + storage %zu (ringbuf.h)", cb, storage);
+        snprintf(ftext, sizeof ftext, "control block %lu + storage %lu (ringbuf.h)", (unsigned long)cb, (unsigned long)storage);
         record(fp, types[i].name, BENCH_VARIANT_SIZE_1024, m, cb + storage, ftext, 0, NULL);
         check_doc(fp, "ring buffer control block", cb, 72);
     }
@@ -207,8 +207,8 @@ static int queueset(fp_t *fp)
     rtipc_queueset_delete(set);
     char ftext[140], rtext[128];
     snprintf(ftext, sizeof ftext,
-             "set block %zu (from a length-1 set) + queue of 30 x %zu B pointers (queue block %zu + %zu)",
-             cb, sizeof(void *), rtipc_queue_footprint_for(0, 0), 30 * sizeof(void *));
+             "set block %lu (from a length-1 set) + queue of 30 x %lu B pointers (queue block %lu + %lu)",
+             (unsigned long)cb, (unsigned long)(sizeof(void *)), (unsigned long)(rtipc_queue_footprint_for(0, 0)), (unsigned long)(30 * sizeof(void *)));
     snprintf(rtext, sizeof rtext, "a queue of 30 x 4 B handles: StaticQueue_t %d + 120; %s", FRTOS_QUEUE_CB,
              FRTOS_SRC);
     record(fp, BENCH_MECH_RTIPC_QUEUESET, BENCH_VARIANT_LEN_30, m,
@@ -242,7 +242,7 @@ static int others(fp_t *fp)
     m = rtipc_streambuf_footprint(sb);
     rtipc_streambuf_delete(sb);
     size_t cb = rtipc_streambuf_footprint_for(0);
-    snprintf(ftext, sizeof ftext, "control block %zu + %zu (streambuf.h)", cb, size + BYTEBUF_SPARE);
+    snprintf(ftext, sizeof ftext, "control block %lu + %lu (streambuf.h)", (unsigned long)cb, (unsigned long)(size + BYTEBUF_SPARE));
     record(fp, BENCH_MECH_RTIPC_STREAMBUF, BENCH_VARIANT_SIZE_1024, m, cb + size + BYTEBUF_SPARE, ftext,
            FRTOS_STREAMBUF_CB + (long)size + 1,
            rtext);
@@ -255,7 +255,7 @@ static int others(fp_t *fp)
     m = rtipc_msgbuf_footprint(mb);
     rtipc_msgbuf_delete(mb);
     cb = rtipc_msgbuf_footprint_for(0);
-    snprintf(ftext, sizeof ftext, "control block %zu + %zu (msgbuf.h)", cb, size + BYTEBUF_SPARE);
+    snprintf(ftext, sizeof ftext, "control block %lu + %lu (msgbuf.h)", (unsigned long)cb, (unsigned long)(size + BYTEBUF_SPARE));
     record(fp, BENCH_MECH_RTIPC_MSGBUF, BENCH_VARIANT_SIZE_1024, m, cb + size + BYTEBUF_SPARE, ftext,
            FRTOS_STREAMBUF_CB + (long)size + 1, rtext);
     check_doc(fp, "message buffer control block", cb, 72);
@@ -267,12 +267,12 @@ static int others(fp_t *fp)
     m = rtipc_mailbox_footprint(box);
     rtipc_mailbox_delete(box);
     cb = rtipc_mailbox_footprint_for(0);
-    snprintf(ftext, sizeof ftext, "control block %zu + 2 copies of 16 B rounded to 8 = %zu (mailbox.h)", cb,
-             RTIPC_MAILBOX_STORAGE_SIZE(16));
+    snprintf(ftext, sizeof ftext, "control block %lu + 2 copies of 16 B rounded to 8 = %lu (mailbox.h)", (unsigned long)cb,
+             (unsigned long)(RTIPC_MAILBOX_STORAGE_SIZE(16)));
     record(fp, BENCH_MECH_RTIPC_MAILBOX, BENCH_VARIANT_VALUE_16, m, cb + RTIPC_MAILBOX_STORAGE_SIZE(16), ftext, 0,
            NULL);
     if (cb > 64)
-        bench_note(fp->run, "DOC MISMATCH: mailbox control block is %zu B; mailbox.h says 64 at most", cb);
+        bench_note(fp->run, "DOC MISMATCH: mailbox control block is %lu B; mailbox.h says 64 at most", (unsigned long)cb);
 
     rtipc_spsc_t *ring;
     rc = rtipc_spsc_create(1024, 4, &ring);

@@ -361,8 +361,8 @@ static int lat_phase(bench_run_t *run, lat_mode_t mode, const char *variant, siz
         note_stalls(run, variant, &st->busy);
     long nw = atomic_load(&st->not_woken), early = atomic_load(&st->early);
     if (nw)
-        bench_note(run, "%s: %ld of %zu sends from the handler readied no higher-priority task "
-                   "(woken stayed false)", variant, nw, st->total);
+        bench_note(run, "%s: %ld of %lu sends from the handler readied no higher-priority task "
+                   "(woken stayed false)", variant, nw, (unsigned long)st->total);
     if (early)
         bench_note(run, "%s: %ld messages reached the consumer before the handler's exit stamp "
                    "(recorded as 0; not expected under SCHED_FIFO)", variant, early);

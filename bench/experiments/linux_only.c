@@ -13,6 +13,5 @@
                                      .unavailable = EXP_##upper##_ABSENT}
 
 NOT_HERE(exp_mechanism_compare, "mechanism-compare", MECHANISM_COMPARE);
-NOT_HERE(exp_core_placement, "core-placement", CORE_PLACEMENT);
 NOT_HERE(exp_interference, "interference", INTERFERENCE);
 NOT_HERE(exp_peers, "peers", PEERS);

@@ -11,11 +11,6 @@
 #define EXP_MECHANISM_COMPARE_ABSENT \
     "built for Linux only: it measures Linux's pipes, eventfd and POSIX message queues and C++ heap queues"
 
-#define EXP_CORE_PLACEMENT_SUMMARY \
-    "queue, semaphore and notification handoff: both tasks on one core vs one per core"
-#define EXP_CORE_PLACEMENT_REQUIRES (BENCH_TARGET_TASKS | BENCH_TARGET_TWO_CORES)
-#define EXP_CORE_PLACEMENT_ABSENT "built for Linux only: it needs two cores"
-
 #define EXP_INTERFERENCE_SUMMARY \
     "cross-core queue and notification handoff while core 1 runs an irq storm, a CPU hog or a memory hog"
 #define EXP_INTERFERENCE_REQUIRES \

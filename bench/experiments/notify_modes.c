@@ -145,7 +145,7 @@ static void lat_sender(void *arg)
             if (bench_failure_is_set(&st->failure))
                 return;
             if (bench_now_ns() > end) {
-                bench_failure_set(&st->failure, "notification %zu not received within %lld ms (lost?)", i - 1,
+                bench_failure_set(&st->failure, "notification %lu not received within %lld ms (lost?)", (unsigned long)(i - 1),
                                   (long long)(st->stall_ns / 1000000));
                 return;
             }
@@ -158,7 +158,7 @@ static void lat_sender(void *arg)
             atomic_store_explicit(&st->t_send[i], bench_now_ns(), memory_order_relaxed);
         int rc = nm_send(st, lat_arg(st->mode, i));
         if (rc != 0) {
-            bench_failure_set(&st->failure, "notification %zu: send failed with %d (%s)", i, rc,
+            bench_failure_set(&st->failure, "notification %lu: send failed with %d (%s)", (unsigned long)i, rc,
                               rtipc_strerror(rc));
             return;
         }
@@ -178,14 +178,14 @@ static void lat_receiver(void *arg)
             if (bench_failure_is_set(&st->failure))
                 return;
             if (t - last > st->stall_ns) {
-                bench_failure_set(&st->failure, "notification %zu not received within %lld ms (lost?)", i,
+                bench_failure_set(&st->failure, "notification %lu not received within %lld ms (lost?)", (unsigned long)i,
                                   (long long)(st->stall_ns / 1000000));
                 return;
             }
             continue;
         }
         if (rc != 0) {
-            bench_failure_set(&st->failure, "receive of notification %zu failed with %d", i, rc);
+            bench_failure_set(&st->failure, "receive of notification %lu failed with %d", (unsigned long)i, rc);
             return;
         }
         uint32_t seq = atomic_load_explicit(&st->cur_seq, memory_order_relaxed);
@@ -195,13 +195,13 @@ static void lat_receiver(void *arg)
                             ? 1u : lat_arg(st->mode, i);
         if (seq != (uint32_t)i || v != want) {
             bench_failure_set(&st->failure,
-                              "notification %zu: got value %u (sequence %u), wanted value %u (lost, "
-                              "duplicated or reordered)", i, v, seq, want);
+                              "notification %lu: got value %u (sequence %u), wanted value %u (lost, "
+                              "duplicated or reordered)", (unsigned long)i, (unsigned)v, (unsigned)seq, (unsigned)want);
             return;
         }
         int64_t ts = atomic_load_explicit(&st->t_send[i], memory_order_relaxed);
         if (ts == 0 || t < ts) {
-            bench_failure_set(&st->failure, "notification %zu received before it was stamped as sent", i);
+            bench_failure_set(&st->failure, "notification %lu received before it was stamped as sent", (unsigned long)i);
             return;
         }
         if (i >= st->warmup)
@@ -245,7 +245,7 @@ static void burst_sender(void *arg)
                     goto out;
                 if (bench_now_ns() > end) {
                     bench_failure_set(&st->failure,
-                                      "set-bits round %u not collected within %lld ms (bits lost?)", r,
+                                      "set-bits round %u not collected within %lld ms (bits lost?)", (unsigned)r,
                                       (long long)(st->stall_ns / 1000000));
                     goto out;
                 }
@@ -259,7 +259,7 @@ static void burst_sender(void *arg)
             if (rc == RTIPC_EPENDING && st->mode == NO_OVERWRITE) {
                 refused++;
             } else if (rc != 0) {
-                bench_failure_set(&st->failure, "send %u failed with %d (%s)", k, rc, rtipc_strerror(rc));
+                bench_failure_set(&st->failure, "send %u failed with %d (%s)", (unsigned)k, rc, rtipc_strerror(rc));
                 goto out;
             } else if (st->mode == NO_OVERWRITE) {
                 st->accepted[k] = 1;
@@ -319,7 +319,7 @@ static bool burst_account(nm_t *st, uint32_t v)
         if (v == 0 || (run << st->next_bit) != v || (run & (run + 1)) != 0) {
             bench_failure_set(&st->failure,
                               "set-bits: got 0x%08x while bit %u was due (a bit lost, repeated or out of "
-                              "order)", v, st->next_bit);
+                              "order)", (unsigned)v, (unsigned)st->next_bit);
             return false;
         }
         unsigned k = (unsigned)__builtin_popcount(run);
@@ -335,8 +335,8 @@ static bool burst_account(nm_t *st, uint32_t v)
     }
     case OVERWRITE:
         if (v <= st->last_value || v > st->n_send) {
-            bench_failure_set(&st->failure, "overwrite: got %u after %u (values must strictly increase)", v,
-                              st->last_value);
+            bench_failure_set(&st->failure, "overwrite: got %u after %u (values must strictly increase)", (unsigned)v,
+                              (unsigned)st->last_value);
             return false;
         }
         st->last_value = v;
@@ -345,7 +345,7 @@ static bool burst_account(nm_t *st, uint32_t v)
     default:  /* NO_OVERWRITE */
         if (v <= st->last_value || v > st->n_send) {
             bench_failure_set(&st->failure, "no-overwrite: got %u after %u (values must strictly increase)",
-                              v, st->last_value);
+                              (unsigned)v, (unsigned)st->last_value);
             return false;
         }
         st->last_value = v;
@@ -392,7 +392,7 @@ static void burst_receiver(void *arg)
     if (rc != RTIPC_EWOULDBLOCK)
         bench_failure_set(&st->failure,
                           "a notification was left over after all were accounted for (rc %d, value %u)",
-                          rc, v);
+                          rc, (unsigned)v);
 }
 
 /* ---- running a phase ------------------------------------------------------ */
@@ -481,8 +481,8 @@ static int latency_phase(bench_run_t *run, nm_mode_t mode, size_t samples, size_
         goto out;
     long nw = atomic_load(&st->not_woken);
     if (nw)
-        bench_note(run, "from-isr: %ld of %zu gives readied no task (woken stayed false; the receiver "
-                   "was not yet parked)", nw, st->total);
+        bench_note(run, "from-isr: %ld of %lu gives readied no task (woken stayed false; the receiver "
+                   "was not yet parked)", nw, (unsigned long)st->total);
     rc = 0;
 out:
     bench_samples_free(&s);
@@ -544,11 +544,11 @@ static int burst_phase(bench_run_t *run, nm_mode_t mode, uint32_t n_send)
     if (!ok) {
         bench_fail(run, "%s burst: invariant broken (sent %llu, received %llu, refused %llu, accounted "
                    "%llu, last value %u)", name, (unsigned long long)sent, (unsigned long long)got,
-                   (unsigned long long)refused, (unsigned long long)st->units, st->last_value);
+                   (unsigned long long)refused, (unsigned long long)st->units, (unsigned)st->last_value);
         goto out;
     }
     if (mode == FROM_ISR)
-        bench_note(run, "from-isr burst: %u triggers raised, %llu handler runs gave%s", st->n_send,
+        bench_note(run, "from-isr burst: %u triggers raised, %llu handler runs gave%s", (unsigned)st->n_send,
                    (unsigned long long)sent,
                    sent < st->n_send ? " (the others arrived while one was pending and merged)" : "");
     bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_SENT, "count", (double)sent);

@@ -132,9 +132,9 @@ static int run_queue_placement(bench_run_t *run)
         double spent = (double)(bench_now_ns() - t0) / 1e9;
         if (r > 0 && !bench_samples_fixed(run) && spent * (double)(r + 1) / (double)r > budget_s) {
             bench_note(run,
-                       "time budget: stopped after %zu of %zu rounds (%.1f s spent), so the rows "
+                       "time budget: stopped after %lu of %lu rounds (%.1f s spent), so the rows "
                        "hold about %.0f%% of the samples asked",
-                       r, rounds, spent, 100.0 * (double)r / (double)rounds);
+                       (unsigned long)r, (unsigned long)rounds, spent, 100.0 * (double)r / (double)rounds);
             break;
         }
         size_t left = per_kind - warm.n;
@@ -168,13 +168,13 @@ static int run_queue_placement(bench_run_t *run)
             snprintf(tail, sizeof tail, " and %+.3f us at the p99 (x%.3f)",
                      (f->stats.p99 - w->stats.p99) / 1000, p99);
         bench_note(run,
-                   "Flushing adds %+.3f us at the p50 (x%.3f)%s. It evicts %zu lines (%zu B of "
-                   "items, %zu B control block); the send then misses on the lines it touches "
+                   "Flushing adds %+.3f us at the p50 (x%.3f)%s. It evicts %lu lines (%lu B of "
+                   "items, %lu B control block); the send then misses on the lines it touches "
                    "(control block, the item's slot). One load from an evicted line takes %.0f ns "
                    "here, from a cached one %.0f ns (timestamps included); warm is not free either: "
                    "the consumer on the other core wrote those lines last.",
-                   (f->stats.p50 - w->stats.p50) / 1000, p50, tail, lines, sizeof pl.mem->items,
-                   sizeof pl.mem->cb, miss, hit);
+                   (f->stats.p50 - w->stats.p50) / 1000, p50, tail, (unsigned long)lines, (unsigned long)(sizeof pl.mem->items),
+                   (unsigned long)(sizeof pl.mem->cb), miss, hit);
         bench_note(run,
                    "Host analog of PSRAM: every flushed send starts with the queue's lines in no "
                    "cache, so the first touch of each line misses to DRAM, as a miss to PSRAM goes "

@@ -304,24 +304,24 @@ static int run_queue_set(bench_run_t *run)
         return -1;
     bench_progress(run, 1.0);
     if (each[0] != each[1])
-        return bench_fail(run, "the two designs' consumer stacks differ (%zu vs %zu B)", each[0], each[1]);
+        return bench_fail(run, "the two designs' consumer stacks differ (%lu vs %lu B)", (unsigned long)each[0], (unsigned long)each[1]);
 
     char shape[64];
-    snprintf(shape, sizeof shape, "%dx(len=%d,item=4),stack=%zu", QS_SOURCES, QS_LEN, each[0]);
+    snprintf(shape, sizeof shape, "%dx(len=%d,item=4),stack=%lu", QS_SOURCES, QS_LEN, (unsigned long)each[0]);
     const char *mech[2] = {BENCH_MECH_QUEUE_SET, BENCH_MECH_THREE_TASKS};
     for (int d = 0; d < 2; d++) {
         bench_result_t *r = bench_add_value(run, mech[d], shape, BENCH_METRIC_MEMORY, "B", (double)(obj[d] + stk[d]));
         if (r)
-            snprintf(r->note, sizeof r->note, "objects %zu + %d stack(s) %zu; task descriptors not counted",
-                     obj[d], tasks[d], stk[d]);
+            snprintf(r->note, sizeof r->note, "objects %lu + %d stack(s) %lu; task descriptors not counted",
+                     (unsigned long)obj[d], tasks[d], (unsigned long)stk[d]);
         bench_add_value(run, mech[d], shape, BENCH_METRIC_OBJECTS, "B", (double)obj[d]);
         bench_add_value(run, mech[d], shape, "stacks", "B", (double)stk[d]);
         bench_add_value(run, mech[d], shape, BENCH_METRIC_CONSUMER_TASKS, "count", tasks[d]);
     }
     const char *how;
     (void)bench_target_task_stack(QS_STACK_REQUEST, &how);
-    bench_note(run, "stack: %d B requested per consumer task; each got %zu B (%s; rtipc raises small stacks "
-                    "to its minimum)", QS_STACK_REQUEST, each[0], how);
+    bench_note(run, "stack: %d B requested per consumer task; each got %lu B (%s; rtipc raises small stacks "
+                    "to its minimum)", QS_STACK_REQUEST, (unsigned long)each[0], how);
     bench_note(run, "task descriptors are not counted: rtipc exposes no size for them (they also hold the "
                     "notification slots); they would add the same amount per task to the 3-tasks side");
     bench_note(run, "ESP32 mapping (FreeRTOS 32-bit figures, see footprint): 3 queues cost 3 x (76 + 40) B "

@@ -23,6 +23,7 @@ extern const bench_experiment_t exp_interference;
 extern const bench_experiment_t exp_notify_vs_sem;
 extern const bench_experiment_t exp_notify_modes;
 extern const bench_experiment_t exp_peers;
+extern const bench_experiment_t exp_round_trip;
 
 const bench_experiment_t *const bench_experiments[] = {
     &exp_queue_latency,
@@ -40,6 +41,7 @@ const bench_experiment_t *const bench_experiments[] = {
     &exp_notify_vs_sem,
     &exp_notify_modes,
     &exp_peers,
+    &exp_round_trip,
 };
 const size_t bench_experiment_count = sizeof bench_experiments / sizeof bench_experiments[0];
 

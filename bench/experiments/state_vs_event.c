@@ -207,14 +207,14 @@ static int finish(bench_run_t *run, sv_state_t *st, size_t *left)
             return bench_fail(run, "%s: drain failed: %s", name, rtipc_strerror(rc));
         size_t consumed = st->distinct - *left;
         if (st->sent != consumed + st->n_dropped + *left)
-            return bench_fail(run, "%s: sent %zu != consumed %zu + dropped %zu + left %zu", name, st->sent,
-                              consumed, st->n_dropped, *left);
+            return bench_fail(run, "%s: sent %lu != consumed %lu + dropped %lu + left %lu", name, (unsigned long)st->sent,
+                              (unsigned long)consumed, (unsigned long)st->n_dropped, (unsigned long)(*left));
         for (size_t s = 0; s < st->sent; s++)
             if ((st->got[s] != 0) == (st->dropped[s] != 0))
-                return bench_fail(run, "%s: value %zu %s", name, s,
+                return bench_fail(run, "%s: value %lu %s", name, (unsigned long)s,
                                   st->got[s] ? "both consumed and counted dropped" : "lost");
     } else if (st->n_dropped) {
-        return bench_fail(run, "%s: %zu values refused", name, st->n_dropped);
+        return bench_fail(run, "%s: %lu values refused", name, (unsigned long)st->n_dropped);
     }
     return 0;
 }
@@ -300,13 +300,13 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
     bench_result_t *r =
         bench_add_value(run, m->mechanism, m->variant, BENCH_METRIC_PUBLISHED, "count", (double)st->sent);
     if (r && (st->repeats || st->empty))
-        snprintf(r->note, sizeof r->note, "consumer: %zu actions, %zu on a value it already had, %zu with "
-                 "nothing there yet", st->actions, st->repeats, st->empty);
+        snprintf(r->note, sizeof r->note, "consumer: %lu actions, %lu on a value it already had, %lu with "
+                 "nothing there yet", (unsigned long)st->actions, (unsigned long)st->repeats, (unsigned long)st->empty);
     double expected = seconds * 1e9 / SV_PRODUCER_PERIOD_NS;
     if (st->sent < 0.9 * expected)
-        bench_note(run, "%s: the producer published only %zu of about %.0f values: it was held off its "
+        bench_note(run, "%s: the producer published only %lu of about %.0f values: it was held off its "
                         "core (other load), so these figures are disturbed",
-                   m->mechanism, st->sent, expected);
+                   m->mechanism, (unsigned long)st->sent, expected);
     rc = 0;
 out:
     if (st->q)

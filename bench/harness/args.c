@@ -79,7 +79,10 @@ void bench_optparse_init(bench_optparse_t *p, const char *prog, const char *usag
     p->usage = usage;
     p->longopts = longopts;
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc and newlib both reset their whole parsing state on it
+     * (with 1, newlib keeps its position from the previous parse and reads
+     * argv[0] as an option). */
+    optind = 0;
 }
 
 int bench_optparse_next(bench_optparse_t *p, int argc, char **argv)

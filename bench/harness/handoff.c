@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../names.h"
+#include "../target/target.h"
 #include "../trace/trace.h"
 
 typedef struct {
@@ -23,6 +24,7 @@ typedef struct {
                                      start (release by the runner, acquire by
                                      the producer; publishes the bind) */
     bench_failure_t failure;      /* either side failed; the other stops */
+    bool signals;                 /* the target drives scope lines (target.h) */
 } handoff_state_t;
 
 static int depth_of(const handoff_ops_t *ops)
@@ -77,6 +79,8 @@ static void producer(void *arg)
             if (st->ops->before_send)
                 st->ops->before_send(st->ops->obj);
             st->t_send[i] = bench_now_ns();
+            if (st->signals)
+                bench_target_signal(BENCH_SIGNAL_SEND, true);
         } else {
             int64_t due = start + (int64_t)i * period;
             st->t_send[i] = due;
@@ -89,6 +93,8 @@ static void producer(void *arg)
             bench_sleep_then_spin_until(due);
         }
         int rc = st->ops->send(st->ops->obj, (uint32_t)i);
+        if (st->signals)
+            bench_target_signal(BENCH_SIGNAL_SEND, false);
         /* Recorded after the send, so that nothing is added to the timed
          * span; the begin reuses the latency's own start stamp. */
         BENCH_TRACE(TRACE_SEND_END, TRACE_TASK_PRODUCER, cfg->producer_cpu, i, 0);
@@ -114,6 +120,8 @@ static void consumer(void *arg)
         BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_CONSUMER, cpu, i, 0);
         int rc = st->ops->recv(st->ops->obj, &seq);
         int64_t t = bench_now_ns();
+        if (st->signals)
+            bench_target_signal(BENCH_SIGNAL_RECEIVE, true);
         if (rc != 0) {
             bench_failure_set(&st->failure, "receive of message %ld failed with %ld", (long)i, (long)rc);
             return;
@@ -129,6 +137,8 @@ static void consumer(void *arg)
         BENCH_TRACE_AT(t, TRACE_RUNNING, TRACE_TASK_CONSUMER, cpu, i, 0);
         BENCH_TRACE_AT(t, TRACE_RECEIVED, TRACE_TASK_CONSUMER, cpu, seq, 0);
         BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, cpu, i, depth_of(st->ops));
+        if (st->signals)
+            bench_target_signal(BENCH_SIGNAL_RECEIVE, false);
         atomic_store_explicit(&st->received, i + 1, memory_order_release);
     }
 }
@@ -160,6 +170,7 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
         return bench_fail(run, "handoff: out of memory");
     st->run = run;
     st->ops = ops;
+    st->signals = bench_target_has_signals();
     st->cfg = cfg;
     st->out = out;
     st->total = cfg->samples + cfg->warmup;

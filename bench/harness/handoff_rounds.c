@@ -33,9 +33,9 @@ int handoff_measure_rounds(bench_run_t *run, handoff_case_t *cases, size_t n_cas
         if (r > 0 && budget_s > 0 && !bench_samples_fixed(run) &&
             spent * (double)(r + 1) / (double)r > budget_s) {
             bench_note(run,
-                       "time budget: stopped after %zu of %zu rounds (%.1f s spent), so the rows "
+                       "time budget: stopped after %lu of %lu rounds (%.1f s spent), so the rows "
                        "hold about %.0f%% of the samples asked",
-                       r, rounds, spent, 100.0 * (double)r / (double)rounds);
+                       (unsigned long)r, (unsigned long)rounds, spent, 100.0 * (double)r / (double)rounds);
             break;
         }
         for (size_t k = 0; k < n_cases; k++) {

@@ -54,7 +54,7 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
             header = true;
         }
         const bench_stats_t *s = &r->stats;
-        fprintf(out, "%-*s  %-*s  %-*s %8zu", mw, r->mechanism, vw, r->variant, tw, r->metric, s->n);
+        fprintf(out, "%-*s  %-*s  %-*s %8lu", mw, r->mechanism, vw, r->variant, tw, r->metric, (unsigned long)s->n);
         put_us(out, s->min, 10);
         put_us(out, s->mean, 10);
         put_us(out, s->p50, 10);
@@ -112,7 +112,7 @@ void bench_print_env(FILE *out, const bench_env_t *e)
     fprintf(out, "clock: %s (%s, %s) at %.1f MHz, resolution %.3g %s, timestamp overhead %.0f %s (median); "
                  "tick %u Hz; memory %s; seed %llu%s\n",
             e->clock.name, bench_clock_provenance_name(e->clock.provenance), e->clock.unit, e->clock.rate_hz / 1e6,
-            e->clock.resolution, e->clock.unit, e->timestamp_overhead_ns, e->clock.unit, e->tick_hz,
+            e->clock.resolution, e->clock.unit, e->timestamp_overhead_ns, e->clock.unit, (unsigned)e->tick_hz,
             e->memory_locked ? "locked" : "not locked (mlockall refused)", (unsigned long long)e->seed,
             e->quick ? "; QUICK run (few samples)" : "");
 }
@@ -230,7 +230,7 @@ int bench_write_csv(const bench_run_t *run, const char *path, char *err, size_t 
         if (r->kind == BENCH_DIST) {
             const bench_stats_t *s = &r->stats;
             double v[] = {s->min, s->mean, s->p50, s->p90, s->p99, s->p999, s->max, s->stddev};
-            fprintf(f, "%zu", s->n);
+            fprintf(f, "%lu", (unsigned long)s->n);
             for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
                 isnan(v[k]) ? fprintf(f, ",") : fprintf(f, ",%.1f", v[k]);
             fprintf(f, ",\n");

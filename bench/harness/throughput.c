@@ -89,7 +89,7 @@ static void tp_producer(void *arg)
         }
         int k = m->push(m->obj, items + off, RUN - off);
         if (k < 0) {
-            tp_fail(st, "push of item %u failed with %d", seq + (uint32_t)off, k);
+            tp_fail(st, "push of item %lu failed with %d", (unsigned long)(seq + (uint32_t)off), k);
             break;
         }
         if (k == 0) {
@@ -193,7 +193,8 @@ static void tp_consumer(void *arg)
                     break;
                 }
                 if (v != expect)
-                    tp_fail(st, "item %u arrived where %u was due (lost, duplicated or reordered)", v, expect);
+                    tp_fail(st, "item %lu arrived where %lu was due (lost, duplicated or reordered)", (unsigned long)v,
+                            (unsigned long)expect);
                 expect++;
                 st->received++;
             }

@@ -73,8 +73,8 @@ static void queue_kick(void *obj)
 static int queue_memory(void *obj, size_t items, size_t *bytes, char *note, size_t n)
 {
     *bytes = rtipc_queue_footprint(obj);
-    snprintf(note, n, "rtipc_queue_footprint: control block %zu B + %zu x 4 B storage",
-             rtipc_queue_footprint_for(0, 0), items);
+    snprintf(note, n, "rtipc_queue_footprint: control block %lu B + %lu x 4 B storage",
+             (unsigned long)rtipc_queue_footprint_for(0, 0), (unsigned long)items);
     return 0;
 }
 
@@ -475,8 +475,8 @@ static int ringbuf_memory(void *obj, size_t items, size_t *bytes, char *note, si
 {
     *bytes = rtipc_ringbuf_footprint(obj);
     size_t item = rtipc_ringbuf_item_footprint(type, 4);
-    snprintf(note, n, "rtipc_ringbuf_footprint: control block %zu B + %zu x %zu B storage%s",
-             rtipc_ringbuf_footprint_for(0, type), items, item,
+    snprintf(note, n, "rtipc_ringbuf_footprint: control block %lu B + %lu x %lu B storage%s",
+             (unsigned long)rtipc_ringbuf_footprint_for(0, type), (unsigned long)items, (unsigned long)item,
              type == RTIPC_RINGBUF_BYTEBUF ? " (no headers)" : " (4 B header + 4 B data)");
     return 0;
 }

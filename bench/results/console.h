@@ -1,8 +1,10 @@
-/* rtipc-bench/1 on a firmware's console: the ESP-IDF app and the Cortex-M3
- * firmwares print their document between two marker lines on a console that
- * also carries other output (docs/porting.md says how to cut it out). It is
- * document.h in the order a firmware knows things: env first, rows as they
- * finish, the experiments at the end. Nothing here allocates but
+/* rtipc-bench/1 on a firmware's console, for a firmware that keeps no run
+ * model (the bare-metal Cortex-M3 firmware; those that run rtipc-bench's
+ * command line print through the target seam's sink): the document between
+ * two marker lines on a console that also carries other output
+ * (docs/porting.md says how to cut it out). It is document.h in the order
+ * such a firmware knows things: env first, rows as they finish, the
+ * experiments at the end. Nothing here allocates but
  * bench_console_samples (statistics need their histogram); stdio only, so a
  * host test checks exactly what a board prints (tests/bench). */
 #ifndef BENCH_RESULTS_CONSOLE_H

@@ -146,3 +146,7 @@ int bench_target_output(const char *label, const char *path, const char *text, s
     snprintf(err, errlen, "cannot print %s on the console", label);
     return -1;
 }
+
+/* No signal lines on this target (target.h). */
+bool bench_target_has_signals(void) { return false; }
+void bench_target_signal(bench_signal_t line, bool high) { (void)line, (void)high; }

@@ -1,6 +1,6 @@
 /* The target seam on FreeRTOS (target.h), for any kernel port rtipc's
  * FreeRTOS port runs on. Kernel facts come from the kernel's own macros
- * (configNUMBER_OF_CORES, configMINIMAL_STACK_SIZE, tskKERNEL_VERSION_NUMBER)
+ * (configMINIMAL_STACK_SIZE, tskKERNEL_VERSION_NUMBER; the core count is rtipc_core_count())
  * and the heap's statistics calls; the clock from rtipcCONFIG_CYCLES_*
  * (FreeRTOSConfig.h). A port that runs as a process of a host OS (the POSIX
  * simulator, GCC_POSIX) also has the host's files, thread clocks and
@@ -8,8 +8,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifdef ESP_PLATFORM
+/* ESP-IDF: its kernel's headers live under freertos/; the clock is
+ * esp_timer, the scope lines GPIOs. */
+#include "driver/gpio.h"
+#include "esp_idf_version.h"
+#include "esp_timer.h"
+#include "freertos/FreeRTOS.h"
+#include "freertos/task.h"
+#include "sdkconfig.h"
+#else
 #include "FreeRTOS.h"
 #include "task.h"
+#endif
 
 #include "../harness/env.h"
 #include "rtipc/rtipc.h"
@@ -32,7 +43,7 @@ extern size_t xPortGetMinimumEverFreeHeapSize(void) __attribute__((weak));
 
 const char *bench_target_name(void) { return "freertos"; }
 
-int bench_target_core_count(void) { return configNUMBER_OF_CORES; }
+int bench_target_core_count(void) { return rtipc_core_count(); }
 
 static void ignore_isr(void *arg) { (void)arg; }
 
@@ -64,6 +75,22 @@ unsigned bench_target_features(void)
 
 /* ---- clock ---- */
 
+#ifdef ESP_PLATFORM
+/* ESP-IDF: a span may start on one core and end on the other, and each
+ * core's cycle counter (CCOUNT) is its own; esp_timer's counter is one for
+ * both, in microseconds. */
+int64_t bench_target_now_ns(void) { return esp_timer_get_time() * 1000; }
+
+void bench_target_clock(bench_clock_t *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "esp_timer (one counter for both cores)");
+    out->provenance = BENCH_CLOCK_MCU_CYCLES;
+    out->rate_hz = 1e6;
+    out->resolution = 1000;
+    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+}
+#else
 static uint64_t cycles_origin;
 
 int64_t bench_target_now_ns(void)
@@ -98,6 +125,7 @@ void bench_target_clock(bench_clock_t *out)
 #endif
     snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
 }
+#endif
 
 /* ---- sleeping ---- */
 
@@ -125,23 +153,16 @@ long bench_target_thread_switches(void)
 {
 #if FREERTOS_ON_HOST_OS
     return bench_host_thread_switches();
+#elif defined(benchCONFIG_TASK_NUMBER_COUNTS_SWITCHES) && configUSE_TRACE_FACILITY
+    /* The configuration's traceTASK_SWITCHED_IN counts each task's
+     * switches in its task number. */
+    return (long)uxTaskGetTaskNumber(xTaskGetCurrentTaskHandle());
 #else
     return 0;
 #endif
 }
 
 /* ---- tasks ---- */
-
-int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out)
-{
-    rtipc_task_config_t cfg = {.name = spec->name, .priority = spec->priority, .core = spec->core,
-                               .stack_size = spec->stack_bytes, .entry = spec->entry, .arg = spec->arg};
-    return rtipc_task_create(&cfg, out);
-}
-
-int bench_target_task_join(rtipc_task_t *task) { return rtipc_task_join(task); }
-
-int bench_target_task_delete(rtipc_task_t *task) { return rtipc_task_delete(task); }
 
 size_t bench_target_task_stack(size_t requested, const char **how)
 {
@@ -155,16 +176,7 @@ size_t bench_target_task_stack(size_t requested, const char **how)
     return words * sizeof(StackType_t);
 }
 
-/* ---- interrupts ---- */
-
-int bench_target_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
-{
-    return rtipc_irq_create(core, handler, arg, out);
-}
-
-int bench_target_irq_trigger(rtipc_irq_t *irq) { return rtipc_irq_trigger(irq); }
-
-int bench_target_irq_delete(rtipc_irq_t *irq) { return rtipc_irq_delete(irq); }
+/* Tasks and interrupt sources are rtipc's own: rtipc_targets.c. */
 
 /* ---- memory ---- */
 
@@ -208,11 +220,28 @@ void bench_target_describe(bench_env_t *env)
     snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, POSIX simulator (GCC_POSIX) on %.140s",
              tskKERNEL_VERSION_NUMBER, host_os);
 #else
+    /* A board names itself in its FreeRTOSConfig.h (benchCONFIG_BOARD); the
+     * start time stays unknown: a board has no calendar clock, and a run
+     * that prints none is the same text every time. */
+#if defined(ESP_PLATFORM)
+    snprintf(env->cpu_model, sizeof env->cpu_model, "%s, %d MHz", CONFIG_IDF_TARGET, CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ);
+#elif defined(benchCONFIG_BOARD)
+    snprintf(env->cpu_model, sizeof env->cpu_model, "%s", benchCONFIG_BOARD);
+#else
     snprintf(env->cpu_model, sizeof env->cpu_model, "unknown");
+#endif
     snprintf(env->hostname, sizeof env->hostname, "unknown");
     snprintf(env->started_utc, sizeof env->started_utc, "unknown");
+#if defined(ESP_PLATFORM)
+    snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s (ESP-IDF %s), %d core(s)", tskKERNEL_VERSION_NUMBER,
+             esp_get_idf_version(), bench_target_core_count());
+#elif defined(benchCONFIG_KERNEL_PORT)
+    snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s (%s), %d core(s)", tskKERNEL_VERSION_NUMBER,
+             benchCONFIG_KERNEL_PORT, bench_target_core_count());
+#else
     snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s, %d core(s)", tskKERNEL_VERSION_NUMBER,
-             configNUMBER_OF_CORES);
+             bench_target_core_count());
+#endif
 #endif
     snprintf(env->priorities, sizeof env->priorities,
              "rtipc priorities: producer 10, consumer 12, load 2-4, interrupts above all; %s",
@@ -236,3 +265,21 @@ int bench_target_output(const char *label, const char *path, const char *text, s
     return -1;
 #endif
 }
+
+/* ---- signal lines ---- */
+
+#if defined(ESP_PLATFORM) && defined(CONFIG_RTIPC_BENCH_GPIO_SEND) && defined(CONFIG_RTIPC_BENCH_GPIO_RECV)
+/* The ESP32 app's Kconfig names the two GPIOs (-1: none); the app sets them
+ * up as outputs before the run (targets/esp32/main/bench_main.c). */
+bool bench_target_has_signals(void) { return CONFIG_RTIPC_BENCH_GPIO_SEND >= 0 || CONFIG_RTIPC_BENCH_GPIO_RECV >= 0; }
+
+void bench_target_signal(bench_signal_t line, bool high)
+{
+    int gpio = line == BENCH_SIGNAL_SEND ? CONFIG_RTIPC_BENCH_GPIO_SEND : CONFIG_RTIPC_BENCH_GPIO_RECV;
+    if (gpio >= 0)
+        (void)gpio_set_level((gpio_num_t)gpio, high ? 1u : 0u);
+}
+#else
+bool bench_target_has_signals(void) { return false; }
+void bench_target_signal(bench_signal_t line, bool high) { (void)line, (void)high; }
+#endif

@@ -70,17 +70,6 @@ long bench_target_thread_switches(void) { return bench_host_thread_switches(); }
 
 /* ---- tasks ---- */
 
-int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out)
-{
-    rtipc_task_config_t cfg = {.name = spec->name, .priority = spec->priority, .core = spec->core,
-                               .stack_size = spec->stack_bytes, .entry = spec->entry, .arg = spec->arg};
-    return rtipc_task_create(&cfg, out);
-}
-
-int bench_target_task_join(rtipc_task_t *task) { return rtipc_task_join(task); }
-
-int bench_target_task_delete(rtipc_task_t *task) { return rtipc_task_delete(task); }
-
 size_t bench_target_task_stack(size_t requested, const char **how)
 {
     (void)requested;  /* the thread's own figure is what it got */
@@ -89,16 +78,7 @@ size_t bench_target_task_stack(size_t requested, const char **how)
     return bench_host_thread_stack();
 }
 
-/* ---- interrupts ---- */
-
-int bench_target_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
-{
-    return rtipc_irq_create(core, handler, arg, out);
-}
-
-int bench_target_irq_trigger(rtipc_irq_t *irq) { return rtipc_irq_trigger(irq); }
-
-int bench_target_irq_delete(rtipc_irq_t *irq) { return rtipc_irq_delete(irq); }
+/* Tasks and interrupt sources are rtipc's own: rtipc_targets.c. */
 
 /* ---- memory ---- */
 
@@ -129,3 +109,7 @@ int bench_target_output(const char *label, const char *path, const char *text, s
     (void)label;
     return bench_outfile_write_text(path, text, len, err, errlen);
 }
+
+/* No signal lines on this target (target.h). */
+bool bench_target_has_signals(void) { return false; }
+void bench_target_signal(bench_signal_t line, bool high) { (void)line, (void)high; }

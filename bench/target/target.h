@@ -164,6 +164,20 @@ int bench_target_irq_trigger(rtipc_irq_t *irq);
 /* Delete @p irq; waits for a running handler to return. */
 int bench_target_irq_delete(rtipc_irq_t *irq);
 
+/* ---- signal lines -------------------------------------------------------------- */
+
+/* The published method times a handoff with two GPIO lines on an
+ * oscilloscope: one high from just before the send, one high from the
+ * receiver's wake-up. A target with such lines configured (the ESP32 app:
+ * CONFIG_RTIPC_BENCH_GPIO_SEND / _RECV) drives them from the handoff
+ * driver, so a scope can check the printed latencies; elsewhere there are
+ * none. bench_target_has_signals() is fixed for a run: the driver asks once
+ * and calls bench_target_signal only when it is true (nothing is added to
+ * the timed span otherwise). Context: any task; never blocks. */
+typedef enum { BENCH_SIGNAL_SEND, BENCH_SIGNAL_RECEIVE } bench_signal_t;
+bool bench_target_has_signals(void);
+void bench_target_signal(bench_signal_t line, bool high);
+
 /* ---- memory ---------------------------------------------------------------- */
 
 typedef enum {

@@ -118,20 +118,20 @@ out:
 void bench_trace_describe_overhead(const bench_trace_overhead_t *o, char *buf, size_t size)
 {
     int used = snprintf(buf, size,
-                        "trace overhead (queue-latency rtipc-queue cross-core, %zu alternating rounds, %zu "
-                        "messages untraced vs %zu with every message traced): p50 %+.0f ns (%.3f -> %.3f us; "
+                        "trace overhead (queue-latency rtipc-queue cross-core, %lu alternating rounds, %lu "
+                        "messages untraced vs %lu with every message traced): p50 %+.0f ns (%.3f -> %.3f us; "
                         "95%% intervals %.3f-%.3f and %.3f-%.3f us), p99 %+.0f ns (%.3f -> %.3f us); the "
                         "untraced rounds alone differ by %.0f ns in p50 (even vs odd rounds): a difference "
                         "of that size is the machine's drift, not the recorder; one recorded event costs its "
                         "thread %.0f ns",
-                        o->rounds, o->samples, o->samples, o->on_p50 - o->off_p50, o->off_p50 / 1000,
+                        (unsigned long)o->rounds, (unsigned long)o->samples, (unsigned long)o->samples, o->on_p50 - o->off_p50, o->off_p50 / 1000,
                         o->on_p50 / 1000, o->off_p50_lo / 1000, o->off_p50_hi / 1000, o->on_p50_lo / 1000,
                         o->on_p50_hi / 1000, o->on_p99 - o->off_p99, o->off_p99 / 1000, o->on_p99 / 1000,
                         o->noise_p50, o->event_ns);
     if (o->short_events && used > 0 && (size_t)used < size)
         snprintf(buf + used, size - (size_t)used,
-                 "; %zu events found the reserve full, so the traced rounds cost less than a traced row",
-                 o->short_events);
+                 "; %lu events found the reserve full, so the traced rounds cost less than a traced row",
+                 (unsigned long)o->short_events);
 }
 
 void bench_trace_report_overhead(bench_run_t *run, const bench_trace_overhead_t *o)

@@ -24,12 +24,15 @@ check freertos-posix-sim.json \
     "does-not-hold does-not-hold not-testable not-testable holds not-testable holds holds does-not-hold " \
     queue-latency queue-placement isr-handoff byte-stream blocked-producer state-vs-event batching queue-set \
     footprint notify-vs-sem notify-modes
-check freertos-cm3.json \
-    "not-testable does-not-hold not-testable not-testable holds not-testable holds holds does-not-hold " \
-    timestamp round-trip notify-vs-sem isr-handoff batching state-vs-event queue-set footprint
+check freertos-cm3.json "$(tr '\n' ' ' <"$data/../../targets/mps2-an385/freertos/claim-verdicts.txt")" \
+    queue-latency queue-placement isr-handoff blocked-producer state-vs-event batching queue-set footprint \
+    notify-vs-sem notify-modes round-trip
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]*, POSIX simulator' "$data/freertos-posix-sim.json" ||
     fail "the simulator run does not name its kernel"
-grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (GCC ARM_CM3, heap 4) on Cortex-M3, QEMU mps2-an385, icount shift=0"' \
-    "$data/freertos-cm3.json" || fail "the Cortex-M3 run does not name its kernel and target"
-grep -q '"unit":[[:space:]]*"instr"' "$data/freertos-cm3.json" || fail "the Cortex-M3 run is not in instructions"
+grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (GCC ARM_CM3, heap 4), 1 core(s)"' "$data/freertos-cm3.json" ||
+    fail "the Cortex-M3 run does not name its kernel"
+grep -q '"cpu_model":[[:space:]]*"Cortex-M3, QEMU mps2-an385' "$data/freertos-cm3.json" ||
+    fail "the Cortex-M3 run does not name its target"
+grep -q '"clock":[[:space:]]*"emulated-instructions"' "$data/freertos-cm3.json" ||
+    fail "the Cortex-M3 run is not in emulated instructions"
 exit 0

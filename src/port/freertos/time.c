@@ -70,6 +70,16 @@ uint64_t rtipc_cycles(void)
 
 int64_t rtipc_cycles_to_ns(uint64_t cycles)
 {
+#ifdef rtipcCONFIG_CYCLES
+    /* A counter with a whole number of nanoseconds per count (25 MHz: 40)
+     * converts in integers: an MCU without an FPU would spend hundreds of
+     * instructions per timestamp in soft-float. */
+    const uint64_t hz = (uint64_t)rtipcCONFIG_CYCLES_HZ;
+    if (hz > 0 && hz <= 1000000000u && 1000000000u % hz == 0) {
+        uint64_t per = 1000000000u / hz;
+        return cycles > (uint64_t)INT64_MAX / per ? INT64_MAX : (int64_t)(cycles * per);
+    }
+#endif
     double ns = (double)cycles * 1e9 / rtipc_cycles_hz();
     return ns >= 9.2e18 ? INT64_MAX : (int64_t)ns;
 }

@@ -83,6 +83,38 @@ void board_puts(const char *s)
 
 uint32_t board_timer_now(void) { return TIMER_VALUE; }
 
+uint64_t board_counter(void)
+{
+    static uint32_t last;
+    static uint64_t total;
+    static bool started;
+    uint32_t saved = board_irq_save();
+    uint32_t now = TIMER_VALUE;
+    if (!started) {
+        last = now;
+        started = true;
+    }
+    total += (uint32_t)(last - now); /* a down-counter: elapsed counts */
+    last = now;
+    uint64_t t = total;
+    board_irq_restore(saved);
+    return t;
+}
+
+#define SYS_GET_CMDLINE 0x15u
+
+int board_command_line(char *buf, unsigned len)
+{
+    struct {
+        char *buf;
+        unsigned len;
+    } block = {buf, len};
+    if (len == 0 || board_semihost(SYS_GET_CMDLINE, (uint32_t)(uintptr_t)&block) != 0)
+        return -1;
+    buf[block.len < len ? block.len : len - 1] = '\0';
+    return (int)block.len;
+}
+
 double board_instr_per_count(void) { return instr_per_count; }
 
 /* SysTick (ARMv7-M system timer) registers. */
@@ -254,5 +286,20 @@ int _kill(int pid, int sig)
 }
 
 int _getpid(void) { return 1; }
+
+/* newlib-nano's aligned_alloc calls posix_memalign, which nano's allocator
+ * lacks; its memalign does the work. */
+void *memalign(size_t align, size_t size);
+int posix_memalign(void **out, size_t align, size_t size);
+int posix_memalign(void **out, size_t align, size_t size)
+{
+    if (align < sizeof(void *) || (align & (align - 1)) != 0)
+        return EINVAL;
+    void *p = memalign(align, size);
+    if (!p)
+        return ENOMEM;
+    *out = p;
+    return 0;
+}
 
 _Noreturn void _exit(int code) { board_exit_unflushed(code); }

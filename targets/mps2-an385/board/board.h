@@ -108,6 +108,18 @@ void board_puts(const char *s);
  * and b are a - b in unsigned 32-bit arithmetic. */
 uint32_t board_timer_now(void);
 
+/* TIMER0's counts since the first call, counting up, in 64 bits (a clock for
+ * timestamps read in one call: 1 count is 40 instructions under -icount
+ * shift=0). Call it at least once per wrap of the 32-bit timer (171 s at
+ * BOARD_CPU_HZ); any context: it masks interrupts for the few
+ * instructions that extend the count. */
+uint64_t board_counter(void);
+
+/* The command line QEMU passes through semihosting (`-append` or the
+ * semihosting-config arg= options) into buf (NUL-terminated): its length,
+ * or -1 when there is none or it does not fit. */
+int board_command_line(char *buf, unsigned len);
+
 /* Timestamps exact to the instruction, taken as a pair of calls around
  * the code to measure: board_stamp_start() waits for the timer's next
  * change; board_stamp_end() counts turns of a 4-instruction spin loop until

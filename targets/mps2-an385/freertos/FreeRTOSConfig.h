@@ -32,7 +32,7 @@ extern uint32_t rtipc_cm3_systick_hz;
 #define configSUPPORT_STATIC_ALLOCATION 1      /* rtipc: required */
 #define configSUPPORT_DYNAMIC_ALLOCATION 1
 #define configKERNEL_PROVIDED_STATIC_MEMORY 1
-#define configTOTAL_HEAP_SIZE (256u * 1024u)
+#define configTOTAL_HEAP_SIZE (1024u * 1024u) /* rtipc-bench's tasks and objects */
 #define configAPPLICATION_ALLOCATED_HEAP 0
 
 /* Objects */
@@ -82,9 +82,26 @@ extern uint32_t rtipc_cm3_systick_hz;
  * (app_hooks.c) calls rtipc_freertos_irq_vector(). */
 #define rtipcCONFIG_CORTEX_M_IRQ 27
 
-/* Context switches, counted for the batching experiment. */
-extern volatile uint32_t rtipc_cm3_switches;
-#define traceTASK_SWITCHED_IN() (rtipc_cm3_switches++)
+/* rtipc-bench: each task's uxTaskNumber counts the times it was switched
+ * in, its context switches (bench/target/freertos.c reads it for the
+ * batching experiment). The macro expands inside tasks.c. */
+#define configUSE_TRACE_FACILITY 1
+#define traceTASK_SWITCHED_IN() (pxCurrentTCB->uxTaskNumber++)
+#define benchCONFIG_TASK_NUMBER_COUNTS_SWITCHES 1
+
+/* rtipc: rtipc_cycles() is TIMER0 extended to 64 bits (board.h): 25 MHz,
+ * 40 instructions a count under QEMU's -icount shift=0, where 1 instruction
+ * is 1 ns of virtual time. */
+#include <stdint.h>
+uint64_t board_counter(void);
+#define rtipcCONFIG_CYCLES() board_counter()
+#define rtipcCONFIG_CYCLES_HZ 25000000u
+#define rtipcCONFIG_CYCLES_NAME "cmsdk-timer0 (25 MHz, 40 instructions a count)"
+#define rtipcCONFIG_CYCLES_PROVENANCE "emulated-instructions"
+
+/* rtipc-bench: what its results say the target is (bench/target/freertos.c). */
+#define benchCONFIG_BOARD "Cortex-M3, QEMU mps2-an385 (-icount shift=0: 1 instruction = 1 ns)"
+#define benchCONFIG_KERNEL_PORT "GCC ARM_CM3, heap 4"
 
 /* API functions rtipc calls */
 #define INCLUDE_vTaskPrioritySet 1

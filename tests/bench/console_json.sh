@@ -1,8 +1,8 @@
 #!/bin/sh
-# The ESP-IDF suite's JSON, as the host driver prints it with console noise
-# around: extracted between the markers exactly as docs/porting.md says, it
+# A firmware's console document (bench/results/console.c), as the host
+# driver prints it with console noise around (synthetic experiments): extracted between the markers exactly as docs/porting.md says, it
 # must be valid rtipc-bench/1 with its three experiments run and measured.
-#   esp32_bench_json.sh HOST_DRIVER VALIDATOR OUTDIR
+#   console_json.sh HOST_DRIVER VALIDATOR OUTDIR
 set -eu
 drv=$1 val=$2 out=$3
 mkdir -p "$out"
@@ -20,4 +20,4 @@ grep -q '"variant": "no-yield", "metric": "latency", "unit": "ns", "n": 50, .*"p
 grep -q '"id": "esp-failed", "summary": "an experiment that failed", "status": "failed", "failure": "operation timed out"' \
     "$out/esp32.json"
 if "$val" "$out/esp32.json" esp-failed 2>/dev/null; then echo "a failed experiment validated"; exit 1; fi
-echo "esp32 bench JSON: ok"
+echo "console JSON: ok"

@@ -1,9 +1,9 @@
-/* Host driver for the firmwares' console document (bench/results/console.c,
- * as the ESP-IDF suite calls it): prints what the board would print,
+/* Host driver for a firmware's console document (bench/results/console.c,
+ * as the bare-metal Cortex-M3 firmware calls it): prints what the board would print,
  * console noise around the markers included, from synthetic samples, so that
- * esp32_bench_json.sh can extract it as docs/porting.md says and validate it.
+ * console_json.sh can extract it as docs/porting.md says and validate it.
  *
- *   esp32_bench_json_host [SAMPLES]  */
+ *   console_json_host [SAMPLES]  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     bench_console_t w;
     bench_console_begin(&w, stdout, &env);
     int rc = 0;
-    const char *rt = BENCH_EXP_ESP_QUEUE_ROUNDTRIP, *nvs = BENCH_EXP_NOTIFY_VS_SEM, *isr = BENCH_EXP_ESP_ISR_HANDOFF;
+    const char *rt = "esp-queue-roundtrip", *nvs = BENCH_EXP_NOTIFY_VS_SEM, *isr = "esp-isr-handoff";
     const char *isr_notify = BENCH_MECH_RTIPC_NOTIFY_FROM_ISR;
     rc |= series(&w, rt, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_SAME_CORE, BENCH_METRIC_ROUND_TRIP, n, 9000);
     rc |= series(&w, rt, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_CROSS_CORE, BENCH_METRIC_ROUND_TRIP, n, 14000);

@@ -1,0 +1,66 @@
+/* rtipc-bench on ESP-IDF: app_main sets up the scope lines, then a task on
+ * core 0 runs rtipc-bench's own command line (bench/cli.c) over the shared
+ * experiments (bench/experiments), as the other FreeRTOS targets do. Tasks
+ * are pinned to cores 0 and 1 by the experiments; timestamps come from
+ * esp_timer, one counter for both cores (bench/target/freertos.c). The
+ * command line is CONFIG_RTIPC_BENCH_ARGS (menuconfig); the results go to
+ * the console, the rtipc-bench/1 JSON between its marker lines
+ * (docs/porting.md, "targets/esp32"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "driver/gpio.h"
+#include "freertos/FreeRTOS.h"
+#include "freertos/task.h"
+#include "sdkconfig.h"
+
+#include "cli.h"
+
+/* Below every measured task (rtipc priorities 2-12), as on the other
+ * targets; the stack holds the command line's tables and statistics. */
+#define RUNNER_PRIORITY 1
+#define RUNNER_STACK_BYTES (32 * 1024)
+#define MAX_ARGS 32
+
+static char line[256];
+static char *args[MAX_ARGS + 1];
+static int nargs;
+
+static void split(char *s)
+{
+    args[nargs++] = "rtipc-bench";
+    for (char *tok = strtok(s, " "); tok && nargs < MAX_ARGS; tok = strtok(NULL, " "))
+        args[nargs++] = tok;
+    args[nargs] = NULL;
+}
+
+static void output_line(int gpio)
+{
+    if (gpio < 0)
+        return;
+    (void)gpio_reset_pin((gpio_num_t)gpio);
+    (void)gpio_set_direction((gpio_num_t)gpio, GPIO_MODE_OUTPUT);
+    (void)gpio_set_level((gpio_num_t)gpio, 0);
+}
+
+static void runner(void *arg)
+{
+    (void)arg;
+    int status = bench_cli(nargs, args);
+    fflush(stdout);
+    printf("rtipc-bench: exit status %d\n", status);
+    vTaskDelete(NULL);
+}
+
+/* ESP-IDF's entry point (called by its main task; declared by no header). */
+void app_main(void);
+
+void app_main(void)
+{
+    output_line(CONFIG_RTIPC_BENCH_GPIO_SEND);
+    output_line(CONFIG_RTIPC_BENCH_GPIO_RECV);
+    snprintf(line, sizeof line, "%s", CONFIG_RTIPC_BENCH_ARGS);
+    split(line);
+    if (xTaskCreatePinnedToCore(runner, "rtipc-bench", RUNNER_STACK_BYTES, NULL, RUNNER_PRIORITY, NULL, 0) != pdPASS)
+        printf("rtipc-bench: cannot create the runner task\n");
+}
