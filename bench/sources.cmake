@@ -15,6 +15,8 @@
 #   RTIPC_BENCH_CONSOLE_SOURCES     instead, on a target without files
 #                                   (cli_console.c): JSON on the console
 #   RTIPC_BENCH_COMMON_SOURCES      RUN + FILE, for hosted targets
+#   RTIPC_BENCH_FREERTOS_FIRMWARE_SOURCES  all a FreeRTOS firmware without files
+#                                   builds beside its main
 #   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments on the public rtipc API alone,
 #                                   built for every target with tasks (those that
 #                                   need two cores say so and are missing on one)
@@ -93,13 +95,12 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/notify_vs_sem.c
     ${_rtipc_bench_dir}/experiments/notify_modes.c
     ${_rtipc_bench_dir}/experiments/core_placement.c
-    ${_rtipc_bench_dir}/experiments/round_trip.c
-    ${_rtipc_bench_dir}/mechanisms/round_trip_rtipc.c)
+    ${_rtipc_bench_dir}/experiments/round_trip.c)
 
 # The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip):
 # on a FreeRTOS target the mechanisms, elsewhere the reason they are missing.
-set(RTIPC_BENCH_KERNEL_EXPERIMENTS ${_rtipc_bench_dir}/mechanisms/freertos_kernel.c)
-set(RTIPC_BENCH_KERNEL_EXPERIMENTS_ABSENT ${_rtipc_bench_dir}/mechanisms/freertos_kernel_absent.c)
+set(RTIPC_BENCH_KERNEL_MECHANISMS ${_rtipc_bench_dir}/mechanisms/freertos_kernel.c)
+set(RTIPC_BENCH_KERNEL_MECHANISMS_ABSENT ${_rtipc_bench_dir}/mechanisms/freertos_kernel_absent.c)
 
 set(RTIPC_BENCH_HOST_MECHANISMS
     ${_rtipc_bench_dir}/mechanisms/posix.c
@@ -137,6 +138,12 @@ set(RTIPC_BENCH_TARGET_FREERTOS ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/freertos.c)
 set(RTIPC_BENCH_TARGET_BARE ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/bare.c)
+
+# Everything a FreeRTOS firmware without files builds beside its main (the
+# Cortex-M3 firmware, the ESP32 app; tests/esp32 compiles the same list).
+set(RTIPC_BENCH_FREERTOS_FIRMWARE_SOURCES ${RTIPC_BENCH_RUN_SOURCES} ${RTIPC_BENCH_CONSOLE_SOURCES}
+    ${RTIPC_BENCH_TARGET_FREERTOS} ${RTIPC_BENCH_ONE_CORE_EXPERIMENTS} ${RTIPC_BENCH_KERNEL_MECHANISMS}
+    ${RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT})
 
 function(rtipc_bench_version_header target)
     string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)

@@ -1,24 +1,25 @@
 /* round-trip: a request and its reply between two tasks of one priority on
  * one core, through rtipc's queue, binary semaphore and notification, and
- * both ends of a queue or semaphore in one task (the calls without a
- * switch). Where rtipc runs on FreeRTOS the kernel's own queue, semaphore
- * and notification are measured beside them in the same run, and the
- * p50 ratios say what rtipc's layer costs over the kernel's path
- * (bench/mechanisms/round_trip.h). Every round carries its sequence number
- * (the semaphore and notification count it): a lost, repeated or wrong
- * reply fails the experiment. */
+ * both ends in one task (the calls without a switch). Where rtipc runs on
+ * FreeRTOS the kernel's own queue, semaphore and notification are measured
+ * beside them in the same run, and the p50 ratios say what rtipc's layer
+ * costs over the kernel's path. The mechanisms are the table's
+ * (bench/mechanisms/mechanisms.h): two objects make the two directions.
+ * Every round carries its sequence number (the semaphore and notification
+ * pass it in a word): a lost, repeated or wrong reply fails the
+ * experiment. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "../mechanisms/round_trip.h"
+#include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 
 #define PRIORITY 10
 #define STALL_NS 2000000000LL
 
 typedef struct {
-    const bench_round_trip_mech_t *m;
-    void *obj;
+    const bench_mech_t *m;
+    void *there, *back;        /* ping -> echo, echo -> ping */
     size_t total, warmup;
     bench_samples_t *out;
     atomic_size_t done;        /* rounds the pinger finished */
@@ -26,28 +27,42 @@ typedef struct {
     bench_failure_t failure;
 } rt_state_t;
 
+/* Each side binds the object it receives on, as its consumer (a
+ * notification is given to its consumer's task). */
+static void bind_receiver(const bench_mech_t *m, void *obj)
+{
+    if (m->bind)
+        m->bind(obj, NULL, rtipc_task_current());
+}
+
 static void echo_task(void *arg)
 {
     rt_state_t *st = arg;
-    st->m->bind_echo(st->obj);
+    bind_receiver(st->m, st->there);
     atomic_store_explicit(&st->echo_ready, 1, memory_order_release);
-    for (size_t i = 0; i < st->total; i++)
-        if (st->m->echo(st->obj) != 0) {
+    for (size_t i = 0; i < st->total; i++) {
+        uint32_t v = UINT32_MAX;
+        if (st->m->recv(st->there, &v) != 0 || st->m->send(st->back, v) != 0) {
             bench_failure_set(&st->failure, "%s: echo %lu failed", st->m->name, (unsigned long)i);
             return;
         }
+    }
 }
 
 static void ping_task(void *arg)
 {
     rt_state_t *st = arg;
-    st->m->bind_ping(st->obj);
+    bind_receiver(st->m, st->back);
     for (size_t i = 0; i < st->total; i++) {
+        uint32_t got = UINT32_MAX;
         int64_t t0 = bench_now_ns();
-        int rc = st->m->ping(st->obj, (uint32_t)i);
+        int rc = st->m->send(st->there, (uint32_t)i);
+        if (rc == 0)
+            rc = st->m->recv(st->back, &got);
         int64_t t1 = bench_now_ns();
-        if (rc != 0) {
-            bench_failure_set(&st->failure, "%s: round %lu did not bring back its number", st->m->name, (unsigned long)i);
+        if (rc != 0 || got != (uint32_t)i) {
+            bench_failure_set(&st->failure, "%s: round %lu did not bring back its number", st->m->name,
+                              (unsigned long)i);
             return;
         }
         if (i >= st->warmup)
@@ -67,20 +82,24 @@ static rtipc_task_t *start(bench_run_t *run, const char *name, rtipc_task_fn fn,
 }
 
 /* Two tasks of one priority: the echo first, so that it waits when the
- * pinger's first request comes. Returns the row or NULL (failed). */
-static const bench_result_t *two_tasks(bench_run_t *run, const bench_round_trip_mech_t *m, size_t samples)
+ * pinger's first request comes. The row, or NULL (absent: recorded as
+ * missing; or failed). */
+static const bench_result_t *two_tasks(bench_run_t *run, const bench_mech_t *m, size_t samples)
 {
-    bench_samples_t s;
     static rt_state_t st;
+    bench_samples_t s;
     st = (rt_state_t){.m = m, .total = bench_warmup_count(run, samples) + samples, .out = &s};
     st.warmup = st.total - samples;
-    if (bench_samples_init(&s, samples) != 0) {
-        bench_fail(run, "%s: no memory for %lu samples", m->name, (unsigned long)samples);
+    if (bench_mech_make(run, m, 1, &st.there) != 0)
+        return NULL;
+    if (bench_mech_make(run, m, 1, &st.back) != 0) {
+        m->destroy(st.there);
         return NULL;
     }
-    if (m->create(&st.obj) != 0) {
-        bench_samples_free(&s);
-        bench_fail(run, "%s: cannot create the channels", m->name);
+    if (bench_samples_init(&s, samples) != 0) {
+        m->destroy(st.there);
+        m->destroy(st.back);
+        bench_fail(run, "%s: no memory for %lu samples", m->name, (unsigned long)samples);
         return NULL;
     }
     rtipc_task_t *echo = start(run, "rt-echo", echo_task, &st), *ping = NULL;
@@ -89,7 +108,8 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_round_trip_
     if (echo)
         ping = start(run, "rt-ping", ping_task, &st);
     /* Bounded: a lost reply leaves both blocked for ever, and deleting them
-     * (a deletion point) ends the run. */
+     * (a deletion point; a kernel wait ends with the kernel's task) ends the
+     * run. */
     size_t last = 0;
     int64_t since = bench_now_ns();
     while (ping && !bench_failure_is_set(&st.failure)) {
@@ -113,7 +133,8 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_round_trip_
         rtipc_task_join(ping);
         rtipc_task_join(echo);
     }
-    m->destroy(st.obj);
+    m->destroy(st.there);
+    m->destroy(st.back);
     const bench_result_t *r = NULL;
     if (bench_failure_is_set(&st.failure))
         bench_fail(run, "%s", st.failure.why);
@@ -123,25 +144,24 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_round_trip_
     return r;
 }
 
-/* Both ends in the experiment's own task, no waiting. */
-static const bench_result_t *one_task(bench_run_t *run, const bench_round_trip_mech_t *m, size_t samples)
+/* Both ends in the experiment's own task, nobody waiting: one round of the
+ * mechanism's pairs (send then receive, give then take). */
+static const bench_result_t *one_task(bench_run_t *run, const bench_mech_t *m, const char *metric, size_t samples)
 {
-    bench_samples_t s;
     void *obj;
-    if (bench_samples_init(&s, samples) != 0) {
-        bench_fail(run, "%s: no memory for %lu samples", m->name, (unsigned long)samples);
+    if (!m->pairs || bench_mech_make(run, m, 1, &obj) != 0)
         return NULL;
-    }
-    if (m->create(&obj) != 0) {
-        bench_samples_free(&s);
-        bench_fail(run, "%s: cannot create the channels", m->name);
+    bench_samples_t s;
+    if (bench_samples_init(&s, samples) != 0) {
+        m->destroy(obj);
+        bench_fail(run, "%s: no memory for %lu samples", m->name, (unsigned long)samples);
         return NULL;
     }
     size_t total = bench_warmup_count(run, samples) + samples;
     int failed = 0;
     for (size_t i = 0; i < total && !failed; i++) {
         int64_t t0 = bench_now_ns();
-        failed = m->self(obj, (uint32_t)i) != 0;
+        failed = m->pairs(obj, (uint32_t)i, 1) != 0;
         int64_t t1 = bench_now_ns();
         if (i >= total - samples)
             (void)bench_samples_push(&s, t1 - t0);
@@ -151,7 +171,7 @@ static const bench_result_t *one_task(bench_run_t *run, const bench_round_trip_m
     if (failed)
         bench_fail(run, "%s: a call in one task failed or returned the wrong item", m->name);
     else
-        r = bench_add_dist(run, m->name, BENCH_VARIANT_ONE_TASK, m->one_task, &s);
+        r = bench_add_dist(run, m->name, BENCH_VARIANT_ONE_TASK, metric, &s);
     bench_samples_free(&s);
     return r;
 }
@@ -163,34 +183,28 @@ static void ratio(bench_run_t *run, const char *variant, const bench_result_t *n
                         num->stats.p50 / den->stats.p50);
 }
 
+/* rtipc's mechanism, the kernel's twin, the one-task metric, the ratio rows. */
+static const struct {
+    const char *rtipc, *kernel, *one_task, *ratio, *ratio_one_task;
+} kinds[] = {
+    {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE, BENCH_METRIC_SEND_RECEIVE, "queue", "queue/one-task"},
+    {BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM, BENCH_METRIC_GIVE_TAKE, "sem", "sem/one-task"},
+    {BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY, BENCH_METRIC_GIVE_TAKE, "notify", "notify/one-task"},
+};
+
 static int run_round_trip(bench_run_t *run)
 {
     size_t samples = bench_sample_count(run, 20000, 1000);
-    const bench_result_t *two[2][3] = {{NULL}}, *one[2][3] = {{NULL}};
-    for (size_t k = 0; k < 3 && !bench_failed(run); k++) {
-        const bench_round_trip_mech_t *r = bench_round_trip_rtipc[k];
-        const bench_round_trip_mech_t *kern = k < bench_round_trip_kernel_count ? bench_round_trip_kernel[k] : NULL;
-        two[0][k] = two_tasks(run, r, samples);
-        if (kern && !bench_failed(run))
-            two[1][k] = two_tasks(run, kern, samples);
-        if (r->self && !bench_failed(run))
-            one[0][k] = one_task(run, r, samples);
-        if (kern && kern->self && !bench_failed(run))
-            one[1][k] = one_task(run, kern, samples);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !bench_failed(run); k++) {
+        const bench_mech_t *r = bench_mech_find(kinds[k].rtipc), *kern = bench_mech_find(kinds[k].kernel);
+        const bench_result_t *two_r = two_tasks(run, r, samples);
+        const bench_result_t *two_k = bench_failed(run) ? NULL : two_tasks(run, kern, samples);
+        const bench_result_t *one_r = bench_failed(run) ? NULL : one_task(run, r, kinds[k].one_task, samples);
+        const bench_result_t *one_k = bench_failed(run) ? NULL : one_task(run, kern, kinds[k].one_task, samples);
+        ratio(run, kinds[k].ratio, two_r, two_k);
+        ratio(run, kinds[k].ratio_one_task, one_r, one_k);
     }
-    if (bench_failed(run))
-        return -1;
-    if (bench_round_trip_kernel_count == 0) {
-        for (size_t k = 0; k < 3; k++)
-            bench_add_missing(run, bench_round_trip_kernel_names[k], bench_round_trip_kernel_absent);
-        return 0;
-    }
-    ratio(run, "queue", two[0][0], two[1][0]);
-    ratio(run, "sem", two[0][1], two[1][1]);
-    ratio(run, "notify", two[0][2], two[1][2]);
-    ratio(run, "queue/one-task", one[0][0], one[1][0]);
-    ratio(run, "sem/one-task", one[0][1], one[1][1]);
-    return 0;
+    return bench_failed(run) ? -1 : 0;
 }
 
 const bench_experiment_t exp_round_trip = {
@@ -201,8 +215,9 @@ const bench_experiment_t exp_round_trip = {
         "round-trip (ns): the pinger's timestamp before it sends (gives) its request to its timestamp\n"
         "  after the reply returned from its receive (take); the echo, of the same priority on the same\n"
         "  core, waits for the request and sends it back. Queues of depth 1 carry the sequence number;\n"
-        "  semaphores and notifications count it.\n"
-        "send+receive, give+take (ns): both calls in one task, nobody waiting: the calls' own cost.\n"
+        "  semaphores and notifications pass it in a word.\n"
+        "send+receive, give+take (ns), variant one-task: both calls in one task, nobody waiting (the\n"
+        "  notification given to the task itself): the calls' own cost.\n"
         "p50-ratio (x), mechanism rtipc/kernel: rtipc's median over the kernel's own call's median in the\n"
         "  same run, where rtipc runs on FreeRTOS (kernel-* rows; missing elsewhere). On the Cortex-M3\n"
         "  under QEMU -icount shift=0 one ns is one instruction.",

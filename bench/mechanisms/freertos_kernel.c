@@ -1,89 +1,86 @@
 /* The FreeRTOS kernel's own queue, binary semaphore and direct notification
- * as request/reply channels (round_trip.h), measured beside rtipc's in the
- * same run: their ratio is what rtipc's mapping onto the kernel costs. Built
- * only where rtipc runs on FreeRTOS. */
+ * as entries of the mechanism table (mechanisms.h), measured beside rtipc's
+ * in the same run (round-trip): their ratio is what rtipc's mapping onto
+ * the kernel costs. Built only where rtipc runs on FreeRTOS;
+ * freertos_kernel_absent.c says why they are missing elsewhere. */
+#include <stdatomic.h>
 #include <stdlib.h>
 
+#ifdef ESP_PLATFORM
+#include "freertos/FreeRTOS.h"
+#include "freertos/queue.h"
+#include "freertos/semphr.h"
+#include "freertos/task.h"
+#else
 #include "FreeRTOS.h"
 #include "queue.h"
 #include "semphr.h"
 #include "task.h"
+#endif
 
 #include "../names.h"
-#include "round_trip.h"
+#include "mechanisms.h"
 
-/* ---- queue ---- */
+#define EFAIL (-1) /* a kernel call returned pdFAIL */
 
-typedef struct {
-    QueueHandle_t there, back;
-} kq_t;
+/* ---- kernel-queue: xQueueSend / xQueueReceive of the 4-byte number ---- */
 
-static int kq_create(void **obj)
+static int kq_create(size_t depth, void **obj, char *why, size_t n)
 {
-    kq_t *q = calloc(1, sizeof *q);
-    if (!q || !(q->there = xQueueCreate(1, sizeof(uint32_t))) || !(q->back = xQueueCreate(1, sizeof(uint32_t)))) {
-        if (q && q->there)
-            vQueueDelete(q->there);
-        free(q);
-        return -1;
-    }
+    QueueHandle_t q = xQueueCreate((UBaseType_t)(depth ? depth : 1), sizeof(uint32_t));
+    if (!q)
+        return bench_mech_no_memory(why, n);
     *obj = q;
     return 0;
 }
 
-static void kq_destroy(void *obj)
+static void kq_destroy(void *obj) { vQueueDelete((QueueHandle_t)obj); }
+
+static int kq_send(void *obj, uint32_t seq)
 {
-    kq_t *q = obj;
-    vQueueDelete(q->there);
-    vQueueDelete(q->back);
-    free(q);
+    return xQueueSend((QueueHandle_t)obj, &seq, portMAX_DELAY) == pdPASS ? 0 : EFAIL;
 }
 
-static void no_binding(void *obj) { (void)obj; }
-
-static int kq_ping(void *obj, uint32_t seq)
+static int kq_recv(void *obj, uint32_t *seq)
 {
-    kq_t *q = obj;
-    uint32_t got = ~seq;
-    return xQueueSend(q->there, &seq, portMAX_DELAY) == pdPASS && xQueueReceive(q->back, &got, portMAX_DELAY) == pdPASS &&
-                   got == seq
-               ? 0
-               : -1;
+    return xQueueReceive((QueueHandle_t)obj, seq, portMAX_DELAY) == pdPASS ? 0 : EFAIL;
 }
 
-static int kq_echo(void *obj)
+static int kq_pairs(void *obj, uint32_t seq, int n)
 {
-    kq_t *q = obj;
-    uint32_t v;
-    return xQueueReceive(q->there, &v, portMAX_DELAY) == pdPASS && xQueueSend(q->back, &v, portMAX_DELAY) == pdPASS ? 0
-                                                                                                                 : -1;
+    for (int i = 0; i < n; i++) {
+        uint32_t v = seq + (uint32_t)i, got = ~v;
+        if (xQueueSend((QueueHandle_t)obj, &v, 0) != pdPASS || xQueueReceive((QueueHandle_t)obj, &got, 0) != pdPASS ||
+            got != v)
+            return -1;
+    }
+    return 0;
 }
 
-static int kq_self(void *obj, uint32_t seq)
-{
-    kq_t *q = obj;
-    uint32_t got = ~seq;
-    return xQueueSend(q->there, &seq, 0) == pdPASS && xQueueReceive(q->there, &got, 0) == pdPASS && got == seq ? 0 : -1;
-}
+const bench_mech_t bench_mech_kernel_queue = {
+    .name = BENCH_MECH_KERNEL_QUEUE,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
+    .create = kq_create,
+    .destroy = kq_destroy,
+    .send = kq_send,
+    .recv = kq_recv,
+    .pairs = kq_pairs,
+};
 
-static const bench_round_trip_mech_t kernel_queue = {BENCH_MECH_KERNEL_QUEUE, BENCH_METRIC_SEND_RECEIVE,
-                                                     kq_create, kq_destroy, no_binding, no_binding,
-                                                     kq_ping, kq_echo, kq_self};
-
-/* ---- binary semaphore ---- */
+/* ---- kernel-sem: xSemaphoreGive / xSemaphoreTake, the number in a word ---- */
 
 typedef struct {
-    SemaphoreHandle_t there, back;
+    SemaphoreHandle_t sem;
+    _Atomic uint32_t seq;
 } ks_t;
 
-static int ks_create(void **obj)
+static int ks_create(size_t depth, void **obj, char *why, size_t n)
 {
+    (void)depth;
     ks_t *s = calloc(1, sizeof *s);
-    if (!s || !(s->there = xSemaphoreCreateBinary()) || !(s->back = xSemaphoreCreateBinary())) {
-        if (s && s->there)
-            vSemaphoreDelete(s->there);
+    if (!s || !(s->sem = xSemaphoreCreateBinary())) {
         free(s);
-        return -1;
+        return bench_mech_no_memory(why, n);
     }
     *obj = s;
     return 0;
@@ -92,72 +89,106 @@ static int ks_create(void **obj)
 static void ks_destroy(void *obj)
 {
     ks_t *s = obj;
-    vSemaphoreDelete(s->there);
-    vSemaphoreDelete(s->back);
+    vSemaphoreDelete(s->sem);
     free(s);
 }
 
-static int ks_ping(void *obj, uint32_t seq)
+static int ks_send(void *obj, uint32_t seq)
 {
+    ks_t *s = obj;
+    atomic_store_explicit(&s->seq, seq, memory_order_relaxed);
+    return xSemaphoreGive(s->sem) == pdPASS ? 0 : EFAIL;
+}
+
+static int ks_recv(void *obj, uint32_t *seq)
+{
+    ks_t *s = obj;
+    if (xSemaphoreTake(s->sem, portMAX_DELAY) != pdPASS)
+        return EFAIL;
+    *seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
+    return 0;
+}
+
+static int ks_pairs(void *obj, uint32_t seq, int n)
+{
+    ks_t *s = obj;
     (void)seq;
-    ks_t *s = obj;
-    return xSemaphoreGive(s->there) == pdPASS && xSemaphoreTake(s->back, portMAX_DELAY) == pdPASS ? 0 : -1;
+    for (int i = 0; i < n; i++)
+        if (xSemaphoreGive(s->sem) != pdPASS || xSemaphoreTake(s->sem, 0) != pdPASS)
+            return -1;
+    return 0;
 }
 
-static int ks_echo(void *obj)
-{
-    ks_t *s = obj;
-    return xSemaphoreTake(s->there, portMAX_DELAY) == pdPASS && xSemaphoreGive(s->back) == pdPASS ? 0 : -1;
-}
+const bench_mech_t bench_mech_kernel_sem = {
+    .name = BENCH_MECH_KERNEL_SEM,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
+    .create = ks_create,
+    .destroy = ks_destroy,
+    .send = ks_send,
+    .recv = ks_recv,
+    .pairs = ks_pairs,
+};
 
-static int ks_self(void *obj, uint32_t seq)
-{
-    (void)seq;
-    ks_t *s = obj;
-    return xSemaphoreGive(s->there) == pdPASS && xSemaphoreTake(s->there, 0) == pdPASS ? 0 : -1;
-}
-
-static const bench_round_trip_mech_t kernel_sem = {BENCH_MECH_KERNEL_SEM, BENCH_METRIC_GIVE_TAKE, ks_create,
-                                                   ks_destroy, no_binding, no_binding, ks_ping, ks_echo, ks_self};
-
-/* ---- direct notification (index 0 of the kernel's array) ---- */
+/* ---- kernel-notify: xTaskNotifyGive / ulTaskNotifyTake (index 0) ---- */
 
 typedef struct {
-    volatile TaskHandle_t ping, echo;
+    volatile TaskHandle_t consumer;
+    _Atomic uint32_t seq;
 } kn_t;
 
-static int kn_create(void **obj)
+static int kn_create(size_t depth, void **obj, char *why, size_t n)
 {
-    kn_t *n = calloc(1, sizeof *n);
-    *obj = n;
-    return n ? 0 : -1;
+    (void)depth;
+    *obj = calloc(1, sizeof(kn_t));
+    return *obj ? 0 : bench_mech_no_memory(why, n);
 }
 
 static void kn_destroy(void *obj) { free(obj); }
-static void kn_bind_ping(void *obj) { ((kn_t *)obj)->ping = xTaskGetCurrentTaskHandle(); }
-static void kn_bind_echo(void *obj) { ((kn_t *)obj)->echo = xTaskGetCurrentTaskHandle(); }
 
-static int kn_ping(void *obj, uint32_t seq)
+/* The consumer binds itself: rtipc's task handle is not the kernel's. */
+static void kn_bind(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer)
 {
-    (void)seq;
-    kn_t *n = obj;
-    xTaskNotifyGive(n->echo);
-    return ulTaskNotifyTake(pdTRUE, portMAX_DELAY) == 1 ? 0 : -1;
+    (void)producer;
+    if (consumer == rtipc_task_current())
+        ((kn_t *)obj)->consumer = xTaskGetCurrentTaskHandle();
 }
 
-static int kn_echo(void *obj)
+static int kn_send(void *obj, uint32_t seq)
 {
-    kn_t *n = obj;
-    int rc = ulTaskNotifyTake(pdTRUE, portMAX_DELAY) == 1 ? 0 : -1;
-    xTaskNotifyGive(n->ping);
-    return rc;
+    kn_t *k = obj;
+    atomic_store_explicit(&k->seq, seq, memory_order_relaxed);
+    return xTaskNotifyGive(k->consumer) == pdPASS ? 0 : EFAIL;
 }
 
-static const bench_round_trip_mech_t kernel_notify = {BENCH_MECH_KERNEL_NOTIFY, NULL, kn_create, kn_destroy,
-                                                      kn_bind_ping, kn_bind_echo, kn_ping, kn_echo, NULL};
+static int kn_recv(void *obj, uint32_t *seq)
+{
+    kn_t *k = obj;
+    uint32_t count = ulTaskNotifyTake(pdTRUE, portMAX_DELAY);
+    if (count != 1)
+        return BENCH_MECH_EMERGED;
+    *seq = atomic_load_explicit(&k->seq, memory_order_relaxed);
+    return 0;
+}
 
-const bench_round_trip_mech_t *const bench_round_trip_kernel[] = {&kernel_queue, &kernel_sem, &kernel_notify};
-const size_t bench_round_trip_kernel_count = sizeof bench_round_trip_kernel / sizeof bench_round_trip_kernel[0];
-const char *const bench_round_trip_kernel_names[3] = {BENCH_MECH_KERNEL_QUEUE, BENCH_MECH_KERNEL_SEM,
-                                                      BENCH_MECH_KERNEL_NOTIFY};
-const char bench_round_trip_kernel_absent[] = "";
+static int kn_pairs(void *obj, uint32_t seq, int n)
+{
+    (void)obj, (void)seq;
+    TaskHandle_t self = xTaskGetCurrentTaskHandle();
+    for (int i = 0; i < n; i++) {
+        (void)xTaskNotifyGive(self);
+        if (ulTaskNotifyTake(pdTRUE, 0) != 1)
+            return -1;
+    }
+    return 0;
+}
+
+const bench_mech_t bench_mech_kernel_notify = {
+    .name = BENCH_MECH_KERNEL_NOTIFY,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT,
+    .create = kn_create,
+    .destroy = kn_destroy,
+    .send = kn_send,
+    .recv = kn_recv,
+    .bind = kn_bind,
+    .pairs = kn_pairs,
+};

@@ -1,12 +1,11 @@
-/* Where rtipc does not run on FreeRTOS there is no kernel to measure beside
- * it: the round-trip experiment reports the kernel's channels as missing,
- * with this reason (round_trip.h). */
+/* The table's entries of the FreeRTOS kernel's own calls (freertos_kernel.c)
+ * where rtipc does not run on FreeRTOS: each says why, so that round-trip
+ * records them as missing. */
 #include "../names.h"
-#include "round_trip.h"
+#include "mechanisms.h"
 
-const bench_round_trip_mech_t *const bench_round_trip_kernel[] = {NULL};
-const size_t bench_round_trip_kernel_count = 0;
-const char *const bench_round_trip_kernel_names[3] = {BENCH_MECH_KERNEL_QUEUE, BENCH_MECH_KERNEL_SEM,
-                                                      BENCH_MECH_KERNEL_NOTIFY};
-const char bench_round_trip_kernel_absent[] =
-    "the FreeRTOS kernel's own calls: rtipc runs on FreeRTOS only on the FreeRTOS targets";
+#define NO_KERNEL "the FreeRTOS kernel's own calls: rtipc runs on FreeRTOS only on the FreeRTOS targets"
+
+const bench_mech_t bench_mech_kernel_queue = {.name = BENCH_MECH_KERNEL_QUEUE, .absent = NO_KERNEL};
+const bench_mech_t bench_mech_kernel_sem = {.name = BENCH_MECH_KERNEL_SEM, .absent = NO_KERNEL};
+const bench_mech_t bench_mech_kernel_notify = {.name = BENCH_MECH_KERNEL_NOTIFY, .absent = NO_KERNEL};

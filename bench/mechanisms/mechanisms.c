@@ -28,6 +28,10 @@ extern const bench_mech_t bench_mech_mutex_condvar_list;
 extern const bench_mech_t bench_mech_std_queue_mutex;
 extern const bench_mech_t bench_mech_ck_ring;
 extern const bench_mech_t bench_mech_boost_spsc;
+/* freertos_kernel.c on a FreeRTOS target; freertos_kernel_absent.c elsewhere. */
+extern const bench_mech_t bench_mech_kernel_queue;
+extern const bench_mech_t bench_mech_kernel_sem;
+extern const bench_mech_t bench_mech_kernel_notify;
 
 const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_rtipc_queue,
@@ -49,6 +53,9 @@ const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_std_queue_mutex,
     &bench_mech_ck_ring,
     &bench_mech_boost_spsc,
+    &bench_mech_kernel_queue,
+    &bench_mech_kernel_sem,
+    &bench_mech_kernel_notify,
 };
 const size_t bench_mechanism_count = sizeof bench_mechanisms / sizeof bench_mechanisms[0];
 

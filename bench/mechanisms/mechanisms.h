@@ -10,8 +10,10 @@
  * queues and semaphores), locked_queues.c (queues behind a mutex and
  * condition variables, in C and, through locked_queues_cxx.cpp, C++),
  * lockfree.c (the polled word and the lock-free SPSC libraries, boost's
- * through lockfree_cxx.cpp). A target that does not build a family lists
- * its entries from absent.c, each saying why, so that an experiment asking
+ * through lockfree_cxx.cpp), freertos_kernel.c (the FreeRTOS kernel's own
+ * queue, semaphore and notification, where rtipc runs on FreeRTOS). A target
+ * that does not build a family lists its entries from absent.c (or
+ * freertos_kernel_absent.c), each saying why, so that an experiment asking
  * for one records it as missing.
  *
  * Messages are 4-byte sequence numbers; receivers check them. Every

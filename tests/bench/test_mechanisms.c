@@ -40,6 +40,9 @@ static const char *const row_names[] = {
     BENCH_MECH_STD_QUEUE_MUTEX,
     BENCH_MECH_CK_RING,
     BENCH_MECH_BOOST_SPSC,
+    BENCH_MECH_KERNEL_QUEUE,
+    BENCH_MECH_KERNEL_SEM,
+    BENCH_MECH_KERNEL_NOTIFY,
 };
 #define N_NAMES (sizeof row_names / sizeof row_names[0])
 
