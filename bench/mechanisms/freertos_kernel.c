@@ -23,6 +23,9 @@
 
 #define EFAIL (-1) /* a kernel call returned pdFAIL */
 
+/* Every wait is portMAX_DELAY, as rtipc's entries wait RTIPC_FOREVER: the
+ * call-cost pairs (nothing ever waits there) compare like with like. */
+
 /* ---- kernel-queue: xQueueSend / xQueueReceive of the 4-byte number ---- */
 
 static int kq_create(size_t depth, void **obj, char *why, size_t n)
@@ -50,8 +53,8 @@ static int kq_pairs(void *obj, uint32_t seq, int n)
 {
     for (int i = 0; i < n; i++) {
         uint32_t v = seq + (uint32_t)i, got = ~v;
-        if (xQueueSend((QueueHandle_t)obj, &v, 0) != pdPASS || xQueueReceive((QueueHandle_t)obj, &got, 0) != pdPASS ||
-            got != v)
+        if (xQueueSend((QueueHandle_t)obj, &v, portMAX_DELAY) != pdPASS ||
+            xQueueReceive((QueueHandle_t)obj, &got, portMAX_DELAY) != pdPASS || got != v)
             return -1;
     }
     return 0;
@@ -114,7 +117,7 @@ static int ks_pairs(void *obj, uint32_t seq, int n)
     ks_t *s = obj;
     (void)seq;
     for (int i = 0; i < n; i++)
-        if (xSemaphoreGive(s->sem) != pdPASS || xSemaphoreTake(s->sem, 0) != pdPASS)
+        if (xSemaphoreGive(s->sem) != pdPASS || xSemaphoreTake(s->sem, portMAX_DELAY) != pdPASS)
             return -1;
     return 0;
 }
@@ -176,7 +179,7 @@ static int kn_pairs(void *obj, uint32_t seq, int n)
     TaskHandle_t self = xTaskGetCurrentTaskHandle();
     for (int i = 0; i < n; i++) {
         (void)xTaskNotifyGive(self);
-        if (ulTaskNotifyTake(pdTRUE, 0) != 1)
+        if (ulTaskNotifyTake(pdTRUE, portMAX_DELAY) != 1)
             return -1;
     }
     return 0;
