@@ -23,17 +23,6 @@
 #include "locked_queues_cxx.h"
 #include "mechanisms.h"
 
-/* One item per call for the streams of these blocking queues. */
-static int push_each_blocking(int (*send)(void *, uint32_t), void *obj, const uint32_t *items, int n)
-{
-    for (int k = 0; k < n; k++) {
-        int rc = send(obj, items[k]);
-        if (rc != 0)
-            return rc;
-    }
-    return n;
-}
-
 /* ---- mutex-condvar: the ring ------------------------------------------- */
 
 typedef struct {
@@ -128,7 +117,7 @@ static int ring_pairs(void *obj, uint32_t seq, int n)
     return 0;
 }
 
-static int ring_push_each(void *o, const uint32_t *it, int n) { return push_each_blocking(ring_send, o, it, n); }
+static int ring_push_each(void *o, const uint32_t *it, int n) { return bench_mech_push_each_blocking(ring_send, o, it, n); }
 
 static int ring_pop_each(void *obj, uint32_t *items, int n)
 {
@@ -286,7 +275,7 @@ static int stdq_memory(void *obj, size_t items, size_t *bytes, char *note, size_
     return 0;
 }
 
-static int stdq_push_each(void *o, const uint32_t *it, int n) { return push_each_blocking(stdq_send, o, it, n); }
+static int stdq_push_each(void *o, const uint32_t *it, int n) { return bench_mech_push_each_blocking(stdq_send, o, it, n); }
 
 static int stdq_pop_each(void *obj, uint32_t *items, int n)
 {

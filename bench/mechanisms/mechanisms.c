@@ -85,6 +85,22 @@ int bench_mech_make(bench_run_t *run, const bench_mech_t *m, size_t depth, void 
     return 0;
 }
 
+int bench_mech_push_each_blocking(int (*send)(void *, uint32_t), void *obj, const uint32_t *items, int n)
+{
+    for (int k = 0; k < n; k++) {
+        int rc = send(obj, items[k]);
+        if (rc != 0)
+            return rc;
+    }
+    return n;
+}
+
+int bench_mech_pop_one_blocking(int (*recv)(void *, uint32_t *), void *obj, uint32_t *items)
+{
+    int rc = recv(obj, items);
+    return rc ? rc : 1;
+}
+
 void *bench_mech_alloc(size_t size)
 {
     size = (size + 63) / 64 * 64;

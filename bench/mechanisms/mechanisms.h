@@ -140,6 +140,11 @@ int bench_mech_make(bench_run_t *run, const bench_mech_t *m, size_t depth, void 
 
 /* ---- for the families ---- */
 
+/* A stream through a blocking mechanism, one item per call: @p send each of
+ * @p n items (n, or the first error); @p recv one item (1, or the error). */
+int bench_mech_push_each_blocking(int (*send)(void *, uint32_t), void *obj, const uint32_t *items, int n);
+int bench_mech_pop_one_blocking(int (*recv)(void *, uint32_t *), void *obj, uint32_t *items);
+
 /* Zeroed memory aligned to a cache line (free() it), or NULL. */
 void *bench_mech_alloc(size_t size);
 /* "out of memory" into why; returns -1 (create's failure). */

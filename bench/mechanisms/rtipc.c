@@ -16,23 +16,6 @@ static int rtipc_failed(int rc, const char *call, char *why, size_t n)
     return -1;
 }
 
-/* One item per call for the blocking objects' streams. */
-static int push_each_blocking(int (*send)(void *, uint32_t), void *obj, const uint32_t *items, int n)
-{
-    for (int k = 0; k < n; k++) {
-        int rc = send(obj, items[k]);
-        if (rc != 0)
-            return rc;
-    }
-    return n;
-}
-
-static int pop_one_blocking(int (*recv)(void *, uint32_t *), void *obj, uint32_t *items)
-{
-    int rc = recv(obj, items);
-    return rc ? rc : 1;
-}
-
 /* ---- rtipc-queue: 4-byte items ------------------------------------------ */
 
 int bench_rtipc_queue_send(void *queue, uint32_t seq)
@@ -89,8 +72,8 @@ static int queue_pairs(void *obj, uint32_t seq, int n)
     return 0;
 }
 
-static int queue_push_each(void *o, const uint32_t *it, int n) { return push_each_blocking(bench_rtipc_queue_send, o, it, n); }
-static int queue_pop_each(void *o, uint32_t *it, int n) { (void)n; return pop_one_blocking(bench_rtipc_queue_recv, o, it); }
+static int queue_push_each(void *o, const uint32_t *it, int n) { return bench_mech_push_each_blocking(bench_rtipc_queue_send, o, it, n); }
+static int queue_pop_each(void *o, uint32_t *it, int n) { (void)n; return bench_mech_pop_one_blocking(bench_rtipc_queue_recv, o, it); }
 
 const bench_mech_t bench_mech_rtipc_queue = {
     .name = BENCH_MECH_RTIPC_QUEUE,

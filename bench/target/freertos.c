@@ -91,14 +91,7 @@ void bench_target_clock(bench_clock_t *out)
     snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
 }
 #else
-static uint64_t cycles_origin;
-
-int64_t bench_target_now_ns(void)
-{
-    if (!cycles_origin)
-        cycles_origin = rtipc_cycles();
-    return rtipc_cycles_to_ns(rtipc_cycles() - cycles_origin);
-}
+int64_t bench_target_now_ns(void) { return bench_rtipc_cycles_ns(); }
 
 void bench_target_clock(bench_clock_t *out)
 {

@@ -1,7 +1,20 @@
 /* The target seam's tasks and interrupt sources where rtipc has them (Linux
- * and every FreeRTOS port): rtipc's own calls, the same on each (target.h).
- * The bare-metal target has neither and refuses them itself (bare.c). */
+ * and every FreeRTOS port): rtipc's own calls, the same on each (target.h);
+ * and rtipc's cycle counter as a clock. The bare-metal target has neither
+ * tasks nor interrupts and refuses them itself (bare.c). */
+#include "rtipc/time.h"
 #include "target.h"
+
+/* The counter's origin is the first reading: the conversion (through double
+ * where the rate is not a whole number of ns per count) stays exact to the
+ * nanosecond for days from there. */
+int64_t bench_rtipc_cycles_ns(void)
+{
+    static uint64_t origin;
+    if (!origin)
+        origin = rtipc_cycles();
+    return rtipc_cycles_to_ns(rtipc_cycles() - origin);
+}
 
 int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out)
 {

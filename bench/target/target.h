@@ -164,6 +164,10 @@ int bench_target_irq_trigger(rtipc_irq_t *irq);
 /* Delete @p irq; waits for a running handler to return. */
 int bench_target_irq_delete(rtipc_irq_t *irq);
 
+/* rtipc_cycles() in ns since its first reading (rtipc_targets.c): the clock
+ * of the targets whose timestamps are rtipc's cycle counter. */
+int64_t bench_rtipc_cycles_ns(void);
+
 /* ---- signal lines -------------------------------------------------------------- */
 
 /* The published method times a handoff with two GPIO lines on an
