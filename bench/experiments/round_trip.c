@@ -8,6 +8,7 @@
  * Every round carries its sequence number (the semaphore and notification
  * pass it in a word): a lost, repeated or wrong reply fails the
  * experiment. */
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -178,9 +179,9 @@ static const bench_result_t *one_task(bench_run_t *run, const bench_mech_t *m, c
 
 static void ratio(bench_run_t *run, const char *variant, const bench_result_t *num, const bench_result_t *den)
 {
-    if (num && den && den->stats.p50 > 0)
-        bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, variant, BENCH_METRIC_P50_RATIO, "x",
-                        num->stats.p50 / den->stats.p50);
+    double r = bench_p50_ratio(num, den);
+    if (!isnan(r))
+        bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, variant, BENCH_METRIC_P50_RATIO, "x", r);
 }
 
 /* rtipc's mechanism, the kernel's twin, the one-task metric, the ratio rows. */

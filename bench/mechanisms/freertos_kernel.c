@@ -21,8 +21,6 @@
 #include "../names.h"
 #include "mechanisms.h"
 
-#define EFAIL (-1) /* a kernel call returned pdFAIL */
-
 /* Every wait is portMAX_DELAY, as rtipc's entries wait RTIPC_FOREVER: the
  * call-cost pairs (nothing ever waits there) compare like with like. */
 
@@ -41,12 +39,12 @@ static void kq_destroy(void *obj) { vQueueDelete((QueueHandle_t)obj); }
 
 static int kq_send(void *obj, uint32_t seq)
 {
-    return xQueueSend((QueueHandle_t)obj, &seq, portMAX_DELAY) == pdPASS ? 0 : EFAIL;
+    return xQueueSend((QueueHandle_t)obj, &seq, portMAX_DELAY) == pdPASS ? 0 : BENCH_MECH_EKERNEL;
 }
 
 static int kq_recv(void *obj, uint32_t *seq)
 {
-    return xQueueReceive((QueueHandle_t)obj, seq, portMAX_DELAY) == pdPASS ? 0 : EFAIL;
+    return xQueueReceive((QueueHandle_t)obj, seq, portMAX_DELAY) == pdPASS ? 0 : BENCH_MECH_EKERNEL;
 }
 
 static int kq_pairs(void *obj, uint32_t seq, int n)
@@ -100,14 +98,14 @@ static int ks_send(void *obj, uint32_t seq)
 {
     ks_t *s = obj;
     atomic_store_explicit(&s->seq, seq, memory_order_relaxed);
-    return xSemaphoreGive(s->sem) == pdPASS ? 0 : EFAIL;
+    return xSemaphoreGive(s->sem) == pdPASS ? 0 : BENCH_MECH_EKERNEL;
 }
 
 static int ks_recv(void *obj, uint32_t *seq)
 {
     ks_t *s = obj;
     if (xSemaphoreTake(s->sem, portMAX_DELAY) != pdPASS)
-        return EFAIL;
+        return BENCH_MECH_EKERNEL;
     *seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
     return 0;
 }
@@ -160,7 +158,7 @@ static int kn_send(void *obj, uint32_t seq)
 {
     kn_t *k = obj;
     atomic_store_explicit(&k->seq, seq, memory_order_relaxed);
-    return xTaskNotifyGive(k->consumer) == pdPASS ? 0 : EFAIL;
+    return xTaskNotifyGive(k->consumer) == pdPASS ? 0 : BENCH_MECH_EKERNEL;
 }
 
 static int kn_recv(void *obj, uint32_t *seq)

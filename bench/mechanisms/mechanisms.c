@@ -124,6 +124,7 @@ const char *bench_mech_strerror(int rc, char *buf, size_t n)
     case BENCH_MECH_EMISSED: snprintf(buf, n, "a version skipped (an update was lost)"); break;
     case BENCH_MECH_EFULL: snprintf(buf, n, "no room, and the send does not wait"); break;
     case BENCH_MECH_ESIZE: snprintf(buf, n, "item of an unexpected size"); break;
+    case BENCH_MECH_EKERNEL: snprintf(buf, n, "the kernel call failed (pdFAIL)"); break;
     default:
         if (rc <= BENCH_MECH_EOS(0))
             snprintf(buf, n, "%s", strerror(-(rc - BENCH_MECH_EOS(0))));

@@ -42,6 +42,7 @@
 #define BENCH_MECH_EMISSED (-2002)  /* a latest-value version skipped: an update was lost */
 #define BENCH_MECH_EFULL (-2003)    /* a send that does not wait found no room */
 #define BENCH_MECH_ESIZE (-2004)    /* an item of the wrong size came out */
+#define BENCH_MECH_EKERNEL (-2005)  /* a FreeRTOS kernel call returned pdFAIL */
 #define BENCH_MECH_EOS(e) (-10000 - (e))  /* a system call failed with errno e */
 
 /* What rc (0, an rtipc error, one of the codes above) means, into buf. */
