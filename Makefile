@@ -25,7 +25,7 @@
 #   make fuzz    the same for FUZZ_LONG_SECONDS each, keeping what they find
 #   make soak    build Release and run rtipc-soak for DURATION (default 30m);
 #                output in results/soak-<date>.txt, JSON in results/soak-latest.json
-#   make mcu     build rtipc-mcu-bench for Cortex-M3 and run it twice under
+#   make mcu     build rtipc-cm3-bare-bench for Cortex-M3 and run it twice under
 #                QEMU (mps2-an385); tables on stdout, JSON in
 #                results/mcu-latest.json, code sizes in results/mcu-size.*
 #                (MCU_TIMEOUT seconds per QEMU run, default 120)
@@ -136,7 +136,7 @@ define mcu_build
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 	cmake --build $(BUILD)/release -j$(JOBS) --target validate_bench_json rtipc-bench
 endef
-MCU_RUN = scripts/mcu-run.sh $(BUILD)/mcu/rtipc-mcu-bench.elf
+MCU_RUN = scripts/mcu-run.sh $(BUILD)/mcu/rtipc-cm3-bare-bench.elf
 
 mcu: deps
 	$(mcu_build)

@@ -317,7 +317,7 @@ static int cmd_run(int argc, char **argv)
         return rc;
 
     if (run.opts.tick_hz) {
-        rc = rtipc_tick_set_rate(run.opts.tick_hz);
+        rc = bench_target_set_tick_rate(run.opts.tick_hz);
         if (rc != 0) {
             fprintf(stderr, "rtipc-bench: cannot set the tick to %u Hz: %s\n", (unsigned)run.opts.tick_hz,
                     rtipc_strerror(rc));

@@ -39,6 +39,7 @@
 #define BENCH_EXP_NOTIFY_MODES "notify-modes"
 #define BENCH_EXP_PEERS "peers"
 #define BENCH_EXP_ROUND_TRIP "round-trip"
+#define BENCH_EXP_LOCKFREE_COST "lockfree-cost"
 
 
 /* ---- mechanisms ----------------------------------------------------------
@@ -54,6 +55,7 @@
 #define BENCH_MECH_RTIPC_NOTIFY_FROM_ISR "rtipc-notify-from-isr"
 #define BENCH_MECH_RTIPC_MAILBOX "rtipc-mailbox"
 #define BENCH_MECH_RTIPC_SPSC "rtipc-spsc"
+#define BENCH_MECH_RTIPC_SPSC_FROM_ISR "rtipc-spsc-from-isr"  /* pushed by a handler, polled */
 #define BENCH_MECH_RTIPC_RINGBUF_NOSPLIT "rtipc-ringbuf-nosplit"
 #define BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT "rtipc-ringbuf-allowsplit"
 /* The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip). */
@@ -86,8 +88,8 @@
 /* Ratio rows: the mechanism names the numerator and the denominator. */
 #define BENCH_MECH_SEM_OVER_NOTIFY "sem/notify"
 
-/* The Cortex-M3 firmwares' empty timestamp pair (targets/mps2-an385). */
-#define BENCH_MECH_BOARD_STAMP "board-stamp"
+/* An empty pair of stamps (bench_target_stamp_*), lockfree-cost's overhead. */
+#define BENCH_MECH_STAMP_PAIR "stamp-pair"
 
 /* ---- variants ------------------------------------------------------------
  * Where the two tasks run: bench_core_variant() names a sender and receiver
@@ -158,7 +160,9 @@
 #define BENCH_VARIANT_24_BIT "24-bit"          /* event group */
 #define BENCH_VARIANT_SIZE_1024 "size=1024"    /* stream, message and ring buffers */
 #define BENCH_VARIANT_VALUE_16 "value=16"      /* mailbox */
-#define BENCH_VARIANT_CAP_64_ITEM_4 "cap=64,item=4"  /* SPSC ring (the Cortex-M3 firmwares) */
+#define BENCH_VARIANT_CONTROL_BLOCK "control-block"  /* footprint_for of an empty shape */
+#define BENCH_VARIANT_CAP_64_ITEM_4 "cap=64,item=4"  /* SPSC ring (lockfree-cost) */
+#define BENCH_VARIANT_CORE_0 "core-0"  /* an interrupt handler on core 0 (lockfree-cost) */
 
 /* ---- metrics ------------------------------------------------------------- */
 /* Distributions, ns (instr on the Cortex-M3 firmwares). */

@@ -2,12 +2,17 @@
 # (Linux) and for builds on other ports (targets/freertos-posix builds the
 # one-core suite on FreeRTOS's POSIX simulator).
 #
-#   RTIPC_BENCH_RUN_SOURCES         what every target runs: the command line
-#                                   (list, help, run), harness (drivers,
-#                                   statistics, the claim and target audits),
-#                                   the results writer, the trace recorder, the
-#                                   mechanism table and rtipc's mechanisms
-#                                   (C11 + stdio, no files, no cJSON)
+#   RTIPC_BENCH_CORE_SOURCES        what every target runs, bare metal included:
+#                                   the command line (list, help, run), the
+#                                   harness's statistics, claim and target
+#                                   audits, the results writer, the trace
+#                                   recorder, the registry and the experiments
+#                                   that need no kernel (C11 + stdio, no files,
+#                                   no cJSON, nothing of rtipc that blocks)
+#   RTIPC_BENCH_TASK_SOURCES        what a target with tasks adds: the handoff
+#                                   and throughput drivers, the mechanism table
+#                                   and rtipc's mechanisms
+#   RTIPC_BENCH_RUN_SOURCES         CORE + TASK
 #   RTIPC_BENCH_FILE_SOURCES        what a target with files adds (cli_files.c):
 #                                   compare, report, audit, the reader of results
 #                                   files, atomic output files, CSV, VCD, Perfetto
@@ -17,6 +22,9 @@
 #   RTIPC_BENCH_COMMON_SOURCES      RUN + FILE, for hosted targets
 #   RTIPC_BENCH_FREERTOS_FIRMWARE_SOURCES  all a FreeRTOS firmware without files
 #                                   builds beside its main
+#   RTIPC_BENCH_BARE_FIRMWARE_SOURCES  all a bare-metal firmware builds beside
+#                                   its main: CORE, the console, the bare seam
+#                                   and the registry entries of what it lacks
 #   RTIPC_BENCH_ONE_CORE_EXPERIMENTS experiments on the public rtipc API alone,
 #                                   built for every target with tasks (those that
 #                                   need two cores say so and are missing on one)
@@ -36,21 +44,19 @@
 #   RTIPC_BENCH_TARGET_FREERTOS     the seam on FreeRTOS without a host OS
 #   RTIPC_BENCH_TARGET_BARE         the seam without a kernel
 #
-# A hosted program takes the common sources, a firmware the run and console
-# sources; then one RTIPC_BENCH_TARGET_* list and its experiments.
+# A hosted program takes the common sources, a firmware the run (bare metal:
+# core) and console sources; then one RTIPC_BENCH_TARGET_* list and its
+# experiments.
 #
 # rtipc_bench_version_header(TARGET) gives TARGET the generated
 # bench_version.h (version, commit, compiler and flags of the build).
 set(_rtipc_bench_dir ${CMAKE_CURRENT_LIST_DIR})
 
-set(RTIPC_BENCH_RUN_SOURCES
+set(RTIPC_BENCH_CORE_SOURCES
     ${_rtipc_bench_dir}/cli.c
     ${_rtipc_bench_dir}/harness/stats.c
     ${_rtipc_bench_dir}/harness/results.c
     ${_rtipc_bench_dir}/harness/env.c
-    ${_rtipc_bench_dir}/harness/handoff.c
-    ${_rtipc_bench_dir}/harness/handoff_rounds.c
-    ${_rtipc_bench_dir}/harness/throughput.c
     ${_rtipc_bench_dir}/harness/failure.c
     ${_rtipc_bench_dir}/harness/report.c
     ${_rtipc_bench_dir}/harness/claims.c
@@ -60,10 +66,18 @@ set(RTIPC_BENCH_RUN_SOURCES
     ${_rtipc_bench_dir}/results/document.c
     ${_rtipc_bench_dir}/results/row_clock.c
     ${_rtipc_bench_dir}/trace/trace.c
-    ${_rtipc_bench_dir}/trace/trace_overhead.c
     ${_rtipc_bench_dir}/experiments/registry.c
+    ${_rtipc_bench_dir}/experiments/lockfree_cost.c)
+
+set(RTIPC_BENCH_TASK_SOURCES
+    ${_rtipc_bench_dir}/harness/handoff.c
+    ${_rtipc_bench_dir}/harness/handoff_rounds.c
+    ${_rtipc_bench_dir}/harness/throughput.c
+    ${_rtipc_bench_dir}/trace/trace_overhead.c
     ${_rtipc_bench_dir}/mechanisms/mechanisms.c
     ${_rtipc_bench_dir}/mechanisms/rtipc.c)
+
+set(RTIPC_BENCH_RUN_SOURCES ${RTIPC_BENCH_CORE_SOURCES} ${RTIPC_BENCH_TASK_SOURCES})
 
 set(RTIPC_BENCH_FILE_SOURCES
     ${_rtipc_bench_dir}/cli_files.c
@@ -144,6 +158,13 @@ set(RTIPC_BENCH_TARGET_BARE ${_rtipc_bench_target_shared}
 set(RTIPC_BENCH_FREERTOS_FIRMWARE_SOURCES ${RTIPC_BENCH_RUN_SOURCES} ${RTIPC_BENCH_CONSOLE_SOURCES}
     ${RTIPC_BENCH_TARGET_FREERTOS} ${RTIPC_BENCH_ONE_CORE_EXPERIMENTS} ${RTIPC_BENCH_KERNEL_MECHANISMS}
     ${RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT})
+
+# Everything a bare-metal firmware (no kernel, no files) builds beside its
+# main: the experiments that need tasks and the Linux-only ones are registry
+# entries that say why.
+set(RTIPC_BENCH_BARE_FIRMWARE_SOURCES ${RTIPC_BENCH_CORE_SOURCES} ${RTIPC_BENCH_CONSOLE_SOURCES}
+    ${RTIPC_BENCH_TARGET_BARE} ${_rtipc_bench_dir}/experiments/needs_tasks.c
+    ${_rtipc_bench_dir}/experiments/linux_only.c)
 
 function(rtipc_bench_version_header target)
     string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)

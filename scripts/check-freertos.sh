@@ -74,14 +74,17 @@ check_sim() {
     tail -n 3 "$dir/check.txt" 2>/dev/null | sed 's/^/  /'
     [ $rc -eq 0 ] || { say "rtipc_freertos_check failed (exit $rc); its output is in $dir/check.txt"; return 1; }
     # rtipc-bench on the simulator, from the same experiment sources: every
-    # experiment listed, and a short run of two whose JSON must validate.
-    local n
+    # experiment listed (as many as the registry has), and a short run of
+    # three whose JSON must validate.
+    local n want
     n=$("$dir/rtipc-bench-freertos" list | grep -c '^[a-z]')
-    [ "$n" -eq 16 ] || { say "rtipc-bench-freertos lists $n experiments, not 16"; return 1; }
+    want=$(grep -c '^    &exp_' bench/experiments/registry.c)
+    [ "$n" -eq "$want" ] || { say "rtipc-bench-freertos lists $n experiments, not $want"; return 1; }
     timeout 300 "$dir/rtipc-bench-freertos" run --quick --no-progress --json "$dir/bench.json" footprint round-trip \
-        >"$dir/bench.txt" 2>&1 || { say "rtipc-bench-freertos failed; output in $dir/bench.txt"; return 1; }
+        lockfree-cost >"$dir/bench.txt" 2>&1 || { say "rtipc-bench-freertos failed; output in $dir/bench.txt"; return 1; }
     if [ -x "$BUILD/release/tests/validate_bench_json" ]; then
-        "$BUILD/release/tests/validate_bench_json" "$dir/bench.json" footprint round-trip | sed 's/^/  /' || return 1
+        "$BUILD/release/tests/validate_bench_json" "$dir/bench.json" footprint round-trip lockfree-cost | sed 's/^/  /' ||
+            return 1
     fi
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #define BYTES 100
 #define SEQ_MOD 251                 /* byte value = running byte count mod 251 */
@@ -233,7 +234,7 @@ static int run_batching(bench_run_t *run)
 
 const bench_experiment_t exp_batching = {
     .id = BENCH_EXP_BATCHING,
-    .summary = "100 bytes through a queue, core 1 -> core 0: 100 x 1-byte items vs 1 x 100-byte item",
+    .summary = EXP_BATCHING_SUMMARY,
     .definitions =
         "A producer task on core 1 (priority 10) moves 100 bytes to a consumer task on core 0\n"
         "(priority 12) through an rtipc queue holding 100 bytes:\n"
@@ -253,5 +254,5 @@ const bench_experiment_t exp_batching = {
         "  (getrusage(RUSAGE_THREAD)) over the recorded batches, divided by their number.\n"
         "time-ratio (100x1B/1x100B): the two time-per-100B medians divided.",
     .run = run_batching,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_BATCHING_REQUIRES,
 };

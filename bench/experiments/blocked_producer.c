@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #define BP_DEPTH 10
 #define BP_PERIOD_NS 1000000LL    /* one item per millisecond */
@@ -333,7 +334,7 @@ static int run_blocked_producer(bench_run_t *run)
 
 const bench_experiment_t exp_blocked_producer = {
     .id = BENCH_EXP_BLOCKED_PRODUCER,
-    .summary = "consumer stalls 1 s; producer with a watchdog subscription blocks forever vs times out",
+    .summary = EXP_BLOCKED_PRODUCER_SUMMARY,
     .definitions =
         "Setup: producer task on core 1 (priority 10) sends sequence numbers (4 B) every 1 ms into a\n"
         "  depth-10 queue, resetting its task-watchdog subscription once per loop; consumer task on\n"
@@ -351,5 +352,5 @@ const bench_experiment_t exp_blocked_producer = {
         "  dropped after a timeout. sent = delivered + dropped must hold exactly, delivered numbers\n"
         "  must increase, and every gap must be an item the producer dropped; otherwise it fails.",
     .run = run_blocked_producer,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_BLOCKED_PRODUCER_REQUIRES,
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #define RATE 176400                 /* bytes per second */
 #define BLOCK 1764                  /* 10 ms of audio */
@@ -388,8 +389,7 @@ static int run_byte_stream(bench_run_t *run)
 
 const bench_experiment_t exp_byte_stream = {
     .id = BENCH_EXP_BYTE_STREAM,
-    .summary = "audio-like byte stream (176400 B/s in 1764 B blocks), core 1 -> core 0: byte ring "
-               "buffer vs stream buffer vs queue of 1-byte items",
+    .summary = EXP_BYTE_STREAM_SUMMARY,
     .definitions =
         "A producer task on core 1 (priority 10) streams bytes to a consumer task on core 0\n"
         "(priority 12) through one mechanism holding 7056 B (40 ms of 44.1 kHz 16-bit stereo audio):\n"
@@ -416,5 +416,5 @@ const bench_experiment_t exp_byte_stream = {
         "The stream ends with a byte 0xff (never a data value), sent with a blocking send and\n"
         "not counted; receives time out after 100 ms only to notice a failure.",
     .run = run_byte_stream,
-    .requires = BENCH_TARGET_TASKS | BENCH_TARGET_THREAD_CPU_TIME,
+    .requires = EXP_BYTE_STREAM_REQUIRES,
 };

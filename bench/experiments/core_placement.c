@@ -2,6 +2,7 @@
  * task per core, for a queue, a binary semaphore and a task notification. */
 #include "../harness/handoff_rounds.h"
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,8 +75,8 @@ static int run_core_placement(bench_run_t *run)
 
 const bench_experiment_t exp_core_placement = {
     .id = BENCH_EXP_CORE_PLACEMENT,
-    .summary = "queue, semaphore and notification handoff: both tasks on one core vs one per core",
-    .requires = BENCH_TARGET_TASKS | BENCH_TARGET_TWO_CORES,
+    .summary = EXP_CORE_PLACEMENT_SUMMARY,
+    .requires = EXP_CORE_PLACEMENT_REQUIRES,
     .definitions =
         "latency (closed loop, as queue-latency): from the producer's timestamp taken just before\n"
         "  its send call to the consumer's timestamp taken just after its receive call returned\n"

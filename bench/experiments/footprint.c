@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 
 /* FreeRTOS reference sizes. Not measured here: determined once by compiling
  * the FreeRTOS-Kernel V11.1.0 headers (include/FreeRTOS.h) for a 32-bit
@@ -305,7 +306,7 @@ static int run_footprint(bench_run_t *run)
 
 const bench_experiment_t exp_footprint = {
     .id = BENCH_EXP_FOOTPRINT,
-    .summary = "bytes per object (measured on live objects) next to the documented formula",
+    .summary = EXP_FOOTPRINT_SUMMARY,
     .definitions =
         "bytes (B): what the object's footprint call (rtipc_*_footprint) reports for a live object\n"
         "  created dynamically with the shape in the variant: control block plus storage.\n"
@@ -320,5 +321,5 @@ const bench_experiment_t exp_footprint = {
         "rtipc-queueset formula: the set's own block is not documented; it is derived from a\n"
         "  length-1 set, so the formula checks the length x pointer term.",
     .run = run_footprint,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_FOOTPRINT_REQUIRES,
 };

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 #include "../trace/trace.h"
 
 #define CONSUMER_PRIO 12
@@ -747,7 +748,7 @@ static int run_isr_handoff(bench_run_t *run)
 
 const bench_experiment_t exp_isr_handoff = {
     .id = BENCH_EXP_ISR_HANDOFF,
-    .summary = "interrupt handler -> higher-priority task on core 0 through a queue, with and without yield-from-ISR",
+    .summary = EXP_ISR_HANDOFF_SUMMARY,
     .definitions =
         "Setup: an rtipc interrupt source on core 0 (its handler runs in core 0's interrupt thread,\n"
         "  above every task); the consumer task on core 0 (priority 12) receives from an rtipc queue of\n"
@@ -789,5 +790,5 @@ const bench_experiment_t exp_isr_handoff = {
         "The note says whether the tick-rate cap (no-yield throughput <= 1.1 x tick rate) appears, per\n"
         "depth. The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_isr_handoff,
-    .requires = BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS,
+    .requires = EXP_ISR_HANDOFF_REQUIRES,
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #define RECEIVER_PRIO 12
 #define SENDER_PRIO 10
@@ -581,7 +582,7 @@ static int run_notify_modes(bench_run_t *run)
 
 const bench_experiment_t exp_notify_modes = {
     .id = BENCH_EXP_NOTIFY_MODES,
-    .summary = "task notification latency and correctness counts per mode, core 1 -> core 0 and from an ISR",
+    .summary = EXP_NOTIFY_MODES_SUMMARY,
     .definitions =
         "Receiver task on core 0 (priority 12) owns notification slot 0; sender task on core 1\n"
         "(priority 10). Modes (receiver call / sender call):\n"
@@ -615,5 +616,5 @@ const bench_experiment_t exp_notify_modes = {
         "  ones, in order. In every mode nothing is left pending at the end.\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_notify_modes,
-    .requires = BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS,
+    .requires = EXP_NOTIFY_MODES_REQUIRES,
 };

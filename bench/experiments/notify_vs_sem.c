@@ -5,6 +5,7 @@
  * to show what that method measures. */
 #include "../harness/handoff_rounds.h"
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -258,7 +259,7 @@ out:
 
 const bench_experiment_t exp_notify_vs_sem = {
     .id = BENCH_EXP_NOTIFY_VS_SEM,
-    .summary = "binary semaphore vs task notification give -> take cross-core, properly and naively",
+    .summary = EXP_NOTIFY_VS_SEM_SUMMARY,
     .definitions =
         "Sender on core 0 (priority 10), receiver on core 1 (priority 12), as in the report.\n"
         "rtipc-sem: the sender stores the sequence number in a shared variable, then\n"
@@ -285,5 +286,5 @@ const bench_experiment_t exp_notify_vs_sem = {
         "  no further round starts and a note says so (not with --samples).\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_notify_vs_sem,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_NOTIFY_VS_SEM_REQUIRES,
 };

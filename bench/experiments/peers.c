@@ -358,6 +358,9 @@ static int run_peers(bench_run_t *run)
                "this tree)", (long long)RTIPC_SPIN_NS_DEFAULT);
     if (granted)
         bench_note(run, "%s: the kernel refused depth %d; depth %zu used", granted_by, DEPTH, granted);
+    /* The figure of the control-block target (harness/perf_targets.c). */
+    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_CONTROL_BLOCK, BENCH_METRIC_BYTES, "B",
+                    (double)rtipc_queue_footprint_for(0, 0));
     bench_progress(run, 1.0);
     return 0;
 }

@@ -2,6 +2,7 @@
  * sends a 4-byte counter through a depth-100 rtipc queue to a consumer task
  * on core 0 that is blocked in its receive call. */
 #include "experiments.h"
+#include "needs_tasks.h"
 #include "../trace/trace.h"
 
 static int run_queue_latency(bench_run_t *run)
@@ -54,7 +55,7 @@ out:
 
 const bench_experiment_t exp_queue_latency = {
     .id = BENCH_EXP_QUEUE_LATENCY,
-    .summary = "4-byte counter through a depth-100 queue, core 1 -> core 0 (and same core)",
+    .summary = EXP_QUEUE_LATENCY_SUMMARY,
     .definitions =
         "latency (closed loop): from the producer's timestamp taken just before rtipc_queue_send\n"
         "  to the consumer's timestamp taken just after rtipc_queue_receive returned (the consumer\n"
@@ -66,5 +67,5 @@ const bench_experiment_t exp_queue_latency = {
         "  to the consumer running after its receive; a late producer adds to the latency.\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_queue_latency,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_QUEUE_LATENCY_REQUIRES,
 };

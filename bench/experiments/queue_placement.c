@@ -3,6 +3,7 @@
  * send (the host's stand-in for a queue placed in slow external memory). */
 #include "../harness/handoff_rounds.h"
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -196,8 +197,7 @@ out:
 
 const bench_experiment_t exp_queue_placement = {
     .id = BENCH_EXP_QUEUE_PLACEMENT,
-    .summary = "queue-latency with the queue's memory warm vs evicted from all caches before each "
-               "send",
+    .summary = EXP_QUEUE_PLACEMENT_SUMMARY,
     .definitions =
         "The queue (depth 100, 4-byte items) is created with rtipc_queue_create_static in\n"
         "caller memory: 400 B of item storage and the control block, each on its own cache lines.\n"
@@ -219,5 +219,5 @@ const bench_experiment_t exp_queue_placement = {
         "  no further round starts and a note says so (not with --samples).\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_queue_placement,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_QUEUE_PLACEMENT_REQUIRES,
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #define QS_SOURCES 3
 #define QS_LEN 10
@@ -333,7 +334,7 @@ static int run_queue_set(bench_run_t *run)
 
 const bench_experiment_t exp_queue_set = {
     .id = BENCH_EXP_QUEUE_SET,
-    .summary = "3 sources: one consumer on a queue set vs 3 consumer tasks (latency, memory)",
+    .summary = EXP_QUEUE_SET_SUMMARY,
     .definitions =
         "Setup: three queues of length 10, 4-byte items. One producer task on core 1 (priority 10)\n"
         "  sends each message (a sequence number) to a randomly chosen queue, closed loop: it waits\n"
@@ -351,5 +352,5 @@ const bench_experiment_t exp_queue_set = {
         "Every message is checked: its number must be the next one and it must come out of the\n"
         "  queue it was sent to; otherwise the run fails.",
     .run = run_queue_set,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_QUEUE_SET_REQUIRES,
 };

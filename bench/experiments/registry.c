@@ -24,6 +24,7 @@ extern const bench_experiment_t exp_notify_vs_sem;
 extern const bench_experiment_t exp_notify_modes;
 extern const bench_experiment_t exp_peers;
 extern const bench_experiment_t exp_round_trip;
+extern const bench_experiment_t exp_lockfree_cost;
 
 const bench_experiment_t *const bench_experiments[] = {
     &exp_queue_latency,
@@ -42,6 +43,7 @@ const bench_experiment_t *const bench_experiments[] = {
     &exp_notify_modes,
     &exp_peers,
     &exp_round_trip,
+    &exp_lockfree_cost,
 };
 const size_t bench_experiment_count = sizeof bench_experiments / sizeof bench_experiments[0];
 

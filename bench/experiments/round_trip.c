@@ -14,6 +14,7 @@
 
 #include "../mechanisms/mechanisms.h"
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #define PRIORITY 10
 #define STALL_NS 2000000000LL
@@ -210,8 +211,7 @@ static int run_round_trip(bench_run_t *run)
 
 const bench_experiment_t exp_round_trip = {
     .id = BENCH_EXP_ROUND_TRIP,
-    .summary = "request/reply between two equal-priority tasks, and both ends in one task: rtipc's queue, "
-               "semaphore and notification beside the FreeRTOS kernel's own calls",
+    .summary = EXP_ROUND_TRIP_SUMMARY,
     .definitions =
         "round-trip (ns): the pinger's timestamp before it sends (gives) its request to its timestamp\n"
         "  after the reply returned from its receive (take); the echo, of the same priority on the same\n"
@@ -223,5 +223,5 @@ const bench_experiment_t exp_round_trip = {
         "  same run, where rtipc runs on FreeRTOS (kernel-* rows; missing elsewhere). On the Cortex-M3\n"
         "  under QEMU -icount shift=0 one ns is one instruction.",
     .run = run_round_trip,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_ROUND_TRIP_REQUIRES,
 };

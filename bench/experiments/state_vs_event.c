@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "experiments.h"
+#include "needs_tasks.h"
 
 #define SV_PRODUCER_PERIOD_NS 1000000LL   /* R = 1 kHz */
 #define SV_CONSUMER_PERIOD_NS 5000000LL   /* acts every 5 ms */
@@ -344,7 +345,7 @@ static int run_state_vs_event(bench_run_t *run)
 
 const bench_experiment_t exp_state_vs_event = {
     .id = BENCH_EXP_STATE_VS_EVENT,
-    .summary = "1 kHz state producer, consumer acting every 5 ms: queue vs overwrite vs mailbox",
+    .summary = EXP_STATE_VS_EVENT_SUMMARY,
     .definitions =
         "Setup: producer task on core 1 (priority 10) publishes a 16-byte state {timestamp, number}\n"
         "  every 1 ms (timestamp taken just before the publish call); consumer task on core 0\n"
@@ -365,5 +366,5 @@ const bench_experiment_t exp_state_vs_event = {
         "  every number is consumed or dropped, exactly once; overwrite and mailbox values never go\n"
         "  back (a value may repeat if no newer one exists); mailbox version = number + 1.",
     .run = run_state_vs_event,
-    .requires = BENCH_TARGET_TASKS,
+    .requires = EXP_STATE_VS_EVENT_REQUIRES,
 };

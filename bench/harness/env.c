@@ -30,14 +30,11 @@ static double timestamp_overhead(void)
 
 void bench_env_collect(bench_env_t *env)
 {
-    snprintf(env->sched_policy, sizeof env->sched_policy, "%s", rtipc_sched_policy_describe());
-    env->sched_fifo = rtipc_sched_policy() == RTIPC_SCHED_FIFO;
     bench_target_describe(env);
     snprintf(env->compiler, sizeof env->compiler, "%s", BENCH_COMPILER);
     snprintf(env->cflags, sizeof env->cflags, "%s", BENCH_CFLAGS);
     snprintf(env->rtipc_version, sizeof env->rtipc_version, "%s", BENCH_RTIPC_VERSION);
     snprintf(env->git_commit, sizeof env->git_commit, "%s", BENCH_GIT_COMMIT);
-    env->tick_hz = rtipc_tick_rate();
     env->timestamp_overhead_ns = timestamp_overhead();
     env->memory.kind = BENCH_MEMORY_NONE;
     env->memory.now_bytes = env->memory.extreme_bytes = -1;

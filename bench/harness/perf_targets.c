@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "../names.h"
-#include "rtipc/queue.h"
 #include "run.h"
 
 /* One figure of a target: a row's median (or value), or a number. */
@@ -33,7 +32,6 @@ typedef struct {
     double scale;
 } target_t;
 
-static double queue_control_block(void) { return (double)rtipc_queue_footprint_for(0, 0); }
 /* The slot lives inside the task descriptor: its size is what notify.h
  * documents (8 B: value + state), not a sizeof this code can take. */
 static double notify_slot(void) { return 8; }
@@ -78,7 +76,7 @@ static const target_t targets[] = {
     {PEERS, BENCH_MECH_RTIPC_NOTIFY, "call-cost-p50/25ns", "call-cost p50 / 25 ns",
      P50(BENCH_MECH_RTIPC_NOTIFY, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST), FIXED(ns25), 1.0, false,
      "%.0f / %.0f ns", 1},
-    {PEERS, BENCH_MECH_RTIPC_QUEUE, "control-block/64B", "footprint_for(0,0) / 64 B", FIXED(queue_control_block),
+    {PEERS, BENCH_MECH_RTIPC_QUEUE, "control-block/64B", "footprint_for(0,0) / 64 B", VALUE(BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_CONTROL_BLOCK, BENCH_METRIC_BYTES),
      FIXED(b64), 1.0, false, "%.0f / %.0f B", 1},
     {PEERS, BENCH_MECH_RTIPC_NOTIFY, "slot/8B", "slot (notify.h says 8 B) / 8 B", FIXED(notify_slot), FIXED(b8),
      1.0, false, "%.0f / %.0f B", 1},

@@ -12,12 +12,28 @@
 
 /* ---------------------------------------------------------------- tables */
 
-static void put_us(FILE *out, double ns, int width)
+/* Distribution tables are in microseconds where the clock counts time, in
+ * whole instructions where it counts those (a row's "ns" is then one
+ * instruction: target.h). */
+typedef struct {
+    double divisor;
+    int decimals;
+    const char *label;
+} table_unit_t;
+
+static table_unit_t table_unit(const bench_run_t *run)
+{
+    if (strcmp(run->env.clock.unit, "instr") == 0)
+        return (table_unit_t){1.0, 0, "instr"};
+    return (table_unit_t){1000.0, 3, "us"};
+}
+
+static void put_figure(FILE *out, const table_unit_t *u, double ns, int width)
 {
     if (isnan(ns))
         fprintf(out, " %*s", width, "-");
     else
-        fprintf(out, " %*.3f", width, ns / 1000.0);
+        fprintf(out, " %*.*f", width, u->decimals, ns / u->divisor);
 }
 
 static size_t max_len(const bench_run_t *run, const bench_outcome_t *oc, bench_kind_t kind,
@@ -39,6 +55,7 @@ static size_t max_len(const bench_run_t *run, const bench_outcome_t *oc, bench_k
 void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc)
 {
     const char *id = oc->experiment->id;
+    const table_unit_t u = table_unit(run);
     fprintf(out, "\n== %s: %s ==\n", id, oc->experiment->summary);
     int mw = (int)max_len(run, oc, BENCH_DIST, 0, 9), vw = (int)max_len(run, oc, BENCH_DIST, 1, 7);
     int tw = (int)max_len(run, oc, BENCH_DIST, 2, 6);
@@ -48,23 +65,22 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
         if (r->kind != BENCH_DIST || strcmp(r->experiment, id) != 0)
             continue;
         if (!header) {
+            char h[9][16];
+            static const char *const names[9] = {"min", "mean", "p50", "p90", "p99", "p99.9", "max", "jitter", "sd"};
+            for (int k = 0; k < 9; k++)
+                snprintf(h[k], sizeof h[k], "%s[%s]", names[k], u.label);
             fprintf(out, "%-*s  %-*s  %-*s %8s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", mw,
-                    "mechanism", vw, "variant", tw, "metric", "n", "min[us]", "mean[us]", "p50[us]",
-                    "p90[us]", "p99[us]", "p99.9[us]", "max[us]", "jitter[us]", "sd[us]", "p50 95%CI");
+                    "mechanism", vw, "variant", tw, "metric", "n", h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
+                    h[8], "p50 95%CI");
             header = true;
         }
         const bench_stats_t *s = &r->stats;
         fprintf(out, "%-*s  %-*s  %-*s %8lu", mw, r->mechanism, vw, r->variant, tw, r->metric, (unsigned long)s->n);
-        put_us(out, s->min, 10);
-        put_us(out, s->mean, 10);
-        put_us(out, s->p50, 10);
-        put_us(out, s->p90, 10);
-        put_us(out, s->p99, 10);
-        put_us(out, s->p999, 10);
-        put_us(out, s->max, 10);
-        put_us(out, s->max - s->min, 10);
-        put_us(out, s->stddev, 10);
-        fprintf(out, "  %.3f-%.3f\n", s->p50_lo / 1000.0, s->p50_hi / 1000.0);
+        const double figures[9] = {s->min, s->mean, s->p50, s->p90, s->p99, s->p999, s->max, s->max - s->min,
+                                   s->stddev};
+        for (int k = 0; k < 9; k++)
+            put_figure(out, &u, figures[k], 10);
+        fprintf(out, "  %.*f-%.*f\n", u.decimals, s->p50_lo / u.divisor, u.decimals, s->p50_hi / u.divisor);
     }
     mw = (int)max_len(run, oc, BENCH_VALUE, 0, 9);
     vw = (int)max_len(run, oc, BENCH_VALUE, 1, 7);

@@ -43,7 +43,10 @@ bench_result_t *bench_add_dist(bench_run_t *run, const char *mechanism, const ch
         bench_fail(run, "%s/%s: no samples recorded", mechanism, variant);
         return NULL;
     }
-    bench_result_t *row = new_row(run, BENCH_DIST, mechanism, variant, metric, "ns");
+    /* In the clock's unit: "ns", or "instr" where the clock counts
+     * instructions (the samples are then instructions, target.h). */
+    const char *unit = run->env.clock.unit[0] ? run->env.clock.unit : "ns";
+    bench_result_t *row = new_row(run, BENCH_DIST, mechanism, variant, metric, unit);
     if (!row || bench_stats_compute(s, &row->stats) != 0) {
         if (row)
             run->n_results--;

@@ -202,6 +202,7 @@ int bench_target_lock_memory(void)
 
 void bench_target_describe(bench_env_t *env)
 {
+    bench_rtipc_describe(env);
     snprintf(env->target, sizeof env->target, "%s", bench_target_name());
     env->cores_online = bench_target_core_count();
 #if FREERTOS_ON_HOST_OS

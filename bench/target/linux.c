@@ -81,6 +81,7 @@ int bench_target_lock_memory(void) { return bench_host_lock_memory(); }
 
 void bench_target_describe(bench_env_t *env)
 {
+    bench_rtipc_describe(env);
     snprintf(env->target, sizeof env->target, "%s", bench_target_name());
     bench_host_cpu_model(env->cpu_model, sizeof env->cpu_model);
     env->cores_online = bench_host_cpus_online();

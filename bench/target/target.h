@@ -9,9 +9,9 @@
  *                            heap's statistics) and by rtipcCONFIG_CYCLES_*,
  *                            never by board code
  *   bench/target/bare.c      no kernel (rtipc's bare-metal port): a clock,
- *                            memory figures and the console that the board
- *                            hands over (bench_target_bare_setup); no tasks,
- *                            no interrupts
+ *                            stamps, memory figures, the console and one
+ *                            software interrupt line that the board hands
+ *                            over (bench_target_bare_setup); no tasks
  *
  * A build compiles exactly one of them (bench/sources.cmake), with the
  * parts every target shares (target.c, clock.c, console.c) and host.c when
@@ -83,6 +83,36 @@ int64_t bench_target_now_ns(void);
  * the board described. */
 void bench_target_clock(bench_clock_t *out);
 
+/* ---- short spans in one context -------------------------------------------- */
+
+/* A pair of stamps around code that runs in one context, for spans of tens of
+ * instructions, where the clock's own grain would be most of the figure. A
+ * board may resolve them finer than bench_target_now_ns (the mps2-an385
+ * board's stamps are exact to the instruction where its timer counts 40 per
+ * instruction tick: docs/mcu.md, "Clock"); elsewhere they are two readings
+ * of bench_target_now_ns. bench_target_stamp_span is the span in the clock's
+ * unit plus a fixed cost of the pair (measure it as an empty span and
+ * subtract its median). start and end may be taken in different contexts of
+ * one core (a task and an interrupt handler); never on two cores. Context:
+ * any; bounded (a board's stamp may wait for one timer count). */
+typedef struct {
+    int64_t ns;       /* bench_target_now_ns at the stamp (every target) */
+    uint32_t raw[3];  /* what a board's stamp keeps besides (bare metal) */
+} bench_stamp_t;
+bench_stamp_t bench_target_stamp_start(void);
+bench_stamp_t bench_target_stamp_end(void);
+int64_t bench_target_stamp_span(bench_stamp_t start, bench_stamp_t end);
+/* The resolution of a stamp span in the clock's unit: the clock's own, or
+ * the board's finer one. */
+double bench_target_stamp_resolution(void);
+
+/* ---- the tick ---------------------------------------------------------------- */
+
+/* Set rtipc's tick rate for the run (`run --tick-hz`): rtipc_tick_set_rate
+ * on Linux and FreeRTOS; RTIPC_ENOTSUP on bare metal (no tick). 0 or an
+ * rtipc error code. */
+int bench_target_set_tick_rate(uint32_t hz);
+
 /* ---- sleeping ------------------------------------------------------------ */
 
 /* Sleep at least @p ns nanoseconds; blocks. Linux: nanosleep, no rtipc call,
@@ -150,10 +180,12 @@ size_t bench_target_task_stack(size_t requested, const char **how);
 /* A software-triggered interrupt whose handler runs on @p core, as rtipc's
  * interrupt layer gives it (rtipc_irq_create: on Linux the core's interrupt
  * thread above every task; on FreeRTOS the kernel port's back end, such as
- * the simulator's interrupt thread or a spare NVIC line on Cortex-M).
+ * the simulator's interrupt thread or a spare NVIC line on Cortex-M; on bare
+ * metal the board's one software line, so one source at a time, core 0).
  * 0 and *out set, or an rtipc error code (RTIPC_ENOTSUP where the target
- * has none, bare metal included). Task context; blocks only while starting
- * the core's interrupt thread. */
+ * has none; on bare metal RTIPC_EBUSY while the line has a source and
+ * RTIPC_EINVAL for a core other than 0). Task context (the main loop on
+ * bare metal); blocks only while starting the core's interrupt thread. */
 int bench_target_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out);
 
 /* Raise @p irq once (rtipc_irq_trigger); a raise while one is pending
@@ -167,6 +199,10 @@ int bench_target_irq_delete(rtipc_irq_t *irq);
 /* rtipc_cycles() in ns since its first reading (rtipc_targets.c): the clock
  * of the targets whose timestamps are rtipc's cycle counter. */
 int64_t bench_rtipc_cycles_ns(void);
+/* The scheduler's policy and the tick rate as rtipc reports them, into
+ * @p env (rtipc_targets.c): the first part of bench_target_describe on the
+ * targets with rtipc's kernel layer. */
+void bench_rtipc_describe(struct bench_env *env);
 
 /* ---- signal lines -------------------------------------------------------------- */
 
@@ -214,8 +250,9 @@ int bench_target_lock_memory(void);
 /* ---- the run's environment ------------------------------------------------- */
 
 /* Fill the platform's part of @p env: target, cpu_model, cores_online,
- * kernel, hostname, started_utc, the priority mapping (priorities) and the
- * clock. Called once, before the experiments, by bench_env_collect. Linux:
+ * kernel, hostname, started_utc, the scheduler (sched_policy, sched_fifo),
+ * tick_hz (1 standing for none on bare metal), the priority mapping
+ * (priorities) and the clock. Called once, before the experiments, by bench_env_collect. Linux:
  * /proc/cpuinfo, uname, the UTC time. FreeRTOS: the kernel's version, and on
  * the simulator the host's description; on a board without a calendar,
  * started_utc is "unknown". */
@@ -244,10 +281,27 @@ typedef struct {
                                         counter_hz) */
     void (*memory)(bench_memory_t *out);  /* the board's figures, or NULL for none */
     const char *description;         /* "Cortex-M3, QEMU mps2-an385" (kernel field) */
+    /* Stamps finer than the counter (bench_target_stamp_*), or NULL for
+     * readings of the counter; stamp_span gives the span in the clock's
+     * unit, stamp_resolution its grain. */
+    void (*stamp_start)(uint32_t raw[3]);
+    void (*stamp_end)(uint32_t raw[3]);
+    int64_t (*stamp_span)(const uint32_t start[3], const uint32_t end[3]);
+    double stamp_resolution;
+    /* One software interrupt line: pend it (its handler, at a priority the
+     * board chose, then calls bench_target_bare_interrupt), or NULL when the
+     * board has none. Context: any. */
+    void (*irq_pend)(void);
+    const char *irq_description;     /* "IRQ 27 at NVIC priority 0x80" */
 } bench_bare_board_t;
 
 /* Hand the board's clock and memory to the bare-metal target; call once at
  * start-up, before any other bench_target_* call. Only bare.c defines it. */
 void bench_target_bare_setup(const bench_bare_board_t *board);
+
+/* The board's interrupt handler for its software interrupt line calls this:
+ * it runs the handler bench_target_irq_create registered (nothing when
+ * none is). Context: that interrupt handler. Only bare.c defines it. */
+void bench_target_bare_interrupt(void);
 
 #endif

@@ -76,6 +76,8 @@ typedef struct {
  *         RTIPC_MAILBOX_MAX_VALUE_SIZE.
  * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: bare metal (no kernel, no heap) has no rtipc_mailbox_create;
+ * use rtipc_mailbox_create_static.
  */
 int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out);
 
@@ -103,6 +105,9 @@ int rtipc_mailbox_create_static(size_t value_size, const void *initial, void *st
  * @retval RTIPC_EINVAL mb is not a live mailbox.
  * @retval RTIPC_EBUSY tasks wait in rtipc_mailbox_wait_newer; not deleted.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: bare metal frees nothing (static mailboxes only) and cannot
+ * tell an interrupt handler from the main loop: delete from the main loop;
+ * it is never RTIPC_EBUSY there (nothing waits).
  */
 int rtipc_mailbox_delete(rtipc_mailbox_t *mb);
 

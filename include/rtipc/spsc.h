@@ -76,6 +76,8 @@ typedef struct {
  *         RTIPC_SPSC_MAX_CAPACITY, item_size 0, or the storage size overflows.
  * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: bare metal (no kernel, no heap) has no rtipc_spsc_create; use
+ * rtipc_spsc_create_static.
  */
 int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out);
 
@@ -104,6 +106,9 @@ int rtipc_spsc_create_static(size_t capacity, size_t item_size, void *storage, r
  * @retval RTIPC_EBUSY a task is parked in rtipc_spsc_push or rtipc_spsc_pop;
  *         the ring was not deleted.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: bare metal frees nothing (static rings only) and cannot tell
+ * an interrupt handler from the main loop: delete from the main loop; it is
+ * never RTIPC_EBUSY there (nothing parks).
  */
 int rtipc_spsc_delete(rtipc_spsc_t *r);
 

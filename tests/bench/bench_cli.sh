@@ -39,7 +39,7 @@ for id in $("$bench" list | cut -d' ' -f1); do
     "$bench" help "$id" | grep -q "^$id: " || fail "help $id"
     n=$((n + 1))
 done
-[ "$n" -eq 16 ] || fail "list shows $n experiments, expected 16"
+[ "$n" -eq 17 ] || fail "list shows $n experiments, expected 17"
 
 # --version: the project version of CMakeLists.txt, on stdout, status 0, from
 # every command.

@@ -11,7 +11,7 @@ mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 grep -q '"unit": "instr", "n": 2000' "$mcu" || fail "data/mcu.json has no instr distribution"
-"$validator" "$mcu" mcu-timestamp mcu-spsc mcu-mailbox mcu-isr-handoff mcu-footprint ||
+"$validator" "$mcu" lockfree-cost ||
     fail "the recorded bare-metal run is not valid"
 
 # A distribution in an unknown unit is rejected.
@@ -34,6 +34,6 @@ cmp -s "$mcu" "$work/slower.json" && fail "the slower file is unchanged"
 "$validator" "$work/slower.json" >/dev/null || fail "the slower file is not valid"
 "$bench" compare "$mcu" "$work/slower.json" >"$work/slower.txt"; rc=$?
 [ "$rc" -eq 1 ] || { cat "$work/slower.txt"; fail "a doubled instruction count exited $rc, not 1"; }
-grep -E "^mcu-spsc +rtipc-spsc +1-item +push\+pop .*regressed" "$work/slower.txt" >/dev/null ||
+grep -E "^lockfree-cost +rtipc-spsc +1-item +push\+pop .*regressed" "$work/slower.txt" >/dev/null ||
     { cat "$work/slower.txt"; fail "the doubled row is not marked regressed"; }
 echo "mcu bench JSON: ok"

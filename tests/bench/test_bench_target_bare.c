@@ -1,8 +1,9 @@
 /* The bare-metal target seam (bench/target/bare.c) on the host, with a
- * board whose counter the test drives: the clock it was handed, no tasks and
- * no interrupts (refused with RTIPC_ENOTSUP, and experiments that need them
- * reported missing with the reason), memory figures from the board, and the
- * console sink's marker lines. */
+ * board whose counter the test drives: the clock it was handed, the board's
+ * stamps, its one software interrupt line (one source at a time, core 0
+ * only), no tasks and no tick (refused with RTIPC_ENOTSUP, and experiments
+ * that need tasks reported missing with the reason), memory figures from
+ * the board, and the console sink's marker lines. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,15 +32,46 @@ static void board_memory(bench_memory_t *out)
     out->extreme_bytes = 1024;
 }
 
+/* The board's stamps: raw[0] is a stamp number, the span counts them x 7. */
+static uint32_t stamps_taken;
+static void stamp_start(uint32_t raw[3]) { raw[0] = ++stamps_taken, raw[1] = 11, raw[2] = 0; }
+static void stamp_end(uint32_t raw[3]) { raw[0] = ++stamps_taken, raw[1] = 0, raw[2] = 22; }
+static int64_t stamp_span(const uint32_t a[3], const uint32_t b[3])
+{
+    assert_int_equal(a[1], 11);  /* each side's raw words come back as the board kept them */
+    assert_int_equal(b[2], 22);
+    return (int64_t)(b[0] - a[0]) * 7;
+}
+
+/* The line: a pend runs the handler at once, as an enabled interrupt of
+ * higher priority than the main loop would. */
+static int pends;
+static void irq_pend(void)
+{
+    pends++;
+    bench_target_bare_interrupt();
+}
+
+static bench_bare_board_t the_board(void)
+{
+    return (bench_bare_board_t){.read_counter = read_counter,
+                                .counter_hz = 25e6,
+                                .clock = {.name = "test-timer", .provenance = BENCH_CLOCK_EMULATED_INSTRUCTIONS,
+                                          .resolution = 40},
+                                .memory = board_memory,
+                                .description = "a test board",
+                                .stamp_start = stamp_start,
+                                .stamp_end = stamp_end,
+                                .stamp_span = stamp_span,
+                                .stamp_resolution = 1,
+                                .irq_pend = irq_pend,
+                                .irq_description = "line 27"};
+}
+
 static int setup(void **state)
 {
     (void)state;
-    bench_bare_board_t b = {.read_counter = read_counter,
-                            .counter_hz = 25e6,
-                            .clock = {.name = "test-timer", .provenance = BENCH_CLOCK_EMULATED_INSTRUCTIONS,
-                                      .resolution = 1},
-                            .memory = board_memory,
-                            .description = "a test board"};
+    bench_bare_board_t b = the_board();
     bench_target_bare_setup(&b);
     return 0;
 }
@@ -62,23 +94,92 @@ static void test_clock_is_the_boards(void **state)
 }
 
 static void entry(void *arg) { (void)arg; }
-static void isr(void *arg) { (void)arg; }
 
-static void test_no_tasks_no_interrupts(void **state)
+static void test_no_tasks_no_tick(void **state)
 {
     (void)state;
-    assert_int_equal(bench_target_features(), 0);
+    assert_int_equal(bench_target_features(), BENCH_TARGET_INTERRUPTS);
     assert_int_equal(bench_target_core_count(), 1);
     bench_task_spec_t spec = {.name = "t", .priority = 10, .entry = entry};
     rtipc_task_t *t = (rtipc_task_t *)&spec;
     assert_int_equal(bench_target_task_start(&spec, &t), RTIPC_ENOTSUP);
     assert_null(t);
-    rtipc_irq_t *irq = (rtipc_irq_t *)&spec;
-    assert_int_equal(bench_target_irq_create(0, isr, NULL, &irq), RTIPC_ENOTSUP);
-    assert_null(irq);
+    assert_int_equal(bench_target_set_tick_rate(1000), RTIPC_ENOTSUP);
     assert_int_equal(bench_thread_cpu_ns(), -1);
     assert_int_equal(bench_thread_switches(), 0);
     assert_int_equal(bench_target_lock_memory(), 1);
+}
+
+static void test_stamps_are_the_boards(void **state)
+{
+    (void)state;
+    stamps_taken = 0;
+    bench_stamp_t a = bench_target_stamp_start();
+    bench_stamp_t b = bench_target_stamp_end();
+    assert_int_equal(bench_target_stamp_span(a, b), 7);  /* the board's span, not the counter's */
+    assert_true(b.ns > a.ns);                            /* the clock is read beside them */
+    assert_true(bench_target_stamp_resolution() == 1);
+    /* Without the board's stamps: two readings of the counter, its grain. */
+    bench_bare_board_t plain = the_board();
+    plain.stamp_start = NULL, plain.stamp_end = NULL, plain.stamp_span = NULL;
+    bench_target_bare_setup(&plain);
+    a = bench_target_stamp_start();
+    b = bench_target_stamp_end();
+    assert_int_equal(bench_target_stamp_span(a, b), 1000);  /* 25 counts of 40 ns */
+    assert_true(bench_target_stamp_resolution() == 40);
+    bench_bare_board_t full = the_board();
+    bench_target_bare_setup(&full);
+}
+
+static int isr_calls;
+static void *isr_arg;
+static void counting_isr(void *arg)
+{
+    isr_calls++;
+    isr_arg = arg;
+}
+
+static void test_one_software_line(void **state)
+{
+    (void)state;
+    int token;
+    rtipc_irq_t *irq = NULL, *other = (rtipc_irq_t *)&token;
+    assert_int_equal(bench_target_irq_create(0, counting_isr, NULL, NULL), RTIPC_EINVAL);
+    assert_int_equal(bench_target_irq_create(1, counting_isr, NULL, &other), RTIPC_EINVAL);
+    assert_null(other);
+    assert_int_equal(bench_target_irq_create(0, NULL, NULL, &other), RTIPC_EINVAL);
+    bench_target_bare_interrupt();  /* a stray interrupt with no source: nothing runs */
+    assert_int_equal(isr_calls, 0);
+    assert_int_equal(bench_target_irq_create(0, counting_isr, &token, &irq), RTIPC_OK);
+    assert_non_null(irq);
+    assert_int_equal(bench_target_irq_create(0, counting_isr, NULL, &other), RTIPC_EBUSY);
+    assert_null(other);
+    pends = 0;
+    assert_int_equal(bench_target_irq_trigger(irq), RTIPC_OK);
+    assert_int_equal(bench_target_irq_trigger(irq), RTIPC_OK);
+    assert_int_equal(pends, 2);
+    assert_int_equal(isr_calls, 2);
+    assert_ptr_equal(isr_arg, &token);
+    assert_int_equal(bench_target_irq_trigger(NULL), RTIPC_EINVAL);
+    assert_int_equal(bench_target_irq_delete(irq), RTIPC_OK);
+    assert_int_equal(bench_target_irq_trigger(irq), RTIPC_EINVAL);  /* ended: refused */
+    assert_int_equal(bench_target_irq_delete(irq), RTIPC_EINVAL);
+    bench_target_bare_interrupt();
+    assert_int_equal(isr_calls, 2);
+    /* The line is free again. */
+    assert_int_equal(bench_target_irq_create(0, counting_isr, NULL, &irq), RTIPC_OK);
+    assert_int_equal(bench_target_irq_delete(irq), RTIPC_OK);
+    /* A board without a line: none, and the feature is gone. */
+    bench_bare_board_t none = the_board();
+    none.irq_pend = NULL;
+    bench_target_bare_setup(&none);
+    assert_int_equal(bench_target_features(), 0);
+    assert_int_equal(bench_target_irq_create(0, counting_isr, NULL, &irq), RTIPC_ENOTSUP);
+    assert_null(irq);
+    assert_int_equal(bench_target_irq_trigger(irq), RTIPC_ENOTSUP);
+    assert_int_equal(bench_target_irq_delete(irq), RTIPC_ENOTSUP);
+    bench_bare_board_t full = the_board();
+    bench_target_bare_setup(&full);
 }
 
 static int run_experiment(bench_run_t *run)
@@ -98,7 +199,10 @@ static void test_unavailable_experiments_say_why(void **state)
                         "needs tasks and blocking objects, which this target (bare-metal) lacks");
     e.requires = BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS | BENCH_TARGET_TWO_CORES;
     assert_string_equal(bench_experiment_unavailable(&e, why, sizeof why),
-                        "needs tasks and blocking objects, software-triggered interrupts and two cores, "
+                        "needs tasks and blocking objects and two cores, which this target (bare-metal) lacks");
+    e.requires = BENCH_TARGET_TASKS | BENCH_TARGET_THREAD_CPU_TIME | BENCH_TARGET_TWO_CORES;
+    assert_string_equal(bench_experiment_unavailable(&e, why, sizeof why),
+                        "needs tasks and blocking objects, two cores and per-task CPU time, "
                         "which this target (bare-metal) lacks");
     bench_experiment_t absent = {.id = "y", .unavailable = "built for Linux only"};
     assert_string_equal(bench_experiment_unavailable(&absent, why, sizeof why), "built for Linux only");
@@ -119,6 +223,10 @@ static void test_memory_and_environment(void **state)
     assert_int_equal(env.cores_online, 1);
     assert_non_null(strstr(env.kernel, "a test board"));
     assert_string_equal(env.clock.name, "test-timer");
+    assert_int_equal(env.tick_hz, 1);
+    assert_int_equal(env.sched_fifo, 0);
+    assert_non_null(strstr(env.sched_policy, "bare metal"));
+    assert_non_null(strstr(env.priorities, "line 27"));
 }
 
 static void test_output_goes_to_the_console(void **state)
@@ -172,7 +280,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clock_is_the_boards),
-        cmocka_unit_test(test_no_tasks_no_interrupts),
+        cmocka_unit_test(test_no_tasks_no_tick),
+        cmocka_unit_test(test_stamps_are_the_boards),
+        cmocka_unit_test(test_one_software_line),
         cmocka_unit_test(test_unavailable_experiments_say_why),
         cmocka_unit_test(test_memory_and_environment),
         cmocka_unit_test(test_output_goes_to_the_console),
