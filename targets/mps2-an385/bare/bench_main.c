@@ -9,7 +9,6 @@
  * console (the JSON between its marker lines); the exit status through
  * semihosting (docs/mcu.md). */
 #include <stdio.h>
-#include <string.h>
 
 #include "board.h"
 #include "cli.h"
@@ -25,19 +24,8 @@
 
 void board_spin_turns(uint32_t n); /* board_asm.S: n turns of 2 instructions */
 
-static char line[512];
 static char *args[MAX_ARGS + 1];
-static int nargs;
 static char description[96];
-
-/* Split @p s at spaces into args; the first word names the program. */
-static void split(char *s)
-{
-    nargs = 0;
-    for (char *tok = strtok(s, " "); tok && nargs < MAX_ARGS; tok = strtok(NULL, " "))
-        args[nargs++] = tok;
-    args[nargs] = NULL;
-}
 
 /* ---- what the board hands to the seam ---- */
 
@@ -130,15 +118,7 @@ int main(void)
         .irq_description = "IRQ 27 (a spare NVIC line, pended by software) at NVIC priority 0x80",
     };
     bench_target_bare_setup(&board);
-    /* QEMU passes the image's name (or the first arg=) as the program,
-     * then the rest; with nothing after it, the default. */
-    if (board_command_line(line, sizeof line) > 0)
-        split(line);
-    if (nargs <= 1) {
-        snprintf(line, sizeof line, "rtipc-bench %s", RTIPC_BARE_BENCH_ARGS);
-        split(line);
-    }
-    args[0] = "rtipc-bench";
+    int nargs = board_args("rtipc-bench", RTIPC_BARE_BENCH_ARGS, args, MAX_ARGS);
     int status = bench_cli(nargs, args);
     if (board_stamp_anomalies() != 0) {
         printf("rtipc-bench: %lu stamps found the timer off its period\n", (unsigned long)board_stamp_anomalies());

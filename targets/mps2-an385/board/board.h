@@ -120,6 +120,13 @@ uint64_t board_counter(void);
  * or -1 when there is none or it does not fit. */
 int board_command_line(char *buf, unsigned len);
 
+/* A program's arguments from that command line, split at spaces into
+ * @p argv (room for @p max_args + 1 pointers, NULL-terminated; the words
+ * live in a static buffer), argv[0] being @p program; when the command line
+ * has no words after the program's name, @p defaults split the same way.
+ * Returns argc. Call once, from one context. */
+int board_args(const char *program, const char *defaults, char **argv, int max_args);
+
 /* Timestamps exact to the instruction, taken as a pair of calls around
  * the code to measure: board_stamp_start() waits for the timer's next
  * change; board_stamp_end() counts turns of a 4-instruction spin loop until

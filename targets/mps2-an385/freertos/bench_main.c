@@ -6,7 +6,6 @@
  * RTIPC_CM3_BENCH_ARGS. Results go to the console (the JSON between its
  * marker lines); the exit status through semihosting (docs/mcu.md). */
 #include <stdio.h>
-#include <string.h>
 
 #include "FreeRTOS.h"
 #include "task.h"
@@ -26,18 +25,8 @@
 
 extern uint32_t rtipc_cm3_systick_hz; /* configCPU_CLOCK_HZ (app_hooks.c) */
 
-static char line[512];
 static char *args[MAX_ARGS + 1];
 static int nargs;
-
-/* Split @p s at spaces into args; the first word names the program. */
-static void split(char *s)
-{
-    nargs = 0;
-    for (char *tok = strtok(s, " "); tok && nargs < MAX_ARGS; tok = strtok(NULL, " "))
-        args[nargs++] = tok;
-    args[nargs] = NULL;
-}
 
 static void runner(void *arg)
 {
@@ -52,15 +41,7 @@ int main(void)
     (void)board_calibrate();
     rtipc_cm3_systick_hz = board_systick_hz();
     (void)board_counter(); /* the clock's origin */
-    /* QEMU passes the kernel image's name (or the first arg=) as the
-     * program, then the rest; with nothing after it, the default. */
-    if (board_command_line(line, sizeof line) > 0)
-        split(line);
-    if (nargs <= 1) {
-        snprintf(line, sizeof line, "rtipc-bench %s", RTIPC_CM3_BENCH_ARGS);
-        split(line);
-    }
-    args[0] = "rtipc-bench";
+    nargs = board_args("rtipc-bench", RTIPC_CM3_BENCH_ARGS, args, MAX_ARGS);
     if (xTaskCreate(runner, "rtipc-bench", RUNNER_STACK_WORDS, NULL, RUNNER_PRIORITY, NULL) != pdPASS) {
         printf("rtipc-bench: cannot create the runner task\n");
         return 1;
