@@ -26,8 +26,8 @@
  *
  * Memory (exact; ESP-IDF's figures in brackets):
  * - control block: rtipc_ringbuf_footprint_for(0, type) bytes, 72 on a
- *   64-bit host (one allocation with the storage when created dynamically;
- *   caller memory when created statically);
+ *   64-bit Linux host (one allocation with the storage when created
+ *   dynamically; caller memory when created statically);
  * - storage: the size given at creation (rounded up to a multiple of 4 for
  *   item types when created dynamically);
  * - per item (no-split, allow-split): a 4-byte header [8] plus the data
@@ -49,6 +49,12 @@
  * item can be overtaken by smaller ones that fit). A woken waiter is not
  * handed the space or the item; it competes again with the time it has left.
  *
+ * Port notes: on FreeRTOS the ring buffer is rtipc's own over the port's
+ * critical sections (the kernel has none; ESP-IDF's is not used yet): "the
+ * object's lock" is a critical section, so a copy masks interrupts for its
+ * length; the control block holds a counting semaphore, its queue-set member
+ * (160 B on a 32-bit Cortex-M3); a wait parks at once (no spin).
+ *
  * Deadlock hazard (as in ESP-IDF): received items pin their space until
  * returned, and acquired items block the readers behind them until completed.
  * A task that holds a received item and waits for another, or holds an
@@ -61,6 +67,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -87,9 +94,11 @@ typedef enum {
 typedef struct rtipc_ringbuf rtipc_ringbuf_t;
 
 /** Caller-provided memory for a statically created ring buffer's control
- *  block. */
+ *  block (RTIPC_RINGBUF_STATIC_SIZE bytes: 72 on Linux; on FreeRTOS it
+ *  holds a kernel semaphore for queue-set membership besides, 192 on a
+ *  32-bit target, rtipc/config.h). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[72];
+    _Alignas(8) unsigned char opaque[RTIPC_RINGBUF_STATIC_SIZE];
 } rtipc_ringbuf_static_t;
 
 /**

@@ -34,6 +34,7 @@
 #define RTIPC_COMMON_RINGBUF_CORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Buffer types (the public enum in rtipc/ringbuf.h has the same values). */
@@ -123,6 +124,47 @@ bool rtipc__rb_in_use(const rtipc__rb_t *r);
 static inline uint32_t rtipc__rb_item_bytes(unsigned type, uint32_t len)
 {
     return type == RTIPC__RB_BYTEBUF ? len : RTIPC__RB_HEADER + ((len + RTIPC__RB_ALIGN - 1) & ~(RTIPC__RB_ALIGN - 1));
+}
+
+/* ---- argument checks, the same on every port ------------------------------
+ * The public calls of rtipc/ringbuf.h accept and refuse the same inputs on
+ * every port because they ask these. They return rtipc error codes. */
+
+/* One of the three types. */
+static inline bool rtipc__rb_type_ok(unsigned type) { return type <= RTIPC__RB_BYTEBUF; }
+
+/* The capacity a ring buffer of @p size bytes gets, or 0 when the shape is
+ * refused. @p round: dynamic creation rounds the item types up to a multiple
+ * of 4; static creation demands one. */
+uint32_t rtipc__rb_capacity_for(size_t size, unsigned type, bool round);
+
+/* rtipc_ringbuf_item_footprint: bytes one item takes, 0 for a refused one. */
+size_t rtipc__rb_item_footprint(unsigned type, size_t size);
+
+/* Caller storage of a static ring buffer: 4-byte aligned for the item types. */
+static inline bool rtipc__rb_storage_ok(unsigned type, const void *storage)
+{
+    return storage != NULL && (type == RTIPC__RB_BYTEBUF || (uintptr_t)storage % RTIPC__RB_ALIGN == 0);
+}
+
+/* An item of @p size bytes for a buffer of this type and capacity: 0, or
+ * RTIPC_EINVAL (empty, or larger than an empty buffer takes). */
+int rtipc__rb_check_item(unsigned type, uint32_t capacity, size_t size);
+
+/* The receive calls, by what they hand back. */
+enum { RTIPC__RB_RECV_WHOLE, RTIPC__RB_RECV_SPLIT, RTIPC__RB_RECV_UP_TO };
+
+/* A receive of @p kind on a buffer of @p type: 0, RTIPC_EINVAL (an output
+ * pointer NULL, split's two more included; up_to with max 0) or
+ * RTIPC_ENOTSUP (a call the type does not have). */
+int rtipc__rb_check_receive(unsigned type, int kind, const void *a, const void *b, const void *c, const void *d,
+                            size_t max);
+
+/* How many items a set member may post at once: the smallest items that
+ * fit, each one event. */
+static inline uint32_t rtipc__rb_set_capacity(const rtipc__rb_t *r)
+{
+    return r->size / rtipc__rb_item_bytes(r->type, 1);
 }
 
 #endif

@@ -102,6 +102,7 @@ void conf_eventgroup(conf_t *c);
 void conf_streambuf(conf_t *c);
 void conf_msgbuf(conf_t *c);
 void conf_mailbox_spsc(conf_t *c);
+void conf_ringbuf(conf_t *c);
 void conf_irq(conf_t *c);
 
 #endif

@@ -170,6 +170,7 @@ int rtipc_conformance_run_flags(void (*emit)(const char *line, void *ctx), void 
     conf_streambuf(&c);
     conf_msgbuf(&c);
     conf_mailbox_spsc(&c);
+    conf_ringbuf(&c);
     conf_irq(&c);
 
     (void)rtipc_queue_delete(c.log);

@@ -726,7 +726,7 @@ static void check_queuesets(void)
     CHECK_RC(rtipc_queueset_remove_queue(set, q), RTIPC_OK);
     CHECK_RC(rtipc_queueset_remove_sem(set, s), RTIPC_OK);
     CHECK(rtipc_queueset_overflows(set) == 0);
-    CHECK_RC(rtipc_queueset_add_ringbuf(set, NULL), RTIPC_ENOTSUP);
+    CHECK_RC(rtipc_queueset_add_ringbuf(set, NULL), RTIPC_EINVAL);
     CHECK_RC(rtipc_queueset_delete(set), RTIPC_OK);
     CHECK_RC(rtipc_queue_delete(q), RTIPC_OK);
     CHECK_RC(rtipc_queue_delete(big), RTIPC_OK);
@@ -952,12 +952,143 @@ static void check_irq(void)
     CHECK_RC(rtipc_irq_timer_stop(irq), RTIPC_EINVAL);
 }
 
+/* ---- ring buffers (the port's own; the contract is the conformance suite's) ---- */
+#define RB_ITEMS 2000u
+
+typedef struct {
+    rtipc_ringbuf_t *rb;
+    uint32_t received, errors;
+    int rc;
+} rb_ctx_t;
+
+/* Items of 1..13 bytes, each starting with its 4-byte sequence number. */
+static size_t rb_item_len(uint32_t seq) { return 4u + seq % 10u; }
+
+static void rb_producer(void *arg)
+{
+    rb_ctx_t *c = arg;
+    uint8_t buf[16];
+    for (uint32_t seq = 0; seq < RB_ITEMS; ++seq) {
+        memcpy(buf, &seq, sizeof seq);
+        memset(buf + 4, (int)(seq & 0xffu), sizeof buf - 4);
+        if (rtipc_ringbuf_send(c->rb, buf, rb_item_len(seq), rtipc_ms(1000)) != RTIPC_OK) {
+            c->errors++;
+            return;
+        }
+    }
+}
+
+static void rb_consumer(void *arg)
+{
+    rb_ctx_t *c = arg;
+    for (uint32_t want = 0; want < RB_ITEMS; ++want) {
+        void *item = NULL;
+        size_t n = 0;
+        c->rc = rtipc_ringbuf_receive(c->rb, &item, &n, rtipc_ms(1000));
+        if (c->rc != RTIPC_OK)
+            return;
+        uint32_t seq;
+        memcpy(&seq, item, sizeof seq);
+        if (seq != want || n != rb_item_len(want) || (n > 4 && ((uint8_t *)item)[n - 1] != (uint8_t)(want & 0xffu)))
+            c->errors++;
+        (void)rtipc_ringbuf_return(c->rb, item);
+        c->received++;
+    }
+}
+
+typedef struct {
+    rtipc_ringbuf_t *rb;
+    volatile int rc;
+    volatile bool woken;
+} rb_isr_t;
+
+static void rb_isr_send(void *arg)
+{
+    rb_isr_t *x = arg;
+    static const uint8_t msg[3] = {7, 8, 9};
+    bool w = false;
+    x->rc = rtipc_ringbuf_send_from_isr(x->rb, msg, sizeof msg, &w);
+    x->woken = w;
+}
+
+/* Receive one item (the handler's 7 8 9), check and return it. */
+static void rb_take_one(void *arg)
+{
+    rb_ctx_t *c = arg;
+    void *item = NULL;
+    size_t n = 0;
+    c->rc = rtipc_ringbuf_receive(c->rb, &item, &n, rtipc_ms(1000));
+    if (c->rc != RTIPC_OK)
+        return;
+    c->received = (uint32_t)n;
+    if (n != 3 || memcmp(item, "\x07\x08\x09", 3) != 0)
+        c->errors++;
+    c->rc = rtipc_ringbuf_return(c->rb, item);
+}
+
+static void blocked_in_ringbuf(void *arg)
+{
+    void *item;
+    size_t n;
+    (void)rtipc_ringbuf_receive(arg, &item, &n, RTIPC_FOREVER);
+}
+
+static void check_ringbufs(void)
+{
+    /* Static creation in caller memory, and its shape rules. */
+    static rtipc_ringbuf_static_t cb;
+    static _Alignas(4) uint8_t storage[64];
+    rtipc_ringbuf_t *rb = NULL;
+    CHECK_RC(rtipc_ringbuf_create_static(62, RTIPC_RINGBUF_NOSPLIT, storage, &cb, &rb), RTIPC_EINVAL);
+    CHECK_RC(rtipc_ringbuf_create_static(64, RTIPC_RINGBUF_NOSPLIT, storage + 1, &cb, &rb), RTIPC_EINVAL);
+    CHECK_RC(rtipc_ringbuf_create_static(64, RTIPC_RINGBUF_NOSPLIT, storage, &cb, &rb), RTIPC_OK);
+    CHECK(rtipc_ringbuf_footprint(rb) == rtipc_ringbuf_footprint_for(64, RTIPC_RINGBUF_NOSPLIT));
+    CHECK(rtipc_ringbuf_item_footprint(RTIPC_RINGBUF_NOSPLIT, 5) == RTIPC_RINGBUF_ITEM_BYTES(5));
+
+    /* From an interrupt handler: a receiver of higher priority is readied
+     * and the handler is told to yield. */
+    rb_isr_t x = {rb, 1, false};
+    rtipc_irq_t *irq = NULL;
+    CHECK_RC(rtipc_irq_create(0, rb_isr_send, &x, &irq), RTIPC_OK);
+    if (irq) {
+        rb_ctx_t waiter = {.rb = rb, .rc = 1};
+        rtipc_task_t *t = spawn("rbwait", CHECK_PRIO + 1, rb_take_one, &waiter);
+        CHECK_RC(rtipc_irq_trigger(irq), RTIPC_OK);
+        CHECK_RC(x.rc, RTIPC_OK);
+        CHECK(x.woken);
+        join(t);
+        CHECK_RC(waiter.rc, RTIPC_OK);
+        CHECK(waiter.received == 3 && waiter.errors == 0);
+        CHECK(rtipc_ringbuf_items_waiting(rb) == 0 && rtipc_ringbuf_bytes_used(rb) == 0);
+        CHECK_RC(rtipc_irq_delete(irq), RTIPC_OK);
+    }
+    CHECK_RC(rtipc_ringbuf_delete(rb), RTIPC_OK);
+
+    /* A task deleted while parked leaves the buffer deletable. */
+    rtipc_ringbuf_t *other = NULL;
+    CHECK_RC(rtipc_ringbuf_create(32, RTIPC_RINGBUF_BYTEBUF, &other), RTIPC_OK);
+    rtipc_task_t *parked = spawn("rbpark", CHECK_PRIO + 1, blocked_in_ringbuf, other);
+    CHECK_RC(rtipc_ringbuf_delete(other), RTIPC_EBUSY);
+    CHECK_RC(rtipc_task_delete(parked), RTIPC_OK);
+    CHECK_RC(rtipc_ringbuf_delete(other), RTIPC_OK);
+    CHECK_RC(rtipc_ringbuf_send(other, "x", 1, RTIPC_NO_WAIT), RTIPC_EINVAL);
+
+    /* Producer and consumer of different priorities through a small buffer:
+     * every item arrives once, in order, intact. */
+    rb_ctx_t c = {.rc = 1};
+    CHECK_RC(rtipc_ringbuf_create(48, RTIPC_RINGBUF_NOSPLIT, &c.rb), RTIPC_OK);
+    rtipc_task_t *cons = spawn("rbcons", CHECK_PRIO - 1, rb_consumer, &c);
+    rtipc_task_t *prod = spawn("rbprod", CHECK_PRIO - 2, rb_producer, &c);
+    join(prod);
+    join(cons);
+    CHECK_RC(c.rc, RTIPC_OK);
+    CHECK(c.received == RB_ITEMS && c.errors == 0);
+    CHECK_RC(rtipc_ringbuf_delete(c.rb), RTIPC_OK);
+}
+
 /* ---- what the port does not support ----------------------------------------- */
 static void check_unsupported(void)
 {
-    rtipc_ringbuf_t *rb = NULL;
-    CHECK_RC(rtipc_ringbuf_create(64, RTIPC_RINGBUF_NOSPLIT, &rb), RTIPC_ENOTSUP);
-    CHECK(rtipc_ringbuf_item_footprint(RTIPC_RINGBUF_NOSPLIT, 5) == RTIPC_RINGBUF_ITEM_BYTES(5));
     rtipc_wdt_config_t wcfg;
     memset(&wcfg, 0, sizeof wcfg);
     CHECK_RC(rtipc_wdt_start(&wcfg), RTIPC_ENOTSUP);
@@ -1068,6 +1199,7 @@ static void check_task(void *arg)
     run_section("mailbox/spsc", check_own_objects);
     run_section("task delete", check_delete_blocked);
     run_section("interrupts", check_irq);
+    run_section("ring buffers", check_ringbufs);
     run_section("unsupported", check_unsupported);
 #ifdef RTIPC_EXAMPLE_CONFORMANCE
     run_section("conformance", run_conformance);

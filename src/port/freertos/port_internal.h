@@ -18,6 +18,7 @@
 
 #include "rtipc/config.h"
 #include "rtipc/error.h"
+#include "rtipc/ringbuf.h"
 #include "rtipc/spin.h"
 #include "rtipc/task.h"
 #include "rtipc/time.h"
@@ -264,6 +265,7 @@ struct rtipc_task *rtipc__fr_task_find(TaskHandle_t handle);
 #define RTIPC__FR_QUEUE_MAGIC 0x51554555u /* "QUEU" */
 #define RTIPC__FR_SEM_MAGIC 0x53454d41u   /* "SEMA" */
 #define RTIPC__FR_MUTEX_MAGIC 0x4d555458u /* "MUTX" */
+#define RTIPC__FR_RINGBUF_MAGIC 0x52494e47u /* "RING": a ring buffer's set member (ringbuf.c) */
 
 struct rtipc__fr_qhead {
     uint32_t magic;
@@ -280,6 +282,15 @@ static inline struct rtipc__fr_qhead *rtipc__fr_qhead_of(void *kernel_handle)
 {
     return (struct rtipc__fr_qhead *)(void *)((unsigned char *)kernel_handle - offsetof(struct rtipc__fr_qhead, cb));
 }
+
+/* A ring buffer's queue-set member (ringbuf.c): its counting semaphore and
+ * the capacity it takes in a set, with 0, or RTIPC_EBUSY (items in it or
+ * out of it; adding: in a set already; both outputs set), or RTIPC_EINVAL
+ * (not a live ring buffer). */
+int rtipc__fr_ringbuf_member(rtipc_ringbuf_t *rb, bool adding, struct rtipc__fr_qhead **member,
+                             uint32_t *capacity);
+/* The ring buffer handle whose member @p member is. */
+void *rtipc__fr_ringbuf_of_member(struct rtipc__fr_qhead *member);
 
 /* Count the caller in (d = 1) or out (d = -1) of a kernel object's waiters,
  * remembering it in the caller's descriptor (adopted already by the callers'

@@ -1,8 +1,9 @@
 /* Queue sets on FreeRTOS: a kernel queue set (xQueueCreateSetStatic; on
  * kernels without it xQueueCreateSet, from the kernel heap) over
- * rtipc queues and semaphores. The kernel member handle is the address of
- * the kernel object inside rtipc's wrapper, which maps it back to the rtipc
- * handle. Ring buffers do not exist on this port (ringbuf.c). */
+ * rtipc queues, semaphores and ring buffers (through the counting semaphore
+ * each ring buffer carries, ringbuf.c). The kernel member handle is the
+ * address of the kernel object inside rtipc's wrapper, which maps it back to
+ * the rtipc handle. */
 #include <string.h>
 
 #include "port_internal.h"
@@ -151,21 +152,39 @@ int rtipc_queueset_remove_sem(rtipc_queueset_t *set, rtipc_sem_t *s)
     return remove_member(set, m, rtipc__fr_sem_max(s));
 }
 
-/* No ring buffer can be live on this port (ringbuf.c). */
+/* A ring buffer joins and leaves a set only while nothing is in it or out
+ * of it (its own count, not its member's, says so). */
 int rtipc_queueset_add_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
 {
-    (void)rb;
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    return live(set) ? RTIPC_ENOTSUP : RTIPC_EINVAL;
+    if (!live(set))
+        return RTIPC_EINVAL;
+    struct rtipc__fr_qhead *m;
+    uint32_t capacity;
+    int rc = rtipc__fr_ringbuf_member(rb, true, &m, &capacity);
+    return rc == RTIPC_OK ? add(set, m, capacity) : rc;
 }
 
 int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
 {
-    (void)rb;
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    return live(set) ? RTIPC_ENOTSUP : RTIPC_EINVAL;
+    if (!live(set))
+        return RTIPC_EINVAL;
+    struct rtipc__fr_qhead *m;
+    uint32_t capacity;
+    int rc = rtipc__fr_ringbuf_member(rb, false, &m, &capacity);
+    if (rc == RTIPC_EINVAL || m->set != set)
+        return RTIPC_EINVAL; /* not a member of this set comes first, busy or not */
+    return rc == RTIPC_OK ? remove_member(set, m, capacity) : rc;
+}
+
+/* The rtipc handle a kernel member stands for. */
+static void *member_of(QueueSetMemberHandle_t h)
+{
+    struct rtipc__fr_qhead *m = rtipc__fr_qhead_of(h);
+    return m->magic == RTIPC__FR_RINGBUF_MAGIC ? rtipc__fr_ringbuf_of_member(m) : (void *)m;
 }
 
 int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t timeout)
@@ -182,7 +201,7 @@ int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t 
         rtipc__fr_waiter_add(&set->waiters, -1);
     if (!h)
         return rtipc__fr_fail(timeout);
-    *member = rtipc__fr_qhead_of(h);
+    *member = member_of(h);
     return RTIPC_OK;
 }
 
@@ -193,7 +212,7 @@ int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member)
     QueueSetMemberHandle_t h = xQueueSelectFromSetFromISR(set->handle);
     if (!h)
         return RTIPC_EWOULDBLOCK;
-    *member = rtipc__fr_qhead_of(h);
+    *member = member_of(h);
     return RTIPC_OK;
 }
 

@@ -46,28 +46,12 @@ _Static_assert(sizeof(struct rtipc__ringbuf) <= sizeof(rtipc_ringbuf_static_t),
 /* The ring buffer a handle names, or NULL (src/common/handle.h). */
 static struct rtipc__ringbuf *get(const rtipc_ringbuf_t *handle) { return rtipc__handle_get(handle, RTIPC__H_RINGBUF); }
 
-static bool type_ok(rtipc_ringbuf_type_t type)
-{
-    return type == RTIPC_RINGBUF_NOSPLIT || type == RTIPC_RINGBUF_ALLOWSPLIT || type == RTIPC_RINGBUF_BYTEBUF;
-}
+static bool type_ok(rtipc_ringbuf_type_t type) { return rtipc__rb_type_ok((unsigned)type); }
 
-static bool item_type(rtipc_ringbuf_type_t type) { return type != RTIPC_RINGBUF_BYTEBUF; }
-
-/* Capacity for a requested size, or 0 if invalid. round: dynamic creation
- * rounds item types up to a multiple of 4; static creation demands it. */
+/* The core's shape rules (ringbuf_core.h), the same on every port. */
 static uint32_t capacity_for(size_t size, rtipc_ringbuf_type_t type, bool round)
 {
-    if (!type_ok(type) || size == 0 || size > RTIPC_RINGBUF_MAX_SIZE)
-        return 0;
-    if (!item_type(type))
-        return (uint32_t)size;
-    if (size % RTIPC__RB_ALIGN != 0) {
-        if (!round)
-            return 0;
-        size = (size + RTIPC__RB_ALIGN - 1) & ~(size_t)(RTIPC__RB_ALIGN - 1);
-    }
-    /* A header and at least one aligned data word. */
-    return size >= RTIPC__RB_HEADER + RTIPC__RB_ALIGN ? (uint32_t)size : 0;
+    return rtipc__rb_capacity_for(size, (unsigned)type, round);
 }
 
 size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type)
@@ -88,9 +72,7 @@ int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *handle, int64_t ns)
 
 size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
 {
-    if (!type_ok(type) || size == 0 || size > RTIPC_RINGBUF_MAX_SIZE)
-        return 0;
-    return rtipc__rb_item_bytes((unsigned)type, (uint32_t)size);
+    return rtipc__rb_item_footprint((unsigned)type, size);
 }
 
 /* Initialise rb and open its handle; false when the handle table is full. */
@@ -132,9 +114,7 @@ int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *st
                                 rtipc_ringbuf_t **out)
 {
     uint32_t cap = capacity_for(size, type, false);
-    if (!out || !cb || !storage || cap == 0)
-        return RTIPC_EINVAL;
-    if (item_type(type) && (uintptr_t)storage % RTIPC__RB_ALIGN != 0)
+    if (!out || !cb || cap == 0 || !rtipc__rb_storage_ok((unsigned)type, storage))
         return RTIPC_EINVAL;
     return init((struct rtipc__ringbuf *)(void *)cb, type, storage, cap, 0, out) ? RTIPC_OK : RTIPC_ENOMEM;
 }
@@ -292,9 +272,7 @@ static int attempt_acquire(rtipc_op_t *op)
 /* Common check of the sending calls: 0, or the error to return. */
 static int check_size(const struct rtipc__ringbuf *rb, size_t size)
 {
-    if (size == 0 || size > rtipc__rb_max_item_for(rb->type, rb->core.size))
-        return RTIPC_EINVAL;
-    return RTIPC_OK;
+    return rtipc__rb_check_item(rb->type, rb->core.size, size);
 }
 
 int rtipc_ringbuf_send(rtipc_ringbuf_t *handle, const void *data, size_t size, rtipc_timeout_t timeout)
@@ -383,21 +361,13 @@ static int attempt_receive(rtipc_op_t *op)
     return RTIPC_OK;
 }
 
-enum recv_kind { RECV_WHOLE, RECV_SPLIT, RECV_UP_TO };
+enum recv_kind { RECV_WHOLE = RTIPC__RB_RECV_WHOLE, RECV_SPLIT = RTIPC__RB_RECV_SPLIT, RECV_UP_TO = RTIPC__RB_RECV_UP_TO };
 
 /* Argument and type checks of every receive: 0, or the error to return. */
 static int check_receive(const struct rtipc__ringbuf *rb, enum recv_kind kind, const void *a, const void *b,
                          const void *c, const void *d, size_t max)
 {
-    if (!rb || !a || !b || (kind == RECV_SPLIT && (!c || !d)))
-        return RTIPC_EINVAL;
-    unsigned type = rb->type;
-    if ((kind == RECV_WHOLE && type == RTIPC__RB_ALLOWSPLIT) || (kind == RECV_SPLIT && type == RTIPC__RB_BYTEBUF) ||
-        (kind == RECV_UP_TO && type != RTIPC__RB_BYTEBUF))
-        return RTIPC_ENOTSUP;
-    if (kind == RECV_UP_TO && max == 0)
-        return RTIPC_EINVAL;
-    return RTIPC_OK;
+    return rb ? rtipc__rb_check_receive(rb->type, (int)kind, a, b, c, d, max) : RTIPC_EINVAL;
 }
 
 static uint32_t clamp_max(size_t max) { return max > UINT32_MAX ? UINT32_MAX : (uint32_t)max; }
@@ -593,10 +563,7 @@ size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *handle)
 /* ---- queue-set membership, read side (queueset.c) ---------------------- */
 /* Each stored item posts one event, so the most events at once is the number
  * of smallest items that fit: that is what the member counts against the set. */
-static uint32_t set_capacity(const struct rtipc__ringbuf *rb)
-{
-    return rb->core.size / rtipc__rb_item_bytes(rb->core.type, 1);
-}
+static uint32_t set_capacity(const struct rtipc__ringbuf *rb) { return rtipc__rb_set_capacity(&rb->core); }
 
 int rtipc__ringbuf_attach_set(void *member, struct rtipc__queueset *set, uint32_t *capacity)
 {
