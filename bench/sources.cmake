@@ -109,7 +109,8 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/notify_vs_sem.c
     ${_rtipc_bench_dir}/experiments/notify_modes.c
     ${_rtipc_bench_dir}/experiments/core_placement.c
-    ${_rtipc_bench_dir}/experiments/round_trip.c)
+    ${_rtipc_bench_dir}/experiments/round_trip.c
+    ${_rtipc_bench_dir}/experiments/mechanism_compare.c)
 
 # The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip):
 # on a FreeRTOS target the mechanisms, elsewhere the reason they are missing.
@@ -125,7 +126,6 @@ set(RTIPC_BENCH_HOST_MECHANISMS
     ${_rtipc_bench_dir}/harness/watchdog.c)
 
 set(RTIPC_BENCH_HOST_EXPERIMENTS
-    ${_rtipc_bench_dir}/experiments/mechanism_compare.c
     ${_rtipc_bench_dir}/experiments/interference.c
     ${_rtipc_bench_dir}/experiments/peers.c
     ${RTIPC_BENCH_HOST_MECHANISMS})

@@ -12,6 +12,5 @@
                                      .requires = EXP_##upper##_REQUIRES,               \
                                      .unavailable = EXP_##upper##_ABSENT}
 
-NOT_HERE(exp_mechanism_compare, "mechanism-compare", MECHANISM_COMPARE);
 NOT_HERE(exp_interference, "interference", INTERFERENCE);
 NOT_HERE(exp_peers, "peers", PEERS);

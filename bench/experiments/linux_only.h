@@ -4,13 +4,6 @@
 #ifndef BENCH_EXPERIMENTS_LINUX_ONLY_H
 #define BENCH_EXPERIMENTS_LINUX_ONLY_H
 
-#define EXP_MECHANISM_COMPARE_SUMMARY \
-    "send/receive overhead, round trip, ISR safety and memory: rtipc queue and ring buffers vs heap queues " \
-    "and OS peers"
-#define EXP_MECHANISM_COMPARE_REQUIRES (BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS)
-#define EXP_MECHANISM_COMPARE_ABSENT \
-    "built for Linux only: it measures Linux's pipes, eventfd and POSIX message queues and C++ heap queues"
-
 #define EXP_INTERFERENCE_SUMMARY \
     "cross-core queue and notification handoff while core 1 runs an irq storm, a CPU hog or a memory hog"
 #define EXP_INTERFERENCE_REQUIRES \

@@ -11,7 +11,7 @@
 
 #include "../mechanisms/mechanisms.h"
 #include "experiments.h"
-#include "linux_only.h"
+#include "needs_tasks.h"
 
 #define LEN 100                 /* the published shape: depth 100, 4-byte items */
 #define BATCH 8                 /* calls between two timestamps in the batched rows */
@@ -71,14 +71,14 @@ static int check_item(mc_state_t *st, const char *what, int rc, uint32_t got, ui
     if (bench_failure_is_set(&st->failure))
         return -1;
     if (rc != 0) {
-        bench_failure_set(&st->failure, "%s: %s of item %u failed: %s", st->m->name, what, want,
+        bench_failure_set(&st->failure, "%s: %s of item %lu failed: %s", st->m->name, what, (unsigned long)want,
                           bench_mech_strerror(rc, buf, sizeof buf));
         return -1;
     }
     if (got != want) {
         bench_failure_set(&st->failure,
-                          "%s: %s delivered item %u where %u was due (lost, duplicated or reordered)",
-                          st->m->name, what, got, want);
+                          "%s: %s delivered item %lu where %lu was due (lost, duplicated or reordered)",
+                          st->m->name, what, (unsigned long)got, (unsigned long)want);
         return -1;
     }
     return 0;
@@ -139,7 +139,7 @@ static int memory_step(mc_state_t *st, uint32_t *seq)
     for (uint32_t k = 0; k < LEN; k++) {
         int rc = st->m->try_send(st->obj[0], *seq + k);
         if (rc != 0) {
-            bench_failure_set(&st->failure, "%s: only %u of %d 4-byte items fit (%s)", st->m->name, k, LEN,
+            bench_failure_set(&st->failure, "%s: only %lu of %d 4-byte items fit (%s)", st->m->name, (unsigned long)k, LEN,
                               bench_mech_strerror(rc, buf, sizeof buf));
             return -1;
         }
@@ -188,7 +188,7 @@ static void overhead_task(void *arg)
         int rc = m->send(o, seq);
         int64_t t1 = bench_now_ns();
         if (rc != 0) {
-            bench_failure_set(&st->failure, "%s: send of item %u failed: %s", m->name, seq,
+            bench_failure_set(&st->failure, "%s: send of item %lu failed: %s", m->name, (unsigned long)seq,
                               bench_mech_strerror(rc, buf, sizeof buf));
             break;
         }
@@ -353,6 +353,13 @@ static int supervise(bench_run_t *run, mc_state_t *st, const rtipc_task_config_t
 static size_t granted;
 static const char *granted_by;
 
+/* The mechanism is built for this target (not an absent entry). */
+static bool here(const char *name)
+{
+    const bench_mech_t *m = bench_mech_find(name);
+    return m && !m->absent;
+}
+
 static int measure_mech(bench_run_t *run, const bench_mech_t *m, mc_state_t *st)
 {
     char why[160] = "";
@@ -498,11 +505,15 @@ static int run_mechanism_compare(bench_run_t *run)
     bench_note(run, "send/receive overhead: %lld ns of timestamp overhead subtracted from every sample "
                "(so a sample can fall slightly below 0); round-trip includes it",
                (long long)llround(bench_timestamp_overhead_ns(run)));
-    bench_note(run, "eventfd carries no payload: the sequence number goes through a shared variable "
-               "(stored before the write, loaded after the read; the read must return a count of 1)");
-    bench_note(run, "pipe, eventfd, posix-mq: their memory is in the kernel, so no memory row");
-    bench_note(run, "heap queues' memory: the control structure plus the heap blocks live with 100 "
-               "items, as malloc_usable_size reports them");
+    /* Remarks about the peers, where this target has them. */
+    if (here(BENCH_MECH_EVENTFD))
+        bench_note(run, "eventfd carries no payload: the sequence number goes through a shared variable "
+                   "(stored before the write, loaded after the read; the read must return a count of 1)");
+    if (here(BENCH_MECH_PIPE))
+        bench_note(run, "pipe, eventfd, posix-mq: their memory is in the kernel, so no memory row");
+    if (here(BENCH_MECH_MUTEX_CONDVAR_LIST))
+        bench_note(run, "heap queues' memory: the control structure plus the heap blocks live with 100 "
+                   "items, as malloc_usable_size reports them");
     if (granted)
         bench_note(run, "%s: the kernel refused depth %d; measured with depth %zu (at most one "
                    "message is in flight)", granted_by, LEN, granted);

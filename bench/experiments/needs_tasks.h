@@ -60,4 +60,9 @@
     "semaphore and notification beside the FreeRTOS kernel's own calls"
 #define EXP_ROUND_TRIP_REQUIRES BENCH_TARGET_TASKS
 
+#define EXP_MECHANISM_COMPARE_SUMMARY \
+    "send/receive overhead, round trip, ISR safety and memory: rtipc queue and ring buffers vs heap queues " \
+    "and OS peers"
+#define EXP_MECHANISM_COMPARE_REQUIRES (BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS)
+
 #endif
