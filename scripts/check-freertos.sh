@@ -142,7 +142,7 @@ check_cm3() {
         cmake --build "$BUILD/release" -j"$JOBS" --target validate_bench_json rtipc-bench >/dev/null || return 1
     # rtipc-bench's own experiments, the ones that run on one core with
     # what this port has (docs/mcu.md); the others are listed as missing.
-    MCU_EXPERIMENTS="queue-latency queue-placement isr-handoff mechanism-compare blocked-producer state-vs-event batching queue-set \
+    MCU_EXPERIMENTS="queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer state-vs-event batching queue-set \
 footprint notify-vs-sem notify-modes round-trip lockfree-cost" \
         scripts/mcu-run.sh "$dir/rtipc-cm3-freertos-bench.elf" "$dir/bench.json" \
         "$BUILD/release/tests/validate_bench_json" "$BUILD/release/bench/rtipc-bench" >"$dir/bench.txt" 2>&1

@@ -61,6 +61,15 @@ static bool have_interrupts(void)
     return known == 1;
 }
 
+/* A board has per-task CPU time when its configuration keeps the kernel's
+ * run-time statistics and says the rate of their counter. */
+#if !FREERTOS_ON_HOST_OS && defined(benchCONFIG_RUN_TIME_COUNTER_HZ) && configGENERATE_RUN_TIME_STATS == 1 && \
+    configUSE_TRACE_FACILITY == 1
+#define BENCH_FREERTOS_RUN_TIME_STATS 1
+#else
+#define BENCH_FREERTOS_RUN_TIME_STATS 0
+#endif
+
 unsigned bench_target_features(void)
 {
     unsigned f = BENCH_TARGET_TASKS;
@@ -70,6 +79,8 @@ unsigned bench_target_features(void)
         f |= BENCH_TARGET_TWO_CORES;
     if (FREERTOS_ON_HOST_OS)
         f |= BENCH_TARGET_THREAD_CPU_TIME | BENCH_TARGET_FILES;
+    if (BENCH_FREERTOS_RUN_TIME_STATS)
+        f |= BENCH_TARGET_THREAD_CPU_TIME;
     return f;
 }
 
@@ -137,6 +148,12 @@ int64_t bench_target_thread_cpu_ns(void)
 {
 #if FREERTOS_ON_HOST_OS
     return bench_host_thread_cpu_ns();  /* each task is a host thread */
+#elif BENCH_FREERTOS_RUN_TIME_STATS
+    /* The kernel adds a task's slice to its counter when it switches out:
+     * the slice running now is not in the figure yet. */
+    TaskStatus_t st;
+    vTaskGetInfo(NULL, &st, pdFALSE, eRunning);
+    return (int64_t)((double)st.ulRunTimeCounter * 1e9 / (double)benchCONFIG_RUN_TIME_COUNTER_HZ);
 #else
     return -1;
 #endif

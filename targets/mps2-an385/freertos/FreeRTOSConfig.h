@@ -99,6 +99,15 @@ uint64_t board_counter(void);
 #define rtipcCONFIG_CYCLES_NAME "cmsdk-timer0 (25 MHz, 40 instructions a count)"
 #define rtipcCONFIG_CYCLES_PROVENANCE "emulated-instructions"
 
+/* rtipc-bench: per-task CPU time (byte-stream's cpu-per-MB) from the
+ * kernel's run-time statistics, counted on the same 64-bit TIMER0 clock at
+ * every switch (bench/target/freertos.c; TIMER0 runs from reset). */
+#define configGENERATE_RUN_TIME_STATS 1
+#define configRUN_TIME_COUNTER_TYPE uint64_t
+#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()
+#define portGET_RUN_TIME_COUNTER_VALUE() board_counter()
+#define benchCONFIG_RUN_TIME_COUNTER_HZ 25000000u
+
 /* rtipc-bench: what its results say the target is (bench/target/freertos.c). */
 #define benchCONFIG_BOARD "Cortex-M3, QEMU mps2-an385 (-icount shift=0: 1 instruction = 1 ns)"
 #define benchCONFIG_KERNEL_PORT "GCC ARM_CM3, heap 4"
