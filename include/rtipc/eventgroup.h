@@ -76,6 +76,10 @@ int rtipc_eventgroup_create(rtipc_eventgroup_t **out);
  *         is, docs/porting.md).
  * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out or cb NULL.
+ * Port notes: FreeRTOS refuses it from an interrupt handler with
+ * RTIPC_ECONTEXT (the kernel's creation enters a task-level critical
+ * section); static control blocks are RTIPC_EVENTGROUP_STATIC_SIZE bytes, per port
+ * (rtipc/config.h).
  */
 int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgroup_t **out);
 

@@ -57,6 +57,10 @@ int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out);
  * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out, cb or storage NULL, length or item_size 0, or the
  *         size overflows.
+ * Port notes: FreeRTOS refuses it from an interrupt handler with
+ * RTIPC_ECONTEXT (the kernel's creation enters a task-level critical
+ * section); static control blocks are RTIPC_QUEUE_STATIC_SIZE bytes, per port
+ * (rtipc/config.h).
  */
 int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rtipc_queue_static_t *cb,
                               rtipc_queue_t **out);

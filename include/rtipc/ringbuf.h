@@ -129,6 +129,10 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
  * @retval RTIPC_EINVAL out, cb or storage NULL, type unknown, size out of
  *         range, or (item types) size not a multiple of 4 or storage not
  *         4-byte aligned.
+ * Port notes: FreeRTOS refuses it from an interrupt handler with
+ * RTIPC_ECONTEXT (the kernel's creation enters a task-level critical
+ * section); static control blocks are RTIPC_RINGBUF_STATIC_SIZE bytes, per port
+ * (rtipc/config.h).
  */
 int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *storage, rtipc_ringbuf_static_t *cb,
                                 rtipc_ringbuf_t **out);

@@ -59,6 +59,10 @@ int rtipc_sem_create_counting(unsigned max, unsigned initial, rtipc_sem_t **out)
  *         is, docs/porting.md).
  * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL as for the dynamic forms, or cb NULL.
+ * Port notes: FreeRTOS refuses it from an interrupt handler with
+ * RTIPC_ECONTEXT (the kernel's creation enters a task-level critical
+ * section); static control blocks are RTIPC_SEM_STATIC_SIZE bytes, per port
+ * (rtipc/config.h).
  */
 int rtipc_sem_create_static(unsigned max, unsigned initial, rtipc_sem_static_t *cb, rtipc_sem_t **out);
 

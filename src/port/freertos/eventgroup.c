@@ -7,6 +7,7 @@
 #include "port_internal.h"
 #include "event_groups.h"
 #include "rtipc/eventgroup.h"
+#include "../../common/checks.h"
 
 #define RTIPC__FR_EG_MAGIC 0x45564752u /* "EVGR" */
 
@@ -24,7 +25,7 @@ _Static_assert(sizeof(struct rtipc_eventgroup) <= sizeof(rtipc_eventgroup_static
 _Static_assert(_Alignof(struct rtipc_eventgroup) <= _Alignof(rtipc_eventgroup_static_t), "static block alignment");
 
 static bool live(const rtipc_eventgroup_t *eg) { return eg != NULL && eg->magic == RTIPC__FR_EG_MAGIC; }
-static bool bits_ok(uint32_t bits) { return (bits & ~RTIPC_EVENTGROUP_BITS_MASK) == 0; }
+static bool bits_ok(uint32_t bits) { return rtipc__eventgroup_bits_ok(bits); }
 
 static void init(struct rtipc_eventgroup *eg, uint32_t flags)
 {

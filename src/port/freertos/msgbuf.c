@@ -7,6 +7,7 @@
 #include "bytebuf.h"
 #include "message_buffer.h"
 #include "rtipc/msgbuf.h"
+#include "../../common/checks.h"
 
 #ifndef configMESSAGE_BUFFER_LENGTH_TYPE
 #error "rtipc on FreeRTOS needs configMESSAGE_BUFFER_LENGTH_TYPE uint32_t (RTIPC_MSGBUF_LENGTH_BYTES is 4)"
@@ -21,7 +22,7 @@ struct rtipc_msgbuf {
 };
 
 static bool live(const rtipc_msgbuf_t *mb) { return mb != NULL && mb->b.magic == RTIPC__FR_MB_MAGIC; }
-static bool size_ok(size_t size) { return size >= RTIPC_MSGBUF_LENGTH_BYTES + 1 && size <= INT32_MAX; }
+static bool size_ok(size_t size) { return rtipc__msgbuf_size_ok(size); }
 
 int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
 {

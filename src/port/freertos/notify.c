@@ -3,8 +3,8 @@
  * is rtipc's own (RTIPC__FR_PARK_INDEX). */
 #include "port_internal.h"
 #include "rtipc/notify.h"
+#include "../../common/checks.h"
 
-static bool action_ok(rtipc_notify_action_t a) { return (unsigned)a <= RTIPC_NOTIFY_NO_OVERWRITE; }
 
 static eNotifyAction kernel_action(rtipc_notify_action_t a)
 {
@@ -28,7 +28,7 @@ int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS || !action_ok(action))
+    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
     uint32_t prev = 0;
     BaseType_t ok = xTaskNotifyAndQueryIndexed(task->handle, index, arg, kernel_action(action), &prev);
@@ -45,7 +45,7 @@ int rtipc_notify_give(rtipc_task_t *task, unsigned index)
 int rtipc_notify_from_isr(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                           uint32_t *previous, bool *woken)
 {
-    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS || !action_ok(action))
+    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
     uint32_t prev = 0;
     BaseType_t hp = pdFALSE;
@@ -65,7 +65,7 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     if (!rtipc__fr_self())
         return RTIPC_ENOMEM;
@@ -100,7 +100,7 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     if (!rtipc__fr_self())
         return RTIPC_ENOMEM;
@@ -125,7 +125,7 @@ int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
         return RTIPC_ECONTEXT;
     if (!task && !(task = rtipc__fr_self()))
         return RTIPC_ENOMEM;
-    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     return xTaskNotifyStateClearIndexed(task->handle, index) == pdTRUE ? 1 : 0;
 }
@@ -136,7 +136,7 @@ int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, 
         return RTIPC_ECONTEXT;
     if (!task && !(task = rtipc__fr_self()))
         return RTIPC_ENOMEM;
-    if (!rtipc__fr_task_live(task) || index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     uint32_t prev = ulTaskNotifyValueClearIndexed(task->handle, index, bits);
     if (previous)

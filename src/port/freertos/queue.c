@@ -7,6 +7,7 @@
 #include "port_internal.h"
 #include "rtipc/config.h"
 #include "rtipc/queue.h"
+#include "../../common/checks.h"
 
 struct rtipc_queue {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */
@@ -21,10 +22,7 @@ _Static_assert(_Alignof(struct rtipc_queue) <= _Alignof(rtipc_queue_static_t), "
 static bool live(const rtipc_queue_t *q) { return q != NULL && q->h.magic == RTIPC__FR_QUEUE_MAGIC; }
 static QueueHandle_t kq(rtipc_queue_t *q) { return rtipc__fr_qhandle(&q->h); }
 
-static bool shape_ok(size_t length, size_t item_size)
-{
-    return length > 0 && item_size > 0 && length <= INT32_MAX && item_size <= UINT32_MAX / length;
-}
+static bool shape_ok(size_t length, size_t item_size) { return rtipc__queue_shape_ok(length, item_size); }
 
 static void init(struct rtipc_queue *q, size_t length, size_t item_size, void *storage, uint32_t flags)
 {

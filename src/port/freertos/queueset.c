@@ -9,6 +9,7 @@
 #include "port_internal.h"
 #include "queue.h"
 #include "rtipc/queueset.h"
+#include "../../common/checks.h"
 
 #if !defined(configUSE_QUEUE_SETS) || configUSE_QUEUE_SETS != 1
 #error "rtipc on FreeRTOS needs configUSE_QUEUE_SETS 1"
@@ -42,7 +43,7 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!out || length == 0 || length > INT32_MAX)
+    if (!out || !rtipc__queueset_length_ok(length))
         return RTIPC_EINVAL;
 #if RTIPC__FR_HAVE_QUEUE_SET_STATIC
     struct rtipc_queueset *set = pvPortMalloc(sizeof *set + length * sizeof(void *));

@@ -101,6 +101,9 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
 int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *storage, rtipc_ringbuf_static_t *cb,
                                 rtipc_ringbuf_t **out)
 {
+    /* Its member semaphore's creation enters a task-level critical section. */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
     uint32_t cap = rtipc__rb_capacity_for(size, (unsigned)type, false);
     if (!out || !cb || cap == 0 || !rtipc__rb_storage_ok((unsigned)type, storage))
         return RTIPC_EINVAL;

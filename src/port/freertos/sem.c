@@ -4,6 +4,7 @@
 
 #include "port_internal.h"
 #include "rtipc/sem.h"
+#include "../../common/checks.h"
 
 struct rtipc_sem {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */
@@ -17,10 +18,7 @@ _Static_assert(_Alignof(struct rtipc_sem) <= _Alignof(rtipc_sem_static_t), "stat
 static bool live(const rtipc_sem_t *s) { return s != NULL && s->h.magic == RTIPC__FR_SEM_MAGIC; }
 static SemaphoreHandle_t ks(rtipc_sem_t *s) { return rtipc__fr_qhandle(&s->h); }
 
-static bool shape_ok(unsigned max, unsigned initial)
-{
-    return max > 0 && max <= INT32_MAX && initial <= max;
-}
+static bool shape_ok(unsigned max, unsigned initial) { return rtipc__sem_counts_ok(max, initial); }
 
 static void init(struct rtipc_sem *s, unsigned max, unsigned initial, uint32_t flags)
 {

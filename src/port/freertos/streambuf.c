@@ -4,6 +4,7 @@
 
 #include "bytebuf.h"
 #include "rtipc/streambuf.h"
+#include "../../common/checks.h"
 
 #define RTIPC__FR_SB_MAGIC 0x53545242u /* "STRB" */
 
@@ -17,7 +18,7 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!out || size == 0 || size > INT32_MAX || trigger_level > size)
+    if (!out || !rtipc__streambuf_shape_ok(size, trigger_level))
         return RTIPC_EINVAL;
     struct rtipc_streambuf *sb = pvPortMalloc(sizeof *sb + RTIPC__FR_BYTEBUF_STORAGE(size));
     if (!sb)
@@ -38,7 +39,7 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
 int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *storage, rtipc_streambuf_static_t *cb,
                                   rtipc_streambuf_t **out)
 {
-    if (!out || !cb || !storage || size == 0 || size > INT32_MAX || trigger_level > size)
+    if (!out || !cb || !storage || !rtipc__streambuf_shape_ok(size, trigger_level))
         return RTIPC_EINVAL;
     return RTIPC_ENOTSUP;
 }

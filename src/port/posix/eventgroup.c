@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/checks.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
@@ -20,7 +21,6 @@
 #include "wait.h"
 
 #define EG_DYNAMIC 0x1u
-#define RESERVED (~(uint32_t)RTIPC_EVENTGROUP_BITS_MASK)
 
 /* Tasks a setter collects to unpark once it has dropped the lock. */
 #define WAKE_BATCH 32
@@ -278,7 +278,7 @@ int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *handle, uint32_t bits, bool c
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     struct rtipc__eventgroup *eg = get(handle);
-    if (!eg || bits == 0 || (bits & RESERVED))
+    if (!eg || bits == 0 || !rtipc__eventgroup_bits_ok(bits))
         return RTIPC_EINVAL;
     eg_op_t o = {.op = {.attempt = attempt_wait},
                  .eg = eg,
@@ -296,7 +296,7 @@ int rtipc_eventgroup_sync(rtipc_eventgroup_t *handle, uint32_t set, uint32_t wai
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     struct rtipc__eventgroup *eg = get(handle);
-    if (!eg || wait_for == 0 || ((set | wait_for) & RESERVED))
+    if (!eg || wait_for == 0 || !rtipc__eventgroup_bits_ok(set | wait_for))
         return RTIPC_EINVAL;
     eg_op_t o = {.op = {.attempt = attempt_wait},
                  .eg = eg,
@@ -312,7 +312,7 @@ int rtipc_eventgroup_sync(rtipc_eventgroup_t *handle, uint32_t set, uint32_t wai
 static int set_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *value, bool isr, bool *woken)
 {
     struct rtipc__eventgroup *eg = get(handle);
-    if (!eg || (bits & RESERVED))
+    if (!eg || !rtipc__eventgroup_bits_ok(bits))
         return RTIPC_EINVAL;
     wake_store_t store;
     wake_batch_t b = {.isr = isr, .capacity = WAKE_BATCH, .woken = woken};
@@ -344,7 +344,7 @@ int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, ui
 static int clear_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *previous)
 {
     struct rtipc__eventgroup *eg = get(handle);
-    if (!eg || (bits & RESERVED))
+    if (!eg || !rtipc__eventgroup_bits_ok(bits))
         return RTIPC_EINVAL;
     /* Under the lock: a setter reads, decides and writes the bits in one
      * hold, and a clear must not fall between its read and its write. */

@@ -7,6 +7,7 @@
 #include "rtipc/error.h"
 #include "task_internal.h"
 #include "wait.h"
+#include "../../common/checks.h"
 
 /* Applies the action under t->lock; returns whether the owner waits on this
  * slot and must be woken. */
@@ -45,7 +46,7 @@ int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notif
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     struct rtipc__task *task = rtipc__task_live(handle);
-    if (!task || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
+    if (!task || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
     struct rtipc__task *wake = NULL;
     bool wake_owner = false;
@@ -63,7 +64,7 @@ int rtipc_notify_from_isr(rtipc_task_t *handle, unsigned index, uint32_t arg, rt
                           uint32_t *previous, bool *woken)
 {
     struct rtipc__task *task = rtipc__task_live(handle);
-    if (!task || index >= RTIPC_NOTIFY_SLOTS || (unsigned)action > RTIPC_NOTIFY_NO_OVERWRITE)
+    if (!task || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
     rtipc_isr_wake_t wake = {NULL, false};
     bool wake_owner = false;
@@ -131,7 +132,7 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     struct rtipc__task *self = rtipc__self();
     if (!self)
@@ -149,7 +150,7 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     struct rtipc__task *self = rtipc__self();
     if (!self)
@@ -191,7 +192,7 @@ int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
     struct rtipc__task *t = resolve(task, &rc);
     if (!t)
         return rc;
-    if (index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     rtipc_lock(&t->lock);
     int was = t->notify[index].state == RTIPC__NOTIFY_PENDING;
@@ -209,7 +210,7 @@ int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, 
     struct rtipc__task *t = resolve(task, &rc);
     if (!t)
         return rc;
-    if (index >= RTIPC_NOTIFY_SLOTS)
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     rtipc_lock(&t->lock);
     if (previous)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/checks.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
@@ -41,11 +42,7 @@ _Static_assert(sizeof(struct rtipc__queue) <= 64, "queue control block budget is
  * deleted), another kind's or never a handle (src/common/handle.h). */
 static struct rtipc__queue *get(const rtipc_queue_t *handle) { return rtipc__handle_get(handle, RTIPC__H_QUEUE); }
 
-static bool shape_ok(size_t length, size_t item_size)
-{
-    return length > 0 && item_size > 0 && length <= INT32_MAX && item_size <= UINT32_MAX &&
-           length <= UINT32_MAX / item_size;
-}
+static bool shape_ok(size_t length, size_t item_size) { return rtipc__queue_shape_ok(length, item_size); }
 
 size_t rtipc_queue_footprint_for(size_t length, size_t item_size)
 {

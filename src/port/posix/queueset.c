@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../../common/checks.h"
 #include "../../common/handle.h"
 #include "lock.h"
 #include "queueset_internal.h"
@@ -30,7 +31,7 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
-    if (!out || length == 0 || length > INT32_MAX)
+    if (!out || !rtipc__queueset_length_ok(length))
         return RTIPC_EINVAL;
     struct rtipc__queueset *set = calloc(1, sizeof *set);
     if (!set)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/checks.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
@@ -33,7 +34,7 @@ _Static_assert(sizeof(struct rtipc__sem) <= sizeof(rtipc_sem_static_t),
 /* The semaphore a handle names, or NULL (src/common/handle.h). */
 static struct rtipc__sem *get(const rtipc_sem_t *handle) { return rtipc__handle_get(handle, RTIPC__H_SEM); }
 
-static bool params_ok(unsigned max, unsigned initial) { return max > 0 && max <= INT32_MAX && initial <= max; }
+static bool params_ok(unsigned max, unsigned initial) { return rtipc__sem_counts_ok(max, initial); }
 
 /* Initialise s and open its handle; false when the handle table is full. */
 static bool init(struct rtipc__sem *s, unsigned max, unsigned initial, unsigned flags, rtipc_sem_t **out)

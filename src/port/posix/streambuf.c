@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/checks.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
@@ -55,8 +56,7 @@ static struct rtipc__streambuf *message(const rtipc_msgbuf_t *mb) { return get(m
 /* ---- creation and deletion ------------------------------------------------ */
 static bool size_ok(size_t size, unsigned kind)
 {
-    size_t min = kind == RTIPC__H_MSGBUF ? PREFIX + 1 : 1;
-    return size >= min && size <= INT32_MAX;
+    return kind == RTIPC__H_MSGBUF ? rtipc__msgbuf_size_ok(size) : rtipc__streambuf_shape_ok(size, 0);
 }
 
 /* Initialise sb and open its handle: the handle, or 0 when the handle
