@@ -21,6 +21,7 @@ endif()
 set(RTIPC_FREERTOS_SOURCES
     src/common/error.c
     src/common/ringbuf_core.c
+    src/common/ringbuf.c
     src/common/spsc.c
     src/common/mailbox.c
     src/common/handle.c

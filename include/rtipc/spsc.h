@@ -174,6 +174,9 @@ int rtipc_spsc_peek(rtipc_spsc_t *r, void *item);
  * @retval RTIPC_ETIMEDOUT still full when the timeout expired.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted to park.
+ * Port notes: bare metal (no kernel) cannot wait: a call that would have to
+ * is RTIPC_ENOTSUP, and it cannot tell an interrupt handler (no
+ * RTIPC_ECONTEXT there).
  */
 int rtipc_spsc_push(rtipc_spsc_t *r, const void *item, rtipc_timeout_t timeout);
 
@@ -188,6 +191,9 @@ int rtipc_spsc_push(rtipc_spsc_t *r, const void *item, rtipc_timeout_t timeout);
  * @retval RTIPC_ETIMEDOUT still empty when the timeout expired.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted to park.
+ * Port notes: bare metal (no kernel) cannot wait: a call that would have to
+ * is RTIPC_ENOTSUP, and it cannot tell an interrupt handler (no
+ * RTIPC_ECONTEXT there).
  */
 int rtipc_spsc_pop(rtipc_spsc_t *r, void *item, rtipc_timeout_t timeout);
 

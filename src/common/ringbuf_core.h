@@ -167,4 +167,17 @@ static inline uint32_t rtipc__rb_set_capacity(const rtipc__rb_t *r)
     return r->size / rtipc__rb_item_bytes(r->type, 1);
 }
 
+/* ---- what a port provides to src/common/ringbuf.c ------------------------- */
+#include "rtipc/ringbuf.h"
+
+/* One receive of @p kind on @p rb: checks (context unless @p isr_call, the
+ * handle, rtipc__rb_check_receive), then one attempt (isr_call) or waiting up
+ * to @p timeout; the item in *span. An rtipc error code. */
+int rtipc__ringbuf_receive_span(const rtipc_ringbuf_t *rb, int kind, const void *a, const void *b, const void *c,
+                                const void *d, size_t max, rtipc_timeout_t timeout, bool isr_call,
+                                rtipc__rb_span_t *span);
+/* @p field of the layout of a live @p rb, read under the port's lock, or
+ * RTIPC_EINVAL. */
+int rtipc__ringbuf_query(const rtipc_ringbuf_t *rb, int (*field)(const rtipc__rb_t *));
+
 #endif

@@ -40,6 +40,8 @@
 #include "rtipc/error.h"
 #include "spsc_internal.h"
 
+#include "port.h"
+
 static bool is_pow2(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 bool rtipc__spsc_shape_ok(size_t capacity, size_t item_size)
@@ -296,4 +298,32 @@ int rtipc_spsc_capacity(const rtipc_spsc_t *handle)
 {
     const struct rtipc__spsc *r = rtipc__spsc_of(handle);
     return r ? (int)(r->mask + 1) : RTIPC_EINVAL;
+}
+
+/* ---- the blocking calls: a first try, then the port's wait -------------------- */
+
+int rtipc_spsc_push(rtipc_spsc_t *handle, const void *item, rtipc_timeout_t timeout)
+{
+    if (rtipc__port_in_interrupt())
+        return RTIPC_ECONTEXT;
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
+        return RTIPC_EINVAL;
+    int rc = rtipc__spsc_try_push(r, item, NULL);
+    if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
+        return rc;
+    return rtipc__spsc_wait(r, RTIPC__SPSC_PRODUCER, item, NULL, timeout);
+}
+
+int rtipc_spsc_pop(rtipc_spsc_t *handle, void *item, rtipc_timeout_t timeout)
+{
+    if (rtipc__port_in_interrupt())
+        return RTIPC_ECONTEXT;
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r || !item)
+        return RTIPC_EINVAL;
+    int rc = rtipc__spsc_try_pop(r, item, NULL);
+    if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
+        return rc;
+    return rtipc__spsc_wait(r, RTIPC__SPSC_CONSUMER, NULL, item, timeout);
 }

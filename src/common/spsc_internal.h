@@ -102,4 +102,11 @@ int rtipc__spsc_try_pop(struct rtipc__spsc *r, void *item, bool *woken);
  * irq.h says, woken may be NULL); from a task, directly. */
 void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken);
 
+/* Provided by the port: the blocking push (side RTIPC__SPSC_PRODUCER, from
+ * @p in) or pop (RTIPC__SPSC_CONSUMER, into @p out) after a first try failed
+ * and @p timeout allows waiting: its spin and park, then RTIPC_OK,
+ * RTIPC_ETIMEDOUT or RTIPC_ENOMEM (a caller that could not be adopted).
+ * Task context. */
+int rtipc__spsc_wait(struct rtipc__spsc *r, unsigned side, const void *in, void *out, rtipc_timeout_t timeout);
+
 #endif

@@ -6,7 +6,9 @@
  * call would mean a flag was set by something else, which is a bug, and is
  * ignored rather than acted on (there is nobody to wake). */
 #include "../../common/mailbox_internal.h"
+#include "../../common/port.h"
 #include "../../common/spsc_internal.h"
+#include "rtipc/error.h"
 
 void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)
 {
@@ -20,3 +22,15 @@ void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken)
     (void)mb;
     (void)woken;
 }
+
+/* Nothing can wait without a kernel: a blocking push or pop that would have
+ * to is refused (spsc.h, "Port notes"). */
+int rtipc__spsc_wait(struct rtipc__spsc *r, unsigned side, const void *in, void *out, rtipc_timeout_t timeout)
+{
+    (void)r, (void)side, (void)in, (void)out, (void)timeout;
+    return RTIPC_ENOTSUP;
+}
+
+/* The port cannot tell a handler from the main loop: callers that must not
+ * run in one say so in their documentation. */
+bool rtipc__port_in_interrupt(void) { return false; }

@@ -22,6 +22,7 @@
  *   action: the FromISR call that set the woken flag also made the kernel
  *   pend a yield, and the tick switches tasks when it returns. */
 #include "irq_port.h"
+#include "../../common/port.h"
 #include "port_internal.h"
 #include "rtipc/irq.h"
 #include "rtipc/port_freertos.h"
@@ -71,6 +72,8 @@ void rtipc_freertos_isr_exit(void)
     if (nesting[c] > 0)
         nesting[c]--;
 }
+
+bool rtipc__port_in_interrupt(void) { return rtipc__fr_in_isr(); }
 
 bool rtipc__fr_in_isr(void)
 {

@@ -18,13 +18,6 @@
 #include "park.h"
 #include "rtipc/ringbuf.h"
 
-_Static_assert((int)RTIPC_RINGBUF_NOSPLIT == (int)RTIPC__RB_NOSPLIT &&
-                   (int)RTIPC_RINGBUF_ALLOWSPLIT == (int)RTIPC__RB_ALLOWSPLIT &&
-                   (int)RTIPC_RINGBUF_BYTEBUF == (int)RTIPC__RB_BYTEBUF,
-               "public and core type values agree");
-_Static_assert(RTIPC_RINGBUF_HEADER_SIZE == RTIPC__RB_HEADER, "header size agrees with the core");
-_Static_assert(RTIPC_RINGBUF_MAX_SIZE == RTIPC__RB_MAX_SIZE, "largest size agrees with the core");
-
 struct rtipc__fr_ringbuf {
     struct rtipc__fr_qhead member; /* the counting semaphore a queue set holds */
     uintptr_t handle;              /* what rtipc_queueset_select hands back */
@@ -54,11 +47,6 @@ size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type)
         return rtipc__rb_type_ok((unsigned)type) ? sizeof(struct rtipc__fr_ringbuf) : 0;
     uint32_t cap = rtipc__rb_capacity_for(size, (unsigned)type, true);
     return cap ? sizeof(struct rtipc__fr_ringbuf) + cap : 0;
-}
-
-size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
-{
-    return rtipc__rb_item_footprint((unsigned)type, size);
 }
 
 static int init(struct rtipc__fr_ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap,
@@ -382,9 +370,11 @@ static int attempt_receive(struct rtipc__fr_ringbuf *rb, rb_op_t *op, uint32_t *
 
 static uint32_t clamp_max(size_t max) { return max > UINT32_MAX ? UINT32_MAX : (uint32_t)max; }
 
-/* Every receive: checks, then one attempt (from a handler) or the loop. */
-static int receive(const rtipc_ringbuf_t *handle, int kind, const void *a, const void *b, const void *c2,
-                   const void *d, size_t max, rtipc_timeout_t timeout, bool isr_call, rtipc__rb_span_t *span)
+/* Every receive (src/common/ringbuf.c unpacks the span): checks, then one
+ * attempt (from a handler) or the loop. */
+int rtipc__ringbuf_receive_span(const rtipc_ringbuf_t *handle, int kind, const void *a, const void *b,
+                                const void *c2, const void *d, size_t max, rtipc_timeout_t timeout, bool isr_call,
+                                rtipc__rb_span_t *span)
 {
     if (!isr_call && rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
@@ -410,79 +400,6 @@ static int receive(const rtipc_ringbuf_t *handle, int kind, const void *a, const
     if (rc == RTIPC_OK) {
         *span = op.span;
         take_from_set(rb, false);
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive(rtipc_ringbuf_t *rb, void **item, size_t *size, rtipc_timeout_t timeout)
-{
-    rtipc__rb_span_t s;
-    int rc = receive(rb, RTIPC__RB_RECV_WHOLE, item, size, NULL, NULL, SIZE_MAX, timeout, false, &s);
-    if (rc == RTIPC_OK) {
-        *item = s.p[0];
-        *size = s.n[0];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_split(rtipc_ringbuf_t *rb, void **head, size_t *head_size, void **tail,
-                                size_t *tail_size, rtipc_timeout_t timeout)
-{
-    rtipc__rb_span_t s;
-    int rc = receive(rb, RTIPC__RB_RECV_SPLIT, head, head_size, tail, tail_size, SIZE_MAX, timeout, false, &s);
-    if (rc == RTIPC_OK) {
-        *head = s.p[0];
-        *head_size = s.n[0];
-        *tail = s.p[1];
-        *tail_size = s.n[1];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_up_to(rtipc_ringbuf_t *rb, void **item, size_t *size, size_t max,
-                                rtipc_timeout_t timeout)
-{
-    rtipc__rb_span_t s;
-    int rc = receive(rb, RTIPC__RB_RECV_UP_TO, item, size, NULL, NULL, max, timeout, false, &s);
-    if (rc == RTIPC_OK) {
-        *item = s.p[0];
-        *size = s.n[0];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_from_isr(rtipc_ringbuf_t *rb, void **item, size_t *size)
-{
-    rtipc__rb_span_t s;
-    int rc = receive(rb, RTIPC__RB_RECV_WHOLE, item, size, NULL, NULL, SIZE_MAX, RTIPC_NO_WAIT, true, &s);
-    if (rc == RTIPC_OK) {
-        *item = s.p[0];
-        *size = s.n[0];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_split_from_isr(rtipc_ringbuf_t *rb, void **head, size_t *head_size, void **tail,
-                                         size_t *tail_size)
-{
-    rtipc__rb_span_t s;
-    int rc = receive(rb, RTIPC__RB_RECV_SPLIT, head, head_size, tail, tail_size, SIZE_MAX, RTIPC_NO_WAIT, true, &s);
-    if (rc == RTIPC_OK) {
-        *head = s.p[0];
-        *head_size = s.n[0];
-        *tail = s.p[1];
-        *tail_size = s.n[1];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_up_to_from_isr(rtipc_ringbuf_t *rb, void **item, size_t *size, size_t max)
-{
-    rtipc__rb_span_t s;
-    int rc = receive(rb, RTIPC__RB_RECV_UP_TO, item, size, NULL, NULL, max, RTIPC_NO_WAIT, true, &s);
-    if (rc == RTIPC_OK) {
-        *item = s.p[0];
-        *size = s.n[0];
     }
     return rc;
 }
@@ -518,7 +435,7 @@ int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *rb, void *item, bool *woken)
 
 /* ---- queries ----------------------------------------------------------------------------- */
 
-static int query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *))
+int rtipc__ringbuf_query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *))
 {
     struct rtipc__fr_ringbuf *rb = get(handle);
     if (!rb)
@@ -528,22 +445,6 @@ static int query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *
     rtipc__fr_exit(c);
     return v;
 }
-
-static int get_free(const rtipc__rb_t *c) { return (int)rtipc__rb_free_size(c); }
-static int get_waiting(const rtipc__rb_t *c) { return (int)rtipc__rb_waiting(c); }
-static int get_used(const rtipc__rb_t *c) { return (int)c->used; }
-
-int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *rb) { return query(rb, get_free); }
-
-int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *handle)
-{
-    struct rtipc__fr_ringbuf *rb = get(handle);
-    return rb ? (int)rtipc__rb_max_item_for(rb->type, rb->core.size) : RTIPC_EINVAL; /* fixed */
-}
-
-int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *rb) { return query(rb, get_waiting); }
-
-int rtipc_ringbuf_bytes_used(const rtipc_ringbuf_t *rb) { return query(rb, get_used); }
 
 size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *handle)
 {

@@ -141,28 +141,7 @@ static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *ou
     }
 }
 
-int rtipc_spsc_push(rtipc_spsc_t *handle, const void *item, rtipc_timeout_t timeout)
+int rtipc__spsc_wait(struct rtipc__spsc *r, unsigned side, const void *in, void *out, rtipc_timeout_t timeout)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    struct rtipc__spsc *r = rtipc__spsc_of(handle);
-    if (!r || !item)
-        return RTIPC_EINVAL;
-    int rc = rtipc__spsc_try_push(r, item, NULL);
-    if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
-        return rc;
-    return wait_for(r, RTIPC__SPSC_PRODUCER, item, NULL, timeout);
-}
-
-int rtipc_spsc_pop(rtipc_spsc_t *handle, void *item, rtipc_timeout_t timeout)
-{
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    struct rtipc__spsc *r = rtipc__spsc_of(handle);
-    if (!r || !item)
-        return RTIPC_EINVAL;
-    int rc = rtipc__spsc_try_pop(r, item, NULL);
-    if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
-        return rc;
-    return wait_for(r, RTIPC__SPSC_CONSUMER, NULL, item, timeout);
+    return wait_for(r, side, in, out, timeout);
 }

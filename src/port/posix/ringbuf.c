@@ -18,13 +18,6 @@
 
 #define RINGBUF_DYNAMIC 0x1u
 
-_Static_assert((int)RTIPC_RINGBUF_NOSPLIT == (int)RTIPC__RB_NOSPLIT &&
-                   (int)RTIPC_RINGBUF_ALLOWSPLIT == (int)RTIPC__RB_ALLOWSPLIT &&
-                   (int)RTIPC_RINGBUF_BYTEBUF == (int)RTIPC__RB_BYTEBUF,
-               "public and core type values agree");
-_Static_assert(RTIPC_RINGBUF_HEADER_SIZE == RTIPC__RB_HEADER, "header size agrees with the core");
-_Static_assert(RTIPC_RINGBUF_MAX_SIZE == RTIPC__RB_MAX_SIZE, "largest size agrees with the core");
-
 struct rtipc__ringbuf {
     rtipc_lock_t lock;
     unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
@@ -68,11 +61,6 @@ int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *handle, int64_t ns)
     if (!rb)
         return RTIPC_EINVAL;
     return rtipc__spin_setting_set(&rb->spin, ns);
-}
-
-size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
-{
-    return rtipc__rb_item_footprint((unsigned)type, size);
 }
 
 /* Initialise rb and open its handle; false when the handle table is full. */
@@ -381,58 +369,6 @@ static int receive(struct rtipc__ringbuf *rb, rtipc__rb_span_t *span, size_t max
     return rc;
 }
 
-int rtipc_ringbuf_receive(rtipc_ringbuf_t *handle, void **item, size_t *size, rtipc_timeout_t timeout)
-{
-    struct rtipc__ringbuf *rb = get(handle);
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    int rc = check_receive(rb, RECV_WHOLE, item, size, NULL, NULL, 0);
-    rtipc__rb_span_t span;
-    if (rc == RTIPC_OK)
-        rc = receive(rb, &span, SIZE_MAX, timeout);
-    if (rc == RTIPC_OK) {
-        *item = span.p[0];
-        *size = span.n[0];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_split(rtipc_ringbuf_t *handle, void **head, size_t *head_size, void **tail,
-                                size_t *tail_size, rtipc_timeout_t timeout)
-{
-    struct rtipc__ringbuf *rb = get(handle);
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    int rc = check_receive(rb, RECV_SPLIT, head, head_size, tail, tail_size, 0);
-    rtipc__rb_span_t span;
-    if (rc == RTIPC_OK)
-        rc = receive(rb, &span, SIZE_MAX, timeout);
-    if (rc == RTIPC_OK) {
-        *head = span.p[0];
-        *head_size = span.n[0];
-        *tail = span.p[1];
-        *tail_size = span.n[1];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_up_to(rtipc_ringbuf_t *handle, void **item, size_t *size, size_t max,
-                                rtipc_timeout_t timeout)
-{
-    struct rtipc__ringbuf *rb = get(handle);
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    int rc = check_receive(rb, RECV_UP_TO, item, size, NULL, NULL, max);
-    rtipc__rb_span_t span;
-    if (rc == RTIPC_OK)
-        rc = receive(rb, &span, max, timeout);
-    if (rc == RTIPC_OK) {
-        *item = span.p[0];
-        *size = span.n[0];
-    }
-    return rc;
-}
-
 /* Interrupt-safe receive: one attempt, wakes nobody (receiving frees no
  * space; a task woken for an earlier item passes the turn on itself). */
 static int receive_isr(struct rtipc__ringbuf *rb, rtipc__rb_span_t *span, size_t max)
@@ -443,49 +379,18 @@ static int receive_isr(struct rtipc__ringbuf *rb, rtipc__rb_span_t *span, size_t
     return ok ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_ringbuf_receive_from_isr(rtipc_ringbuf_t *handle, void **item, size_t *size)
+/* Every receive (src/common/ringbuf.c unpacks the span). */
+int rtipc__ringbuf_receive_span(const rtipc_ringbuf_t *handle, int kind, const void *a, const void *b,
+                                const void *c, const void *d, size_t max, rtipc_timeout_t timeout, bool isr_call,
+                                rtipc__rb_span_t *span)
 {
     struct rtipc__ringbuf *rb = get(handle);
-    int rc = check_receive(rb, RECV_WHOLE, item, size, NULL, NULL, 0);
-    rtipc__rb_span_t span;
-    if (rc == RTIPC_OK)
-        rc = receive_isr(rb, &span, SIZE_MAX);
-    if (rc == RTIPC_OK) {
-        *item = span.p[0];
-        *size = span.n[0];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_split_from_isr(rtipc_ringbuf_t *handle, void **head, size_t *head_size, void **tail,
-                                         size_t *tail_size)
-{
-    struct rtipc__ringbuf *rb = get(handle);
-    int rc = check_receive(rb, RECV_SPLIT, head, head_size, tail, tail_size, 0);
-    rtipc__rb_span_t span;
-    if (rc == RTIPC_OK)
-        rc = receive_isr(rb, &span, SIZE_MAX);
-    if (rc == RTIPC_OK) {
-        *head = span.p[0];
-        *head_size = span.n[0];
-        *tail = span.p[1];
-        *tail_size = span.n[1];
-    }
-    return rc;
-}
-
-int rtipc_ringbuf_receive_up_to_from_isr(rtipc_ringbuf_t *handle, void **item, size_t *size, size_t max)
-{
-    struct rtipc__ringbuf *rb = get(handle);
-    int rc = check_receive(rb, RECV_UP_TO, item, size, NULL, NULL, max);
-    rtipc__rb_span_t span;
-    if (rc == RTIPC_OK)
-        rc = receive_isr(rb, &span, max);
-    if (rc == RTIPC_OK) {
-        *item = span.p[0];
-        *size = span.n[0];
-    }
-    return rc;
+    if (!isr_call && rtipc__in_interrupt)
+        return RTIPC_ECONTEXT;
+    int rc = check_receive(rb, (enum recv_kind)kind, a, b, c, d, max);
+    if (rc != RTIPC_OK)
+        return rc;
+    return isr_call ? receive_isr(rb, span, max) : receive(rb, span, max, timeout);
 }
 
 /* ---- returning ------------------------------------------------------------------ */
@@ -527,7 +432,7 @@ int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *handle, void *item, bool *wok
 /* ---- queries ---------------------------------------------------------------------- */
 /* Queries lock a const handle: the lock is the object's mutable part, and
  * every ring buffer lives in writable memory (malloc or caller storage). */
-static int query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *))
+int rtipc__ringbuf_query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *))
 {
     struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
@@ -537,22 +442,6 @@ static int query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *
     rtipc_unlock(&rb->lock);
     return v;
 }
-
-static int get_free(const rtipc__rb_t *c) { return (int)rtipc__rb_free_size(c); }
-static int get_waiting(const rtipc__rb_t *c) { return (int)rtipc__rb_waiting(c); }
-static int get_used(const rtipc__rb_t *c) { return (int)c->used; }
-
-int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *rb) { return query(rb, get_free); }
-
-int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *handle)
-{
-    struct rtipc__ringbuf *rb = get(handle);
-    return rb ? (int)rtipc__rb_max_item_for(rb->type, rb->core.size) : RTIPC_EINVAL; /* fixed */
-}
-
-int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *rb) { return query(rb, get_waiting); }
-
-int rtipc_ringbuf_bytes_used(const rtipc_ringbuf_t *rb) { return query(rb, get_used); }
 
 size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *handle)
 {

@@ -186,32 +186,8 @@ int rtipc_spsc_set_spin(rtipc_spsc_t *handle, int64_t ns)
     return rtipc__spin_setting_set(&port_of(r)->spin, ns);
 }
 
-int rtipc_spsc_push(rtipc_spsc_t *handle, const void *item, rtipc_timeout_t timeout)
+int rtipc__spsc_wait(struct rtipc__spsc *r, unsigned side, const void *in, void *out, rtipc_timeout_t timeout)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    struct rtipc__spsc *r = rtipc__spsc_of(handle);
-    if (!r || !item)
-        return RTIPC_EINVAL;
-    int rc = rtipc__spsc_try_push(r, item, NULL);
-    if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
-        return rc;
-    spsc_op_t o = {.op = {.attempt = attempt, .abandon = abandon}, .r = r, .in = item,
-                   .side = RTIPC__SPSC_PRODUCER};
-    return wait_for(&o, timeout);
-}
-
-int rtipc_spsc_pop(rtipc_spsc_t *handle, void *item, rtipc_timeout_t timeout)
-{
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    struct rtipc__spsc *r = rtipc__spsc_of(handle);
-    if (!r || !item)
-        return RTIPC_EINVAL;
-    int rc = rtipc__spsc_try_pop(r, item, NULL);
-    if (rc != RTIPC_EWOULDBLOCK || rtipc_timeout_is_no_wait(timeout))
-        return rc;
-    spsc_op_t o = {.op = {.attempt = attempt, .abandon = abandon}, .r = r, .out = item,
-                   .side = RTIPC__SPSC_CONSUMER};
+    spsc_op_t o = {.op = {.attempt = attempt, .abandon = abandon}, .r = r, .in = in, .out = out, .side = side};
     return wait_for(&o, timeout);
 }

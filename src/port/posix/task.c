@@ -17,9 +17,12 @@
 #include "irq_internal.h"
 #include "rtipc/error.h"
 #include "rtipc/task.h"
+#include "../../common/port.h"
 #include "task_internal.h"
 
 _Thread_local bool rtipc__in_interrupt;
+
+bool rtipc__port_in_interrupt(void) { return rtipc__in_interrupt; }
 _Thread_local bool rtipc__preempted;
 
 /* The calling thread's task; NULL until it is created or adopted. */
