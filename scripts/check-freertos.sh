@@ -68,11 +68,18 @@ check_sim() {
     local dir=$BUILD/freertos-posix-$tag
     cmake -S targets/freertos-posix -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DRTIPC_EXAMPLE_BENCH=ON >/dev/null &&
-        cmake --build "$dir" -j"$JOBS" --target rtipc_freertos_check rtipc-bench-freertos >/dev/null &&
+        cmake --build "$dir" -j"$JOBS" >/dev/null &&
         timeout 300 "$dir/rtipc_freertos_check" >"$dir/check.txt" 2>&1
     local rc=$?
     tail -n 3 "$dir/check.txt" 2>/dev/null | sed 's/^/  /'
     [ $rc -eq 0 ] || { say "rtipc_freertos_check failed (exit $rc); its output is in $dir/check.txt"; return 1; }
+    # The unit tests of tests/unit built for the port (RTIPC_SIM_UNIT_TESTS).
+    local t
+    for t in $(sed "s|^|$dir/|" "$dir/sim_unit_tests.txt" 2>/dev/null); do
+        timeout 300 "$t" >"$t.txt" 2>&1 ||
+            { grep -E "FAILED|ERROR|LINE" "$t.txt" | head -20; say "$(basename "$t") failed; output in $t.txt"; return 1; }
+        say "  $(basename "$t"): $(grep -E '^\[  PASSED  \]' "$t.txt")"
+    done
     # rtipc-bench on the simulator, from the same experiment sources: every
     # experiment listed (as many as the registry has), and a short run of
     # three whose JSON must validate.

@@ -139,7 +139,7 @@ static void create_rejects_invalid_arguments(void **state)
     assert_int_equal(rtipc_ringbuf_delete(rb), RTIPC_OK);
 }
 
-static void create_and_delete_are_task_only_but_static_creation_is_allowed_anywhere(void **state)
+static void create_and_delete_are_task_only_static_creation_per_port(void **state)
 {
     (void)state;
     rtipc_ringbuf_t *rb = NULL, *rs = NULL;
@@ -153,10 +153,16 @@ static void create_and_delete_are_task_only_but_static_creation_is_allowed_anywh
     int delete_rc = rtipc_ringbuf_delete(rb);
     leave_interrupt_context();
     assert_int_equal(create_rc, RTIPC_ECONTEXT);
-    assert_int_equal(static_rc, RTIPC_OK);
     assert_int_equal(delete_rc, RTIPC_ECONTEXT);
     assert_int_equal(rtipc_ringbuf_delete(rb), RTIPC_OK);
+#if RTIPC_PORT_FREERTOS
+    /* Port notes (ringbuf.h): the kernel's semaphore creation inside it
+     * enters a task-level critical section. */
+    assert_int_equal(static_rc, RTIPC_ECONTEXT);
+#else
+    assert_int_equal(static_rc, RTIPC_OK);
     assert_int_equal(rtipc_ringbuf_delete(rs), RTIPC_OK);
+#endif
 }
 
 static void dynamic_size_rounds_up_and_footprint_counts_block_and_storage(void **state)
@@ -1301,7 +1307,7 @@ int main(void)
     pin_main_to_core0();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(create_rejects_invalid_arguments),
-        cmocka_unit_test(create_and_delete_are_task_only_but_static_creation_is_allowed_anywhere),
+        cmocka_unit_test(create_and_delete_are_task_only_static_creation_per_port),
         cmocka_unit_test(dynamic_size_rounds_up_and_footprint_counts_block_and_storage),
         cmocka_unit_test(static_ring_buffer_stores_items_in_caller_storage),
         cmocka_unit_test(delete_refuses_while_items_are_out_or_tasks_wait),
