@@ -16,7 +16,8 @@ int rtipc_unit_main(void);
 /* Below every task a test starts: on Linux a test's main thread is an
  * ordinary thread under the SCHED_FIFO tasks it starts, which preempt it. */
 #define UNIT_RUNNER_PRIORITY (tskIDLE_PRIORITY + 1)
-#define UNIT_RUNNER_STACK_WORDS (512u * 1024u / sizeof(StackType_t))
+/* Within a 16-bit configSTACK_DEPTH_TYPE (V10.x kernels): 32768 words. */
+#define UNIT_RUNNER_STACK_WORDS (256u * 1024u / sizeof(StackType_t))
 
 static int status = 1;
 
