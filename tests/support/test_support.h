@@ -51,6 +51,18 @@ int wait_for_flag(const volatile int *flag, int want, unsigned ms);
  * default 1.0) multiplied in. */
 long stress_count(long base);
 
+/* Skip the calling test on the FreeRTOS port, where what it exercises is
+ * the Linux port's alone (a thread rtipc did not create, an address-space
+ * limit that makes allocation fail, overflow counting of a misused queue
+ * set); @p why goes to the log. */
+#define SKIP_ON_FREERTOS(why)                                                     \
+    do {                                                                          \
+        if (RTIPC_PORT_FREERTOS) {                                                \
+            print_message("not on the FreeRTOS port: %s\n", why);                \
+            skip();                                                               \
+        }                                                                         \
+    } while (0)
+
 /* Run the calling thread as if it were inside an interrupt handler (until
  * leave_interrupt_context), so tests can check the wrong-context errors. */
 void enter_interrupt_context(void);

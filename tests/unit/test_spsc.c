@@ -183,6 +183,7 @@ static void *foreign_thread(void *arg)
 
 static void blocking_calls_from_a_thread_that_cannot_be_adopted_fail_with_nomem(void **state)
 {
+    SKIP_ON_FREERTOS("a thread rtipc did not create");
     (void)state;
 #if CAN_FAIL_ALLOC
     foreign_t f = {0};
@@ -206,6 +207,7 @@ static void blocking_calls_from_a_thread_that_cannot_be_adopted_fail_with_nomem(
 
 static void create_fails_with_nomem_when_memory_is_exhausted(void **state)
 {
+    SKIP_ON_FREERTOS("an address-space limit");
     (void)state;
     /* Cap the address space a little above what is mapped now, then ask for
      * the largest valid ring (UINT32_MAX bytes of storage). */
