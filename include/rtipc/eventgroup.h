@@ -173,6 +173,9 @@ int rtipc_eventgroup_sync(rtipc_eventgroup_t *eg, uint32_t set, uint32_t wait_fo
  * @param woken if not NULL, set to true (never cleared) when a woken waiter
  *        outranks the interrupted task (see irq.h).
  * @retval 0 set. @retval RTIPC_EINVAL not live, or a reserved bit.
+ * Port notes: FreeRTOS defers a handler's change to its timer service task
+ * (it takes effect after the handler; RTIPC_EWOULDBLOCK when the timer queue
+ * is full); from a task it acts at once.
  */
 int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *value, bool *woken);
 
@@ -180,6 +183,8 @@ int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, ui
  * Interrupt-safe clear: as rtipc_eventgroup_clear_bits, done inside the
  * handler. Never blocks. Context: interrupt or task. Concurrency: any.
  * @retval 0 cleared. @retval RTIPC_EINVAL not live, or a reserved bit.
+ * Port notes: FreeRTOS defers a handler's change to its timer service task,
+ * as for rtipc_eventgroup_set_bits_from_isr.
  */
 int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *previous);
 

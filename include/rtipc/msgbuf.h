@@ -80,6 +80,8 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out);
  * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size as for
  *         rtipc_msgbuf_create.
+ * Port notes: FreeRTOS returns RTIPC_ENOTSUP (the kernel needs size + 1
+ * bytes of storage; dynamic creation works).
  */
 int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t *cb, rtipc_msgbuf_t **out);
 

@@ -89,6 +89,8 @@ int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken);
  * @retval RTIPC_ETIMEDOUT value still 0 when the timeout expired.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted.
+ * Port notes: FreeRTOS with RTIPC_NO_WAIT reads the value first and leaves a
+ * pending no-action notification pending when the value is 0.
  */
 int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout);
 

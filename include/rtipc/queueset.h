@@ -135,6 +135,8 @@ int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member);
 /**
  * Events dropped because the set was full (only possible when members were
  * read without select), or RTIPC_EINVAL. Context: any. Never blocks.
+ * Port notes: FreeRTOS cannot count them: always 0 (a set sized by the add
+ * rules never overflows; on misuse the kernel stops at configASSERT).
  */
 int64_t rtipc_queueset_overflows(const rtipc_queueset_t *set);
 

@@ -118,14 +118,14 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
 /**
  * Create a ring buffer in caller memory: the control block in @p cb, the
  * storage in @p storage (@p size bytes). Both must outlive the ring buffer.
- * Context: task or interrupt. Blocking: no. Allocates nothing, except
- * that from a task it may grow the handle table (error.h).
+ * Context: task or interrupt (FreeRTOS: task only, Port notes below).
+ * Blocking: no. Allocates nothing, except that from a task it may grow the
+ * handle table (error.h).
  * @param size as for rtipc_ringbuf_create; for the item types it must be a
  *        multiple of 4 and @p storage 4-byte aligned (nothing is rounded).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
- *         is not the address of cb, error.h; in the FreeRTOS port it still
- *         is, docs/porting.md).
- * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, type unknown, size out of
  *         range, or (item types) size not a multiple of 4 or storage not
  *         4-byte aligned.

@@ -48,6 +48,8 @@ extern "C" {
  * @param ns 0 (park at once) .. RTIPC_SPIN_MAX_NS, or RTIPC_SPIN_DEFAULT to
  *        restore the build default (RTIPC_SPIN_NS_DEFAULT in config.h).
  * @retval 0 set. @retval RTIPC_EINVAL ns out of range.
+ * Port notes: FreeRTOS stores the budget and never spins: a blocking call
+ * parks in the kernel at once.
  */
 int rtipc_spin_set_default(int64_t ns);
 
@@ -76,6 +78,7 @@ typedef struct {
  *         or out NULL.
  * @retval RTIPC_ECONTEXT task NULL in an interrupt handler.
  * @retval RTIPC_ENOMEM task NULL and the calling thread could not be adopted.
+ * Port notes: FreeRTOS reports zeros (nothing spins there).
  */
 int rtipc_spin_stats(const rtipc_task_t *task, rtipc_spin_stats_t *out);
 

@@ -88,6 +88,8 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
  * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size/trigger_level as for
  *         rtipc_streambuf_create.
+ * Port notes: FreeRTOS returns RTIPC_ENOTSUP (the kernel needs size + 1
+ * bytes of storage; dynamic creation works).
  */
 int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *storage,
                                   rtipc_streambuf_static_t *cb, rtipc_streambuf_t **out);

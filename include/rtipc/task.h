@@ -83,6 +83,9 @@ typedef struct {
  * @retval RTIPC_ENOMEM no memory for the task descriptor.
  * @retval RTIPC_ESYSTEM the OS refused the thread.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: FreeRTOS: a core other than 0 needs configNUMBER_OF_CORES > 1
+ * and configUSE_CORE_AFFINITY, else RTIPC_EINVAL; the stack comes from
+ * pvPortMalloc.
  */
 int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out);
 
@@ -126,6 +129,8 @@ int rtipc_task_join(rtipc_task_t *task);
  * @retval RTIPC_EINVAL a closed handle, an adopted thread, or a task another
  *         task is already joining or deleting, or that deleted itself.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: FreeRTOS ends the task at once wherever it is (vTaskDelete),
+ * not at its next rtipc call.
  */
 int rtipc_task_delete(rtipc_task_t *task);
 

@@ -37,6 +37,8 @@ extern "C" {
  * Context: task only. Never blocks.
  * @retval 0 set. @retval RTIPC_EINVAL hz is 0 or above 100000.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: FreeRTOS accepts only configTICK_RATE_HZ (RTIPC_ENOTSUP
+ * otherwise); bare metal has no tick.
  */
 int rtipc_tick_set_rate(uint32_t hz);
 
