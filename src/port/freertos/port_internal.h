@@ -12,9 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ESP-IDF has the kernel's headers under freertos/ only; other builds put
+ * the kernel's include directory itself on the path. */
+#ifdef ESP_PLATFORM
+#include "freertos/FreeRTOS.h"
+#include "freertos/semphr.h"
+#include "freertos/task.h"
+#else
 #include "FreeRTOS.h"
 #include "semphr.h"
 #include "task.h"
+#endif
 
 #include "rtipc/config.h"
 #include "rtipc/error.h"

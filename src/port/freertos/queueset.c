@@ -5,8 +5,7 @@
  * handle. Ring buffers do not exist on this port (ringbuf.c). */
 #include <string.h>
 
-#include "port_internal.h"
-#include "queue.h"
+#include "port_internal.h" /* the kernel's queue.h, through semphr.h */
 #include "rtipc/queueset.h"
 
 #if !defined(configUSE_QUEUE_SETS) || configUSE_QUEUE_SETS != 1

@@ -231,10 +231,19 @@ static int backend_start(void)
         .idle_core_mask = core_mask(config.idle_check),
         .trigger_panic = config.abort_on_trip,
     };
+    /* The call that fails with ESP_ERR_INVALID_STATE logs an error: try
+     * first the one menuconfig makes likely. */
+#ifdef CONFIG_ESP_TASK_WDT_INIT
+    esp_err_t e = esp_task_wdt_reconfigure(&c); /* ESP-IDF started it at boot */
+    took_over = e != ESP_ERR_INVALID_STATE;
+    if (!took_over)
+        e = esp_task_wdt_init(&c); /* deinitialised since */
+#else
     esp_err_t e = esp_task_wdt_init(&c);
-    took_over = e == ESP_ERR_INVALID_STATE;
+    took_over = e == ESP_ERR_INVALID_STATE; /* the application started it */
     if (took_over)
         e = esp_task_wdt_reconfigure(&c);
+#endif
     return e == ESP_OK ? RTIPC_OK : e == ESP_ERR_NO_MEM ? RTIPC_ENOMEM : RTIPC_ESYSTEM;
 }
 
