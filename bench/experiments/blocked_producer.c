@@ -19,6 +19,7 @@
 typedef struct {
     _Atomic(rtipc_task_t *) producer;   /* trips naming it count as producer trips */
     _Atomic uint64_t producer_trips, idle_trips, other_trips;
+    bool idle_check;                    /* the watchdog watches the idle tasks (idle-trips rows) */
 } bp_trips_t;
 
 typedef struct {
@@ -235,8 +236,9 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
         if (!v->no_watchdog) {
             bench_add_value(run, m, v->name, BENCH_METRIC_WATCHDOG_TRIPS, "count",
                             (double)atomic_load(&trips->producer_trips));
-            bench_result_t *r = bench_add_value(run, m, v->name, BENCH_METRIC_IDLE_TRIPS, "count",
-                                                (double)atomic_load(&trips->idle_trips));
+            bench_result_t *r = trips->idle_check ? bench_add_value(run, m, v->name, BENCH_METRIC_IDLE_TRIPS,
+                                                                    "count", (double)atomic_load(&trips->idle_trips))
+                                                  : NULL;
             if (r && atomic_load(&trips->idle_trips))
                 snprintf(r->note, sizeof r->note, "a core's idle task was starved (by anything on the machine)");
         }
@@ -282,8 +284,14 @@ static int run_blocked_producer(bench_run_t *run)
     rtipc_wdt_config_t wc = {.timeout_ns = wdt_ns, .idle_check = true, .on_trip = on_trip, .arg = trips};
     int rc = rtipc_wdt_start(&wc);
     if (rc == RTIPC_ENOTSUP) {
-        /* A port without rtipc's task watchdog (FreeRTOS: the board's own,
-         * e.g. ESP-IDF's, watches its tasks): the stall, the producer's
+        /* A kernel where the port cannot watch each core's idle task (a
+         * FreeRTOS SMP kernel without core affinity): subscriptions only. */
+        wc.idle_check = false;
+        rc = rtipc_wdt_start(&wc);
+    }
+    trips->idle_check = wc.idle_check;
+    if (rc == RTIPC_ENOTSUP) {
+        /* A port without rtipc's task watchdog: the stall, the producer's
          * blocking and the accounting are still measured. */
         free(trips);
         bench_add_missing(run, "task-watchdog", "rtipc_wdt_* are not supported by this port (RTIPC_ENOTSUP): "
@@ -323,8 +331,9 @@ static int run_blocked_producer(bench_run_t *run)
         return -1;
 
     bench_note(run, "consumer stall %.0f ms, watchdog timeout %.0f ms (checked every %.0f ms, idle check "
-                    "on), producer 1 item/ms into a depth-%d queue",
-               stall_ns / 1e6, wdt_ns / 1e6, wdt_ns / 4e6, BP_DEPTH);
+                    "%s), producer 1 item/ms into a depth-%d queue",
+               stall_ns / 1e6, wdt_ns / 1e6, wdt_ns / 4e6,
+               wc.idle_check ? "on" : "off: the port cannot watch the idle tasks here, no idle-trips rows", BP_DEPTH);
     bench_note(run, "FreeRTOS/ESP-IDF: a task blocked in a send does not trip the task watchdog by "
                     "itself. It trips when a SUBSCRIBED task stops resetting it for a whole timeout (a "
                     "producer blocked in its send cannot reset), or when a core's idle task is starved; "

@@ -16,6 +16,15 @@
  * The checks run in an interrupt handler on core 0 every timeout/4. The idle
  * check needs SCHED_FIFO (rtipc_sched_policy()): under the SCHED_OTHER
  * fallback the kernel shares a core fairly, so starvation cannot be seen.
+ *
+ * Port notes: FreeRTOS: the checks run in rtipc's monitor task at
+ * configMAX_PRIORITIES - 1 on core 0, on the tick clock (a trip needs the
+ * timeout rounded up to whole ticks plus one tick of silence); the idle tasks
+ * are rtipc tasks of priority 0 ("rtipc-IDLE<core>"), not the kernel's.
+ * ESP-IDF (CONFIG_ESP_TASK_WDT_EN): every call maps onto the Task Watchdog
+ * Timer (esp_task_wdt_*), whose own idle-task subscriptions and interrupt
+ * do the checking; rtipc defines its user hook esp_task_wdt_isr_user_handler.
+ * docs/porting.md, "The task watchdog".
  */
 #ifndef RTIPC_WDT_H
 #define RTIPC_WDT_H
@@ -37,18 +46,30 @@ typedef struct {
     rtipc_task_t *task;   /**< the silent subscriber, or NULL for an idle check */
     const char *name;     /**< its name, or "IDLE<core>" */
     int core;             /**< the starved core (idle check), or the task's core */
-    int64_t silent_ns;    /**< time since the last reset / idle run */
+    /** Time since the last reset / idle run.
+     *  Port notes: ESP-IDF: for an idle trip, the timeout (the TWDT keeps no
+     *  time of the idle task's last run). */
+    int64_t silent_ns;
 } rtipc_wdt_trip_t;
 
-/** Trip callback: runs in interrupt context; must not block. */
+/**
+ * Trip callback: runs in interrupt context; must not block.
+ * Port notes: FreeRTOS: runs in rtipc's monitor task (task context, priority
+ * configMAX_PRIORITIES - 1, core 0), not in an interrupt; ESP-IDF: in the
+ * TWDT's interrupt, as on Linux.
+ */
 typedef void (*rtipc_wdt_trip_fn)(const rtipc_wdt_trip_t *trip, void *arg);
 
 /** Watchdog settings. Zero-initialised fields take the defaults. */
 typedef struct {
     int64_t timeout_ns;      /**< 0 = RTIPC_WDT_TIMEOUT_NS_DEFAULT; at least 1 ms */
     bool idle_check;         /**< watch every core's idle task */
-    bool abort_on_trip;      /**< abort() after reporting a trip */
-    rtipc_wdt_trip_fn on_trip; /**< NULL = print to stderr */
+    /** abort() after reporting a trip.
+     *  Port notes: ESP-IDF: the TWDT's panic (trigger_panic), after on_trip. */
+    bool abort_on_trip;
+    /** NULL = print to stderr.
+     *  Port notes: ESP-IDF: NULL leaves the report to the TWDT's own log lines. */
+    rtipc_wdt_trip_fn on_trip;
     void *arg;               /**< passed to on_trip */
 } rtipc_wdt_config_t;
 
@@ -59,7 +80,16 @@ typedef struct {
  * @retval RTIPC_EBUSY already started.
  * @retval RTIPC_ENOMEM / RTIPC_ESYSTEM the idle tasks or the check interrupt
  *         could not be created (nothing is left running).
+ * @retval RTIPC_ENOTSUP (FreeRTOS only) idle_check on a kernel where rtipc
+ *         cannot watch each core's idle time (see Port notes).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: FreeRTOS: creates the monitor task instead of a check
+ * interrupt (RTIPC_ENOMEM if it cannot); idle_check is RTIPC_ENOTSUP on an
+ * SMP kernel without configUSE_CORE_AFFINITY, or with both
+ * configIDLE_SHOULD_YIELD and configUSE_TIME_SLICING 0. ESP-IDF:
+ * esp_task_wdt_init, or esp_task_wdt_reconfigure of the TWDT ESP-IDF started
+ * at boot (timeout rounded up to whole ms, idle_core_mask every core if
+ * idle_check, trigger_panic = abort_on_trip); RTIPC_ESYSTEM if it refuses.
  */
 int rtipc_wdt_start(const rtipc_wdt_config_t *cfg);
 
@@ -68,6 +98,10 @@ int rtipc_wdt_start(const rtipc_wdt_config_t *cfg);
  * Context: task only. Blocking: until the idle tasks have ended.
  * @retval 0 stopped. @retval RTIPC_EINVAL not started.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: FreeRTOS: also until the monitor task has finished a check
+ * (and callback) it is in. ESP-IDF: esp_task_wdt_delete of each subscriber,
+ * then esp_task_wdt_deinit, or, for the TWDT ESP-IDF started, its menuconfig
+ * settings back (esp_task_wdt_reconfigure).
  */
 int rtipc_wdt_stop(void);
 
@@ -78,14 +112,20 @@ int rtipc_wdt_stop(void);
  * @retval 0 subscribed. @retval RTIPC_EINVAL watchdog not started, task not
  *         live, or already subscribed. @retval RTIPC_ENOMEM no memory.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: FreeRTOS: may wait for the monitor task's check in progress.
+ * ESP-IDF: esp_task_wdt_add; RTIPC_EINVAL also when the task subscribed
+ * through esp_task_wdt_add itself, RTIPC_ESYSTEM when the TWDT refuses.
  */
 int rtipc_wdt_add(rtipc_task_t *task);
 
 /**
- * Unsubscribe @p task (NULL = the caller).
+ * Unsubscribe @p task (NULL = the caller). A subscription also ends when
+ * its task ends or is deleted.
  * Context: task only. Never blocks.
  * @retval 0 done. @retval RTIPC_EINVAL not started or not subscribed.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: FreeRTOS: may wait for the monitor task's check in progress.
+ * ESP-IDF: esp_task_wdt_delete.
  */
 int rtipc_wdt_delete(rtipc_task_t *task);
 
@@ -94,6 +134,7 @@ int rtipc_wdt_delete(rtipc_task_t *task);
  * Context: task only. Never blocks.
  * @retval 0 done. @retval RTIPC_EINVAL not started or caller not subscribed.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: ESP-IDF: esp_task_wdt_reset as well.
  */
 int rtipc_wdt_reset(void);
 

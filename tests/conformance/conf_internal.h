@@ -104,5 +104,6 @@ void conf_msgbuf(conf_t *c);
 void conf_mailbox_spsc(conf_t *c);
 void conf_ringbuf(conf_t *c);
 void conf_irq(conf_t *c);
+void conf_wdt(conf_t *c);
 
 #endif

@@ -172,6 +172,7 @@ int rtipc_conformance_run_flags(void (*emit)(const char *line, void *ctx), void 
     conf_mailbox_spsc(&c);
     conf_ringbuf(&c);
     conf_irq(&c);
+    conf_wdt(&c);
 
     (void)rtipc_queue_delete(c.log);
     if (old_prio >= 0)

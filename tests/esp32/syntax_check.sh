@@ -4,7 +4,11 @@
 # (RTIPC_BENCH_FREERTOS_FIRMWARE_SOURCES of bench/sources.cmake) compile with ESP_PLATFORM
 # defined, rtipc's warnings and -Werror, gcc and clang, over the stand-ins
 # of tests/esp32/stand-ins and the FreeRTOS kernel of FREERTOS_KERNEL_PATH
-# (its POSIX port). Exit 77 (skipped) without a kernel.
+# (its POSIX port). So do the sources of rtipc's own ESP-IDF component (the
+# ESP_PLATFORM branch of CMakeLists.txt: the FreeRTOS port with its
+# ESP_PLATFORM code, the Task Watchdog Timer mapping included), with the
+# kernel differences of stand-ins/kernel and a FreeRTOS-port rtipc/config.h
+# sized for the host's kernel objects. Exit 77 (skipped) without a kernel.
 #   syntax_check.sh SOURCE_DIR BUILD_INCLUDE_DIR
 set -eu
 src=$1 inc=$2
@@ -20,6 +24,17 @@ files="$src/targets/esp32/main/bench_main.c $(cmake -DSRC="$src" -P "$src/tests/
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 printf '#define BENCH_RTIPC_VERSION "0.0"\n#define BENCH_GIT_COMMIT "check"\n#define BENCH_COMPILER "cc"\n#define BENCH_CFLAGS ""\n' >"$gen/bench_version.h"
+# The component's sources, as the ESP_PLATFORM branch of CMakeLists.txt lists them.
+port=$(sed -n '/^ *set(_rtipc_esp_srcs/,/)/p' "$src/CMakeLists.txt" | tr ' ()' '\n\n\n' | grep '\.c$' | sed "s|^|$src/|")
+[ -n "$port" ] || { echo "esp32 syntax check: no _rtipc_esp_srcs in $src/CMakeLists.txt"; exit 1; }
+# rtipc/config.h of the FreeRTOS port: ESP-IDF's priorities and slots, the
+# control blocks of the 64-bit host kernel's objects.
+mkdir -p "$gen/port/rtipc"
+sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/; s/@RTIPC_PRIORITY_LEVELS@/25/; s/@RTIPC_SPIN_NS_DEFAULT@/20000/' \
+    -e 's/@RTIPC_PORT@/freertos/; s/@RTIPC_PORT_IS_FREERTOS@/1/; s/@RTIPC_EVENTGROUP_STATIC_SIZE@/96/' \
+    -e 's/@RTIPC_RINGBUF_STATIC_SIZE@/320/' \
+    -e 's/@RTIPC_[A-Z]*_STATIC_SIZE@/192/; s/@PROJECT_VERSION@/0.0/' \
+    "$src/include/rtipc/config.h.in" >"$gen/port/rtipc/config.h"
 status=0
 for cc in gcc clang; do
     command -v $cc >/dev/null || continue
@@ -29,6 +44,15 @@ for cc in gcc clang; do
             -I"$k/portable/ThirdParty/GCC/Posix" -I"$k/portable/ThirdParty/GCC/Posix/utils" \
             -I"$src/include" -I"$inc" -I"$b" -I"$gen" "$f" || { echo "esp32 syntax check ($cc): $f"; status=1; }
     done
+    # The simulator's FreeRTOSConfig.h has one thread-local pointer: index 0
+    # (ESP-IDF's default index 1 needs two, as menuconfig gives them).
+    for f in $port; do
+        $cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -DESP_PLATFORM -D_GNU_SOURCE -DrtipcCONFIG_TLS_INDEX=0 \
+            -I"$src/tests/esp32/stand-ins/kernel" -I"$src/tests/esp32/stand-ins" -I"$src/targets/freertos-posix" \
+            -I"$k/include" -I"$k/portable/ThirdParty/GCC/Posix" -I"$k/portable/ThirdParty/GCC/Posix/utils" \
+            -I"$src/include" -I"$gen/port" "$f" || { echo "esp32 syntax check ($cc): $f"; status=1; }
+    done
 done
-[ $status -eq 0 ] && echo "esp32 syntax check: $(echo "$files" | wc -w) sources, gcc and clang: ok"
+[ $status -eq 0 ] && echo "esp32 syntax check: $(echo "$files" | wc -w) sources of the app and $(echo "$port" | wc -w) of the component, gcc and clang: ok"
 exit $status

@@ -1086,12 +1086,208 @@ static void check_ringbufs(void)
     CHECK_RC(rtipc_ringbuf_delete(c.rb), RTIPC_OK);
 }
 
+/* ---- the task watchdog ------------------------------------------------------------
+ * The monitor task checks every timeout/4; a trip needs the timeout in whole
+ * ticks plus one tick of silence, and one silence is reported once per
+ * timeout. */
+#define WDT_MS 40
+
+static struct {
+    volatile int task_trips, idle_trips;
+    rtipc_task_t *volatile task;
+    volatile int idle_core;
+    volatile int64_t min_silent_ns;
+    volatile uint64_t at[16]; /* tick of each task trip */
+    volatile bool in_isr;
+    volatile UBaseType_t prio; /* of the task the callback ran in */
+    char task_name[16], idle_name[16];
+} wseen;
+
+static void wdt_record(const rtipc_wdt_trip_t *trip, void *arg)
+{
+    CHECK(arg == &wseen);
+    wseen.in_isr = wseen.in_isr || rtipc_in_interrupt();
+    wseen.prio = uxTaskPriorityGet(NULL);
+    if (trip->task) {
+        int n = wseen.task_trips;
+        if (n < 16)
+            wseen.at[n] = rtipc_tick_count();
+        if (n == 0 || trip->silent_ns < wseen.min_silent_ns)
+            wseen.min_silent_ns = trip->silent_ns;
+        wseen.task = trip->task;
+        snprintf(wseen.task_name, sizeof wseen.task_name, "%s", trip->name);
+        wseen.task_trips = n + 1;
+    } else {
+        wseen.idle_core = trip->core;
+        snprintf(wseen.idle_name, sizeof wseen.idle_name, "%s", trip->name);
+        wseen.idle_trips++;
+    }
+}
+
+static int wdt_record_start(bool idle_check)
+{
+    memset((void *)&wseen, 0, sizeof wseen);
+    rtipc_wdt_config_t cfg = {.timeout_ns = WDT_MS * 1000000LL, .idle_check = idle_check, .on_trip = wdt_record,
+                              .arg = &wseen};
+    return rtipc_wdt_start(&cfg);
+}
+
+typedef struct {
+    bool subscribe, feed, unsubscribe_first, keep;
+    int ms;
+    int rc_add, rc_delete;
+} wdt_worker_t;
+
+static void wdt_worker(void *arg)
+{
+    wdt_worker_t *w = arg;
+    if (w->subscribe)
+        w->rc_add = rtipc_wdt_add(NULL);
+    if (w->unsubscribe_first)
+        w->rc_delete = rtipc_wdt_delete(NULL);
+    if (w->feed) {
+        for (int t = 0; t < w->ms; t += WDT_MS / 4) {
+            (void)rtipc_wdt_reset();
+            vTaskDelay(pdMS_TO_TICKS(WDT_MS / 4));
+        }
+    } else {
+        vTaskDelay(pdMS_TO_TICKS(w->ms)); /* blocked: it cannot reset */
+    }
+    if (w->subscribe && !w->unsubscribe_first && !w->keep)
+        w->rc_delete = rtipc_wdt_delete(NULL);
+}
+
+static void wdt_run(const char *name, wdt_worker_t *w)
+{
+    join(spawn(name, CHECK_PRIO + 1, wdt_worker, w));
+}
+
+static void check_wdt(void)
+{
+    /* Not started. */
+    rtipc_wdt_config_t cfg = {.timeout_ns = WDT_MS * 1000000LL};
+    CHECK_RC(rtipc_wdt_start(NULL), RTIPC_EINVAL);
+    rtipc_wdt_config_t tiny = {.timeout_ns = 999999};
+    CHECK_RC(rtipc_wdt_start(&tiny), RTIPC_EINVAL);
+    rtipc_wdt_config_t negative = {.timeout_ns = -5};
+    CHECK_RC(rtipc_wdt_start(&negative), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_add(NULL), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_reset(), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_delete(NULL), RTIPC_EINVAL);
+
+    /* Started: subscription errors. */
+    uint64_t count0 = rtipc_wdt_trip_count();
+    CHECK_RC(rtipc_wdt_start(&cfg), RTIPC_OK);
+    CHECK_RC(rtipc_wdt_start(&cfg), RTIPC_EBUSY);
+    CHECK_RC(rtipc_wdt_reset(), RTIPC_EINVAL); /* not subscribed */
+    CHECK_RC(rtipc_wdt_delete(NULL), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_add(NULL), RTIPC_OK);
+    CHECK_RC(rtipc_wdt_add(NULL), RTIPC_EINVAL); /* twice */
+    CHECK_RC(rtipc_wdt_add(rtipc_task_current()), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_reset(), RTIPC_OK);
+    CHECK_RC(rtipc_wdt_delete(rtipc_task_current()), RTIPC_OK);
+    CHECK_RC(rtipc_wdt_reset(), RTIPC_EINVAL);
+    static char junk[512];
+    CHECK_RC(rtipc_wdt_add((rtipc_task_t *)(void *)junk), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_delete((rtipc_task_t *)(void *)junk), RTIPC_EINVAL);
+    UBaseType_t s = isr_begin();
+    int rcs[5] = {rtipc_wdt_start(&cfg), rtipc_wdt_stop(), rtipc_wdt_add(NULL), rtipc_wdt_delete(NULL),
+                  rtipc_wdt_reset()};
+    uint64_t count_isr = rtipc_wdt_trip_count();
+    isr_end(s);
+    for (int i = 0; i < 5; ++i)
+        CHECK_RC(rcs[i], RTIPC_ECONTEXT);
+    CHECK(count_isr == count0);
+    /* A stop does not wait for the monitor's next check (here a second away). */
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_OK);
+    rtipc_wdt_config_t slow = {.timeout_ns = 4000000000LL, .idle_check = true};
+    CHECK_RC(rtipc_wdt_start(&slow), RTIPC_OK);
+    CHECK_RC(rtipc_task_delay(rtipc_ms(5)), RTIPC_OK);
+    TickType_t t0 = xTaskGetTickCount();
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_OK);
+    CHECK(xTaskGetTickCount() - t0 < 5);
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_EINVAL);
+
+    /* A subscriber blocked for 5.5 timeouts trips it once per timeout. */
+    CHECK_RC(wdt_record_start(false), RTIPC_OK);
+    count0 = rtipc_wdt_trip_count();
+    wdt_worker_t silent = {.subscribe = true, .ms = 11 * WDT_MS / 2};
+    wdt_run("wdt-silent", &silent);
+    CHECK_RC(silent.rc_add, RTIPC_OK);
+    CHECK_RC(silent.rc_delete, RTIPC_OK);
+    int n = wseen.task_trips;
+    printf("wdt: a subscriber silent for %d ms (timeout %d ms) tripped it %d times\n", silent.ms, WDT_MS, n);
+    CHECK(n >= 4 && n <= 5);
+    CHECK(rtipc_wdt_trip_count() - count0 == (uint64_t)n);
+    CHECK(wseen.task != NULL && strcmp(wseen.task_name, "wdt-silent") == 0);
+    CHECK(wseen.min_silent_ns >= WDT_MS * 1000000LL);
+    for (int i = 1; i < n && i < 16; ++i)
+        CHECK(wseen.at[i] - wseen.at[i - 1] >= WDT_MS * configTICK_RATE_HZ / 1000);
+    CHECK(!wseen.in_isr);
+    CHECK(wseen.prio == configMAX_PRIORITIES - 1); /* the monitor task */
+    CHECK(wseen.idle_trips == 0);
+
+    /* One that resets every timeout/4 does not; nor one that unsubscribed. */
+    wseen.task_trips = 0;
+    wdt_worker_t feeder = {.subscribe = true, .feed = true, .ms = 5 * WDT_MS};
+    wdt_run("wdt-feeder", &feeder);
+    CHECK_RC(feeder.rc_add, RTIPC_OK);
+    CHECK_RC(feeder.rc_delete, RTIPC_OK);
+    wdt_worker_t gone = {.subscribe = true, .unsubscribe_first = true, .ms = 4 * WDT_MS};
+    wdt_run("wdt-gone", &gone);
+    CHECK_RC(gone.rc_delete, RTIPC_OK);
+    CHECK(wseen.task_trips == 0);
+
+    /* A subscription ends with its task: joined or deleted. */
+    wdt_worker_t ends = {.subscribe = true, .keep = true, .ms = 5};
+    wdt_run("wdt-ends", &ends);
+    CHECK_RC(ends.rc_add, RTIPC_OK);
+    wdt_worker_t deleted = {.subscribe = true, .ms = 100 * WDT_MS};
+    rtipc_task_t *victim = spawn("wdt-deleted", CHECK_PRIO + 1, wdt_worker, &deleted);
+    CHECK_RC(deleted.rc_add, RTIPC_OK);
+    if (victim)
+        CHECK_RC(rtipc_task_delete(victim), RTIPC_OK);
+    CHECK_RC(rtipc_task_delay(rtipc_ms(3 * WDT_MS)), RTIPC_OK);
+    CHECK(wseen.task_trips == 0);
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_OK);
+
+    /* The idle check: a task that spins for 4 timeouts above the idle
+     * priority starves the core; one that is blocked does not. */
+    CHECK_RC(wdt_record_start(true), RTIPC_OK);
+    wdt_worker_t blocked = {.ms = 3 * WDT_MS};
+    wdt_run("wdt-blocked", &blocked);
+    CHECK(wseen.idle_trips == 0 && wseen.task_trips == 0);
+    int64_t end = rtipc_time_ns() + 4 * WDT_MS * 1000000LL;
+    while (rtipc_time_ns() < end) {
+    }
+    int idle = wseen.idle_trips;
+    printf("wdt: a task spinning for %d ms starved the idle task: %d trips (core %d, '%s')\n", 4 * WDT_MS, idle,
+           wseen.idle_core, wseen.idle_name);
+    CHECK(idle >= 2 && idle <= 4);
+    CHECK(wseen.idle_core == 0 && strcmp(wseen.idle_name, "IDLE0") == 0);
+    CHECK(wseen.task_trips == 0);
+    CHECK_RC(rtipc_task_delay(rtipc_ms(3 * WDT_MS)), RTIPC_OK);
+    CHECK(wseen.idle_trips == idle); /* the core is idle again */
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_OK);
+
+    /* The default report (stderr) and a stop then start. */
+    rtipc_wdt_config_t plain = {.timeout_ns = 5000000};
+    count0 = rtipc_wdt_trip_count();
+    CHECK_RC(rtipc_wdt_start(&plain), RTIPC_OK);
+    CHECK_RC(rtipc_wdt_add(NULL), RTIPC_OK);
+    CHECK_RC(rtipc_task_delay(rtipc_ms(12)), RTIPC_OK);
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_OK);
+    CHECK(rtipc_wdt_trip_count() - count0 >= 1);
+    CHECK_RC(rtipc_wdt_reset(), RTIPC_EINVAL); /* stop dropped the subscription */
+    CHECK_RC(rtipc_wdt_start(&plain), RTIPC_OK);
+    CHECK_RC(rtipc_wdt_reset(), RTIPC_EINVAL);
+    CHECK_RC(rtipc_wdt_stop(), RTIPC_OK);
+}
+
 /* ---- what the port does not support ----------------------------------------- */
 static void check_unsupported(void)
 {
-    rtipc_wdt_config_t wcfg;
-    memset(&wcfg, 0, sizeof wcfg);
-    CHECK_RC(rtipc_wdt_start(&wcfg), RTIPC_ENOTSUP);
     CHECK(strcmp(rtipc_strerror(RTIPC_ENOTSUP), "unknown rtipc error") != 0);
 }
 
@@ -1200,6 +1396,7 @@ static void check_task(void *arg)
     run_section("task delete", check_delete_blocked);
     run_section("interrupts", check_irq);
     run_section("ring buffers", check_ringbufs);
+    run_section("watchdog", check_wdt);
     run_section("unsupported", check_unsupported);
 #ifdef RTIPC_EXAMPLE_CONFORMANCE
     run_section("conformance", run_conformance);

@@ -7,7 +7,11 @@
 #include <stdatomic.h>
 
 #include "port_internal.h"
+#ifdef ESP_PLATFORM
+#include "freertos/stream_buffer.h"
+#else
 #include "stream_buffer.h"
+#endif
 
 struct rtipc__fr_bytebuf {
     uint32_t magic;

@@ -5,7 +5,11 @@
 #include <string.h>
 
 #include "port_internal.h"
+#ifdef ESP_PLATFORM
+#include "freertos/event_groups.h"
+#else
 #include "event_groups.h"
+#endif
 #include "rtipc/eventgroup.h"
 #include "../../common/checks.h"
 

@@ -5,7 +5,11 @@
 #include <string.h>
 
 #include "bytebuf.h"
+#ifdef ESP_PLATFORM
+#include "freertos/message_buffer.h"
+#else
 #include "message_buffer.h"
+#endif
 #include "rtipc/msgbuf.h"
 #include "../../common/checks.h"
 

@@ -48,10 +48,12 @@ static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_pa
 static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n, bool isr, BaseType_t *hp)
 {
     rtipc__fr_park_unlink(head, n);
-    if (isr)
+    /* Braces: ESP-IDF's macro for the FromISR give ends in a semicolon. */
+    if (isr) {
         vTaskNotifyGiveIndexedFromISR(n->task, RTIPC__FR_PARK_INDEX, hp);
-    else
+    } else {
         (void)xTaskNotifyGiveIndexed(n->task, RTIPC__FR_PARK_INDEX);
+    }
 }
 
 /* The section a waker holds while it unlinks and gives. From a task the

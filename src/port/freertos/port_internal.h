@@ -12,9 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ESP-IDF has the kernel's headers under freertos/ only; other builds put
+ * the kernel's include directory itself on the path. */
+#ifdef ESP_PLATFORM
+#include "freertos/FreeRTOS.h"
+#include "freertos/semphr.h"
+#include "freertos/task.h"
+#else
 #include "FreeRTOS.h"
 #include "semphr.h"
 #include "task.h"
+#endif
 
 #include "rtipc/config.h"
 #include "rtipc/error.h"
@@ -241,6 +249,12 @@ struct rtipc_task {
     char name[16];
     StaticSemaphore_t done_cb; /* given when entry has returned */
     SemaphoreHandle_t done;
+    /* Task watchdog (wdt.c): the link and the flag are guarded by its list
+     * lock; the stamps are read and written in critical sections (64 bits). */
+    struct rtipc_task *wdt_next;
+    volatile bool wdt_subscribed;
+    volatile uint64_t wdt_last_reset; /* tick of the last rtipc_wdt_reset (or of the subscription) */
+    uint64_t wdt_reported;   /* tick of its last trip report (the checker's) */
 };
 
 static inline bool rtipc__fr_task_live(const struct rtipc_task *t)
@@ -251,6 +265,15 @@ static inline bool rtipc__fr_task_live(const struct rtipc_task *t)
 /* The caller's descriptor, adopting the running FreeRTOS task on first use;
  * NULL if memory is exhausted (or called from a handler). */
 struct rtipc_task *rtipc__fr_self(void);
+
+/* Create an rtipc task at a kernel priority, which may lie above
+ * RTIPC_PRIORITY_LEVELS - 1 (the watchdog's monitor). As rtipc_task_create
+ * otherwise; task context. */
+int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priority, rtipc_task_t **out);
+
+/* Drop @p t's watchdog subscription, if any (wdt.c): its task has ended or
+ * is being deleted. Task context. */
+void rtipc__fr_wdt_forget(struct rtipc_task *t);
 
 /* The descriptor of a FreeRTOS task, or NULL if it never used rtipc. Reads
  * the task's TLS: only for a task known to exist (NULL = the caller). */

@@ -2,9 +2,7 @@
  * wrapper; one pvPortMalloc block holds wrapper and items when dynamic. */
 #include <string.h>
 
-#include "FreeRTOS.h"
-#include "queue.h"
-#include "port_internal.h"
+#include "port_internal.h" /* the kernel's queue.h, through semphr.h */
 #include "rtipc/config.h"
 #include "rtipc/queue.h"
 #include "../../common/checks.h"

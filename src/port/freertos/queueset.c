@@ -6,8 +6,7 @@
  * the rtipc handle. */
 #include <string.h>
 
-#include "port_internal.h"
-#include "queue.h"
+#include "port_internal.h" /* the kernel's queue.h, through semphr.h */
 #include "rtipc/queueset.h"
 #include "../../common/checks.h"
 

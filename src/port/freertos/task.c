@@ -89,6 +89,7 @@ struct rtipc_task *rtipc__fr_self(void)
 
 static void release(struct rtipc_task *t)
 {
+    rtipc__fr_wdt_forget(t); /* a subscription ends with its task */
     untrack(t);
     t->magic = 0;
     if (t->flags & RTIPC__FR_TASK_CREATED)
@@ -105,6 +106,7 @@ static void trampoline(void *arg)
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
 #endif
     t->entry(t->arg);
+    rtipc__fr_wdt_forget(t); /* it has ended, as on Linux; not at the join */
     /* Detach from the descriptor before the joiner may free it. */
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
     xSemaphoreGive(t->done);
@@ -115,7 +117,14 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!cfg || !out || !cfg->entry || cfg->priority >= RTIPC_PRIORITY_LEVELS)
+    if (!cfg || cfg->priority >= RTIPC_PRIORITY_LEVELS)
+        return RTIPC_EINVAL;
+    return rtipc__fr_task_create_at(cfg, cfg->priority, out);
+}
+
+int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priority, rtipc_task_t **out)
+{
+    if (!cfg || !out || !cfg->entry || priority >= (UBaseType_t)configMAX_PRIORITIES)
         return RTIPC_EINVAL;
     /* A pin needs an SMP kernel with core affinity; otherwise only core 0
      * (the one core the task runs on) or RTIPC_CORE_ANY is valid. */
@@ -138,7 +147,7 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
     t->notify_spin = RTIPC_SPIN_DEFAULT;
     copy_name(t->name, cfg->name);
 #if !RTIPC__FR_HAVE_BASE_PRIORITY
-    t->base_priority = cfg->priority;
+    t->base_priority = priority;
 #endif
     t->done = xSemaphoreCreateBinaryStatic(&t->done_cb);
 
@@ -158,14 +167,14 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
     BaseType_t ok;
 #if defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1
     BaseType_t core_id = cfg->core == RTIPC_CORE_ANY ? tskNO_AFFINITY : (BaseType_t)cfg->core;
-    ok = xTaskCreatePinnedToCore(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, &t->handle,
+    ok = xTaskCreatePinnedToCore(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, priority, &t->handle,
                                  core_id);
 #elif configNUMBER_OF_CORES > 1 && configUSE_CORE_AFFINITY == 1
     UBaseType_t mask = cfg->core == RTIPC_CORE_ANY ? tskNO_AFFINITY : ((UBaseType_t)1 << cfg->core);
-    ok = xTaskCreateAffinitySet(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, mask,
+    ok = xTaskCreateAffinitySet(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, priority, mask,
                                 &t->handle);
 #else
-    ok = xTaskCreate(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, cfg->priority, &t->handle);
+    ok = xTaskCreate(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, priority, &t->handle);
 #endif
     if (ok == pdPASS) {
         vTaskSetThreadLocalStoragePointer(t->handle, rtipcCONFIG_TLS_INDEX, t);

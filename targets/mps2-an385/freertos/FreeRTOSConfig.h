@@ -47,7 +47,6 @@ extern uint32_t rtipc_cm3_systick_hz;
 #define configUSE_STREAM_BUFFERS 1
 #define configUSE_EVENT_GROUPS 1
 #define configQUEUE_REGISTRY_SIZE 0
-#define configUSE_TRACE_FACILITY 0
 #define configUSE_CO_ROUTINES 0
 
 /* Software timers: the timer task carries event-group changes made from
