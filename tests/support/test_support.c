@@ -1,3 +1,6 @@
+/* The helpers of test_support.h on the Linux port, beside
+ * test_support_common.c (tests/freertos/test_support_freertos.c is the
+ * FreeRTOS port's). */
 #define _GNU_SOURCE /* CPU_* macros, pthread_setaffinity_np */
 #include "test_support.h"
 
@@ -7,25 +10,12 @@
 #include <stdlib.h>
 #include <time.h>
 
-rtipc_task_t *start_task(const char *name, unsigned priority, int core, rtipc_task_fn fn, void *arg)
-{
-    rtipc_task_config_t cfg = {.name = name, .priority = priority, .core = core, .entry = fn, .arg = arg};
-    rtipc_task_t *t = NULL;
-    assert_int_equal(rtipc_task_create(&cfg, &t), RTIPC_OK);
-    assert_non_null(t);
-    return t;
-}
-
-void join_task(rtipc_task_t *t) { assert_int_equal(rtipc_task_join(t), RTIPC_OK); }
-
 void sleep_ms(unsigned ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) {
     }
 }
-
-int test_core(int which) { return rtipc_core_count() >= 2 ? which : RTIPC_CORE_ANY; }
 
 int pin_self_to_cpu(int cpu)
 {
@@ -67,16 +57,6 @@ int wait_for_flag(const volatile int *flag, int want, unsigned ms)
         nanosleep(&ts, NULL);
     }
     return 1;
-}
-
-long stress_count(long base)
-{
-    const char *s = getenv("RTIPC_STRESS_SCALE");
-    double f = s ? atof(s) : 1.0;
-    if (f <= 0)
-        f = 1.0;
-    long n = (long)((double)base * f);
-    return n > 0 ? n : 1;
 }
 
 /* The port's per-thread interrupt flag (src/port/posix/task_internal.h). */
