@@ -206,14 +206,13 @@ static int parse_cpus(const char *s, int cpu[2])
     return 0;
 }
 
-static int cmd_run(int argc, char **argv)
+static int run_command(bench_run_t *runp, int argc, char **argv)
 {
-    static bench_run_t run;
-    run.opts.cpu[0] = 0;
-    run.opts.cpu[1] = bench_target_core_count() > 1 ? 1 : 0;
-    run.opts.warmup = -1;
-    run.opts.seed = 1;
-    run.opts.progress = isatty(STDERR_FILENO);
+    runp->opts.cpu[0] = 0;
+    runp->opts.cpu[1] = bench_target_core_count() > 1 ? 1 : 0;
+    runp->opts.warmup = -1;
+    runp->opts.seed = 1;
+    runp->opts.progress = isatty(STDERR_FILENO);
     bench_cli_outputs_t out = {0};
     bool help = false;
     enum { O_QUICK = 256, O_SAMPLES, O_DURATION, O_WARMUP, O_CPUS, O_TICK, O_JSON, O_CSV, O_SEED, O_NOPROG,
@@ -237,24 +236,24 @@ static int cmd_run(int argc, char **argv)
     bench_optparse_init(&p, PROG, NULL, longopts);
     while ((c = bench_optparse_next(&p, argc, argv)) >= 0) {
         switch (c) {
-        case O_QUICK: run.opts.quick = true; break;
+        case O_QUICK: runp->opts.quick = true; break;
         case O_SAMPLES:
             if (bench_parse_uint(optarg, 1, 50000000, &v))
                 return usage_error("--samples wants a count from 1 to 50000000, not '%s'", optarg);
-            run.opts.samples = (size_t)v;
+            runp->opts.samples = (size_t)v;
             break;
         case O_DURATION:
             if (bench_parse_real(optarg, 0.01, 3600, &d))
                 return usage_error("--duration wants seconds from 0.01 to 3600, not '%s'", optarg);
-            run.opts.duration_s = d;
+            runp->opts.duration_s = d;
             break;
         case O_WARMUP:
             if (bench_parse_uint(optarg, 0, 10000000, &v))
                 return usage_error("--warmup wants a count from 0 to 10000000, not '%s'", optarg);
-            run.opts.warmup = (long)v;
+            runp->opts.warmup = (long)v;
             break;
         case O_CPUS:
-            if (parse_cpus(optarg, run.opts.cpu) != 0) {
+            if (parse_cpus(optarg, runp->opts.cpu) != 0) {
                 return bench_usage_error(PROG, "--cpus wants two CPU ids A,B, each from 0 to %d, not '%s'",
                                          bench_target_core_count() - 1, optarg);
             }
@@ -262,7 +261,7 @@ static int cmd_run(int argc, char **argv)
         case O_TICK:
             if (bench_parse_uint(optarg, 1, 100000, &v))
                 return usage_error("--tick-hz wants a rate from 1 to 100000, not '%s'", optarg);
-            run.opts.tick_hz = (uint32_t)v;
+            runp->opts.tick_hz = (uint32_t)v;
             break;
         case O_JSON: out.json = optarg; break;
         case O_CSV: out.csv = optarg; break;
@@ -270,9 +269,9 @@ static int cmd_run(int argc, char **argv)
         case O_SEED:
             if (bench_parse_uint(optarg, 0, ULLONG_MAX, &v))
                 return usage_error("--seed wants an integer from 0 to 18446744073709551615, not '%s'", optarg);
-            run.opts.seed = v;
+            runp->opts.seed = v;
             break;
-        case O_NOPROG: run.opts.progress = false; break;
+        case O_NOPROG: runp->opts.progress = false; break;
         case O_VCD: out.vcd = optarg; break;
         case O_PERFETTO: out.perfetto = optarg; break;
         case O_TRACE_SAMPLES:
@@ -316,50 +315,64 @@ static int cmd_run(int argc, char **argv)
     if (rc != 0)
         return rc;
 
-    if (run.opts.tick_hz) {
-        rc = bench_target_set_tick_rate(run.opts.tick_hz);
+    if (runp->opts.tick_hz) {
+        rc = bench_target_set_tick_rate(runp->opts.tick_hz);
         if (rc != 0) {
-            fprintf(stderr, "rtipc-bench: cannot set the tick to %u Hz: %s\n", (unsigned)run.opts.tick_hz,
+            fprintf(stderr, "rtipc-bench: cannot set the tick to %u Hz: %s\n", (unsigned)runp->opts.tick_hz,
                     rtipc_strerror(rc));
             return 1;
         }
     }
     (void)bench_now_ns();  /* fix the clock origin before any task exists */
-    run.env.memory_locked = bench_target_lock_memory();
-    bench_env_collect(&run.env);
-    run.clock = bench_clock_provenance_name(run.env.clock.provenance);
-    run.env.cpu[0] = run.opts.cpu[0];
-    run.env.cpu[1] = run.opts.cpu[1];
-    run.env.seed = run.opts.seed;
-    run.env.quick = run.opts.quick;
-    bench_print_env(stdout, &run.env);
+    runp->env.memory_locked = bench_target_lock_memory();
+    bench_env_collect(&runp->env);
+    runp->clock = bench_clock_provenance_name(runp->env.clock.provenance);
+    runp->env.cpu[0] = runp->opts.cpu[0];
+    runp->env.cpu[1] = runp->opts.cpu[1];
+    runp->env.seed = runp->opts.seed;
+    runp->env.quick = runp->opts.quick;
+    bench_print_env(stdout, &runp->env);
 
     for (size_t i = 0; i < n; i++)
-        run_one(&run, chosen[i], i, n);
-    bench_target_memory(&run.env.memory);
-    bench_audit_claims(&run);
-    bench_print_claims(stdout, &run);
-    bench_print_memory(stdout, &run.env);
+        run_one(runp, chosen[i], i, n);
+    bench_target_memory(&runp->env.memory);
+    bench_audit_claims(runp);
+    bench_print_claims(stdout, runp);
+    bench_print_memory(stdout, &runp->env);
 
     int status = 0;
-    for (size_t i = 0; i < run.n_outcomes; i++) {
-        if (run.outcomes[i].failed) {
-            fprintf(stderr, "rtipc-bench: experiment %s failed: %s\n", run.outcomes[i].experiment->id,
-                    run.outcomes[i].failure);
+    for (size_t i = 0; i < runp->n_outcomes; i++) {
+        if (runp->outcomes[i].failed) {
+            fprintf(stderr, "rtipc-bench: experiment %s failed: %s\n", runp->outcomes[i].experiment->id,
+                    runp->outcomes[i].failure);
             status = 1;
         }
     }
-    if (bench_cli_outputs_write(&run, &out) != 0)
+    if (bench_cli_outputs_write(runp, &out) != 0)
         status = 1;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing the results to stdout failed\n");
         status = 1;
     }
-    for (size_t i = 0; i < run.n_results; i++)
-        if (run.results[i].kind == BENCH_DIST)
-            bench_stats_free(&run.results[i].stats);
-    free(run.results);
+    for (size_t i = 0; i < runp->n_results; i++)
+        if (runp->results[i].kind == BENCH_DIST)
+            bench_stats_free(&runp->results[i].stats);
+    free(runp->results);
     return status;
+}
+
+/* The run lives on the heap: its outcome table is tens of KiB, static memory
+ * an MCU firmware would hold for its whole life (the ESP32's DRAM). */
+static int cmd_run(int argc, char **argv)
+{
+    bench_run_t *run = calloc(1, sizeof *run);
+    if (!run) {
+        fprintf(stderr, "rtipc-bench: no memory for the run (%lu bytes)\n", (unsigned long)sizeof *run);
+        return 1;
+    }
+    int rc = run_command(run, argc, argv);
+    free(run);
+    return rc;
 }
 
 int bench_cli(int argc, char **argv)
