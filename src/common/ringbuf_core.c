@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "rtipc/error.h"
-
 enum { ST_ACQUIRED = 0, ST_READY = 1, ST_READ = 2, ST_RETURNED = 3 };
 #define ST_MASK 3u
 #define F_DUMMY 4u
@@ -343,47 +341,4 @@ bool rtipc__rb_in_use(const rtipc__rb_t *r)
     if (r->type == RTIPC__RB_BYTEBUF)
         return r->pending > 0;
     return r->acquired > 0 || received_bytes(r) > 0;
-}
-
-/* ---- argument checks -------------------------------------------------------- */
-
-uint32_t rtipc__rb_capacity_for(size_t size, unsigned type, bool round)
-{
-    if (!rtipc__rb_type_ok(type) || size == 0 || size > RTIPC__RB_MAX_SIZE)
-        return 0;
-    if (type == RTIPC__RB_BYTEBUF)
-        return (uint32_t)size;
-    if (size % RTIPC__RB_ALIGN != 0) {
-        if (!round)
-            return 0;
-        size = (size + RTIPC__RB_ALIGN - 1) & ~(size_t)(RTIPC__RB_ALIGN - 1);
-    }
-    /* A header and at least one aligned data word. */
-    return size >= RTIPC__RB_HEADER + RTIPC__RB_ALIGN ? (uint32_t)size : 0;
-}
-
-size_t rtipc__rb_item_footprint(unsigned type, size_t size)
-{
-    if (!rtipc__rb_type_ok(type) || size == 0 || size > RTIPC__RB_MAX_SIZE)
-        return 0;
-    return rtipc__rb_item_bytes(type, (uint32_t)size);
-}
-
-int rtipc__rb_check_item(unsigned type, uint32_t capacity, size_t size)
-{
-    return size == 0 || size > rtipc__rb_max_item_for(type, capacity) ? RTIPC_EINVAL : RTIPC_OK;
-}
-
-int rtipc__rb_check_receive(unsigned type, int kind, const void *a, const void *b, const void *c, const void *d,
-                            size_t max)
-{
-    if (!a || !b || (kind == RTIPC__RB_RECV_SPLIT && (!c || !d)))
-        return RTIPC_EINVAL;
-    if ((kind == RTIPC__RB_RECV_WHOLE && type == RTIPC__RB_ALLOWSPLIT) ||
-        (kind == RTIPC__RB_RECV_SPLIT && type == RTIPC__RB_BYTEBUF) ||
-        (kind == RTIPC__RB_RECV_UP_TO && type != RTIPC__RB_BYTEBUF))
-        return RTIPC_ENOTSUP;
-    if (kind == RTIPC__RB_RECV_UP_TO && max == 0)
-        return RTIPC_EINVAL;
-    return RTIPC_OK;
 }

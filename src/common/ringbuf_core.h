@@ -37,6 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtipc/error.h"
+
 /* Buffer types (the public enum in rtipc/ringbuf.h has the same values). */
 enum { RTIPC__RB_NOSPLIT = 0, RTIPC__RB_ALLOWSPLIT = 1, RTIPC__RB_BYTEBUF = 2 };
 
@@ -136,10 +138,28 @@ static inline bool rtipc__rb_type_ok(unsigned type) { return type <= RTIPC__RB_B
 /* The capacity a ring buffer of @p size bytes gets, or 0 when the shape is
  * refused. @p round: dynamic creation rounds the item types up to a multiple
  * of 4; static creation demands one. */
-uint32_t rtipc__rb_capacity_for(size_t size, unsigned type, bool round);
+static inline uint32_t rtipc__rb_capacity_for(size_t size, unsigned type, bool round)
+{
+    if (!rtipc__rb_type_ok(type) || size == 0 || size > RTIPC__RB_MAX_SIZE)
+        return 0;
+    if (type == RTIPC__RB_BYTEBUF)
+        return (uint32_t)size;
+    if (size % RTIPC__RB_ALIGN != 0) {
+        if (!round)
+            return 0;
+        size = (size + RTIPC__RB_ALIGN - 1) & ~(size_t)(RTIPC__RB_ALIGN - 1);
+    }
+    /* A header and at least one aligned data word. */
+    return size >= RTIPC__RB_HEADER + RTIPC__RB_ALIGN ? (uint32_t)size : 0;
+}
 
 /* rtipc_ringbuf_item_footprint: bytes one item takes, 0 for a refused one. */
-size_t rtipc__rb_item_footprint(unsigned type, size_t size);
+static inline size_t rtipc__rb_item_footprint(unsigned type, size_t size)
+{
+    if (!rtipc__rb_type_ok(type) || size == 0 || size > RTIPC__RB_MAX_SIZE)
+        return 0;
+    return rtipc__rb_item_bytes(type, (uint32_t)size);
+}
 
 /* Caller storage of a static ring buffer: 4-byte aligned for the item types. */
 static inline bool rtipc__rb_storage_ok(unsigned type, const void *storage)
@@ -149,7 +169,10 @@ static inline bool rtipc__rb_storage_ok(unsigned type, const void *storage)
 
 /* An item of @p size bytes for a buffer of this type and capacity: 0, or
  * RTIPC_EINVAL (empty, or larger than an empty buffer takes). */
-int rtipc__rb_check_item(unsigned type, uint32_t capacity, size_t size);
+static inline int rtipc__rb_check_item(unsigned type, uint32_t capacity, size_t size)
+{
+    return size == 0 || size > rtipc__rb_max_item_for(type, capacity) ? RTIPC_EINVAL : RTIPC_OK;
+}
 
 /* The receive calls, by what they hand back. */
 enum { RTIPC__RB_RECV_WHOLE, RTIPC__RB_RECV_SPLIT, RTIPC__RB_RECV_UP_TO };
@@ -157,8 +180,19 @@ enum { RTIPC__RB_RECV_WHOLE, RTIPC__RB_RECV_SPLIT, RTIPC__RB_RECV_UP_TO };
 /* A receive of @p kind on a buffer of @p type: 0, RTIPC_EINVAL (an output
  * pointer NULL, split's two more included; up_to with max 0) or
  * RTIPC_ENOTSUP (a call the type does not have). */
-int rtipc__rb_check_receive(unsigned type, int kind, const void *a, const void *b, const void *c, const void *d,
-                            size_t max);
+static inline int rtipc__rb_check_receive(unsigned type, int kind, const void *a, const void *b, const void *c,
+                                          const void *d, size_t max)
+{
+    if (!a || !b || (kind == RTIPC__RB_RECV_SPLIT && (!c || !d)))
+        return RTIPC_EINVAL;
+    if ((kind == RTIPC__RB_RECV_WHOLE && type == RTIPC__RB_ALLOWSPLIT) ||
+        (kind == RTIPC__RB_RECV_SPLIT && type == RTIPC__RB_BYTEBUF) ||
+        (kind == RTIPC__RB_RECV_UP_TO && type != RTIPC__RB_BYTEBUF))
+        return RTIPC_ENOTSUP;
+    if (kind == RTIPC__RB_RECV_UP_TO && max == 0)
+        return RTIPC_EINVAL;
+    return RTIPC_OK;
+}
 
 /* How many items a set member may post at once: the smallest items that
  * fit, each one event. */
