@@ -534,6 +534,9 @@ static void controller(void *arg)
             if (rc != RTIPC_OK)
                 diff_log(&g_run, "!! setup: creating task %s failed: %s", g_run.sc->tasks[i].name, err_name(rc));
         }
+        /* The tasks' first steps belong to tick 0 (as in the kernel runner). */
+        if (rtipc_tick_count() != g_run.start_tick)
+            disturbed("the setup took longer than the rest of its tick");
         uint64_t wake = g_run.start_tick;
         rtipc_task_delay_until(&wake, g_run.sc->ticks, NULL);
     }

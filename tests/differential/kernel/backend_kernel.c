@@ -34,6 +34,7 @@ typedef struct {
     void *obj[DIFF_MAX_OBJECTS];
     TaskHandle_t task[DIFF_MAX_TASKS];
     SemaphoreHandle_t ended[DIFF_MAX_TASKS]; /* given when a task's steps are done: `join` */
+    TickType_t created_tick[DIFF_MAX_TASKS]; /* the tick of its xTaskCreate */
 } backend_t;
 
 static diff_run_t g_run;
@@ -124,6 +125,11 @@ static const char *obj_name_of(const void *h)
 static void task_entry(void *arg)
 {
     int idx = (int)(intptr_t)arg;
+    /* No scenario keeps a task from running through a tick boundary: one
+     * that starts in a later tick than it was created in was kept off the
+     * CPU by the host, and its `@` would be a tick late. */
+    if (xTaskGetTickCount() != g_b.created_tick[idx])
+        disturbed("a task started a tick after its creation (the host was slow to run its thread)");
     diff_run_task(&g_run, idx);
     /* What rtipc_task_join waits for; FreeRTOS has no join of its own. */
     xSemaphoreGive(g_b.ended[idx]);
@@ -134,6 +140,7 @@ static BaseType_t create_task(int idx)
 {
     const diff_task_t *t = &g_run.sc->tasks[idx];
     atomic_store(&g_run.task[idx].state, TASK_CREATED);
+    g_b.created_tick[idx] = xTaskGetTickCount();
     BaseType_t rc = xTaskCreate(task_entry, t->name, configMINIMAL_STACK_SIZE, (void *)(intptr_t)idx, t->prio,
                                 &g_b.task[idx]);
     if (rc != pdPASS)
@@ -395,6 +402,11 @@ static void controller(void *arg)
             if (!g_run.sc->tasks[i].deferred && create_task(i) != pdPASS)
                 diff_log(&g_run, "!! setup: creating task %s failed", g_run.sc->tasks[i].name);
         }
+        /* The tasks' first steps belong to tick 0: a setup that a tick
+         * boundary overtook (slow thread creation on a loaded host) shifts
+         * every `@` by one. */
+        if (xTaskGetTickCount() != (TickType_t)g_run.start_tick)
+            disturbed("the setup took longer than the rest of its tick (the host was slow to create threads)");
         TickType_t wake = (TickType_t)g_run.start_tick;
         xTaskDelayUntil(&wake, (TickType_t)g_run.sc->ticks);
     }
