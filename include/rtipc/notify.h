@@ -82,15 +82,13 @@ int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken);
  * Context: task only. Blocking: up to timeout. Concurrency: the owner only
  * (by construction).
  * @param value if not NULL, receives the value before it was cleared or
- *        decremented.
+ *        decremented (0 when the call fails with EWOULDBLOCK or ETIMEDOUT).
  * @retval 0 taken.
  * @retval RTIPC_EINVAL index >= RTIPC_NOTIFY_SLOTS.
  * @retval RTIPC_EWOULDBLOCK value 0 and timeout RTIPC_NO_WAIT.
  * @retval RTIPC_ETIMEDOUT value still 0 when the timeout expired.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted.
- * Port notes: FreeRTOS with RTIPC_NO_WAIT reads the value first and leaves a
- * pending no-action notification pending when the value is 0.
  */
 int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout);
 

@@ -92,16 +92,26 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
     assert_int_equal(rtipc_msgbuf_create_static(4, storage, &cb, &mb), RTIPC_EINVAL);
 
     size_t block = rtipc_msgbuf_footprint_for(0);
-    assert_true(block > 0 && block <= sizeof(rtipc_msgbuf_static_t));
+    assert_true(block > 0);
+    /* FreeRTOS has no static message buffers yet (msgbuf.h, Port notes): its control
+     * block need not fit the static type. */
+    if (!RTIPC_PORT_FREERTOS)
+        assert_true(block <= sizeof(rtipc_msgbuf_static_t));
     assert_int_equal(rtipc_msgbuf_footprint_for(4), 0);
     assert_int_equal(rtipc_msgbuf_footprint(NULL), 0);
 
     assert_int_equal(rtipc_msgbuf_create(RTIPC_MSGBUF_LENGTH_BYTES + 1, &mb), RTIPC_OK);
-    assert_int_equal(rtipc_msgbuf_footprint(mb), block + 5);
+    /* FreeRTOS's storage is one byte longer than what it holds. */
+    assert_int_equal(rtipc_msgbuf_footprint(mb), block + 5 + (RTIPC_PORT_FREERTOS ? 1 : 0));
     put(mb, "1"); /* the smallest buffer holds one 1-byte message */
     assert_int_equal(rtipc_msgbuf_is_full(mb), 1);
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_OK);
 
+    if (RTIPC_PORT_FREERTOS) { /* msgbuf.h, Port notes */
+        assert_int_equal(rtipc_msgbuf_create_static(32, storage, &cb, &mb), RTIPC_ENOTSUP);
+        print_message("not on the FreeRTOS port: static message buffers\n");
+        return;
+    }
     assert_int_equal(rtipc_msgbuf_create_static(32, storage, &cb, &mb), RTIPC_OK);
     /* The handle is a table entry (src/common/handle.h), not the caller's
      * memory, and it names the control block there. */

@@ -88,15 +88,25 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
     assert_int_equal(rtipc_streambuf_create_static(0, 0, storage, &cb, &sb), RTIPC_EINVAL);
 
     size_t block = rtipc_streambuf_footprint_for(0);
-    assert_true(block > 0 && block <= sizeof(rtipc_streambuf_static_t));
+    assert_true(block > 0);
+    /* FreeRTOS has no static stream buffers yet (streambuf.h, Port notes): its control
+     * block need not fit the static type. */
+    if (!RTIPC_PORT_FREERTOS)
+        assert_true(block <= sizeof(rtipc_streambuf_static_t));
     assert_int_equal(rtipc_streambuf_footprint_for((size_t)INT32_MAX + 1), 0);
     assert_int_equal(rtipc_streambuf_footprint(NULL), 0);
 
     assert_int_equal(rtipc_streambuf_create(100, 8, &sb), RTIPC_OK);
-    assert_int_equal(rtipc_streambuf_footprint(sb), block + 100);
+    /* FreeRTOS's storage is one byte longer than what it holds. */
+    assert_int_equal(rtipc_streambuf_footprint(sb), block + 100 + (RTIPC_PORT_FREERTOS ? 1 : 0));
     assert_int_equal(rtipc_streambuf_spaces_available(sb), 100);
     assert_int_equal(rtipc_streambuf_delete(sb), RTIPC_OK);
 
+    if (RTIPC_PORT_FREERTOS) { /* streambuf.h, Port notes */
+        assert_int_equal(rtipc_streambuf_create_static(16, 16, storage, &cb, &sb), RTIPC_ENOTSUP);
+        print_message("not on the FreeRTOS port: static stream buffers\n");
+        return;
+    }
     assert_int_equal(rtipc_streambuf_create_static(16, 16, storage, &cb, &sb), RTIPC_OK);
     /* The handle is a table entry (src/common/handle.h), not the caller's
      * memory, and it names the control block there. */

@@ -178,6 +178,7 @@ static int abort_child(void)
 static void abort_on_trip_aborts_the_process_after_reporting(void **state)
 {
     (void)state;
+    SKIP_ON_FREERTOS("a child process of the same program (fork and exec)");
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {

@@ -38,4 +38,37 @@ static inline void rtipc__fr_side_leave(_Atomic unsigned char *side)
     atomic_store_explicit(side, 0, memory_order_release);
 }
 
+/* While a task may block in the kernel's stream buffer call, the kernel
+ * records it as the buffer's waiter, and nothing in the kernel forgets it
+ * when the task is deleted. The task's descriptor names the buffer for that
+ * time, so that rtipc_task_delete can hand the side back and clear the
+ * kernel's record (rtipc__fr_bytebuf_abandon). NULL when nothing to record. */
+static inline struct rtipc_task *rtipc__fr_bytebuf_wait_begin(struct rtipc__fr_bytebuf *b, bool writer,
+                                                             rtipc_timeout_t timeout)
+{
+    if (rtipc_timeout_is_no_wait(timeout))
+        return NULL;
+    struct rtipc_task *self = rtipc__fr_task_of(NULL);
+    if (self) {
+        RTIPC__FR_TASK_CRIT_ENTER();
+        self->in_bytebuf = b;
+        self->in_bytebuf_writer = writer;
+        RTIPC__FR_TASK_CRIT_EXIT();
+    }
+    return self;
+}
+
+static inline void rtipc__fr_bytebuf_wait_end(struct rtipc_task *self)
+{
+    if (self) {
+        RTIPC__FR_TASK_CRIT_ENTER();
+        self->in_bytebuf = NULL;
+        RTIPC__FR_TASK_CRIT_EXIT();
+    }
+}
+
+/* For rtipc_task_delete, with the scheduler suspended, before it deletes a
+ * task that may be blocked in @p b (streambuf.c). */
+void rtipc__fr_bytebuf_abandon(struct rtipc__fr_bytebuf *b, bool writer);
+
 #endif

@@ -83,7 +83,9 @@ int rtipc_msgbuf_send(rtipc_msgbuf_t *mb, const void *msg, size_t len, rtipc_tim
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&mb->b.writer))
         return RTIPC_EBUSY;
+    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&mb->b, true, timeout);
     size_t n = xMessageBufferSend(mb->b.handle, msg, len, rtipc__fr_ticks(timeout));
+    rtipc__fr_bytebuf_wait_end(self);
     rtipc__fr_side_leave(&mb->b.writer);
     return n == len ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
@@ -109,7 +111,9 @@ int rtipc_msgbuf_receive(rtipc_msgbuf_t *mb, void *buf, size_t cap, size_t *len,
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&mb->b.reader))
         return RTIPC_EBUSY;
+    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&mb->b, false, timeout);
     size_t n = xMessageBufferReceive(mb->b.handle, buf, cap, rtipc__fr_ticks(timeout));
+    rtipc__fr_bytebuf_wait_end(self);
     int rc = RTIPC_OK;
     if (n > 0)
         *len = n;

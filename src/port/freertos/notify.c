@@ -69,10 +69,6 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
         return RTIPC_EINVAL;
     if (!rtipc__fr_self())
         return RTIPC_ENOMEM;
-    /* With nothing to take and no wait, leave the slot (and its pending
-     * state) alone: clearing no bits reads the value. */
-    if (rtipc_timeout_is_no_wait(timeout) && ulTaskNotifyValueClearIndexed(NULL, index, 0) == 0)
-        return RTIPC_EWOULDBLOCK;
     /* ulTaskNotifyTake returns 0 when woken by a notification that left the
      * value 0; rtipc keeps waiting until its timeout (notify.h). */
     bool forever = rtipc_timeout_is_forever(timeout);
@@ -90,8 +86,11 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
                 *value = v;
             return RTIPC_OK;
         }
-        if (left == 0)
+        if (left == 0) {
+            if (value)
+                *value = 0; /* the value it found, as the Linux port reports */
             return rtipc__fr_fail(timeout);
+        }
     }
 }
 

@@ -228,6 +228,7 @@ static inline bool rtipc__fr_spin_ok(int64_t ns)
 #define RTIPC__FR_TASK_ADOPTED 0x2u        /* a task rtipc did not create */
 
 struct rtipc__fr_parked;
+struct rtipc__fr_bytebuf;
 
 struct rtipc_task {
     uint32_t magic;
@@ -239,6 +240,8 @@ struct rtipc_task {
     volatile uint32_t *waiting_on;         /* a kernel object's waiter count */
     struct rtipc__fr_parked *parked;       /* its node in a mailbox/SPSC list */
     struct rtipc__fr_parked **parked_list; /* ... and that list */
+    struct rtipc__fr_bytebuf *in_bytebuf;  /* a stream/message buffer it may block in */
+    bool in_bytebuf_writer;                /* ... on its writing side */
     rtipc_task_fn entry;
     void *arg;
     int core;

@@ -73,7 +73,9 @@ int rtipc_streambuf_send(rtipc_streambuf_t *sb, const void *data, size_t len, si
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&sb->b.writer))
         return RTIPC_EBUSY;
+    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&sb->b, true, timeout);
     size_t n = xStreamBufferSend(sb->b.handle, data, len, rtipc__fr_ticks(timeout));
+    rtipc__fr_bytebuf_wait_end(self);
     rtipc__fr_side_leave(&sb->b.writer);
     *sent = n;
     return n > 0 ? RTIPC_OK : rtipc__fr_fail(timeout);
@@ -89,7 +91,9 @@ int rtipc_streambuf_receive(rtipc_streambuf_t *sb, void *buf, size_t len, size_t
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&sb->b.reader))
         return RTIPC_EBUSY;
+    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&sb->b, false, timeout);
     size_t n = xStreamBufferReceive(sb->b.handle, buf, len, rtipc__fr_ticks(timeout));
+    rtipc__fr_bytebuf_wait_end(self);
     rtipc__fr_side_leave(&sb->b.reader);
     *received = n;
     return n > 0 ? RTIPC_OK : rtipc__fr_fail(timeout);
@@ -198,4 +202,20 @@ int rtipc_streambuf_set_spin(rtipc_streambuf_t *sb, int64_t ns)
         return RTIPC_EINVAL;
     sb->b.spin = ns;
     return RTIPC_OK;
+}
+
+void rtipc__fr_bytebuf_abandon(struct rtipc__fr_bytebuf *b, bool writer)
+{
+    /* The kernel's completion call for the other side wakes the recorded
+     * waiter (the task about to be deleted: one writer and one reader at a
+     * time) and forgets it, so no later call notifies a deleted task. */
+    BaseType_t hp = pdFALSE;
+    if (writer) {
+        (void)xStreamBufferReceiveCompletedFromISR(b->handle, &hp);
+        rtipc__fr_side_leave(&b->writer);
+    } else {
+        (void)xStreamBufferSendCompletedFromISR(b->handle, &hp);
+        rtipc__fr_side_leave(&b->reader);
+    }
+    (void)hp; /* the caller resumes the scheduler */
 }

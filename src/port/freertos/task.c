@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "park.h"
+#include "bytebuf.h"
 #include "port_internal.h"
 
 struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle)
@@ -231,6 +232,8 @@ int rtipc_task_delete(rtipc_task_t *task)
         if (task->parked)
             rtipc__fr_park_unlink(task->parked_list, task->parked);
         RTIPC__FR_TASK_CRIT_EXIT();
+        if (task->in_bytebuf)
+            rtipc__fr_bytebuf_abandon(task->in_bytebuf, task->in_bytebuf_writer);
         vTaskDelete(task->handle);
     }
     (void)xTaskResumeAll();
