@@ -120,6 +120,8 @@ int rtipc_mutex_unlock(rtipc_mutex_t *m);
 /**
  * The holding task, or NULL when free or m is not a live mutex (a snapshot).
  * Context: any. Never blocks.
+ * Port notes: FreeRTOS returns NULL once the holder has ended (the kernel
+ * keeps the deleted task as holder; rtipc no longer has its descriptor).
  */
 rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m);
 

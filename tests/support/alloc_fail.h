@@ -22,6 +22,8 @@
 #endif
 #endif
 
+#include "rtipc/config.h"
+
 #if defined(RTIPC_TEST_UNDER_SANITIZER) && !defined(RTIPC_TEST_ALLOC_WRAP)
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
@@ -29,7 +31,32 @@ const char *__tsan_default_options(void);
 const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
 #endif
 
-#if defined(RTIPC_TEST_ALLOC_WRAP)
+#if RTIPC_PORT_FREERTOS
+/* On FreeRTOS every allocation, the kernel's and rtipc's, is pvPortMalloc:
+ * a unit test built for the simulator is linked with
+ * -Wl,--wrap=pvPortMalloc (targets/freertos-posix/CMakeLists.txt), and
+ * set_fail_alloc(1) makes it fail for the calling task until
+ * set_fail_alloc(0). */
+#define CAN_FAIL_ALLOC 1
+#include "FreeRTOS.h"
+#include "task.h"
+
+void *__real_pvPortMalloc(size_t size);
+void *__wrap_pvPortMalloc(size_t size);
+
+static TaskHandle_t _Atomic alloc_fail_task;
+
+void *__wrap_pvPortMalloc(size_t size)
+{
+    /* From a handler there is no current task to compare: never failed. */
+    if (alloc_fail_task != NULL && xTaskGetCurrentTaskHandle() == alloc_fail_task)
+        return NULL;
+    return __real_pvPortMalloc(size);
+}
+
+static inline void set_fail_alloc(int on) { alloc_fail_task = on ? xTaskGetCurrentTaskHandle() : NULL; }
+
+#elif defined(RTIPC_TEST_ALLOC_WRAP)
 /* Counting injection by link-time wrapping, for every build. A program that
  * defines RTIPC_TEST_ALLOC_WRAP before including this header must be linked
  * with -Wl,--wrap=malloc,--wrap=calloc,--wrap=aligned_alloc,

@@ -170,12 +170,12 @@ static void *foreign_thread(void *arg)
 {
     foreign_t *f = arg;
     value_t v;
-    fail_alloc = 1;
+    set_fail_alloc(1);
     f->rc_must_wait = rtipc_mailbox_wait_newer(f->mb, &v, 0, NULL, rtipc_ms(20));
     f->rc_need_not_wait = rtipc_mailbox_write(f->mb, &v) == RTIPC_OK
                               ? rtipc_mailbox_wait_newer(f->mb, &v, 0, NULL, rtipc_ms(20))
                               : RTIPC_EINVAL;
-    fail_alloc = 0;
+    set_fail_alloc(0);
     return NULL;
 }
 #endif

@@ -230,6 +230,7 @@ static void *foreign_locker(void *arg)
 
 static void lock_from_a_thread_that_cannot_be_adopted_fails_with_nomem(void **state)
 {
+    SKIP_ON_FREERTOS("a thread rtipc did not create");
     (void)state;
 #if CAN_FAIL_ALLOC
     foreign_t f = {0};
@@ -714,7 +715,8 @@ static void a_task_that_ends_holding_a_mutex_stays_its_holder(void **state)
         assert_int_equal(r.lock_rc, RTIPC_EWOULDBLOCK);
         assert_int_equal(r.unlock_rc, RTIPC_EPERM);
     }
-    assert_ptr_equal(rtipc_mutex_holder(orphan), ended);
+    /* mutex.h, Port notes: FreeRTOS reports no holder once it has ended. */
+    assert_ptr_equal(rtipc_mutex_holder(orphan), RTIPC_PORT_FREERTOS ? NULL : ended);
     assert_int_equal(rtipc_task_priority(ended), RTIPC_EINVAL);
     assert_int_equal(rtipc_mutex_unlock(orphan), RTIPC_EPERM);
     assert_int_equal(rtipc_mutex_delete(orphan), RTIPC_EBUSY);
@@ -1052,6 +1054,7 @@ static int kernel_priority(int tid, int *policy)
 static void inherited_priority_reaches_the_kernel_under_sched_fifo(void **state)
 {
     (void)state;
+    SKIP_ON_FREERTOS("a Linux thread's kernel priority (sched_getparam)");
     if (rtipc_sched_policy() != RTIPC_SCHED_FIFO) {
         printf("[  NOTE    ] %s: policy is %s; kernel priority not checked\n", __func__,
                rtipc_sched_policy_describe());

@@ -124,7 +124,6 @@ static int finish_task(rtipc_task_t *t, const int *done)
  * no task may have been joined yet in this process) ----------------------- */
 static void dynamic_creation_fails_with_nomem_when_allocation_fails(void **state)
 {
-    SKIP_ON_FREERTOS("an address-space limit");
     (void)state;
 #if CAN_FAIL_ALLOC
     rtipc_sem_t *bin = NULL, *cnt = NULL;

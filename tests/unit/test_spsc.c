@@ -172,11 +172,11 @@ static void *foreign_thread(void *arg)
 {
     foreign_t *f = arg;
     item_t it = mk(5);
-    fail_alloc = 1;
+    set_fail_alloc(1);
     f->rc_pop_must_wait = rtipc_spsc_pop(f->r, &it, rtipc_ms(20));
     f->rc_need_not_wait = rtipc_spsc_push(f->r, &it, rtipc_ms(20)); /* room: no task needed */
     f->rc_push_must_wait = rtipc_spsc_push(f->r, &it, rtipc_ms(20)); /* full (capacity 1) */
-    fail_alloc = 0;
+    set_fail_alloc(0);
     return NULL;
 }
 #endif
