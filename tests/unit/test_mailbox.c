@@ -202,8 +202,14 @@ static void wait_from_a_thread_that_cannot_be_adopted_fails_with_nomem(void **st
 
 static void create_fails_with_nomem_when_memory_is_exhausted(void **state)
 {
-    SKIP_ON_FREERTOS("an address-space limit");
     (void)state;
+    if (RTIPC_PORT_FREERTOS) {
+        /* The kernel's heap (configTOTAL_HEAP_SIZE) cannot hold it. */
+        rtipc_mailbox_t *mb = NULL;
+        assert_int_equal(rtipc_mailbox_create(RTIPC_MAILBOX_MAX_VALUE_SIZE, NULL, &mb), RTIPC_ENOMEM);
+        assert_null(mb);
+        return;
+    }
     unsigned long long vm = vm_size_bytes();
     assert_true(vm > 0);
     struct rlimit old;
@@ -518,13 +524,25 @@ static void a_write_during_another_write_is_refused_with_wouldblock(void **state
     assert_int_equal(rtipc_mailbox_delete(mb), RTIPC_OK);
 }
 
-typedef struct {
+typedef struct racer {
     rtipc_mailbox_t *mb;
     const unsigned char *value;
     atomic_int stop;
     atomic_long written, refused;
     int other_errors;
+    struct racer *other;
+    int64_t give_up; /* rtipc_time_ns */
 } racer_t;
+
+/* Both have written and collided a few times, or time is up. The racers
+ * check it themselves: on one core (the FreeRTOS simulator) the test's own
+ * task, below them, does not run until they stop. */
+static bool racers_done(racer_t *r)
+{
+    return rtipc_time_ns() >= r->give_up ||
+           (atomic_load(&r->refused) + atomic_load(&r->other->refused) >= 20 && atomic_load(&r->written) >= 100 &&
+            atomic_load(&r->other->written) >= 100);
+}
 
 static unsigned char big_value[2][65536];
 
@@ -532,7 +550,7 @@ static void racer_task(void *arg)
 {
     racer_t *r = arg;
     unsigned x = (unsigned)(uintptr_t)r;
-    while (!atomic_load(&r->stop)) {
+    while (!atomic_load(&r->stop) && !racers_done(r)) {
         int rc = rtipc_mailbox_write(r->mb, r->value);
         if (rc == RTIPC_OK)
             atomic_fetch_add(&r->written, 1);
@@ -556,6 +574,12 @@ static void concurrent_writers_are_serialised_and_every_write_is_counted(void **
      * lands (one version each) or is refused, none is lost silently. They
      * run until both have written and collided a few times (or 20 s, on a
      * machine other programs keep busy). */
+    if (rtipc_core_count() < 2) {
+        /* One core: the writers take turns whole (the refusal itself is
+         * the test before this one). */
+        print_message("needs two cores: %d here\n", rtipc_core_count());
+        skip();
+    }
     memset(big_value[0], 0x11, sizeof big_value[0]);
     memset(big_value[1], 0x22, sizeof big_value[1]);
     rtipc_mailbox_t *mb = NULL;
@@ -566,12 +590,12 @@ static void concurrent_writers_are_serialised_and_every_write_is_counted(void **
     a.mb = b.mb = mb;
     a.value = big_value[0];
     b.value = big_value[1];
+    a.other = &b;
+    b.other = &a;
+    a.give_up = b.give_up = rtipc_time_ns() + 20000000000ll;
     rtipc_task_t *ta = start_task("wa", 3, test_core(0), racer_task, &a);
     rtipc_task_t *tb = start_task("wb", 3, test_core(1), racer_task, &b);
-    int64_t give_up = rtipc_time_ns() + 20000000000ll;
-    while (rtipc_time_ns() < give_up &&
-           (atomic_load(&a.refused) + atomic_load(&b.refused) < 20 || atomic_load(&a.written) < 100 ||
-            atomic_load(&b.written) < 100))
+    while (!racers_done(&a))
         sleep_ms(10);
     atomic_store(&a.stop, 1);
     atomic_store(&b.stop, 1);
