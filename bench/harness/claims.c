@@ -62,6 +62,24 @@ static void untestable(bench_claim_t *c, const char *exp)
     say(c, CLAIM_NOT_TESTABLE, "no usable rows from experiment %s in this run", exp);
 }
 
+/* Not testable, naming the rows the run lacks: rows[i] NULL means names[i]
+ * is missing. */
+static void untestable_without(bench_claim_t *c, const char *exp, const char *const *names,
+                               const bench_result_t *const *rows, size_t n)
+{
+    char list[192] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof list; i++)
+        if (!rows[i])
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", names[i]);
+    if (!len)
+        return untestable(c, exp);
+    say(c, CLAIM_NOT_TESTABLE, "experiment %s has no row for %s in this run", exp, list);
+}
+#define UNTESTABLE_WITHOUT(c, exp, names, ...)                                                                  \
+    untestable_without((c), (exp), (names), (const bench_result_t *const[]){__VA_ARGS__},                      \
+                       sizeof(names) / sizeof(names)[0])
+
 /* A ratio over a median of 0 (or below) is no figure: such a row makes the
  * claim not testable. True when every denominator named is positive. */
 static bool ratio_ok(bench_claim_t *c, const char *exp, const bench_result_t *const *dens, size_t n)
@@ -184,8 +202,11 @@ static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *rb = dist(run, e, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, v, m);
     const bench_result_t *h = dist(run, e, BENCH_MECH_MUTEX_CONDVAR_LIST, v, m);
     const bench_result_t *sq = dist(run, e, BENCH_MECH_STD_QUEUE_MUTEX, v, m);
-    if (!q || !rb || !h)
-        return untestable(c, e);
+    if (!q || !rb || !h) {
+        static const char *const need[] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT,
+                                           BENCH_MECH_MUTEX_CONDVAR_LIST};
+        return UNTESTABLE_WITHOUT(c, e, need, q, rb, h);
+    }
     if (!same_unit(c, e, q, rb) || !same_unit(c, e, q, h) || (sq && !same_unit(c, e, q, sq)) ||
         !RATIO_OK(c, e, rb, q))
         return;
@@ -210,8 +231,11 @@ static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *fs = value(run, e, q, BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED, m);
     const bench_result_t *fu = value(run, e, q, BENCH_VARIANT_WAIT_FOREVER_UNSUBSCRIBED, m);
     const bench_result_t *ts = value(run, e, q, BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED, m);
-    if (!fs || !fu || !ts)
-        return untestable(c, e);
+    if (!fs || !fu || !ts) {
+        static const char *const need[] = {BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED, BENCH_VARIANT_WAIT_FOREVER_UNSUBSCRIBED,
+                                           BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED};
+        return UNTESTABLE_WITHOUT(c, e, need, fs, fu, ts);
+    }
     /* The claim as stated (blocking forever trips it) holds only if blocking
      * alone trips it, i.e. also without a subscription. */
     bool holds = fs->value >= 1 && fu->value >= 1;
