@@ -240,7 +240,7 @@ static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
      * alone trips it, i.e. also without a subscription. */
     bool holds = fs->value >= 1 && fu->value >= 1;
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "watchdog trips during a 1 s consumer stall: wait-forever subscribed %.0f, wait-forever "
+        "watchdog trips during the consumer's stall: wait-forever subscribed %.0f, wait-forever "
         "unsubscribed %.0f, 10 ms timeout subscribed %.0f; %s", fs->value, fu->value, ts->value,
         fs->value >= 1 && fu->value == 0
             ? "the trip comes from the subscription going unreset, not from blocking"
