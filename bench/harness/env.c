@@ -46,6 +46,7 @@ void bench_env_collect(bench_env_t *env)
     snprintf(env->rtipc_version, sizeof env->rtipc_version, "%s", BENCH_RTIPC_VERSION);
     snprintf(env->git_commit, sizeof env->git_commit, "%s", BENCH_GIT_COMMIT);
     env->timestamp_overhead_ns = timestamp_overhead();
+    env->stamp_resolution = bench_target_stamp_resolution();
     env->memory.kind = BENCH_MEMORY_NONE;
     env->memory.now_bytes = env->memory.extreme_bytes = -1;
 }

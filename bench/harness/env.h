@@ -24,6 +24,7 @@ typedef struct bench_env {
     uint32_t tick_hz;
     bench_clock_t clock;          /* the timestamps' clock (bench_target_clock) */
     double timestamp_overhead_ns; /* median back-to-back bench_now_ns() delta */
+    double stamp_resolution;      /* grain of a stamp pair (bench_target_stamp_*), in clock.unit */
     bench_memory_t memory;        /* the target's memory figures after the run */
     int cpu[2];                   /* CPUs playing core 0 and core 1 */
     uint64_t seed;

@@ -85,6 +85,8 @@ void bench_doc_env_begin(bench_jw_t *w, const bench_env_t *e)
     bench_jw_kv_number(w, "clock_hz", e->clock.rate_hz);
     bench_jw_kv_number(w, "clock_resolution_ns", e->clock.resolution);
     bench_jw_kv_number(w, "timestamp_overhead_ns", e->timestamp_overhead_ns);
+    if (e->stamp_resolution > 0)
+        bench_jw_kv_number(w, "stamp_resolution", e->stamp_resolution);
     bench_jw_kv_bool(w, "memory_locked", e->memory_locked);
     memory(w, &e->memory);
     bench_jw_kv_uint(w, "seed", e->seed);
