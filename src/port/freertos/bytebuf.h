@@ -14,7 +14,6 @@
 #endif
 
 struct rtipc__fr_bytebuf {
-    uint32_t magic;
     uint32_t flags;
     StaticStreamBuffer_t cb;
     StreamBufferHandle_t handle;
