@@ -28,7 +28,7 @@ static int init(struct rtipc__fr_mutex *m, bool recursive, uint32_t flags, rtipc
         (void)xSemaphoreCreateRecursiveMutexStatic(&m->h.cb);
     else
         (void)xSemaphoreCreateMutexStatic(&m->h.cb);
-    uintptr_t h = rtipc__fr_open(m, RTIPC__H_MUTEX, &m->h.slot);
+    uintptr_t h = rtipc__fr_open(m, RTIPC__H_MUTEX, &m->h.handle);
     if (h == 0) {
         vSemaphoreDelete(km(m));
         return RTIPC_ENOMEM;

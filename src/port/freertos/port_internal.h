@@ -304,14 +304,14 @@ struct rtipc__fr_task *rtipc__fr_task_find(TaskHandle_t handle);
 
 /* Wrappers of kernel queues (queue, semaphore, mutex, a ring buffer's
  * member semaphore) share this head so that a queue set can map a kernel
- * member handle back to the rtipc handle: the head keeps the slot of that
- * handle in the handle table (rtipc__handle_at). */
+ * member handle back to the rtipc handle it stands for, which the head
+ * keeps (flags sit after waiters, in what would be padding on 64-bit). */
 struct rtipc__fr_qhead {
-    uint32_t slot;    /* handle table slot of the rtipc object (a ring buffer's, for its member) */
-    uint32_t flags;
+    uintptr_t handle; /* the rtipc object's handle (a ring buffer's, for its member) */
     StaticQueue_t cb; /* the kernel object; its handle is &cb */
     void *set;        /* the rtipc queue set it belongs to, or NULL */
     volatile uint32_t waiters; /* tasks inside a blocking call (delete -> EBUSY) */
+    uint32_t flags;
     int64_t spin;
 };
 
@@ -335,13 +335,13 @@ struct rtipc__fr_qhead *rtipc__fr_queue_member(const void *queue, uint32_t *capa
 struct rtipc__fr_qhead *rtipc__fr_sem_member(const void *sem, uint32_t *capacity);
 
 /* Open the handle of a wrapper whose kernel object was just created: the
- * handle (its slot also kept in @p slot when non-NULL), or 0 when the table
- * is full (the caller undoes the kernel object: RTIPC_ENOMEM). */
-static inline uintptr_t rtipc__fr_open(void *obj, unsigned kind, uint32_t *slot)
+ * handle (also kept in @p keep when non-NULL), or 0 when the table is full
+ * (the caller undoes the kernel object: RTIPC_ENOMEM). */
+static inline uintptr_t rtipc__fr_open(void *obj, unsigned kind, uintptr_t *keep)
 {
     uintptr_t h = rtipc__handle_open(obj, kind);
-    if (h != 0 && slot != NULL)
-        *slot = rtipc__handle_index(h);
+    if (keep != NULL)
+        *keep = h;
     return h;
 }
 

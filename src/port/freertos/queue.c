@@ -31,7 +31,7 @@ static int init(struct rtipc__fr_queue *q, size_t length, size_t item_size, void
     q->h.flags = flags;
     q->h.spin = RTIPC_SPIN_DEFAULT;
     (void)xQueueCreateStatic((UBaseType_t)length, (UBaseType_t)item_size, storage, &q->h.cb);
-    uintptr_t h = rtipc__fr_open(q, RTIPC__H_QUEUE, &q->h.slot);
+    uintptr_t h = rtipc__fr_open(q, RTIPC__H_QUEUE, &q->h.handle);
     if (h == 0) {
         vQueueDelete(kq(q));
         return RTIPC_ENOMEM;

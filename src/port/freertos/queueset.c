@@ -3,7 +3,7 @@
  * rtipc queues, semaphores and ring buffers (through the counting semaphore
  * each ring buffer carries, ringbuf.c). The kernel member handle is the
  * address of the kernel object inside rtipc's wrapper, whose head keeps the
- * handle table slot of the rtipc handle it stands for. */
+ * rtipc handle it stands for. */
 #include <string.h>
 
 #include "port_internal.h" /* the kernel's queue.h, through semphr.h */
@@ -194,10 +194,10 @@ int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
     return rc == RTIPC_OK ? remove_member(set, m, capacity) : rc;
 }
 
-/* The rtipc handle a kernel member stands for: the one open in the slot its
- * head keeps (a ring buffer's, for a ring buffer's member semaphore). A
- * member cannot be deleted while in the set, so that handle is current. */
-static void *member_of(QueueSetMemberHandle_t h) { return rtipc__handle_at(rtipc__fr_qhead_of(h)->slot); }
+/* The rtipc handle a kernel member stands for, as its head keeps it: a
+ * member's event may outlive its membership (read without select, then
+ * removed), and then the handle is stale and refused by the calls on it. */
+static void *member_of(QueueSetMemberHandle_t h) { return (void *)rtipc__fr_qhead_of(h)->handle; }
 
 int rtipc_queueset_select(rtipc_queueset_t *handle, void **member, rtipc_timeout_t timeout)
 {

@@ -58,9 +58,9 @@ static int init(struct rtipc__fr_ringbuf *rb, rtipc_ringbuf_type_t type, void *s
     rb->member.spin = RTIPC_SPIN_DEFAULT;
     (void)xSemaphoreCreateCountingStatic((UBaseType_t)rtipc__rb_set_capacity(&rb->core), 0,
                                          (StaticSemaphore_t *)(void *)&rb->member.cb);
-    /* The member's head keeps the ring buffer's slot: a set reports the
-     * ring buffer's handle for it (queueset.c). */
-    uintptr_t h = rtipc__fr_open(rb, RTIPC__H_RINGBUF, &rb->member.slot);
+    /* The member's head keeps the ring buffer's handle: a set reports it
+     * for the member (queueset.c). */
+    uintptr_t h = rtipc__fr_open(rb, RTIPC__H_RINGBUF, &rb->member.handle);
     if (h == 0) {
         vSemaphoreDelete(member_sem(rb));
         return RTIPC_ENOMEM;

@@ -30,7 +30,7 @@ static int init(struct rtipc__fr_sem *s, unsigned max, unsigned initial, uint32_
         (void)xSemaphoreCreateBinaryStatic(&s->h.cb);
     else
         (void)xSemaphoreCreateCountingStatic(max, initial, &s->h.cb);
-    uintptr_t h = rtipc__fr_open(s, RTIPC__H_SEM, &s->h.slot);
+    uintptr_t h = rtipc__fr_open(s, RTIPC__H_SEM, &s->h.handle);
     if (h == 0) {
         vSemaphoreDelete(ks(s));
         return RTIPC_ENOMEM;
