@@ -23,10 +23,7 @@ enum rtipc_error {
      *  was joined or deleted, is refused with this code by every call, also
      *  once its memory holds a new object; it is never acted on and nothing
      *  is read through it. So are a handle of another kind and a value that
-     *  never was a handle. In the FreeRTOS port only the mailbox, SPSC
-     *  ring and ring buffer handles are table entries so far; its other
-     *  handles are addresses and must not be used after delete
-     *  (docs/porting.md). */
+     *  never was a handle. Every port's handles are table entries. */
     RTIPC_EINVAL = -1,
     /** The call was made with timeout RTIPC_NO_WAIT (or from an interrupt
      *  handler) and could not complete without blocking. */

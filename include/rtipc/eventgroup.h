@@ -72,9 +72,8 @@ int rtipc_eventgroup_create(rtipc_eventgroup_t **out);
  * Context: task or interrupt. Blocking: no. Allocates nothing, except
  * that from a task it may grow the handle table (error.h).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
- *         is not the address of cb, error.h; in the FreeRTOS port it still
- *         is, docs/porting.md).
- * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out or cb NULL.
  * Port notes: FreeRTOS refuses it from an interrupt handler with
  * RTIPC_ECONTEXT (the kernel's creation enters a task-level critical

@@ -75,9 +75,8 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out);
  * Context: task or interrupt. Blocking: no. Allocates nothing, except
  * that from a task it may grow the handle table (error.h).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
- *         is not the address of cb, error.h; in the FreeRTOS port it still
- *         is, docs/porting.md).
- * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size as for
  *         rtipc_msgbuf_create.
  * Port notes: FreeRTOS returns RTIPC_ENOTSUP (the kernel needs size + 1

@@ -75,9 +75,8 @@ int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out);
 /**
  * Create a mutex in caller memory @p cb. Context: task only. Blocking: no.
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
- *         is not the address of cb, error.h; in the FreeRTOS port it still
- *         is, docs/porting.md).
- * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out or cb NULL.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */

@@ -52,9 +52,8 @@ int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out);
  * Context: task or interrupt. Blocking: no. Allocates nothing, except
  * that from a task it may grow the handle table (error.h).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
- *         is not the address of cb, error.h; in the FreeRTOS port it still
- *         is, docs/porting.md).
- * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, length or item_size 0, or the
  *         size overflows.
  * Port notes: FreeRTOS refuses it from an interrupt handler with

@@ -55,9 +55,8 @@ int rtipc_sem_create_counting(unsigned max, unsigned initial, rtipc_sem_t **out)
  * Context: task or interrupt. Blocking: no. Allocates nothing, except
  * that from a task it may grow the handle table (error.h).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
- *         is not the address of cb, error.h; in the FreeRTOS port it still
- *         is, docs/porting.md).
- * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL as for the dynamic forms, or cb NULL.
  * Port notes: FreeRTOS refuses it from an interrupt handler with
  * RTIPC_ECONTEXT (the kernel's creation enters a task-level critical

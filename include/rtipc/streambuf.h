@@ -83,9 +83,8 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
  * Context: task or interrupt. Blocking: no. Allocates nothing, except
  * that from a task it may grow the handle table (error.h).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
- *         is not the address of cb, error.h; in the FreeRTOS port it still
- *         is, docs/porting.md).
- * @retval RTIPC_ENOMEM every handle is in use (error.h; Linux port).
+ *         is not the address of cb, error.h).
+ * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size/trigger_level as for
  *         rtipc_streambuf_create.
  * Port notes: FreeRTOS returns RTIPC_ENOTSUP (the kernel needs size + 1

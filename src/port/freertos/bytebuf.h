@@ -14,7 +14,6 @@
 #endif
 
 struct rtipc__fr_bytebuf {
-    uint32_t magic;
     uint32_t flags;
     StaticStreamBuffer_t cb;
     StreamBufferHandle_t handle;
@@ -43,12 +42,12 @@ static inline void rtipc__fr_side_leave(_Atomic unsigned char *side)
  * when the task is deleted. The task's descriptor names the buffer for that
  * time, so that rtipc_task_delete can hand the side back and clear the
  * kernel's record (rtipc__fr_bytebuf_abandon). NULL when nothing to record. */
-static inline struct rtipc_task *rtipc__fr_bytebuf_wait_begin(struct rtipc__fr_bytebuf *b, bool writer,
+static inline struct rtipc__fr_task *rtipc__fr_bytebuf_wait_begin(struct rtipc__fr_bytebuf *b, bool writer,
                                                              rtipc_timeout_t timeout)
 {
     if (rtipc_timeout_is_no_wait(timeout))
         return NULL;
-    struct rtipc_task *self = rtipc__fr_task_of(NULL);
+    struct rtipc__fr_task *self = rtipc__fr_task_of(NULL);
     if (self) {
         RTIPC__FR_TASK_CRIT_ENTER();
         self->in_bytebuf = b;
@@ -58,7 +57,7 @@ static inline struct rtipc_task *rtipc__fr_bytebuf_wait_begin(struct rtipc__fr_b
     return self;
 }
 
-static inline void rtipc__fr_bytebuf_wait_end(struct rtipc_task *self)
+static inline void rtipc__fr_bytebuf_wait_end(struct rtipc__fr_task *self)
 {
     if (self) {
         RTIPC__FR_TASK_CRIT_ENTER();

@@ -13,10 +13,7 @@
 #include "rtipc/eventgroup.h"
 #include "../../common/checks.h"
 
-#define RTIPC__FR_EG_MAGIC 0x45564752u /* "EVGR" */
-
-struct rtipc_eventgroup {
-    uint32_t magic;
+struct rtipc__fr_eventgroup {
     uint32_t flags;
     StaticEventGroup_t cb;
     EventGroupHandle_t handle;
@@ -24,20 +21,29 @@ struct rtipc_eventgroup {
     int64_t spin;
 };
 
-_Static_assert(sizeof(struct rtipc_eventgroup) <= sizeof(rtipc_eventgroup_static_t),
+_Static_assert(sizeof(struct rtipc__fr_eventgroup) <= sizeof(rtipc_eventgroup_static_t),
                "rtipc_eventgroup_static_t holds the FreeRTOS event group wrapper (raise RTIPC_EVENTGROUP_STATIC_SIZE)");
-_Static_assert(_Alignof(struct rtipc_eventgroup) <= _Alignof(rtipc_eventgroup_static_t), "static block alignment");
+_Static_assert(_Alignof(struct rtipc__fr_eventgroup) <= _Alignof(rtipc_eventgroup_static_t), "static block alignment");
 
-static bool live(const rtipc_eventgroup_t *eg) { return eg != NULL && eg->magic == RTIPC__FR_EG_MAGIC; }
+static struct rtipc__fr_eventgroup *get(const rtipc_eventgroup_t *handle)
+{
+    return rtipc__handle_get(handle, RTIPC__H_EVENTGROUP);
+}
 static bool bits_ok(uint32_t bits) { return rtipc__eventgroup_bits_ok(bits); }
 
-static void init(struct rtipc_eventgroup *eg, uint32_t flags)
+static int init(struct rtipc__fr_eventgroup *eg, uint32_t flags, rtipc_eventgroup_t **out)
 {
     memset(eg, 0, sizeof *eg);
     eg->flags = flags;
     eg->spin = RTIPC_SPIN_DEFAULT;
     eg->handle = xEventGroupCreateStatic(&eg->cb);
-    eg->magic = RTIPC__FR_EG_MAGIC;
+    uintptr_t h = rtipc__fr_open(eg, RTIPC__H_EVENTGROUP, NULL);
+    if (h == 0) {
+        vEventGroupDelete(eg->handle);
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_eventgroup_t *)h;
+    return RTIPC_OK;
 }
 
 int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
@@ -46,12 +52,13 @@ int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
         return RTIPC_ECONTEXT;
     if (!out)
         return RTIPC_EINVAL;
-    struct rtipc_eventgroup *eg = pvPortMalloc(sizeof *eg);
+    struct rtipc__fr_eventgroup *eg = pvPortMalloc(sizeof *eg);
     if (!eg)
         return RTIPC_ENOMEM;
-    init(eg, RTIPC__FR_DYNAMIC);
-    *out = eg;
-    return RTIPC_OK;
+    int rc = init(eg, RTIPC__FR_DYNAMIC, out);
+    if (rc != RTIPC_OK)
+        vPortFree(eg);
+    return rc;
 }
 
 int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgroup_t **out)
@@ -62,32 +69,33 @@ int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgro
         return RTIPC_ECONTEXT;
     if (!out || !cb)
         return RTIPC_EINVAL;
-    struct rtipc_eventgroup *eg = (struct rtipc_eventgroup *)(void *)cb;
-    init(eg, 0);
-    *out = eg;
-    return RTIPC_OK;
+    struct rtipc__fr_eventgroup *eg = (struct rtipc__fr_eventgroup *)(void *)cb;
+    return init(eg, 0, out);
 }
 
-int rtipc_eventgroup_delete(rtipc_eventgroup_t *eg)
+int rtipc_eventgroup_delete(rtipc_eventgroup_t *handle)
 {
+    struct rtipc__fr_eventgroup *eg = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(eg))
+    if (!eg)
         return RTIPC_EINVAL;
     if (eg->waiters != 0)
         return RTIPC_EBUSY;
-    eg->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     vEventGroupDelete(eg->handle);
     if (eg->flags & RTIPC__FR_DYNAMIC)
         vPortFree(eg);
     return RTIPC_OK;
 }
 
-int rtipc_eventgroup_set_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *value)
+int rtipc_eventgroup_set_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *value)
 {
+    struct rtipc__fr_eventgroup *eg = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(eg) || !bits_ok(bits))
+    if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
     EventBits_t v = xEventGroupSetBits(eg->handle, bits);
     if (value)
@@ -95,11 +103,12 @@ int rtipc_eventgroup_set_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *v
     return RTIPC_OK;
 }
 
-int rtipc_eventgroup_clear_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *previous)
+int rtipc_eventgroup_clear_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *previous)
 {
+    struct rtipc__fr_eventgroup *eg = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(eg) || !bits_ok(bits))
+    if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
     EventBits_t v = xEventGroupClearBits(eg->handle, bits);
     if (previous)
@@ -107,14 +116,15 @@ int rtipc_eventgroup_clear_bits(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t 
     return RTIPC_OK;
 }
 
-int rtipc_eventgroup_get_bits(const rtipc_eventgroup_t *eg)
+int rtipc_eventgroup_get_bits(const rtipc_eventgroup_t *handle)
 {
-    if (!live(eg))
+    struct rtipc__fr_eventgroup *eg = get(handle);
+    if (!eg)
         return RTIPC_EINVAL;
     return (int)(xEventGroupGetBitsFromISR(eg->handle) & RTIPC_EVENTGROUP_BITS_MASK);
 }
 
-static int waited(rtipc_eventgroup_t *eg, EventBits_t got, uint32_t want, bool all, uint32_t *value,
+static int waited(struct rtipc__fr_eventgroup *eg, EventBits_t got, uint32_t want, bool all, uint32_t *value,
                   rtipc_timeout_t timeout)
 {
     uint32_t g = (uint32_t)got & RTIPC_EVENTGROUP_BITS_MASK;
@@ -125,14 +135,15 @@ static int waited(rtipc_eventgroup_t *eg, EventBits_t got, uint32_t want, bool a
     return met ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *eg, uint32_t bits, bool clear_on_exit, bool wait_all,
+int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *handle, uint32_t bits, bool clear_on_exit, bool wait_all,
                                uint32_t *value, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_eventgroup *eg = get(handle);
     if (value)
         *value = 0;
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(eg) || bits == 0 || !bits_ok(bits))
+    if (!eg || bits == 0 || !bits_ok(bits))
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
@@ -146,14 +157,15 @@ int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *eg, uint32_t bits, bool clear
     return waited(eg, got, bits, wait_all, value, timeout);
 }
 
-int rtipc_eventgroup_sync(rtipc_eventgroup_t *eg, uint32_t set, uint32_t wait_for, uint32_t *value,
+int rtipc_eventgroup_sync(rtipc_eventgroup_t *handle, uint32_t set, uint32_t wait_for, uint32_t *value,
                           rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_eventgroup *eg = get(handle);
     if (value)
         *value = 0;
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(eg) || wait_for == 0 || !bits_ok(set) || !bits_ok(wait_for))
+    if (!eg || wait_for == 0 || !bits_ok(set) || !bits_ok(wait_for))
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
@@ -166,12 +178,13 @@ int rtipc_eventgroup_sync(rtipc_eventgroup_t *eg, uint32_t set, uint32_t wait_fo
 
 /* From a handler the kernel defers the change to its timer service task
  * (xEventGroupSetBitsFromISR); from a task it is done at once. */
-int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *value, bool *woken)
+int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *value, bool *woken)
 {
-    if (!live(eg) || !bits_ok(bits))
+    struct rtipc__fr_eventgroup *eg = get(handle);
+    if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
     if (!rtipc__fr_in_isr())
-        return rtipc_eventgroup_set_bits(eg, bits, value);
+        return rtipc_eventgroup_set_bits(handle, bits, value);
 #if configUSE_TIMERS == 1 && defined(INCLUDE_xTimerPendFunctionCall) && INCLUDE_xTimerPendFunctionCall == 1
     BaseType_t hp = pdFALSE;
     if (xEventGroupSetBitsFromISR(eg->handle, bits, &hp) != pdPASS)
@@ -187,12 +200,13 @@ int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, ui
 #endif
 }
 
-int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, uint32_t *previous)
+int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *previous)
 {
-    if (!live(eg) || !bits_ok(bits))
+    struct rtipc__fr_eventgroup *eg = get(handle);
+    if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
     if (!rtipc__fr_in_isr())
-        return rtipc_eventgroup_clear_bits(eg, bits, previous);
+        return rtipc_eventgroup_clear_bits(handle, bits, previous);
 #if configUSE_TIMERS == 1 && defined(INCLUDE_xTimerPendFunctionCall) && INCLUDE_xTimerPendFunctionCall == 1
     EventBits_t before = xEventGroupGetBitsFromISR(eg->handle);
     if (xEventGroupClearBitsFromISR(eg->handle, bits) != pdPASS)
@@ -206,14 +220,16 @@ int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *eg, uint32_t bits, 
 #endif
 }
 
-size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *eg)
+size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *handle)
 {
-    return eg == NULL || live(eg) ? sizeof(struct rtipc_eventgroup) : 0;
+    struct rtipc__fr_eventgroup *eg = get(handle);
+    return handle == NULL || eg ? sizeof(struct rtipc__fr_eventgroup) : 0;
 }
 
-int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *eg, int64_t ns)
+int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *handle, int64_t ns)
 {
-    if (!live(eg) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__fr_eventgroup *eg = get(handle);
+    if (!eg || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     eg->spin = ns;
     return RTIPC_OK;

@@ -24,15 +24,13 @@
 #include "irq_port.h"
 #include "../../common/port.h"
 #include "port_internal.h"
+#include "../../common/handle.h"
 #include "rtipc/irq.h"
 #include "rtipc/port_freertos.h"
 #include "rtipc/tick.h"
 
-#define IRQ_MAGIC 0x49525131u /* "IRQ1" */
-
-struct rtipc_irq {
-    uint32_t magic;
-    struct rtipc_irq *next;
+struct rtipc__fr_irq {
+    struct rtipc__fr_irq *next;
     rtipc_isr_fn handler;
     void *arg;
     volatile bool pending;
@@ -43,7 +41,7 @@ struct rtipc_irq {
     volatile int64_t count; /* handler runs */
 };
 
-static struct rtipc_irq *sources; /* changed in critical sections only */
+static struct rtipc__fr_irq *sources; /* changed in critical sections only */
 
 static volatile uint32_t nesting[configNUMBER_OF_CORES];
 static volatile uint32_t servicing[configNUMBER_OF_CORES]; /* inside rtipc__fr_irq_service */
@@ -106,10 +104,10 @@ int rtipc_irq_yield(bool woken)
 
 /* Take the first pending source (clearing its flag, marking it running), or
  * NULL. Interrupt context. */
-static struct rtipc_irq *take_pending(void)
+static struct rtipc__fr_irq *take_pending(void)
 {
     rtipc__fr_crit_t cs = rtipc__fr_enter();
-    struct rtipc_irq *irq = sources;
+    struct rtipc__fr_irq *irq = sources;
     while (irq && !irq->pending)
         irq = irq->next;
     if (irq) {
@@ -123,7 +121,7 @@ static struct rtipc_irq *take_pending(void)
 /* Run every pending handler (interrupt context, inside the isr bracket). */
 static void run_pending(void)
 {
-    struct rtipc_irq *irq;
+    struct rtipc__fr_irq *irq;
     while ((irq = take_pending()) != NULL) {
         irq->handler(irq->arg);
         rtipc__fr_crit_t cs = rtipc__fr_enter();
@@ -164,7 +162,7 @@ void rtipc_freertos_tick_hook(void)
     int64_t now = rtipc_time_ns();
     bool any = false;
     rtipc__fr_crit_t cs = rtipc__fr_enter();
-    for (struct rtipc_irq *irq = sources; irq; irq = irq->next) {
+    for (struct rtipc__fr_irq *irq = sources; irq; irq = irq->next) {
         if (!irq->timer_armed || now < irq->next_ns) {
             any = any || irq->pending;
             continue;
@@ -190,7 +188,7 @@ void rtipc_freertos_tick_hook(void)
 
 /* ---- the API -------------------------------------------------------------------- */
 
-static bool live(const struct rtipc_irq *irq) { return irq != NULL && irq->magic == IRQ_MAGIC; }
+static struct rtipc__fr_irq *get(const rtipc_irq_t *handle) { return rtipc__handle_get(handle, RTIPC__H_IRQ); }
 
 int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
 {
@@ -205,35 +203,44 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
     int rc = rtipc__fr_irq_hw_init();
     if (rc != RTIPC_OK)
         return rc;
-    struct rtipc_irq *irq = pvPortMalloc(sizeof *irq);
+    struct rtipc__fr_irq *irq = pvPortMalloc(sizeof *irq);
     if (!irq)
         return RTIPC_ENOMEM;
-    *irq = (struct rtipc_irq){.magic = IRQ_MAGIC, .handler = handler, .arg = arg};
+    *irq = (struct rtipc__fr_irq){.handler = handler, .arg = arg};
+    uintptr_t h = rtipc__handle_open(irq, RTIPC__H_IRQ);
+    if (h == 0) {
+        vPortFree(irq);
+        return RTIPC_ENOMEM;
+    }
     RTIPC__FR_TASK_CRIT_ENTER();
     irq->next = sources;
     sources = irq;
     RTIPC__FR_TASK_CRIT_EXIT();
-    *out = irq;
+    *out = (rtipc_irq_t *)h;
     return RTIPC_OK;
 }
 
-int rtipc_irq_delete(rtipc_irq_t *irq)
+int rtipc_irq_delete(rtipc_irq_t *handle)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
+    struct rtipc__fr_irq *irq = get(handle);
+    if (!irq)
+        return RTIPC_EINVAL;
+    /* No trigger or timer call reaches it from now on: they look it up
+     * inside a critical section, which the close waits for. */
+    rtipc__handle_close((uintptr_t)handle);
     RTIPC__FR_TASK_CRIT_ENTER();
     bool found = false;
-    for (struct rtipc_irq **p = &sources; *p; p = &(*p)->next)
-        if (*p == irq && live(irq)) {
+    for (struct rtipc__fr_irq **p = &sources; *p; p = &(*p)->next)
+        if (*p == irq) {
             *p = irq->next;
             found = true;
             break;
         }
-    if (found)
-        irq->magic = 0; /* no trigger or timer reaches it from now on */
     RTIPC__FR_TASK_CRIT_EXIT();
     if (!found)
-        return RTIPC_EINVAL;
+        return RTIPC_EINVAL; /* another delete took it out first */
     /* On one core a task never runs while a handler is being called; on
      * several, wait for another core's vector to leave it. */
     while (irq->running)
@@ -242,10 +249,11 @@ int rtipc_irq_delete(rtipc_irq_t *irq)
     return RTIPC_OK;
 }
 
-int rtipc_irq_trigger(rtipc_irq_t *irq)
+int rtipc_irq_trigger(rtipc_irq_t *handle)
 {
     rtipc__fr_crit_t c = rtipc__fr_enter();
-    bool ok = live(irq);
+    struct rtipc__fr_irq *irq = get(handle);
+    bool ok = irq != NULL;
     if (ok)
         irq->pending = true;
     rtipc__fr_exit(c);
@@ -255,7 +263,7 @@ int rtipc_irq_trigger(rtipc_irq_t *irq)
     return RTIPC_OK;
 }
 
-int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns)
+int rtipc_irq_timer_start(rtipc_irq_t *handle, int64_t delay_ns, int64_t period_ns)
 {
     if (delay_ns < 0 || period_ns < 0)
         return RTIPC_EINVAL;
@@ -266,7 +274,8 @@ int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns)
     int64_t first = 0;
     bool fits = delay_ns != INT64_MAX && add_ns(origin, delay_ns, &first);
     rtipc__fr_crit_t c = rtipc__fr_enter();
-    bool ok = live(irq);
+    struct rtipc__fr_irq *irq = get(handle);
+    bool ok = irq != NULL;
     if (ok) {
         irq->timer_armed = fits;
         irq->next_ns = first;
@@ -276,20 +285,22 @@ int rtipc_irq_timer_start(rtipc_irq_t *irq, int64_t delay_ns, int64_t period_ns)
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
-int rtipc_irq_timer_stop(rtipc_irq_t *irq)
+int rtipc_irq_timer_stop(rtipc_irq_t *handle)
 {
     rtipc__fr_crit_t c = rtipc__fr_enter();
-    bool ok = live(irq);
+    struct rtipc__fr_irq *irq = get(handle);
+    bool ok = irq != NULL;
     if (ok)
         irq->timer_armed = false;
     rtipc__fr_exit(c);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
-int64_t rtipc_irq_count(const rtipc_irq_t *irq)
+int64_t rtipc_irq_count(const rtipc_irq_t *handle)
 {
     rtipc__fr_crit_t c = rtipc__fr_enter();
-    int64_t n = live(irq) ? irq->count : RTIPC_EINVAL;
+    struct rtipc__fr_irq *irq = get(handle);
+    int64_t n = irq ? irq->count : RTIPC_EINVAL;
     rtipc__fr_exit(c);
     return n;
 }

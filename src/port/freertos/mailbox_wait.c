@@ -74,7 +74,7 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_s
     if (!newer(mb, last_seen)) {
         if (rtipc_timeout_is_no_wait(timeout))
             return RTIPC_EWOULDBLOCK;
-        struct rtipc_task *self = rtipc__fr_self();
+        struct rtipc__fr_task *self = rtipc__fr_self();
         if (!self)
             return RTIPC_ENOMEM;
         mailbox_port_t *p = port_of(mb);

@@ -19,13 +19,11 @@
 _Static_assert(sizeof(configMESSAGE_BUFFER_LENGTH_TYPE) == RTIPC_MSGBUF_LENGTH_BYTES,
                "configMESSAGE_BUFFER_LENGTH_TYPE must be 4 bytes (uint32_t)");
 
-#define RTIPC__FR_MB_MAGIC 0x4d534742u /* "MSGB" */
-
-struct rtipc_msgbuf {
+struct rtipc__fr_msgbuf {
     struct rtipc__fr_bytebuf b;
 };
 
-static bool live(const rtipc_msgbuf_t *mb) { return mb != NULL && mb->b.magic == RTIPC__FR_MB_MAGIC; }
+static struct rtipc__fr_msgbuf *get(const rtipc_msgbuf_t *handle) { return rtipc__handle_get(handle, RTIPC__H_MSGBUF); }
 static bool size_ok(size_t size) { return rtipc__msgbuf_size_ok(size); }
 
 int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
@@ -34,7 +32,7 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
         return RTIPC_ECONTEXT;
     if (!out || !size_ok(size))
         return RTIPC_EINVAL;
-    struct rtipc_msgbuf *mb = pvPortMalloc(sizeof *mb + RTIPC__FR_BYTEBUF_STORAGE(size));
+    struct rtipc__fr_msgbuf *mb = pvPortMalloc(sizeof *mb + RTIPC__FR_BYTEBUF_STORAGE(size));
     if (!mb)
         return RTIPC_ENOMEM;
     memset(mb, 0, sizeof *mb);
@@ -42,8 +40,13 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
     mb->b.size = size;
     mb->b.spin = RTIPC_SPIN_DEFAULT;
     mb->b.handle = xMessageBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), (uint8_t *)(mb + 1), &mb->b.cb);
-    mb->b.magic = RTIPC__FR_MB_MAGIC;
-    *out = mb;
+    uintptr_t h = rtipc__fr_open(mb, RTIPC__H_MSGBUF, NULL);
+    if (h == 0) {
+        vMessageBufferDelete(mb->b.handle);
+        vPortFree(mb);
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_msgbuf_t *)h;
     return RTIPC_OK;
 }
 
@@ -56,11 +59,12 @@ int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t
     return RTIPC_ENOTSUP;
 }
 
-int rtipc_msgbuf_delete(rtipc_msgbuf_t *mb)
+int rtipc_msgbuf_delete(rtipc_msgbuf_t *handle)
 {
+    struct rtipc__fr_msgbuf *mb = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(mb))
+    if (!mb)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&mb->b.writer))
         return RTIPC_EBUSY;
@@ -68,22 +72,24 @@ int rtipc_msgbuf_delete(rtipc_msgbuf_t *mb)
         rtipc__fr_side_leave(&mb->b.writer);
         return RTIPC_EBUSY;
     }
-    mb->b.magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     vMessageBufferDelete(mb->b.handle);
     if (mb->b.flags & RTIPC__FR_DYNAMIC)
         vPortFree(mb);
     return RTIPC_OK;
 }
 
-int rtipc_msgbuf_send(rtipc_msgbuf_t *mb, const void *msg, size_t len, rtipc_timeout_t timeout)
+int rtipc_msgbuf_send(rtipc_msgbuf_t *handle, const void *msg, size_t len, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_msgbuf *mb = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(mb) || !msg || len == 0 || len > mb->b.size - RTIPC_MSGBUF_LENGTH_BYTES)
+    if (!mb || !msg || len == 0 || len > mb->b.size - RTIPC_MSGBUF_LENGTH_BYTES)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&mb->b.writer))
         return RTIPC_EBUSY;
-    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&mb->b, true, timeout);
+    struct rtipc__fr_task *self = rtipc__fr_bytebuf_wait_begin(&mb->b, true, timeout);
     size_t n = xMessageBufferSend(mb->b.handle, msg, len, rtipc__fr_ticks(timeout));
     rtipc__fr_bytebuf_wait_end(self);
     rtipc__fr_side_leave(&mb->b.writer);
@@ -91,7 +97,7 @@ int rtipc_msgbuf_send(rtipc_msgbuf_t *mb, const void *msg, size_t len, rtipc_tim
 }
 
 /* After the kernel returned 0: empty, or the next message is too long. */
-static int receive_failed(rtipc_msgbuf_t *mb, size_t cap, size_t *len, int empty_code)
+static int receive_failed(struct rtipc__fr_msgbuf *mb, size_t cap, size_t *len, int empty_code)
 {
     size_t next = xMessageBufferNextLengthBytes(mb->b.handle);
     if (next > cap) {
@@ -101,17 +107,18 @@ static int receive_failed(rtipc_msgbuf_t *mb, size_t cap, size_t *len, int empty
     return empty_code;
 }
 
-int rtipc_msgbuf_receive(rtipc_msgbuf_t *mb, void *buf, size_t cap, size_t *len, rtipc_timeout_t timeout)
+int rtipc_msgbuf_receive(rtipc_msgbuf_t *handle, void *buf, size_t cap, size_t *len, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_msgbuf *mb = get(handle);
     if (len)
         *len = 0;
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(mb) || !buf || !len || cap == 0)
+    if (!mb || !buf || !len || cap == 0)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&mb->b.reader))
         return RTIPC_EBUSY;
-    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&mb->b, false, timeout);
+    struct rtipc__fr_task *self = rtipc__fr_bytebuf_wait_begin(&mb->b, false, timeout);
     size_t n = xMessageBufferReceive(mb->b.handle, buf, cap, rtipc__fr_ticks(timeout));
     rtipc__fr_bytebuf_wait_end(self);
     int rc = RTIPC_OK;
@@ -123,9 +130,10 @@ int rtipc_msgbuf_receive(rtipc_msgbuf_t *mb, void *buf, size_t cap, size_t *len,
     return rc;
 }
 
-int rtipc_msgbuf_send_from_isr(rtipc_msgbuf_t *mb, const void *msg, size_t len, bool *woken)
+int rtipc_msgbuf_send_from_isr(rtipc_msgbuf_t *handle, const void *msg, size_t len, bool *woken)
 {
-    if (!live(mb) || !msg || len == 0 || len > mb->b.size - RTIPC_MSGBUF_LENGTH_BYTES)
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    if (!mb || !msg || len == 0 || len > mb->b.size - RTIPC_MSGBUF_LENGTH_BYTES)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&mb->b.writer))
         return RTIPC_EBUSY;
@@ -136,11 +144,12 @@ int rtipc_msgbuf_send_from_isr(rtipc_msgbuf_t *mb, const void *msg, size_t len, 
     return n == len ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_msgbuf_receive_from_isr(rtipc_msgbuf_t *mb, void *buf, size_t cap, size_t *len, bool *woken)
+int rtipc_msgbuf_receive_from_isr(rtipc_msgbuf_t *handle, void *buf, size_t cap, size_t *len, bool *woken)
 {
+    struct rtipc__fr_msgbuf *mb = get(handle);
     if (len)
         *len = 0;
-    if (!live(mb) || !buf || !len || cap == 0)
+    if (!mb || !buf || !len || cap == 0)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&mb->b.reader))
         return RTIPC_EBUSY;
@@ -156,17 +165,19 @@ int rtipc_msgbuf_receive_from_isr(rtipc_msgbuf_t *mb, void *buf, size_t cap, siz
     return rc;
 }
 
-int rtipc_msgbuf_next_length(const rtipc_msgbuf_t *mb)
+int rtipc_msgbuf_next_length(const rtipc_msgbuf_t *handle)
 {
-    if (!live(mb))
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    if (!mb)
         return RTIPC_EINVAL;
     /* A statement of its own: V10.5's macro ends in a semicolon. */
     return (int)xMessageBufferNextLengthBytes(mb->b.handle);
 }
 
-int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb)
+int rtipc_msgbuf_reset(rtipc_msgbuf_t *handle)
 {
-    if (!live(mb))
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    if (!mb)
         return RTIPC_EINVAL;
 #if !RTIPC__FR_HAVE_BUFFER_RESET_FROM_ISR
     /* Before V11.1 the kernel has no interrupt-safe reset (xMessageBufferReset
@@ -190,38 +201,47 @@ int rtipc_msgbuf_reset(rtipc_msgbuf_t *mb)
     return ok == pdPASS ? RTIPC_OK : RTIPC_EBUSY;
 }
 
-int rtipc_msgbuf_bytes_available(const rtipc_msgbuf_t *mb)
+int rtipc_msgbuf_bytes_available(const rtipc_msgbuf_t *handle)
 {
-    return live(mb) ? (int)xStreamBufferBytesAvailable(mb->b.handle) : RTIPC_EINVAL;
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    return mb ? (int)xStreamBufferBytesAvailable(mb->b.handle) : RTIPC_EINVAL;
 }
 
-int rtipc_msgbuf_spaces_available(const rtipc_msgbuf_t *mb)
+int rtipc_msgbuf_spaces_available(const rtipc_msgbuf_t *handle)
 {
-    return live(mb) ? (int)xMessageBufferSpacesAvailable(mb->b.handle) : RTIPC_EINVAL;
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    return mb ? (int)xMessageBufferSpacesAvailable(mb->b.handle) : RTIPC_EINVAL;
 }
 
-int rtipc_msgbuf_is_empty(const rtipc_msgbuf_t *mb)
+int rtipc_msgbuf_is_empty(const rtipc_msgbuf_t *handle)
 {
-    return live(mb) ? (xMessageBufferIsEmpty(mb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    return mb ? (xMessageBufferIsEmpty(mb->b.handle) == pdTRUE) : RTIPC_EINVAL;
 }
 
-int rtipc_msgbuf_is_full(const rtipc_msgbuf_t *mb)
+int rtipc_msgbuf_is_full(const rtipc_msgbuf_t *handle)
 {
-    return live(mb) ? (xMessageBufferIsFull(mb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    return mb ? (xMessageBufferIsFull(mb->b.handle) == pdTRUE) : RTIPC_EINVAL;
 }
 
 size_t rtipc_msgbuf_footprint_for(size_t size)
 {
     if (size == 0)
-        return sizeof(struct rtipc_msgbuf);
-    return size_ok(size) ? sizeof(struct rtipc_msgbuf) + RTIPC__FR_BYTEBUF_STORAGE(size) : 0;
+        return sizeof(struct rtipc__fr_msgbuf);
+    return size_ok(size) ? sizeof(struct rtipc__fr_msgbuf) + RTIPC__FR_BYTEBUF_STORAGE(size) : 0;
 }
 
-size_t rtipc_msgbuf_footprint(const rtipc_msgbuf_t *mb) { return live(mb) ? rtipc_msgbuf_footprint_for(mb->b.size) : 0; }
-
-int rtipc_msgbuf_set_spin(rtipc_msgbuf_t *mb, int64_t ns)
+size_t rtipc_msgbuf_footprint(const rtipc_msgbuf_t *handle)
 {
-    if (!live(mb) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    return mb ? rtipc_msgbuf_footprint_for(mb->b.size) : 0;
+}
+
+int rtipc_msgbuf_set_spin(rtipc_msgbuf_t *handle, int64_t ns)
+{
+    struct rtipc__fr_msgbuf *mb = get(handle);
+    if (!mb || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     mb->b.spin = ns;
     return RTIPC_OK;

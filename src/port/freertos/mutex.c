@@ -6,19 +6,19 @@
 #include "port_internal.h"
 #include "rtipc/mutex.h"
 
-struct rtipc_mutex {
+struct rtipc__fr_mutex {
     struct rtipc__fr_qhead h;
     bool recursive;
 };
 
-_Static_assert(sizeof(struct rtipc_mutex) <= sizeof(rtipc_mutex_static_t),
+_Static_assert(sizeof(struct rtipc__fr_mutex) <= sizeof(rtipc_mutex_static_t),
                "rtipc_mutex_static_t holds the FreeRTOS mutex wrapper (raise RTIPC_MUTEX_STATIC_SIZE)");
-_Static_assert(_Alignof(struct rtipc_mutex) <= _Alignof(rtipc_mutex_static_t), "static block alignment");
+_Static_assert(_Alignof(struct rtipc__fr_mutex) <= _Alignof(rtipc_mutex_static_t), "static block alignment");
 
-static bool live(const rtipc_mutex_t *m) { return m != NULL && m->h.magic == RTIPC__FR_MUTEX_MAGIC; }
-static SemaphoreHandle_t km(const rtipc_mutex_t *m) { return rtipc__fr_qhandle((struct rtipc__fr_qhead *)&m->h); }
+static struct rtipc__fr_mutex *get(const rtipc_mutex_t *handle) { return rtipc__handle_get(handle, RTIPC__H_MUTEX); }
+static SemaphoreHandle_t km(struct rtipc__fr_mutex *m) { return rtipc__fr_qhandle(&m->h); }
 
-static void init(struct rtipc_mutex *m, bool recursive, uint32_t flags)
+static int init(struct rtipc__fr_mutex *m, bool recursive, uint32_t flags, rtipc_mutex_t **out)
 {
     memset(m, 0, sizeof *m);
     m->h.flags = flags;
@@ -28,7 +28,13 @@ static void init(struct rtipc_mutex *m, bool recursive, uint32_t flags)
         (void)xSemaphoreCreateRecursiveMutexStatic(&m->h.cb);
     else
         (void)xSemaphoreCreateMutexStatic(&m->h.cb);
-    m->h.magic = RTIPC__FR_MUTEX_MAGIC;
+    uintptr_t h = rtipc__fr_open(m, RTIPC__H_MUTEX, &m->h.handle);
+    if (h == 0) {
+        vSemaphoreDelete(km(m));
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_mutex_t *)h;
+    return RTIPC_OK;
 }
 
 int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
@@ -37,12 +43,13 @@ int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
         return RTIPC_ECONTEXT;
     if (!out)
         return RTIPC_EINVAL;
-    struct rtipc_mutex *m = pvPortMalloc(sizeof *m);
+    struct rtipc__fr_mutex *m = pvPortMalloc(sizeof *m);
     if (!m)
         return RTIPC_ENOMEM;
-    init(m, recursive, RTIPC__FR_DYNAMIC);
-    *out = m;
-    return RTIPC_OK;
+    int rc = init(m, recursive, RTIPC__FR_DYNAMIC, out);
+    if (rc != RTIPC_OK)
+        vPortFree(m);
+    return rc;
 }
 
 int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mutex_t **out)
@@ -51,32 +58,33 @@ int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mu
         return RTIPC_ECONTEXT;
     if (!out || !cb)
         return RTIPC_EINVAL;
-    struct rtipc_mutex *m = (struct rtipc_mutex *)(void *)cb;
-    init(m, recursive, 0);
-    *out = m;
-    return RTIPC_OK;
+    struct rtipc__fr_mutex *m = (struct rtipc__fr_mutex *)(void *)cb;
+    return init(m, recursive, 0, out);
 }
 
-int rtipc_mutex_delete(rtipc_mutex_t *m)
+int rtipc_mutex_delete(rtipc_mutex_t *handle)
 {
+    struct rtipc__fr_mutex *m = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(m))
+    if (!m)
         return RTIPC_EINVAL;
     if (m->h.waiters != 0 || xSemaphoreGetMutexHolder(km(m)) != NULL)
         return RTIPC_EBUSY;
-    m->h.magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     vSemaphoreDelete(km(m));
     if (m->h.flags & RTIPC__FR_DYNAMIC)
         vPortFree(m);
     return RTIPC_OK;
 }
 
-int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
+int rtipc_mutex_lock(rtipc_mutex_t *handle, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_mutex *m = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(m))
+    if (!m)
         return RTIPC_EINVAL;
     /* The holder is reported through the caller's descriptor: adopt it now. */
     if (!rtipc__fr_self())
@@ -92,11 +100,12 @@ int rtipc_mutex_lock(rtipc_mutex_t *m, rtipc_timeout_t timeout)
     return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_mutex_unlock(rtipc_mutex_t *m)
+int rtipc_mutex_unlock(rtipc_mutex_t *handle)
 {
+    struct rtipc__fr_mutex *m = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(m))
+    if (!m)
         return RTIPC_EINVAL;
     if (xSemaphoreGetMutexHolder(km(m)) != xTaskGetCurrentTaskHandle())
         return RTIPC_EPERM;
@@ -104,20 +113,25 @@ int rtipc_mutex_unlock(rtipc_mutex_t *m)
     return ok == pdPASS ? RTIPC_OK : RTIPC_EPERM;
 }
 
-rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *m)
+rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *handle)
 {
-    if (!live(m))
+    struct rtipc__fr_mutex *m = get(handle);
+    if (!m)
         return NULL;
     TaskHandle_t h = rtipc__fr_in_isr() ? xSemaphoreGetMutexHolderFromISR(km(m)) : xSemaphoreGetMutexHolder(km(m));
     /* Looked up among live descriptors: the holder may have been deleted. */
-    return h ? rtipc__fr_task_find(h) : NULL;
+    return h ? rtipc__fr_task_id(rtipc__fr_task_find(h)) : NULL;
 }
 
-size_t rtipc_mutex_footprint(const rtipc_mutex_t *m) { return m == NULL || live(m) ? sizeof(struct rtipc_mutex) : 0; }
-
-int rtipc_mutex_set_spin(rtipc_mutex_t *m, int64_t ns)
+size_t rtipc_mutex_footprint(const rtipc_mutex_t *handle)
 {
-    if (!live(m) || !rtipc__fr_spin_ok(ns))
+    return handle == NULL || get(handle) ? sizeof(struct rtipc__fr_mutex) : 0;
+}
+
+int rtipc_mutex_set_spin(rtipc_mutex_t *handle, int64_t ns)
+{
+    struct rtipc__fr_mutex *m = get(handle);
+    if (!m || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     m->h.spin = ns;
     return RTIPC_OK;

@@ -23,12 +23,13 @@ static eNotifyAction kernel_action(rtipc_notify_action_t a)
     }
 }
 
-int rtipc_notify(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                  uint32_t *previous)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    if (!task || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
     uint32_t prev = 0;
     BaseType_t ok = xTaskNotifyAndQueryIndexed(task->handle, index, arg, kernel_action(action), &prev);
@@ -42,10 +43,11 @@ int rtipc_notify_give(rtipc_task_t *task, unsigned index)
     return rtipc_notify(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL);
 }
 
-int rtipc_notify_from_isr(rtipc_task_t *task, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+int rtipc_notify_from_isr(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                           uint32_t *previous, bool *woken)
 {
-    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    if (!task || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
     uint32_t prev = 0;
     BaseType_t hp = pdFALSE;
@@ -118,24 +120,40 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
     return ok == pdTRUE ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
+/* NULL names the caller (adopted now if need be); any other value must be a
+ * running task's handle. */
+static int resolve(rtipc_task_t *handle, struct rtipc__fr_task **task)
+{
+    if (!handle) {
+        *task = rtipc__fr_self();
+        return *task ? RTIPC_OK : RTIPC_ENOMEM;
+    }
+    *task = rtipc__fr_task_live(handle);
+    return *task ? RTIPC_OK : RTIPC_EINVAL;
+}
+
+int rtipc_notify_state_clear(rtipc_task_t *handle, unsigned index)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!task && !(task = rtipc__fr_self()))
-        return RTIPC_ENOMEM;
-    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index))
+    struct rtipc__fr_task *task;
+    int rc = resolve(handle, &task);
+    if (rc != RTIPC_OK)
+        return rc;
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     return xTaskNotifyStateClearIndexed(task->handle, index) == pdTRUE ? 1 : 0;
 }
 
-int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, uint32_t *previous)
+int rtipc_notify_value_clear(rtipc_task_t *handle, unsigned index, uint32_t bits, uint32_t *previous)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!task && !(task = rtipc__fr_self()))
-        return RTIPC_ENOMEM;
-    if (!rtipc__fr_task_live(task) || !rtipc__notify_index_ok(index))
+    struct rtipc__fr_task *task;
+    int rc = resolve(handle, &task);
+    if (rc != RTIPC_OK)
+        return rc;
+    if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
     uint32_t prev = ulTaskNotifyValueClearIndexed(task->handle, index, bits);
     if (previous)
@@ -143,13 +161,15 @@ int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, 
     return RTIPC_OK;
 }
 
-int rtipc_notify_set_spin(rtipc_task_t *task, int64_t ns)
+int rtipc_notify_set_spin(rtipc_task_t *handle, int64_t ns)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!task && !(task = rtipc__fr_self()))
-        return RTIPC_ENOMEM;
-    if (!rtipc__fr_task_live(task) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__fr_task *task;
+    int rc = resolve(handle, &task);
+    if (rc != RTIPC_OK)
+        return rc;
+    if (!rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     task->notify_spin = ns;
     return RTIPC_OK;

@@ -12,7 +12,7 @@
 
 typedef struct rtipc__fr_parked {
     TaskHandle_t task;
-    struct rtipc_task *owner; /* the parked task's descriptor */
+    struct rtipc__fr_task *owner; /* the parked task's descriptor */
     struct rtipc__fr_parked *next;
     uint64_t key; /* the object's own data (the mailbox: last version seen) */
     bool linked;

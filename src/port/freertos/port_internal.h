@@ -24,6 +24,7 @@
 #include "task.h"
 #endif
 
+#include "../../common/handle.h"
 #include "rtipc/config.h"
 #include "rtipc/error.h"
 #include "rtipc/ringbuf.h"
@@ -223,20 +224,23 @@ static inline bool rtipc__fr_spin_ok(int64_t ns)
 #define RTIPC__FR_DYNAMIC 0x1u
 
 /* ---- tasks -------------------------------------------------------------------- */
-#define RTIPC__FR_TASK_MAGIC 0x5441534bu   /* "TASK" */
 #define RTIPC__FR_TASK_CREATED 0x1u        /* by rtipc_task_create: joinable */
 #define RTIPC__FR_TASK_ADOPTED 0x2u        /* a task rtipc did not create */
 
 struct rtipc__fr_parked;
 struct rtipc__fr_bytebuf;
 
-struct rtipc_task {
-    uint32_t magic;
+/* A task's descriptor. The application holds its handle (id: a slot of the
+ * handle table, src/common/handle.h), never its address; the kernel task
+ * reaches it through its thread-local storage pointer. */
+struct rtipc__fr_task {
+    rtipc_task_t *id;        /* the handle it was given (closed when it is released) */
     uint32_t flags;
-    TaskHandle_t handle;
+    volatile bool ended;     /* its entry returned: its kernel task is gone or going */
+    TaskHandle_t handle;     /* the kernel's */
     /* What the task is blocked in, so that rtipc_task_delete can take it out
      * (all three set and cleared inside critical sections): */
-    struct rtipc_task *next_live;          /* list of live descriptors (task.c) */
+    struct rtipc__fr_task *next_live;          /* list of live descriptors (task.c) */
     volatile uint32_t *waiting_on;         /* a kernel object's waiter count */
     struct rtipc__fr_parked *parked;       /* its node in a mailbox/SPSC list */
     struct rtipc__fr_parked **parked_list; /* ... and that list */
@@ -254,20 +258,35 @@ struct rtipc_task {
     SemaphoreHandle_t done;
     /* Task watchdog (wdt.c): the link and the flag are guarded by its list
      * lock; the stamps are read and written in critical sections (64 bits). */
-    struct rtipc_task *wdt_next;
+    struct rtipc__fr_task *wdt_next;
     volatile bool wdt_subscribed;
     volatile uint64_t wdt_last_reset; /* tick of the last rtipc_wdt_reset (or of the subscription) */
     uint64_t wdt_reported;   /* tick of its last trip report (the checker's) */
 };
 
-static inline bool rtipc__fr_task_live(const struct rtipc_task *t)
+/* The descriptor a task handle names, or NULL for NULL, a closed handle (a
+ * joined or deleted task) or a handle of another kind. A task whose entry
+ * returned keeps its handle until it is joined. Any context; lock-free. */
+static inline struct rtipc__fr_task *rtipc__fr_task_get(const rtipc_task_t *handle)
 {
-    return t != NULL && t->magic == RTIPC__FR_TASK_MAGIC;
+    return rtipc__handle_get(handle, RTIPC__H_TASK);
 }
+
+/* As rtipc__fr_task_get, but NULL also once the task's entry has returned
+ * (its kernel task is deleted): what the calls that act on a running task
+ * (notifications, priorities, the watchdog) accept, as on Linux. */
+static inline struct rtipc__fr_task *rtipc__fr_task_live(const rtipc_task_t *handle)
+{
+    struct rtipc__fr_task *t = rtipc__fr_task_get(handle);
+    return t != NULL && !t->ended ? t : NULL;
+}
+
+/* The handle of a descriptor (NULL for NULL). */
+static inline rtipc_task_t *rtipc__fr_task_id(const struct rtipc__fr_task *t) { return t ? t->id : NULL; }
 
 /* The caller's descriptor, adopting the running FreeRTOS task on first use;
  * NULL if memory is exhausted (or called from a handler). */
-struct rtipc_task *rtipc__fr_self(void);
+struct rtipc__fr_task *rtipc__fr_self(void);
 
 /* Create an rtipc task at a kernel priority, which may lie above
  * RTIPC_PRIORITY_LEVELS - 1 (the watchdog's monitor). As rtipc_task_create
@@ -276,29 +295,26 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
 
 /* Drop @p t's watchdog subscription, if any (wdt.c): its task has ended or
  * is being deleted. Task context. */
-void rtipc__fr_wdt_forget(struct rtipc_task *t);
+void rtipc__fr_wdt_forget(struct rtipc__fr_task *t);
 
 /* The descriptor of a FreeRTOS task, or NULL if it never used rtipc. Reads
  * the task's TLS: only for a task known to exist (NULL = the caller). */
-struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle);
+struct rtipc__fr_task *rtipc__fr_task_of(TaskHandle_t handle);
 
 /* The live descriptor whose task is @p handle, or NULL, found without
  * touching the task (which may have been deleted). Task or interrupt. */
-struct rtipc_task *rtipc__fr_task_find(TaskHandle_t handle);
+struct rtipc__fr_task *rtipc__fr_task_find(TaskHandle_t handle);
 
-/* Wrappers of kernel queues (queue, semaphore, mutex) share this head so that
- * a queue set can map a kernel member handle back to the rtipc object. */
-#define RTIPC__FR_QUEUE_MAGIC 0x51554555u /* "QUEU" */
-#define RTIPC__FR_SEM_MAGIC 0x53454d41u   /* "SEMA" */
-#define RTIPC__FR_MUTEX_MAGIC 0x4d555458u /* "MUTX" */
-#define RTIPC__FR_RINGBUF_MAGIC 0x52494e47u /* "RING": a ring buffer's set member (ringbuf.c) */
-
+/* Wrappers of kernel queues (queue, semaphore, mutex, a ring buffer's
+ * member semaphore) share this head so that a queue set can map a kernel
+ * member handle back to the rtipc handle it stands for, which the head
+ * keeps (flags sit after waiters, in what would be padding on 64-bit). */
 struct rtipc__fr_qhead {
-    uint32_t magic;
-    uint32_t flags;
+    uintptr_t handle; /* the rtipc object's handle (a ring buffer's, for its member) */
     StaticQueue_t cb; /* the kernel object; its handle is &cb */
     void *set;        /* the rtipc queue set it belongs to, or NULL */
     volatile uint32_t waiters; /* tasks inside a blocking call (delete -> EBUSY) */
+    uint32_t flags;
     int64_t spin;
 };
 
@@ -315,15 +331,29 @@ static inline struct rtipc__fr_qhead *rtipc__fr_qhead_of(void *kernel_handle)
  * (not a live ring buffer). */
 int rtipc__fr_ringbuf_member(rtipc_ringbuf_t *rb, bool adding, struct rtipc__fr_qhead **member,
                              uint32_t *capacity);
-/* The ring buffer handle whose member @p member is. */
-void *rtipc__fr_ringbuf_of_member(struct rtipc__fr_qhead *member);
+
+/* The same for queues and semaphores (queue.c, sem.c): the member head of a
+ * live handle and the capacity it takes in a set, or NULL. */
+struct rtipc__fr_qhead *rtipc__fr_queue_member(const void *queue, uint32_t *capacity);
+struct rtipc__fr_qhead *rtipc__fr_sem_member(const void *sem, uint32_t *capacity);
+
+/* Open the handle of a wrapper whose kernel object was just created: the
+ * handle (also kept in @p keep when non-NULL), or 0 when the table is full
+ * (the caller undoes the kernel object: RTIPC_ENOMEM). */
+static inline uintptr_t rtipc__fr_open(void *obj, unsigned kind, uintptr_t *keep)
+{
+    uintptr_t h = rtipc__handle_open(obj, kind);
+    if (keep != NULL)
+        *keep = h;
+    return h;
+}
 
 /* Count the caller in (d = 1) or out (d = -1) of a kernel object's waiters,
  * remembering it in the caller's descriptor (adopted already by the callers'
  * checks, or now) for rtipc_task_delete. */
 static inline void rtipc__fr_waiter_add(volatile uint32_t *w, int d)
 {
-    struct rtipc_task *self = rtipc__fr_self();
+    struct rtipc__fr_task *self = rtipc__fr_self();
     RTIPC__FR_TASK_CRIT_ENTER();
     *w = (uint32_t)((int)*w + d);
     if (self)

@@ -7,22 +7,23 @@
 #include "rtipc/queue.h"
 #include "../../common/checks.h"
 
-struct rtipc_queue {
+struct rtipc__fr_queue {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */
     uint32_t length;
     uint32_t item_size;
 };
 
-_Static_assert(sizeof(struct rtipc_queue) <= sizeof(rtipc_queue_static_t),
+_Static_assert(sizeof(struct rtipc__fr_queue) <= sizeof(rtipc_queue_static_t),
                "rtipc_queue_static_t holds the FreeRTOS queue wrapper (raise RTIPC_QUEUE_STATIC_SIZE)");
-_Static_assert(_Alignof(struct rtipc_queue) <= _Alignof(rtipc_queue_static_t), "static block alignment");
+_Static_assert(_Alignof(struct rtipc__fr_queue) <= _Alignof(rtipc_queue_static_t), "static block alignment");
 
-static bool live(const rtipc_queue_t *q) { return q != NULL && q->h.magic == RTIPC__FR_QUEUE_MAGIC; }
-static QueueHandle_t kq(rtipc_queue_t *q) { return rtipc__fr_qhandle(&q->h); }
+static struct rtipc__fr_queue *get(const rtipc_queue_t *handle) { return rtipc__handle_get(handle, RTIPC__H_QUEUE); }
+static QueueHandle_t kq(struct rtipc__fr_queue *q) { return rtipc__fr_qhandle(&q->h); }
 
 static bool shape_ok(size_t length, size_t item_size) { return rtipc__queue_shape_ok(length, item_size); }
 
-static void init(struct rtipc_queue *q, size_t length, size_t item_size, void *storage, uint32_t flags)
+static int init(struct rtipc__fr_queue *q, size_t length, size_t item_size, void *storage, uint32_t flags,
+                rtipc_queue_t **out)
 {
     memset(q, 0, sizeof *q);
     q->length = (uint32_t)length;
@@ -30,7 +31,13 @@ static void init(struct rtipc_queue *q, size_t length, size_t item_size, void *s
     q->h.flags = flags;
     q->h.spin = RTIPC_SPIN_DEFAULT;
     (void)xQueueCreateStatic((UBaseType_t)length, (UBaseType_t)item_size, storage, &q->h.cb);
-    q->h.magic = RTIPC__FR_QUEUE_MAGIC;
+    uintptr_t h = rtipc__fr_open(q, RTIPC__H_QUEUE, &q->h.handle);
+    if (h == 0) {
+        vQueueDelete(kq(q));
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_queue_t *)h;
+    return RTIPC_OK;
 }
 
 int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
@@ -39,12 +46,13 @@ int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
         return RTIPC_ECONTEXT;
     if (!out || !shape_ok(length, item_size))
         return RTIPC_EINVAL;
-    struct rtipc_queue *q = pvPortMalloc(sizeof *q + length * item_size);
+    struct rtipc__fr_queue *q = pvPortMalloc(sizeof *q + length * item_size);
     if (!q)
         return RTIPC_ENOMEM;
-    init(q, length, item_size, q + 1, RTIPC__FR_DYNAMIC);
-    *out = q;
-    return RTIPC_OK;
+    int rc = init(q, length, item_size, q + 1, RTIPC__FR_DYNAMIC, out);
+    if (rc != RTIPC_OK)
+        vPortFree(q);
+    return rc;
 }
 
 int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rtipc_queue_static_t *cb,
@@ -56,32 +64,32 @@ int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rt
         return RTIPC_ECONTEXT;
     if (!out || !cb || !storage || !shape_ok(length, item_size))
         return RTIPC_EINVAL;
-    struct rtipc_queue *q = (struct rtipc_queue *)(void *)cb;
-    init(q, length, item_size, storage, 0);
-    *out = q;
-    return RTIPC_OK;
+    struct rtipc__fr_queue *q = (struct rtipc__fr_queue *)(void *)cb;
+    return init(q, length, item_size, storage, 0, out);
 }
 
-int rtipc_queue_delete(rtipc_queue_t *q)
+int rtipc_queue_delete(rtipc_queue_t *handle)
 {
+    struct rtipc__fr_queue *q = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(q))
+    if (!q)
         return RTIPC_EINVAL;
     if (q->h.waiters != 0 || q->h.set != NULL)
         return RTIPC_EBUSY;
-    q->h.magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     vQueueDelete(kq(q));
     if (q->h.flags & RTIPC__FR_DYNAMIC)
         vPortFree(q);
     return RTIPC_OK;
 }
 
-static int send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout, BaseType_t pos)
+static int send(struct rtipc__fr_queue *q, const void *item, rtipc_timeout_t timeout, BaseType_t pos)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(q) || !item)
+    if (!q || !item)
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
@@ -92,21 +100,23 @@ static int send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout, Bas
     return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_queue_send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
+int rtipc_queue_send(rtipc_queue_t *handle, const void *item, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_queue *q = get(handle);
     return send(q, item, timeout, queueSEND_TO_BACK);
 }
 
-int rtipc_queue_send_to_front(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
+int rtipc_queue_send_to_front(rtipc_queue_t *handle, const void *item, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_queue *q = get(handle);
     return send(q, item, timeout, queueSEND_TO_FRONT);
 }
 
-static int receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout, bool peek)
+static int receive(struct rtipc__fr_queue *q, void *item, rtipc_timeout_t timeout, bool peek)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(q) || !item)
+    if (!q || !item)
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
@@ -117,15 +127,16 @@ static int receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout, bool p
     return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_queue_receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout) { return receive(q, item, timeout, false); }
+int rtipc_queue_receive(rtipc_queue_t *handle, void *item, rtipc_timeout_t timeout) { return receive(get(handle), item, timeout, false); }
 
-int rtipc_queue_peek(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout) { return receive(q, item, timeout, true); }
+int rtipc_queue_peek(rtipc_queue_t *handle, void *item, rtipc_timeout_t timeout) { return receive(get(handle), item, timeout, true); }
 
-int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item)
+int rtipc_queue_overwrite(rtipc_queue_t *handle, const void *item)
 {
+    struct rtipc__fr_queue *q = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(q) || !item)
+    if (!q || !item)
         return RTIPC_EINVAL;
     if (q->length != 1)
         return RTIPC_ENOTSUP;
@@ -133,19 +144,20 @@ int rtipc_queue_overwrite(rtipc_queue_t *q, const void *item)
     return RTIPC_OK;
 }
 
-int rtipc_queue_reset(rtipc_queue_t *q)
+int rtipc_queue_reset(rtipc_queue_t *handle)
 {
+    struct rtipc__fr_queue *q = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(q))
+    if (!q)
         return RTIPC_EINVAL;
     (void)xQueueReset(kq(q));
     return RTIPC_OK;
 }
 
-static int send_isr(rtipc_queue_t *q, const void *item, bool *woken, BaseType_t pos)
+static int send_isr(struct rtipc__fr_queue *q, const void *item, bool *woken, BaseType_t pos)
 {
-    if (!live(q) || !item)
+    if (!q || !item)
         return RTIPC_EINVAL;
     if (pos == queueOVERWRITE && q->length != 1)
         return RTIPC_ENOTSUP;
@@ -155,24 +167,28 @@ static int send_isr(rtipc_queue_t *q, const void *item, bool *woken, BaseType_t 
     return ok == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_queue_send_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+int rtipc_queue_send_from_isr(rtipc_queue_t *handle, const void *item, bool *woken)
 {
+    struct rtipc__fr_queue *q = get(handle);
     return send_isr(q, item, woken, queueSEND_TO_BACK);
 }
 
-int rtipc_queue_send_to_front_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+int rtipc_queue_send_to_front_from_isr(rtipc_queue_t *handle, const void *item, bool *woken)
 {
+    struct rtipc__fr_queue *q = get(handle);
     return send_isr(q, item, woken, queueSEND_TO_FRONT);
 }
 
-int rtipc_queue_overwrite_from_isr(rtipc_queue_t *q, const void *item, bool *woken)
+int rtipc_queue_overwrite_from_isr(rtipc_queue_t *handle, const void *item, bool *woken)
 {
+    struct rtipc__fr_queue *q = get(handle);
     return send_isr(q, item, woken, queueOVERWRITE);
 }
 
-int rtipc_queue_receive_from_isr(rtipc_queue_t *q, void *item, bool *woken)
+int rtipc_queue_receive_from_isr(rtipc_queue_t *handle, void *item, bool *woken)
 {
-    if (!live(q) || !item)
+    struct rtipc__fr_queue *q = get(handle);
+    if (!q || !item)
         return RTIPC_EINVAL;
     BaseType_t hp = pdFALSE;
     BaseType_t ok = xQueueReceiveFromISR(kq(q), item, &hp);
@@ -180,46 +196,58 @@ int rtipc_queue_receive_from_isr(rtipc_queue_t *q, void *item, bool *woken)
     return ok == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_queue_peek_from_isr(rtipc_queue_t *q, void *item)
+int rtipc_queue_peek_from_isr(rtipc_queue_t *handle, void *item)
 {
-    if (!live(q) || !item)
+    struct rtipc__fr_queue *q = get(handle);
+    if (!q || !item)
         return RTIPC_EINVAL;
     return xQueuePeekFromISR(kq(q), item) == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_queue_messages_waiting(const rtipc_queue_t *q)
+int rtipc_queue_messages_waiting(const rtipc_queue_t *handle)
 {
-    if (!live(q))
+    struct rtipc__fr_queue *q = get(handle);
+    if (!q)
         return RTIPC_EINVAL;
-    return (int)uxQueueMessagesWaitingFromISR(rtipc__fr_qhandle((struct rtipc__fr_qhead *)&q->h));
+    return (int)uxQueueMessagesWaitingFromISR(kq(q));
 }
 
-int rtipc_queue_spaces_available(const rtipc_queue_t *q)
+int rtipc_queue_spaces_available(const rtipc_queue_t *handle)
 {
-    int n = rtipc_queue_messages_waiting(q);
-    return n < 0 ? n : (int)q->length - n;
+    struct rtipc__fr_queue *q = get(handle);
+    if (!q)
+        return RTIPC_EINVAL;
+    int n = (int)uxQueueMessagesWaitingFromISR(kq(q));
+    return (int)q->length - n;
 }
 
 size_t rtipc_queue_footprint_for(size_t length, size_t item_size)
 {
     if (length == 0 && item_size == 0)
-        return sizeof(struct rtipc_queue);
-    return shape_ok(length, item_size) ? sizeof(struct rtipc_queue) + length * item_size : 0;
+        return sizeof(struct rtipc__fr_queue);
+    return shape_ok(length, item_size) ? sizeof(struct rtipc__fr_queue) + length * item_size : 0;
 }
 
-size_t rtipc_queue_footprint(const rtipc_queue_t *q)
+size_t rtipc_queue_footprint(const rtipc_queue_t *handle)
 {
-    return live(q) ? sizeof(struct rtipc_queue) + (size_t)q->length * q->item_size : 0;
+    struct rtipc__fr_queue *q = get(handle);
+    return q ? sizeof(struct rtipc__fr_queue) + (size_t)q->length * q->item_size : 0;
 }
 
-int rtipc_queue_set_spin(rtipc_queue_t *q, int64_t ns)
+int rtipc_queue_set_spin(rtipc_queue_t *handle, int64_t ns)
 {
-    if (!live(q) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__fr_queue *q = get(handle);
+    if (!q || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     q->h.spin = ns;
     return RTIPC_OK;
 }
 
-/* For the queue set (queueset.c). */
-uint32_t rtipc__fr_queue_length(const rtipc_queue_t *q);
-uint32_t rtipc__fr_queue_length(const rtipc_queue_t *q) { return q->length; }
+struct rtipc__fr_qhead *rtipc__fr_queue_member(const void *handle, uint32_t *capacity)
+{
+    struct rtipc__fr_queue *q = get(handle);
+    if (!q)
+        return NULL;
+    *capacity = q->length;
+    return &q->h;
+}

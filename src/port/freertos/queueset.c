@@ -2,8 +2,8 @@
  * kernels without it xQueueCreateSet, from the kernel heap) over
  * rtipc queues, semaphores and ring buffers (through the counting semaphore
  * each ring buffer carries, ringbuf.c). The kernel member handle is the
- * address of the kernel object inside rtipc's wrapper, which maps it back to
- * the rtipc handle. */
+ * address of the kernel object inside rtipc's wrapper, whose head keeps the
+ * rtipc handle it stands for. */
 #include <string.h>
 
 #include "port_internal.h" /* the kernel's queue.h, through semphr.h */
@@ -18,13 +18,7 @@
 #error "rtipc on a FreeRTOS kernel without xQueueCreateSetStatic needs configSUPPORT_DYNAMIC_ALLOCATION 1 (queue sets come from xQueueCreateSet)"
 #endif
 
-#define RTIPC__FR_SET_MAGIC 0x51534554u /* "QSET" */
-
-uint32_t rtipc__fr_queue_length(const rtipc_queue_t *q);
-uint32_t rtipc__fr_sem_max(const rtipc_sem_t *s);
-
-struct rtipc_queueset {
-    uint32_t magic;
+struct rtipc__fr_queueset {
     uint32_t length;
     uint32_t used;    /* sum of the members' capacities */
     uint32_t members;
@@ -36,7 +30,10 @@ struct rtipc_queueset {
     int64_t spin;
 };
 
-static bool live(const rtipc_queueset_t *set) { return set != NULL && set->magic == RTIPC__FR_SET_MAGIC; }
+static struct rtipc__fr_queueset *get(const rtipc_queueset_t *handle)
+{
+    return rtipc__handle_get(handle, RTIPC__H_QUEUESET);
+}
 
 int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
 {
@@ -45,9 +42,9 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
     if (!out || !rtipc__queueset_length_ok(length))
         return RTIPC_EINVAL;
 #if RTIPC__FR_HAVE_QUEUE_SET_STATIC
-    struct rtipc_queueset *set = pvPortMalloc(sizeof *set + length * sizeof(void *));
+    struct rtipc__fr_queueset *set = pvPortMalloc(sizeof *set + length * sizeof(void *));
 #else
-    struct rtipc_queueset *set = pvPortMalloc(sizeof *set);
+    struct rtipc__fr_queueset *set = pvPortMalloc(sizeof *set);
 #endif
     if (!set)
         return RTIPC_ENOMEM;
@@ -63,26 +60,33 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
         return RTIPC_ENOMEM;
     }
 #endif
-    set->magic = RTIPC__FR_SET_MAGIC;
-    *out = set;
+    uintptr_t h = rtipc__fr_open(set, RTIPC__H_QUEUESET, NULL);
+    if (h == 0) {
+        vQueueDelete(set->handle);
+        vPortFree(set);
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_queueset_t *)h;
     return RTIPC_OK;
 }
 
-int rtipc_queueset_delete(rtipc_queueset_t *set)
+int rtipc_queueset_delete(rtipc_queueset_t *handle)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(set))
+    if (!set)
         return RTIPC_EINVAL;
     if (set->members != 0 || set->waiters != 0)
         return RTIPC_EBUSY;
-    set->magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     vQueueDelete(set->handle);
     vPortFree(set);
     return RTIPC_OK;
 }
 
-static int add(rtipc_queueset_t *set, struct rtipc__fr_qhead *m, uint32_t capacity)
+static int add(struct rtipc__fr_queueset *set, struct rtipc__fr_qhead *m, uint32_t capacity)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
@@ -98,7 +102,7 @@ static int add(rtipc_queueset_t *set, struct rtipc__fr_qhead *m, uint32_t capaci
     return RTIPC_OK;
 }
 
-static int remove_member(rtipc_queueset_t *set, struct rtipc__fr_qhead *m, uint32_t capacity)
+static int remove_member(struct rtipc__fr_queueset *set, struct rtipc__fr_qhead *m, uint32_t capacity)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
@@ -112,53 +116,62 @@ static int remove_member(rtipc_queueset_t *set, struct rtipc__fr_qhead *m, uint3
     return RTIPC_OK;
 }
 
-int rtipc_queueset_add_queue(rtipc_queueset_t *set, rtipc_queue_t *q)
+int rtipc_queueset_add_queue(rtipc_queueset_t *handle, rtipc_queue_t *q)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)q;
-    if (!live(set) || !q || m->magic != RTIPC__FR_QUEUE_MAGIC)
+    uint32_t capacity = 0;
+    struct rtipc__fr_qhead *m = rtipc__fr_queue_member(q, &capacity);
+    if (!set || !m)
         return RTIPC_EINVAL;
-    return add(set, m, rtipc__fr_queue_length(q));
+    return add(set, m, capacity);
 }
 
-int rtipc_queueset_add_sem(rtipc_queueset_t *set, rtipc_sem_t *s)
+int rtipc_queueset_add_sem(rtipc_queueset_t *handle, rtipc_sem_t *s)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)s;
-    if (!live(set) || !s || m->magic != RTIPC__FR_SEM_MAGIC)
+    uint32_t capacity = 0;
+    struct rtipc__fr_qhead *m = rtipc__fr_sem_member(s, &capacity);
+    if (!set || !m)
         return RTIPC_EINVAL;
-    return add(set, m, rtipc__fr_sem_max(s));
+    return add(set, m, capacity);
 }
 
-int rtipc_queueset_remove_queue(rtipc_queueset_t *set, rtipc_queue_t *q)
+int rtipc_queueset_remove_queue(rtipc_queueset_t *handle, rtipc_queue_t *q)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)q;
-    if (!live(set) || !q || m->magic != RTIPC__FR_QUEUE_MAGIC)
+    uint32_t capacity = 0;
+    struct rtipc__fr_qhead *m = rtipc__fr_queue_member(q, &capacity);
+    if (!set || !m)
         return RTIPC_EINVAL;
-    return remove_member(set, m, rtipc__fr_queue_length(q));
+    return remove_member(set, m, capacity);
 }
 
-int rtipc_queueset_remove_sem(rtipc_queueset_t *set, rtipc_sem_t *s)
+int rtipc_queueset_remove_sem(rtipc_queueset_t *handle, rtipc_sem_t *s)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_qhead *m = (struct rtipc__fr_qhead *)(void *)s;
-    if (!live(set) || !s || m->magic != RTIPC__FR_SEM_MAGIC)
+    uint32_t capacity = 0;
+    struct rtipc__fr_qhead *m = rtipc__fr_sem_member(s, &capacity);
+    if (!set || !m)
         return RTIPC_EINVAL;
-    return remove_member(set, m, rtipc__fr_sem_max(s));
+    return remove_member(set, m, capacity);
 }
 
 /* A ring buffer joins and leaves a set only while nothing is in it or out
  * of it (its own count, not its member's, says so). */
-int rtipc_queueset_add_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
+int rtipc_queueset_add_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(set))
+    if (!set)
         return RTIPC_EINVAL;
     struct rtipc__fr_qhead *m;
     uint32_t capacity;
@@ -166,11 +179,12 @@ int rtipc_queueset_add_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
     return rc == RTIPC_OK ? add(set, m, capacity) : rc;
 }
 
-int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
+int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(set))
+    if (!set)
         return RTIPC_EINVAL;
     struct rtipc__fr_qhead *m;
     uint32_t capacity;
@@ -180,18 +194,17 @@ int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb)
     return rc == RTIPC_OK ? remove_member(set, m, capacity) : rc;
 }
 
-/* The rtipc handle a kernel member stands for. */
-static void *member_of(QueueSetMemberHandle_t h)
-{
-    struct rtipc__fr_qhead *m = rtipc__fr_qhead_of(h);
-    return m->magic == RTIPC__FR_RINGBUF_MAGIC ? rtipc__fr_ringbuf_of_member(m) : (void *)m;
-}
+/* The rtipc handle a kernel member stands for, as its head keeps it: a
+ * member's event may outlive its membership (read without select, then
+ * removed), and then the handle is stale and refused by the calls on it. */
+static void *member_of(QueueSetMemberHandle_t h) { return (void *)rtipc__fr_qhead_of(h)->handle; }
 
-int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t timeout)
+int rtipc_queueset_select(rtipc_queueset_t *handle, void **member, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_queueset *set = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(set) || !member)
+    if (!set || !member)
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
@@ -205,9 +218,10 @@ int rtipc_queueset_select(rtipc_queueset_t *set, void **member, rtipc_timeout_t 
     return RTIPC_OK;
 }
 
-int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member)
+int rtipc_queueset_select_from_isr(rtipc_queueset_t *handle, void **member)
 {
-    if (!live(set) || !member)
+    struct rtipc__fr_queueset *set = get(handle);
+    if (!set || !member)
         return RTIPC_EINVAL;
     QueueSetMemberHandle_t h = xQueueSelectFromSetFromISR(set->handle);
     if (!h)
@@ -218,22 +232,24 @@ int rtipc_queueset_select_from_isr(rtipc_queueset_t *set, void **member)
 
 /* The kernel cannot drop an event of a set sized by the rules add enforces;
  * on misuse it stops at configASSERT instead of counting (docs/porting.md). */
-int64_t rtipc_queueset_overflows(const rtipc_queueset_t *set) { return live(set) ? 0 : RTIPC_EINVAL; }
+int64_t rtipc_queueset_overflows(const rtipc_queueset_t *handle) { return get(handle) ? 0 : RTIPC_EINVAL; }
 
-size_t rtipc_queueset_footprint(const rtipc_queueset_t *set)
+size_t rtipc_queueset_footprint(const rtipc_queueset_t *handle)
 {
+    struct rtipc__fr_queueset *set = get(handle);
 #if RTIPC__FR_HAVE_QUEUE_SET_STATIC
-    return live(set) ? sizeof(struct rtipc_queueset) + (size_t)set->length * sizeof(void *) : 0;
+    return set ? sizeof(struct rtipc__fr_queueset) + (size_t)set->length * sizeof(void *) : 0;
 #else
     /* rtipc's block and the kernel's (a queue control block and the storage). */
-    return live(set) ? sizeof(struct rtipc_queueset) + sizeof(StaticQueue_t) + (size_t)set->length * sizeof(void *)
+    return set ? sizeof(struct rtipc__fr_queueset) + sizeof(StaticQueue_t) + (size_t)set->length * sizeof(void *)
                      : 0;
 #endif
 }
 
-int rtipc_queueset_set_spin(rtipc_queueset_t *set, int64_t ns)
+int rtipc_queueset_set_spin(rtipc_queueset_t *handle, int64_t ns)
 {
-    if (!live(set) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__fr_queueset *set = get(handle);
+    if (!set || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     set->spin = ns;
     return RTIPC_OK;

@@ -20,7 +20,6 @@
 
 struct rtipc__fr_ringbuf {
     struct rtipc__fr_qhead member; /* the counting semaphore a queue set holds */
-    uintptr_t handle;              /* what rtipc_queueset_select hands back */
     uint32_t flags;
     unsigned type;                 /* fixed at creation */
     rtipc__rb_t core;              /* guarded by the critical section */
@@ -56,16 +55,16 @@ static int init(struct rtipc__fr_ringbuf *rb, rtipc_ringbuf_type_t type, void *s
     rtipc__rb_init(&rb->core, (unsigned)type, storage, cap);
     rb->type = (unsigned)type;
     rb->flags = flags;
-    rb->member.magic = RTIPC__FR_RINGBUF_MAGIC;
     rb->member.spin = RTIPC_SPIN_DEFAULT;
     (void)xSemaphoreCreateCountingStatic((UBaseType_t)rtipc__rb_set_capacity(&rb->core), 0,
                                          (StaticSemaphore_t *)(void *)&rb->member.cb);
-    uintptr_t h = rtipc__handle_open(rb, RTIPC__H_RINGBUF);
+    /* The member's head keeps the ring buffer's handle: a set reports it
+     * for the member (queueset.c). */
+    uintptr_t h = rtipc__fr_open(rb, RTIPC__H_RINGBUF, &rb->member.handle);
     if (h == 0) {
         vSemaphoreDelete(member_sem(rb));
         return RTIPC_ENOMEM;
     }
-    rb->handle = h;
     *out = (rtipc_ringbuf_t *)h;
     return RTIPC_OK;
 }
@@ -236,7 +235,7 @@ static int block(struct rtipc__fr_ringbuf *rb, rtipc__fr_parked_t **list, rb_op_
             post_to_set(rb, items, false, NULL);
         return rc;
     }
-    struct rtipc_task *self = rtipc__fr_self();
+    struct rtipc__fr_task *self = rtipc__fr_self();
     if (!self)
         return RTIPC_ENOMEM;
     rtipc__fr_parked_t me = {.task = xTaskGetCurrentTaskHandle(), .owner = self, .key = op->size};
@@ -466,11 +465,4 @@ int rtipc__fr_ringbuf_member(rtipc_ringbuf_t *handle, bool adding, struct rtipc_
     *member = &rb->member;
     *capacity = rtipc__rb_set_capacity(&rb->core);
     return busy ? RTIPC_EBUSY : RTIPC_OK;
-}
-
-void *rtipc__fr_ringbuf_of_member(struct rtipc__fr_qhead *member)
-{
-    struct rtipc__fr_ringbuf *rb =
-        (struct rtipc__fr_ringbuf *)(void *)((unsigned char *)member - offsetof(struct rtipc__fr_ringbuf, member));
-    return (void *)rb->handle;
 }

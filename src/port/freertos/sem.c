@@ -6,21 +6,21 @@
 #include "rtipc/sem.h"
 #include "../../common/checks.h"
 
-struct rtipc_sem {
+struct rtipc__fr_sem {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */
     uint32_t max;
 };
 
-_Static_assert(sizeof(struct rtipc_sem) <= sizeof(rtipc_sem_static_t),
+_Static_assert(sizeof(struct rtipc__fr_sem) <= sizeof(rtipc_sem_static_t),
                "rtipc_sem_static_t holds the FreeRTOS semaphore wrapper (raise RTIPC_SEM_STATIC_SIZE)");
-_Static_assert(_Alignof(struct rtipc_sem) <= _Alignof(rtipc_sem_static_t), "static block alignment");
+_Static_assert(_Alignof(struct rtipc__fr_sem) <= _Alignof(rtipc_sem_static_t), "static block alignment");
 
-static bool live(const rtipc_sem_t *s) { return s != NULL && s->h.magic == RTIPC__FR_SEM_MAGIC; }
-static SemaphoreHandle_t ks(rtipc_sem_t *s) { return rtipc__fr_qhandle(&s->h); }
+static struct rtipc__fr_sem *get(const rtipc_sem_t *handle) { return rtipc__handle_get(handle, RTIPC__H_SEM); }
+static SemaphoreHandle_t ks(struct rtipc__fr_sem *s) { return rtipc__fr_qhandle(&s->h); }
 
 static bool shape_ok(unsigned max, unsigned initial) { return rtipc__sem_counts_ok(max, initial); }
 
-static void init(struct rtipc_sem *s, unsigned max, unsigned initial, uint32_t flags)
+static int init(struct rtipc__fr_sem *s, unsigned max, unsigned initial, uint32_t flags, rtipc_sem_t **out)
 {
     memset(s, 0, sizeof *s);
     s->h.flags = flags;
@@ -30,7 +30,13 @@ static void init(struct rtipc_sem *s, unsigned max, unsigned initial, uint32_t f
         (void)xSemaphoreCreateBinaryStatic(&s->h.cb);
     else
         (void)xSemaphoreCreateCountingStatic(max, initial, &s->h.cb);
-    s->h.magic = RTIPC__FR_SEM_MAGIC;
+    uintptr_t h = rtipc__fr_open(s, RTIPC__H_SEM, &s->h.handle);
+    if (h == 0) {
+        vSemaphoreDelete(ks(s));
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_sem_t *)h;
+    return RTIPC_OK;
 }
 
 static int create(unsigned max, unsigned initial, rtipc_sem_t **out)
@@ -39,12 +45,13 @@ static int create(unsigned max, unsigned initial, rtipc_sem_t **out)
         return RTIPC_ECONTEXT;
     if (!out || !shape_ok(max, initial))
         return RTIPC_EINVAL;
-    struct rtipc_sem *s = pvPortMalloc(sizeof *s);
+    struct rtipc__fr_sem *s = pvPortMalloc(sizeof *s);
     if (!s)
         return RTIPC_ENOMEM;
-    init(s, max, initial, RTIPC__FR_DYNAMIC);
-    *out = s;
-    return RTIPC_OK;
+    int rc = init(s, max, initial, RTIPC__FR_DYNAMIC, out);
+    if (rc != RTIPC_OK)
+        vPortFree(s);
+    return rc;
 }
 
 int rtipc_sem_create_binary(rtipc_sem_t **out) { return create(1, 0, out); }
@@ -59,41 +66,43 @@ int rtipc_sem_create_static(unsigned max, unsigned initial, rtipc_sem_static_t *
         return RTIPC_ECONTEXT;
     if (!out || !cb || !shape_ok(max, initial))
         return RTIPC_EINVAL;
-    struct rtipc_sem *s = (struct rtipc_sem *)(void *)cb;
-    init(s, max, initial, 0);
-    *out = s;
-    return RTIPC_OK;
+    struct rtipc__fr_sem *s = (struct rtipc__fr_sem *)(void *)cb;
+    return init(s, max, initial, 0, out);
 }
 
-int rtipc_sem_delete(rtipc_sem_t *s)
+int rtipc_sem_delete(rtipc_sem_t *handle)
 {
+    struct rtipc__fr_sem *s = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(s))
+    if (!s)
         return RTIPC_EINVAL;
     if (s->h.waiters != 0 || s->h.set != NULL)
         return RTIPC_EBUSY;
-    s->h.magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     vSemaphoreDelete(ks(s));
     if (s->h.flags & RTIPC__FR_DYNAMIC)
         vPortFree(s);
     return RTIPC_OK;
 }
 
-int rtipc_sem_give(rtipc_sem_t *s)
+int rtipc_sem_give(rtipc_sem_t *handle)
 {
+    struct rtipc__fr_sem *s = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(s))
+    if (!s)
         return RTIPC_EINVAL;
     return xSemaphoreGive(ks(s)) == pdPASS ? RTIPC_OK : RTIPC_EOVERFLOW;
 }
 
-int rtipc_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout)
+int rtipc_sem_take(rtipc_sem_t *handle, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_sem *s = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(s))
+    if (!s)
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
@@ -104,9 +113,10 @@ int rtipc_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout)
     return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
+int rtipc_sem_give_from_isr(rtipc_sem_t *handle, bool *woken)
 {
-    if (!live(s))
+    struct rtipc__fr_sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     BaseType_t hp = pdFALSE;
     BaseType_t ok = xSemaphoreGiveFromISR(ks(s), &hp);
@@ -114,9 +124,10 @@ int rtipc_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
     return ok == pdPASS ? RTIPC_OK : RTIPC_EOVERFLOW;
 }
 
-int rtipc_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
+int rtipc_sem_take_from_isr(rtipc_sem_t *handle, bool *woken)
 {
-    if (!live(s))
+    struct rtipc__fr_sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
     BaseType_t hp = pdFALSE;
     BaseType_t ok = xSemaphoreTakeFromISR(ks(s), &hp);
@@ -124,25 +135,39 @@ int rtipc_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
     return ok == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_sem_count(const rtipc_sem_t *s)
+int rtipc_sem_count(const rtipc_sem_t *handle)
 {
-    if (!live(s))
+    struct rtipc__fr_sem *s = get(handle);
+    if (!s)
         return RTIPC_EINVAL;
-    return (int)uxSemaphoreGetCountFromISR(rtipc__fr_qhandle((struct rtipc__fr_qhead *)&s->h));
+    return (int)uxSemaphoreGetCountFromISR(ks(s));
 }
 
-int rtipc_sem_max(const rtipc_sem_t *s) { return live(s) ? (int)s->max : RTIPC_EINVAL; }
-
-size_t rtipc_sem_footprint(const rtipc_sem_t *s) { return s == NULL || live(s) ? sizeof(struct rtipc_sem) : 0; }
-
-int rtipc_sem_set_spin(rtipc_sem_t *s, int64_t ns)
+int rtipc_sem_max(const rtipc_sem_t *handle)
 {
-    if (!live(s) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__fr_sem *s = get(handle);
+    return s ? (int)s->max : RTIPC_EINVAL;
+}
+
+size_t rtipc_sem_footprint(const rtipc_sem_t *handle)
+{
+    return handle == NULL || get(handle) ? sizeof(struct rtipc__fr_sem) : 0;
+}
+
+int rtipc_sem_set_spin(rtipc_sem_t *handle, int64_t ns)
+{
+    struct rtipc__fr_sem *s = get(handle);
+    if (!s || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     s->h.spin = ns;
     return RTIPC_OK;
 }
 
-/* For the queue set (queueset.c). */
-uint32_t rtipc__fr_sem_max(const rtipc_sem_t *s);
-uint32_t rtipc__fr_sem_max(const rtipc_sem_t *s) { return s->max; }
+struct rtipc__fr_qhead *rtipc__fr_sem_member(const void *handle, uint32_t *capacity)
+{
+    struct rtipc__fr_sem *s = get(handle);
+    if (!s)
+        return NULL;
+    *capacity = s->max;
+    return &s->h;
+}

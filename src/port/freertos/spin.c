@@ -31,15 +31,19 @@ int64_t rtipc_spin_default(void)
 
 /* No wait spins on this port and the kernel keeps no per-task sleep counts:
  * every counter is 0. */
-int rtipc_spin_stats(const rtipc_task_t *task, rtipc_spin_stats_t *out)
+int rtipc_spin_stats(const rtipc_task_t *handle, rtipc_spin_stats_t *out)
 {
-    if (!task) {
+    const struct rtipc__fr_task *task;
+    if (!handle) {
         if (rtipc__fr_in_isr())
             return RTIPC_ECONTEXT;
-        if (!(task = rtipc__fr_self()))
+        task = rtipc__fr_self();
+        if (!task)
             return RTIPC_ENOMEM;
+    } else {
+        task = rtipc__fr_task_get(handle);
     }
-    if (!rtipc__fr_task_live(task) || !out)
+    if (!task || !out)
         return RTIPC_EINVAL;
     memset(out, 0, sizeof *out);
     return RTIPC_OK;

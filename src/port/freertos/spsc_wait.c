@@ -98,7 +98,7 @@ int rtipc_spsc_set_spin(rtipc_spsc_t *handle, int64_t ns)
  * look at the ring once more (the handshake in spsc.c), park, repeat. */
 static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *out, rtipc_timeout_t timeout)
 {
-    struct rtipc_task *self = rtipc__fr_self();
+    struct rtipc__fr_task *self = rtipc__fr_self();
     if (!self)
         return RTIPC_ENOMEM;
     spsc_port_t *p = port_of(r);

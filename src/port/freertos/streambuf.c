@@ -6,13 +6,11 @@
 #include "rtipc/streambuf.h"
 #include "../../common/checks.h"
 
-#define RTIPC__FR_SB_MAGIC 0x53545242u /* "STRB" */
-
-struct rtipc_streambuf {
+struct rtipc__fr_streambuf {
     struct rtipc__fr_bytebuf b;
 };
 
-static bool live(const rtipc_streambuf_t *sb) { return sb != NULL && sb->b.magic == RTIPC__FR_SB_MAGIC; }
+static struct rtipc__fr_streambuf *get(const rtipc_streambuf_t *handle) { return rtipc__handle_get(handle, RTIPC__H_STREAMBUF); }
 
 int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t **out)
 {
@@ -20,7 +18,7 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
         return RTIPC_ECONTEXT;
     if (!out || !rtipc__streambuf_shape_ok(size, trigger_level))
         return RTIPC_EINVAL;
-    struct rtipc_streambuf *sb = pvPortMalloc(sizeof *sb + RTIPC__FR_BYTEBUF_STORAGE(size));
+    struct rtipc__fr_streambuf *sb = pvPortMalloc(sizeof *sb + RTIPC__FR_BYTEBUF_STORAGE(size));
     if (!sb)
         return RTIPC_ENOMEM;
     memset(sb, 0, sizeof *sb);
@@ -29,8 +27,13 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
     sb->b.spin = RTIPC_SPIN_DEFAULT;
     sb->b.handle = xStreamBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), trigger_level ? trigger_level : 1,
                                              (uint8_t *)(sb + 1), &sb->b.cb);
-    sb->b.magic = RTIPC__FR_SB_MAGIC;
-    *out = sb;
+    uintptr_t h = rtipc__fr_open(sb, RTIPC__H_STREAMBUF, NULL);
+    if (h == 0) {
+        vStreamBufferDelete(sb->b.handle);
+        vPortFree(sb);
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_streambuf_t *)h;
     return RTIPC_OK;
 }
 
@@ -44,11 +47,12 @@ int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *stora
     return RTIPC_ENOTSUP;
 }
 
-int rtipc_streambuf_delete(rtipc_streambuf_t *sb)
+int rtipc_streambuf_delete(rtipc_streambuf_t *handle)
 {
+    struct rtipc__fr_streambuf *sb = get(handle);
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(sb))
+    if (!sb)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&sb->b.writer))
         return RTIPC_EBUSY;
@@ -56,24 +60,26 @@ int rtipc_streambuf_delete(rtipc_streambuf_t *sb)
         rtipc__fr_side_leave(&sb->b.writer);
         return RTIPC_EBUSY;
     }
-    sb->b.magic = 0;
+    /* From here on the handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)handle);
     vStreamBufferDelete(sb->b.handle);
     if (sb->b.flags & RTIPC__FR_DYNAMIC)
         vPortFree(sb);
     return RTIPC_OK;
 }
 
-int rtipc_streambuf_send(rtipc_streambuf_t *sb, const void *data, size_t len, size_t *sent, rtipc_timeout_t timeout)
+int rtipc_streambuf_send(rtipc_streambuf_t *handle, const void *data, size_t len, size_t *sent, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_streambuf *sb = get(handle);
     if (sent)
         *sent = 0;
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(sb) || !data || !sent || len == 0)
+    if (!sb || !data || !sent || len == 0)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&sb->b.writer))
         return RTIPC_EBUSY;
-    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&sb->b, true, timeout);
+    struct rtipc__fr_task *self = rtipc__fr_bytebuf_wait_begin(&sb->b, true, timeout);
     size_t n = xStreamBufferSend(sb->b.handle, data, len, rtipc__fr_ticks(timeout));
     rtipc__fr_bytebuf_wait_end(self);
     rtipc__fr_side_leave(&sb->b.writer);
@@ -81,17 +87,18 @@ int rtipc_streambuf_send(rtipc_streambuf_t *sb, const void *data, size_t len, si
     return n > 0 ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_streambuf_receive(rtipc_streambuf_t *sb, void *buf, size_t len, size_t *received, rtipc_timeout_t timeout)
+int rtipc_streambuf_receive(rtipc_streambuf_t *handle, void *buf, size_t len, size_t *received, rtipc_timeout_t timeout)
 {
+    struct rtipc__fr_streambuf *sb = get(handle);
     if (received)
         *received = 0;
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!live(sb) || !buf || !received || len == 0)
+    if (!sb || !buf || !received || len == 0)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&sb->b.reader))
         return RTIPC_EBUSY;
-    struct rtipc_task *self = rtipc__fr_bytebuf_wait_begin(&sb->b, false, timeout);
+    struct rtipc__fr_task *self = rtipc__fr_bytebuf_wait_begin(&sb->b, false, timeout);
     size_t n = xStreamBufferReceive(sb->b.handle, buf, len, rtipc__fr_ticks(timeout));
     rtipc__fr_bytebuf_wait_end(self);
     rtipc__fr_side_leave(&sb->b.reader);
@@ -99,11 +106,12 @@ int rtipc_streambuf_receive(rtipc_streambuf_t *sb, void *buf, size_t len, size_t
     return n > 0 ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
-int rtipc_streambuf_send_from_isr(rtipc_streambuf_t *sb, const void *data, size_t len, size_t *sent, bool *woken)
+int rtipc_streambuf_send_from_isr(rtipc_streambuf_t *handle, const void *data, size_t len, size_t *sent, bool *woken)
 {
+    struct rtipc__fr_streambuf *sb = get(handle);
     if (sent)
         *sent = 0;
-    if (!live(sb) || !data || !sent || len == 0)
+    if (!sb || !data || !sent || len == 0)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&sb->b.writer))
         return RTIPC_EBUSY;
@@ -115,11 +123,12 @@ int rtipc_streambuf_send_from_isr(rtipc_streambuf_t *sb, const void *data, size_
     return n > 0 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_streambuf_receive_from_isr(rtipc_streambuf_t *sb, void *buf, size_t len, size_t *received, bool *woken)
+int rtipc_streambuf_receive_from_isr(rtipc_streambuf_t *handle, void *buf, size_t len, size_t *received, bool *woken)
 {
+    struct rtipc__fr_streambuf *sb = get(handle);
     if (received)
         *received = 0;
-    if (!live(sb) || !buf || !received || len == 0)
+    if (!sb || !buf || !received || len == 0)
         return RTIPC_EINVAL;
     if (!rtipc__fr_side_enter(&sb->b.reader))
         return RTIPC_EBUSY;
@@ -131,16 +140,18 @@ int rtipc_streambuf_receive_from_isr(rtipc_streambuf_t *sb, void *buf, size_t le
     return n > 0 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *sb, size_t level)
+int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *handle, size_t level)
 {
-    if (!live(sb) || level > sb->b.size)
+    struct rtipc__fr_streambuf *sb = get(handle);
+    if (!sb || level > sb->b.size)
         return RTIPC_EINVAL;
     return xStreamBufferSetTriggerLevel(sb->b.handle, level ? level : 1) == pdTRUE ? RTIPC_OK : RTIPC_EINVAL;
 }
 
-int rtipc_streambuf_reset(rtipc_streambuf_t *sb)
+int rtipc_streambuf_reset(rtipc_streambuf_t *handle)
 {
-    if (!live(sb))
+    struct rtipc__fr_streambuf *sb = get(handle);
+    if (!sb)
         return RTIPC_EINVAL;
 #if !RTIPC__FR_HAVE_BUFFER_RESET_FROM_ISR
     /* Before V11.1 the kernel has no interrupt-safe reset (xStreamBufferReset
@@ -164,41 +175,47 @@ int rtipc_streambuf_reset(rtipc_streambuf_t *sb)
     return ok == pdPASS ? RTIPC_OK : RTIPC_EBUSY;
 }
 
-int rtipc_streambuf_bytes_available(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_bytes_available(const rtipc_streambuf_t *handle)
 {
-    return live(sb) ? (int)xStreamBufferBytesAvailable(sb->b.handle) : RTIPC_EINVAL;
+    struct rtipc__fr_streambuf *sb = get(handle);
+    return sb ? (int)xStreamBufferBytesAvailable(sb->b.handle) : RTIPC_EINVAL;
 }
 
-int rtipc_streambuf_spaces_available(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_spaces_available(const rtipc_streambuf_t *handle)
 {
-    return live(sb) ? (int)xStreamBufferSpacesAvailable(sb->b.handle) : RTIPC_EINVAL;
+    struct rtipc__fr_streambuf *sb = get(handle);
+    return sb ? (int)xStreamBufferSpacesAvailable(sb->b.handle) : RTIPC_EINVAL;
 }
 
-int rtipc_streambuf_is_empty(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_is_empty(const rtipc_streambuf_t *handle)
 {
-    return live(sb) ? (xStreamBufferIsEmpty(sb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+    struct rtipc__fr_streambuf *sb = get(handle);
+    return sb ? (xStreamBufferIsEmpty(sb->b.handle) == pdTRUE) : RTIPC_EINVAL;
 }
 
-int rtipc_streambuf_is_full(const rtipc_streambuf_t *sb)
+int rtipc_streambuf_is_full(const rtipc_streambuf_t *handle)
 {
-    return live(sb) ? (xStreamBufferIsFull(sb->b.handle) == pdTRUE) : RTIPC_EINVAL;
+    struct rtipc__fr_streambuf *sb = get(handle);
+    return sb ? (xStreamBufferIsFull(sb->b.handle) == pdTRUE) : RTIPC_EINVAL;
 }
 
 size_t rtipc_streambuf_footprint_for(size_t size)
 {
     if (size == 0)
-        return sizeof(struct rtipc_streambuf);
-    return size <= INT32_MAX ? sizeof(struct rtipc_streambuf) + RTIPC__FR_BYTEBUF_STORAGE(size) : 0;
+        return sizeof(struct rtipc__fr_streambuf);
+    return size <= INT32_MAX ? sizeof(struct rtipc__fr_streambuf) + RTIPC__FR_BYTEBUF_STORAGE(size) : 0;
 }
 
-size_t rtipc_streambuf_footprint(const rtipc_streambuf_t *sb)
+size_t rtipc_streambuf_footprint(const rtipc_streambuf_t *handle)
 {
-    return live(sb) ? rtipc_streambuf_footprint_for(sb->b.size) : 0;
+    struct rtipc__fr_streambuf *sb = get(handle);
+    return sb ? rtipc_streambuf_footprint_for(sb->b.size) : 0;
 }
 
-int rtipc_streambuf_set_spin(rtipc_streambuf_t *sb, int64_t ns)
+int rtipc_streambuf_set_spin(rtipc_streambuf_t *handle, int64_t ns)
 {
-    if (!live(sb) || !rtipc__fr_spin_ok(ns))
+    struct rtipc__fr_streambuf *sb = get(handle);
+    if (!sb || !rtipc__fr_spin_ok(ns))
         return RTIPC_EINVAL;
     sb->b.spin = ns;
     return RTIPC_OK;

@@ -8,17 +8,17 @@
 #include "bytebuf.h"
 #include "port_internal.h"
 
-struct rtipc_task *rtipc__fr_task_of(TaskHandle_t handle)
+struct rtipc__fr_task *rtipc__fr_task_of(TaskHandle_t handle)
 {
-    struct rtipc_task *t = pvTaskGetThreadLocalStoragePointer(handle, rtipcCONFIG_TLS_INDEX);
-    return rtipc__fr_task_live(t) ? t : NULL;
+    /* Cleared before a descriptor is released (trampoline, release's callers). */
+    return pvTaskGetThreadLocalStoragePointer(handle, rtipcCONFIG_TLS_INDEX);
 }
 
 /* Every live descriptor, so that a kernel handle (a mutex holder) can be
  * mapped to its descriptor without reading a possibly deleted task. */
-static struct rtipc_task *live_tasks;
+static struct rtipc__fr_task *live_tasks;
 
-static void track(struct rtipc_task *t)
+static void track(struct rtipc__fr_task *t)
 {
     rtipc__fr_crit_t c = rtipc__fr_enter();
     t->next_live = live_tasks;
@@ -26,10 +26,10 @@ static void track(struct rtipc_task *t)
     rtipc__fr_exit(c);
 }
 
-static void untrack(struct rtipc_task *t)
+static void untrack(struct rtipc__fr_task *t)
 {
     rtipc__fr_crit_t c = rtipc__fr_enter();
-    for (struct rtipc_task **p = &live_tasks; *p; p = &(*p)->next_live) {
+    for (struct rtipc__fr_task **p = &live_tasks; *p; p = &(*p)->next_live) {
         if (*p == t) {
             *p = t->next_live;
             break;
@@ -38,11 +38,11 @@ static void untrack(struct rtipc_task *t)
     rtipc__fr_exit(c);
 }
 
-struct rtipc_task *rtipc__fr_task_find(TaskHandle_t handle)
+struct rtipc__fr_task *rtipc__fr_task_find(TaskHandle_t handle)
 {
-    struct rtipc_task *found = NULL;
+    struct rtipc__fr_task *found = NULL;
     rtipc__fr_crit_t c = rtipc__fr_enter();
-    for (struct rtipc_task *t = live_tasks; t; t = t->next_live) {
+    for (struct rtipc__fr_task *t = live_tasks; t; t = t->next_live) {
         if (t->handle == handle) {
             found = t;
             break;
@@ -62,11 +62,11 @@ static void copy_name(char dst[16], const char *src)
     dst[n] = '\0';
 }
 
-struct rtipc_task *rtipc__fr_self(void)
+struct rtipc__fr_task *rtipc__fr_self(void)
 {
     if (rtipc__fr_in_isr() || xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED)
         return NULL;
-    struct rtipc_task *t = rtipc__fr_task_of(NULL);
+    struct rtipc__fr_task *t = rtipc__fr_task_of(NULL);
     if (t)
         return t;
     /* A task rtipc did not create: adopt it. */
@@ -74,7 +74,6 @@ struct rtipc_task *rtipc__fr_self(void)
     if (!t)
         return NULL;
     memset(t, 0, sizeof *t);
-    t->magic = RTIPC__FR_TASK_MAGIC;
     t->flags = RTIPC__FR_TASK_ADOPTED;
     t->handle = xTaskGetCurrentTaskHandle();
     t->core = RTIPC_CORE_ANY;
@@ -83,16 +82,22 @@ struct rtipc_task *rtipc__fr_self(void)
 #if !RTIPC__FR_HAVE_BASE_PRIORITY
     t->base_priority = uxTaskPriorityGet(NULL);
 #endif
+    t->id = (rtipc_task_t *)rtipc__handle_open(t, RTIPC__H_TASK);
+    if (!t->id) {
+        vPortFree(t); /* the handle table is full: as if out of memory */
+        return NULL;
+    }
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
     track(t);
     return t;
 }
 
-static void release(struct rtipc_task *t)
+static void release(struct rtipc__fr_task *t)
 {
     rtipc__fr_wdt_forget(t); /* a subscription ends with its task */
     untrack(t);
-    t->magic = 0;
+    /* From here on its handle is refused, before the memory goes. */
+    rtipc__handle_close((uintptr_t)t->id);
     if (t->flags & RTIPC__FR_TASK_CREATED)
         vSemaphoreDelete(t->done);
     vPortFree(t);
@@ -100,13 +105,14 @@ static void release(struct rtipc_task *t)
 
 static void trampoline(void *arg)
 {
-    struct rtipc_task *t = arg;
+    struct rtipc__fr_task *t = arg;
 #ifdef ESP_PLATFORM
     /* ESP-IDF's vTaskSuspendAll holds only the creator's core: a task pinned
      * to the other core may start before the creator attached its descriptor. */
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
 #endif
     t->entry(t->arg);
+    t->ended = true; /* the calls on a running task refuse it from now on */
     rtipc__fr_wdt_forget(t); /* it has ended, as on Linux; not at the join */
     /* Detach from the descriptor before the joiner may free it. */
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
@@ -136,11 +142,10 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
 #endif
     if (cfg->core != RTIPC_CORE_ANY && (cfg->core < 0 || cfg->core >= pinnable))
         return RTIPC_EINVAL;
-    struct rtipc_task *t = pvPortMalloc(sizeof *t);
+    struct rtipc__fr_task *t = pvPortMalloc(sizeof *t);
     if (!t)
         return RTIPC_ENOMEM;
     memset(t, 0, sizeof *t);
-    t->magic = RTIPC__FR_TASK_MAGIC;
     t->flags = RTIPC__FR_TASK_CREATED;
     t->entry = cfg->entry;
     t->arg = cfg->arg;
@@ -151,6 +156,14 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
     t->base_priority = priority;
 #endif
     t->done = xSemaphoreCreateBinaryStatic(&t->done_cb);
+    /* Opened before the task exists, so that it can use its own handle at
+     * once; a full table is refused as a want of memory. */
+    t->id = (rtipc_task_t *)rtipc__handle_open(t, RTIPC__H_TASK);
+    if (!t->id) {
+        vSemaphoreDelete(t->done);
+        vPortFree(t);
+        return RTIPC_ENOMEM;
+    }
 
     size_t words = cfg->stack_size / sizeof(StackType_t);
 #ifdef rtipcCONFIG_DEFAULT_STACK_WORDS
@@ -187,15 +200,16 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
         /* The kernel refuses a task only for want of heap. */
         return RTIPC_ENOMEM;
     }
-    *out = t;
+    *out = t->id;
     return RTIPC_OK;
 }
 
-int rtipc_task_join(rtipc_task_t *task)
+int rtipc_task_join(rtipc_task_t *handle)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__fr_task_live(task) || !(task->flags & RTIPC__FR_TASK_CREATED))
+    struct rtipc__fr_task *task = rtipc__fr_task_get(handle);
+    if (!task || !(task->flags & RTIPC__FR_TASK_CREATED))
         return RTIPC_EINVAL;
     if (task == rtipc__fr_task_of(NULL))
         return RTIPC_EDEADLOCK;
@@ -204,12 +218,13 @@ int rtipc_task_join(rtipc_task_t *task)
     return RTIPC_OK;
 }
 
-int rtipc_task_delete(rtipc_task_t *task)
+int rtipc_task_delete(rtipc_task_t *handle)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc_task *self = rtipc__fr_task_of(NULL);
-    if (task == NULL || task == self) {
+    struct rtipc__fr_task *self = rtipc__fr_task_of(NULL);
+    struct rtipc__fr_task *task = handle ? rtipc__fr_task_get(handle) : NULL;
+    if (handle == NULL || (task != NULL && task == self)) {
         if (self) {
             vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
             release(self);
@@ -218,7 +233,7 @@ int rtipc_task_delete(rtipc_task_t *task)
         for (;;) {
         } /* not reached */
     }
-    if (!rtipc__fr_task_live(task) || !(task->flags & RTIPC__FR_TASK_CREATED))
+    if (!task || !(task->flags & RTIPC__FR_TASK_CREATED))
         return RTIPC_EINVAL;
     /* FreeRTOS deletes at once, wherever the target is (docs/porting.md). If
      * its entry had already returned it is deleting itself: only release. */
@@ -241,7 +256,7 @@ int rtipc_task_delete(rtipc_task_t *task)
     return RTIPC_OK;
 }
 
-rtipc_task_t *rtipc_task_current(void) { return rtipc__fr_self(); }
+rtipc_task_t *rtipc_task_current(void) { return rtipc__fr_task_id(rtipc__fr_self()); }
 
 int rtipc_task_delay(rtipc_timeout_t timeout)
 {
@@ -266,9 +281,10 @@ int rtipc_task_yield(void)
     return RTIPC_OK;
 }
 
-int rtipc_task_priority(const rtipc_task_t *task)
+int rtipc_task_priority(const rtipc_task_t *handle)
 {
-    if (!rtipc__fr_task_live(task))
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    if (!task)
         return RTIPC_EINVAL;
 #if RTIPC__FR_HAVE_BASE_PRIORITY
     return (int)uxTaskBasePriorityGet(task->handle);
@@ -277,23 +293,27 @@ int rtipc_task_priority(const rtipc_task_t *task)
 #endif
 }
 
-int rtipc_task_effective_priority(const rtipc_task_t *task)
+int rtipc_task_effective_priority(const rtipc_task_t *handle)
 {
-    if (!rtipc__fr_task_live(task))
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    if (!task)
         return RTIPC_EINVAL;
     return rtipc__fr_in_isr() ? (int)uxTaskPriorityGetFromISR(task->handle) : (int)uxTaskPriorityGet(task->handle);
 }
 
-int rtipc_task_set_priority(rtipc_task_t *task, unsigned priority)
+int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
     if (priority >= RTIPC_PRIORITY_LEVELS)
         return RTIPC_EINVAL;
-    if (!task && !(task = rtipc__fr_self()))
-        return RTIPC_ENOMEM;
-    if (!rtipc__fr_task_live(task))
+    struct rtipc__fr_task *task;
+    if (!handle) {
+        if (!(task = rtipc__fr_self()))
+            return RTIPC_ENOMEM;
+    } else if (!(task = rtipc__fr_task_live(handle))) {
         return RTIPC_EINVAL;
+    }
 #if !RTIPC__FR_HAVE_BASE_PRIORITY
     task->base_priority = priority;
 #endif
@@ -301,11 +321,16 @@ int rtipc_task_set_priority(rtipc_task_t *task, unsigned priority)
     return RTIPC_OK;
 }
 
-const char *rtipc_task_name(const rtipc_task_t *task) { return task ? task->name : NULL; }
-
-int rtipc_task_core(const rtipc_task_t *task)
+const char *rtipc_task_name(const rtipc_task_t *handle)
 {
-    if (!rtipc__fr_task_live(task))
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    return task ? task->name : NULL;
+}
+
+int rtipc_task_core(const rtipc_task_t *handle)
+{
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    if (!task)
         return RTIPC_EINVAL;
     return task->core;
 }

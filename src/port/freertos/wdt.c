@@ -38,7 +38,7 @@
 /* ---- state shared by both implementations -------------------------------------- */
 static rtipc_wdt_config_t config;        /* written by start only, while stopped */
 static volatile bool started;
-static struct rtipc_task *subscribers;   /* the list lock guards it and each wdt_next */
+static struct rtipc__fr_task *subscribers;   /* the list lock guards it and each wdt_next */
 static volatile uint64_t trips;          /* read and written in critical sections */
 
 /* admin serialises start, stop, add and delete (a mutex: they may block in
@@ -153,10 +153,10 @@ static void default_report(const rtipc_wdt_trip_t *trip, void *arg)
 #endif
 
 /* One trip: @p t the silent subscriber, or NULL for core @p core's idle task. */
-static void report(struct rtipc_task *t, int core, int64_t silent_ns)
+static void report(struct rtipc__fr_task *t, int core, int64_t silent_ns)
 {
     char name[16];
-    rtipc_wdt_trip_t trip = {t, t ? t->name : idle_name(name, "", core), core, silent_ns};
+    rtipc_wdt_trip_t trip = {rtipc__fr_task_id(t), t ? t->name : idle_name(name, "", core), core, silent_ns};
     rtipc__fr_crit_t c = rtipc__fr_enter();
     trips++;
     rtipc__fr_exit(c);
@@ -184,9 +184,9 @@ static void list_unlock(void) { lock_give(list_mx); }
 #endif
 
 /* List lock held. */
-static bool unlink_subscriber(struct rtipc_task *t)
+static bool unlink_subscriber(struct rtipc__fr_task *t)
 {
-    for (struct rtipc_task **link = &subscribers; *link; link = &(*link)->wdt_next) {
+    for (struct rtipc__fr_task **link = &subscribers; *link; link = &(*link)->wdt_next) {
         if (*link == t) {
             *link = t->wdt_next;
             t->wdt_next = NULL;
@@ -204,7 +204,7 @@ static void drop_all(void)
 {
     for (;;) {
         list_lock();
-        struct rtipc_task *t = subscribers;
+        struct rtipc__fr_task *t = subscribers;
         TaskHandle_t h = t ? t->handle : NULL;
         if (t)
             (void)unlink_subscriber(t);
@@ -285,7 +285,7 @@ static void set_changing(int d)
     list_unlock();
 }
 
-static int backend_subscribe(struct rtipc_task *t)
+static int backend_subscribe(struct rtipc__fr_task *t)
 {
     set_changing(1);
     esp_err_t e = esp_task_wdt_add(t->handle);
@@ -310,7 +310,7 @@ static void backend_reset(void) { (void)esp_task_wdt_reset(); }
 static void triggered(void *opaque, const char *msg)
 {
     (void)opaque;
-    for (struct rtipc_task *s = subscribers; s; s = s->wdt_next) {
+    for (struct rtipc__fr_task *s = subscribers; s; s = s->wdt_next) {
         if (msg == pcTaskGetName(s->handle)) {
             report(s, s->core, (int64_t)(isr_now - stamp_get(&s->wdt_last_reset)) * NS_PER_TICK);
             return;
@@ -406,7 +406,7 @@ static void check(void)
     }
 #endif
     list_lock();
-    for (struct rtipc_task *s = subscribers; s; s = s->wdt_next) {
+    for (struct rtipc__fr_task *s = subscribers; s; s = s->wdt_next) {
         uint64_t last = stamp_get(&s->wdt_last_reset);
         if (overdue(now, last, &s->wdt_reported))
             report(s, s->core, (int64_t)(now - last) * NS_PER_TICK);
@@ -496,7 +496,7 @@ static int backend_start(void)
     return rc;
 }
 
-static int backend_subscribe(struct rtipc_task *t)
+static int backend_subscribe(struct rtipc__fr_task *t)
 {
     (void)t;
     return RTIPC_OK;
@@ -543,15 +543,16 @@ int rtipc_wdt_stop(void)
     return rc;
 }
 
-static struct rtipc_task *resolve(rtipc_task_t *task, int *rc)
+static struct rtipc__fr_task *resolve(rtipc_task_t *task, int *rc)
 {
     if (!task) {
-        struct rtipc_task *self = rtipc__fr_self();
+        struct rtipc__fr_task *self = rtipc__fr_self();
         *rc = self ? RTIPC_OK : RTIPC_ENOMEM;
         return self;
     }
-    *rc = rtipc__fr_task_live(task) ? RTIPC_OK : RTIPC_EINVAL;
-    return *rc == RTIPC_OK ? task : NULL;
+    struct rtipc__fr_task *t = rtipc__fr_task_live(task);
+    *rc = t ? RTIPC_OK : RTIPC_EINVAL;
+    return t;
 }
 
 int rtipc_wdt_add(rtipc_task_t *task)
@@ -559,7 +560,7 @@ int rtipc_wdt_add(rtipc_task_t *task)
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc_task *t = resolve(task, &rc);
+    struct rtipc__fr_task *t = resolve(task, &rc);
     if (!t)
         return rc;
     make_locks();
@@ -583,7 +584,7 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc_task *t = resolve(task, &rc);
+    struct rtipc__fr_task *t = resolve(task, &rc);
     if (!t)
         return rc;
     make_locks();
@@ -602,7 +603,7 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     return rc;
 }
 
-void rtipc__fr_wdt_forget(struct rtipc_task *t)
+void rtipc__fr_wdt_forget(struct rtipc__fr_task *t)
 {
     if (!t->wdt_subscribed)
         return; /* also never subscribed: the locks may not exist */
@@ -619,7 +620,7 @@ int rtipc_wdt_reset(void)
         return RTIPC_ECONTEXT;
     if (!scheduler_running())
         return RTIPC_EINVAL;
-    struct rtipc_task *t = rtipc__fr_task_of(NULL);
+    struct rtipc__fr_task *t = rtipc__fr_task_of(NULL);
     if (!t || !t->wdt_subscribed)
         return RTIPC_EINVAL;
     stamp_set(&t->wdt_last_reset, rtipc__fr_tick_count64());
