@@ -77,8 +77,8 @@ check_sim() {
     local t
     for t in $(sed "s|^|$dir/|" "$dir/sim_unit_tests.txt" 2>/dev/null); do
         timeout 300 "$t" >"$t.txt" 2>&1 ||
-            { grep -E "FAILED|ERROR|LINE" "$t.txt" | head -20; say "$(basename "$t") failed; output in $t.txt"; return 1; }
-        say "  $(basename "$t"): $(grep -E '^\[  (PASSED|SKIPPED)  ?\] [0-9]' "$t.txt" | tr '\n' ' ')"
+            { grep -a -E "FAILED|ERROR|LINE" "$t.txt" | head -20; say "$(basename "$t") failed; output in $t.txt"; return 1; }
+        say "  $(basename "$t"): $(grep -a -E '^\[  (PASSED|SKIPPED)  ?\] [0-9]' "$t.txt" | tr '\n' ' ')"
     done
     # rtipc-bench on the simulator, from the same experiment sources: every
     # experiment listed (as many as the registry has), and a short run of
