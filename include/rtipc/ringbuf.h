@@ -82,8 +82,14 @@ typedef enum {
     RTIPC_RINGBUF_BYTEBUF = 2,    /**< a byte stream without item boundaries */
 } rtipc_ringbuf_type_t;
 
-/** Bytes of the header in front of each item (or part) of the item types. */
+/** Bytes of the header in front of each item (or part) of the item types:
+ *  4; on ESP-IDF, ESP-IDF's header (a length and a flags word: 8 on the
+ *  32-bit ESP32 chips). */
+#ifdef ESP_PLATFORM
+#define RTIPC_RINGBUF_HEADER_SIZE ((unsigned)(2 * sizeof(size_t)))
+#else
 #define RTIPC_RINGBUF_HEADER_SIZE 4u
+#endif
 /** Storage bytes an item of @p n bytes takes in a no-split or allow-split
  *  buffer when stored in one piece: header plus data rounded up to 4. */
 #define RTIPC_RINGBUF_ITEM_BYTES(n) (RTIPC_RINGBUF_HEADER_SIZE + (((size_t)(n) + 3u) & ~(size_t)3u))
