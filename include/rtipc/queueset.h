@@ -104,6 +104,10 @@ int rtipc_queueset_remove_sem(rtipc_queueset_t *set, rtipc_sem_t *s);
  * event per send, but one receive may take the bytes of several sends, so
  * later selects may name it while it is empty: receive with RTIPC_NO_WAIT and
  * accept RTIPC_EWOULDBLOCK there.
+ * Port notes: ESP-IDF: the ring buffer joins through
+ * xRingbufferAddToQueueSetRead and posts one event per send or completion
+ * (rtipc_ringbuf_complete); an event that finds the set full (misuse) is
+ * dropped without being counted in rtipc_queueset_overflows.
  */
 int rtipc_queueset_add_ringbuf(rtipc_queueset_t *set, rtipc_ringbuf_t *rb);
 

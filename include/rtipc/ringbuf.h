@@ -39,7 +39,8 @@
  * - byte buffer: nothing per item or per wrap.
  * Item pointers are 4-byte aligned (item types). The largest item is the
  * size minus 4 (item types) or the size (byte buffer) [no-split: half the
- * size minus 8], because an empty buffer starts over at offset 0.
+ * size rounded up to 4, minus 8; allow-split: the size minus 16], because an
+ * empty buffer starts over at offset 0 [ESP-IDF's does not].
  *
  * Concurrency: any number of tasks may send, acquire, complete, receive and
  * return at the same time, and interrupt handlers may use the _from_isr
@@ -50,10 +51,20 @@
  * handed the space or the item; it competes again with the time it has left.
  *
  * Port notes: on FreeRTOS the ring buffer is rtipc's own over the port's
- * critical sections (the kernel has none; ESP-IDF's is not used yet): "the
- * object's lock" is a critical section, so a copy masks interrupts for its
- * length; the control block holds a counting semaphore, its queue-set member
- * (160 B on a 32-bit Cortex-M3); a wait parks at once (no spin).
+ * critical sections (the kernel has none): "the object's lock" is a critical
+ * section, so a copy masks interrupts for its length; the control block
+ * holds a counting semaphore, its queue-set member (160 B on a 32-bit
+ * Cortex-M3); a wait parks at once (no spin).
+ * Port notes: ESP-IDF maps every call onto ESP-IDF's own ring buffer
+ * (freertos/ringbuf.h, docs/porting.md): the figures in brackets above; a
+ * 160 B control block on the ESP32; a wait blocks at once (no spin). It
+ * wakes one waiter per call: a return wakes the highest-priority waiting
+ * sender whether or not its item fits (not the first that fits), a send or
+ * completion one receiver, and a byte buffer's return no receiver (one that
+ * waited while a read was out wakes at the next send); the others wait for
+ * a later call or their timeout. While the ring buffer is in a queue set, a
+ * send wakes no task blocked in a receive on the ring buffer itself (ESP-IDF
+ * tells only the set): select, then receive with RTIPC_NO_WAIT.
  *
  * Deadlock hazard (as in ESP-IDF): received items pin their space until
  * returned, and acquired items block the readers behind them until completed.
@@ -82,8 +93,14 @@ typedef enum {
     RTIPC_RINGBUF_BYTEBUF = 2,    /**< a byte stream without item boundaries */
 } rtipc_ringbuf_type_t;
 
-/** Bytes of the header in front of each item (or part) of the item types. */
+/** Bytes of the header in front of each item (or part) of the item types:
+ *  4; on ESP-IDF, ESP-IDF's header (a length and a flags word: 8 on the
+ *  32-bit ESP32 chips). */
+#ifdef ESP_PLATFORM
+#define RTIPC_RINGBUF_HEADER_SIZE ((unsigned)(2 * sizeof(size_t)))
+#else
 #define RTIPC_RINGBUF_HEADER_SIZE 4u
+#endif
 /** Storage bytes an item of @p n bytes takes in a no-split or allow-split
  *  buffer when stored in one piece: header plus data rounded up to 4. */
 #define RTIPC_RINGBUF_ITEM_BYTES(n) (RTIPC_RINGBUF_HEADER_SIZE + (((size_t)(n) + 3u) & ~(size_t)3u))
@@ -112,6 +129,8 @@ typedef struct {
  * @retval RTIPC_EINVAL out NULL, type unknown, or size out of range.
  * @retval RTIPC_ENOMEM allocation failed, or every handle is in use (error.h).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: ESP-IDF gives the item types at least 20 bytes (less holds no
+ * item there) in the same allocation.
  */
 int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t **out);
 
@@ -132,7 +151,8 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
  * Port notes: FreeRTOS refuses it from an interrupt handler with
  * RTIPC_ECONTEXT (the kernel's creation enters a task-level critical
  * section); static control blocks are RTIPC_RINGBUF_STATIC_SIZE bytes, per port
- * (rtipc/config.h).
+ * (rtipc/config.h). Port notes: ESP-IDF: item-type storage below 20 bytes
+ * holds no item (max item size 0: every send gets RTIPC_EINVAL).
  */
 int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *storage, rtipc_ringbuf_static_t *cb,
                                 rtipc_ringbuf_t **out);
@@ -165,6 +185,8 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *rb);
  * @retval RTIPC_ETIMEDOUT still no room when the timeout expired.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted to wait.
+ * Port notes: ESP-IDF wakes one receiver and no further sender that would
+ * fit (file comment); it never returns RTIPC_ENOMEM.
  */
 int rtipc_ringbuf_send(rtipc_ringbuf_t *rb, const void *data, size_t size, rtipc_timeout_t timeout);
 
@@ -196,6 +218,10 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *rb, void **item, size_t size, rtipc_t
  *         this ring buffer that is still incomplete (already completed, or
  *         never acquired).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: ESP-IDF: rtipc checks that @p item lies among the acquired
+ * items; one completed twice before the items ahead of it stops at ESP-IDF's
+ * configASSERT instead. A queue set gets one event per completion, even while
+ * the item waits behind an incomplete one (the set may name it early).
  */
 int rtipc_ringbuf_complete(rtipc_ringbuf_t *rb, void *item);
 
@@ -267,6 +293,10 @@ int rtipc_ringbuf_receive_up_to(rtipc_ringbuf_t *rb, void **item, size_t *size, 
  *         by a receive of this ring buffer that is still out (never
  *         received, already returned, or not the start of the item).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ * Port notes: ESP-IDF: rtipc refuses a pointer outside the storage (or
+ * misaligned); one inside it that is not out (returned twice, never
+ * received) is caught only by ESP-IDF's configASSERT, or not at all in a
+ * byte buffer, where any return frees the outstanding read.
  */
 int rtipc_ringbuf_return(rtipc_ringbuf_t *rb, void *item);
 
@@ -278,6 +308,8 @@ int rtipc_ringbuf_return(rtipc_ringbuf_t *rb, void *item);
  * @retval 0 sent.
  * @retval RTIPC_EINVAL rb not live, data NULL, size 0 or above the maximum.
  * @retval RTIPC_EWOULDBLOCK no room.
+ * Port notes: ESP-IDF's from-ISR calls are in flash, not usable while the
+ * cache is off, when CONFIG_RINGBUF_PLACE_ISR_FUNCTIONS_INTO_FLASH is set.
  */
 int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *rb, const void *data, size_t size, bool *woken);
 
@@ -325,6 +357,10 @@ int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *rb, void *item, bool *woken);
  * Largest item that could be sent now without waiting (every smaller length
  * fits too), or RTIPC_EINVAL. A snapshot.
  * Context: task or interrupt. Never blocks. Concurrency: any.
+ * Port notes: ESP-IDF's figure; for allow-split it counts two headers when
+ * the free space wraps (an item 8 bytes larger may fit at the end). Its
+ * queries take the task form of the critical section: with
+ * CONFIG_FREERTOS_CHECK_PORT_CRITICAL_COMPLIANCE, not from a handler.
  */
 int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *rb);
 
@@ -332,6 +368,8 @@ int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *rb);
  * Largest item the ring buffer accepts at all (into its empty storage):
  * size - 4 for the item types, size for a byte buffer; or RTIPC_EINVAL.
  * Context: task or interrupt. Never blocks. Concurrency: any.
+ * Port notes: ESP-IDF: no-split (size / 2 rounded up to 4) - 8, allow-split
+ * size - 16 (0 where that would be below 1).
  */
 int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *rb);
 
@@ -339,6 +377,7 @@ int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *rb);
  * Items stored and not yet received (acquired, incomplete items not
  * counted); for a byte buffer, bytes not yet received. Or RTIPC_EINVAL.
  * A snapshot. Context: task or interrupt. Never blocks. Concurrency: any.
+ * Port notes: ESP-IDF counts each part of a split item (allow-split).
  */
 int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *rb);
 
@@ -368,6 +407,7 @@ size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type);
  * (no-split, allow-split: RTIPC_RINGBUF_ITEM_BYTES(size); byte buffer:
  * size), or 0 if type is unknown or size is 0 or above the largest size.
  * Wrap waste comes on top (see the file comment). Context: any.
+ * Port notes: ESP-IDF's header is 8 bytes (RTIPC_RINGBUF_HEADER_SIZE).
  */
 size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size);
 

@@ -325,6 +325,19 @@ static inline struct rtipc__fr_qhead *rtipc__fr_qhead_of(void *kernel_handle)
     return (struct rtipc__fr_qhead *)(void *)((unsigned char *)kernel_handle - offsetof(struct rtipc__fr_qhead, cb));
 }
 
+#ifdef ESP_PLATFORM
+/* ESP-IDF: a ring buffer is ESP-IDF's own (ringbuf_espidf.c) and joins a set
+ * itself (xRingbufferAddToQueueSetRead), posting the address of its
+ * StaticRingbuffer_t, which its wrapper keeps where struct rtipc__fr_qhead
+ * keeps cb. Join @p set (kernel set @p kernel_set, @p room events left):
+ * 0 and *capacity, RTIPC_EINVAL (not live), RTIPC_EBUSY (items in it or out
+ * of it, or in a set already) or RTIPC_EOVERFLOW (more than room). Leave:
+ * 0 and *capacity, RTIPC_EINVAL (not live, or not in @p set) or
+ * RTIPC_EBUSY. Task context; queueset.c keeps the set's counts. */
+int rtipc__fr_ringbuf_join(rtipc_ringbuf_t *rb, void *set, QueueSetHandle_t kernel_set, uint32_t room,
+                           uint32_t *capacity);
+int rtipc__fr_ringbuf_leave(rtipc_ringbuf_t *rb, void *set, QueueSetHandle_t kernel_set, uint32_t *capacity);
+#endif
 /* A ring buffer's queue-set member (ringbuf.c): its counting semaphore and
  * the capacity it takes in a set, with 0, or RTIPC_EBUSY (items in it or
  * out of it; adding: in a set already; both outputs set), or RTIPC_EINVAL

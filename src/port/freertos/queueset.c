@@ -1,9 +1,10 @@
 /* Queue sets on FreeRTOS: a kernel queue set (xQueueCreateSetStatic; on
  * kernels without it xQueueCreateSet, from the kernel heap) over
  * rtipc queues, semaphores and ring buffers (through the counting semaphore
- * each ring buffer carries, ringbuf.c). The kernel member handle is the
- * address of the kernel object inside rtipc's wrapper, whose head keeps the
- * rtipc handle it stands for. */
+ * each ring buffer carries, ringbuf.c; on ESP-IDF, ESP-IDF's ring buffer
+ * itself, ringbuf_espidf.c). The kernel member handle is the address of the
+ * kernel object inside rtipc's wrapper, whose head keeps the rtipc handle it
+ * stands for. */
 #include <string.h>
 
 #include "port_internal.h" /* the kernel's queue.h, through semphr.h */
@@ -173,10 +174,20 @@ int rtipc_queueset_add_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
         return RTIPC_ECONTEXT;
     if (!set)
         return RTIPC_EINVAL;
-    struct rtipc__fr_qhead *m;
     uint32_t capacity;
+#ifdef ESP_PLATFORM
+    /* ESP-IDF's ring buffer joins the kernel set itself. */
+    int rc = rtipc__fr_ringbuf_join(rb, set, set->handle, set->length - set->used, &capacity);
+    if (rc == RTIPC_OK) {
+        set->used += capacity;
+        set->members++;
+    }
+    return rc;
+#else
+    struct rtipc__fr_qhead *m;
     int rc = rtipc__fr_ringbuf_member(rb, true, &m, &capacity);
     return rc == RTIPC_OK ? add(set, m, capacity) : rc;
+#endif
 }
 
 int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
@@ -186,12 +197,21 @@ int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
         return RTIPC_ECONTEXT;
     if (!set)
         return RTIPC_EINVAL;
-    struct rtipc__fr_qhead *m;
     uint32_t capacity;
+#ifdef ESP_PLATFORM
+    int rc = rtipc__fr_ringbuf_leave(rb, set, set->handle, &capacity);
+    if (rc == RTIPC_OK) {
+        set->used -= capacity;
+        set->members--;
+    }
+    return rc;
+#else
+    struct rtipc__fr_qhead *m;
     int rc = rtipc__fr_ringbuf_member(rb, false, &m, &capacity);
     if (rc == RTIPC_EINVAL || m->set != set)
         return RTIPC_EINVAL; /* not a member of this set comes first, busy or not */
     return rc == RTIPC_OK ? remove_member(set, m, capacity) : rc;
+#endif
 }
 
 /* The rtipc handle a kernel member stands for, as its head keeps it: a
