@@ -25,9 +25,9 @@
  * (rtipc_queueset_overflows), never silently. Resetting a member queue
  * (rtipc_queue_reset) takes all its events out of the set, those left by
  * such reads included, keeping the order of the other members' events
- * (Linux port; the FreeRTOS kernel leaves them, docs/porting.md). A member
- * that was removed from the set and deleted after such reads may still be
- * named by a select; calls on its handle then get RTIPC_EINVAL (error.h).
+ * (Linux port; the FreeRTOS kernel leaves them, docs/porting.md). Removing a
+ * member takes its events out too, on every port, so a select never names a
+ * member that left the set (the kernel would name it, even once deleted).
  *
  * Memory: rtipc_queueset_footprint() bytes (a control block plus a queue of
  * length x pointer-sized items).

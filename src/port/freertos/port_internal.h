@@ -338,6 +338,11 @@ int rtipc__fr_ringbuf_join(rtipc_ringbuf_t *rb, void *set, QueueSetHandle_t kern
                            uint32_t *capacity);
 int rtipc__fr_ringbuf_leave(rtipc_ringbuf_t *rb, void *set, QueueSetHandle_t kernel_set, uint32_t *capacity);
 #endif
+/* Take the events @p member left in @p kernel_set (read without a select
+ * before it left the set) out of the set, keeping the order of the others,
+ * so that no select ever returns a member that left: its memory may be gone.
+ * Task context, right after the member left the set (queueset.c). */
+void rtipc__fr_set_purge(QueueSetHandle_t kernel_set, QueueSetMemberHandle_t member);
 /* A ring buffer's queue-set member (ringbuf.c): its counting semaphore and
  * the capacity it takes in a set, with 0, or RTIPC_EBUSY (items in it or
  * out of it; adding: in a set already; both outputs set), or RTIPC_EINVAL

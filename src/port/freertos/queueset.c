@@ -103,6 +103,27 @@ static int add(struct rtipc__fr_queueset *set, struct rtipc__fr_qhead *m, uint32
     return RTIPC_OK;
 }
 
+/* The set's queue holds the kernel handles of the members that got data.
+ * A member read without a select leaves its handle there; once the member
+ * has left the set it may be deleted, and a select that found the handle
+ * would read the freed wrapper. So its events go when it leaves: every
+ * event is taken out and the others put back, in one critical section, so
+ * no task or handler posts in between and the others keep their order.
+ * The queue calls cannot block or switch tasks here: a receiver blocks on
+ * the set only while it is empty, and nothing ever waits to post to it. */
+void rtipc__fr_set_purge(QueueSetHandle_t kernel_set, QueueSetMemberHandle_t member)
+{
+    RTIPC__FR_TASK_CRIT_ENTER();
+    for (UBaseType_t n = uxQueueMessagesWaiting(kernel_set); n > 0; --n) {
+        QueueSetMemberHandle_t e;
+        if (xQueueReceive(kernel_set, &e, 0) != pdPASS)
+            break;
+        if (e != member)
+            (void)xQueueSend(kernel_set, &e, 0);
+    }
+    RTIPC__FR_TASK_CRIT_EXIT();
+}
+
 static int remove_member(struct rtipc__fr_queueset *set, struct rtipc__fr_qhead *m, uint32_t capacity)
 {
     if (rtipc__fr_in_isr())
@@ -111,6 +132,7 @@ static int remove_member(struct rtipc__fr_queueset *set, struct rtipc__fr_qhead 
         return RTIPC_EINVAL;
     if (xQueueRemoveFromSet(rtipc__fr_qhandle(m), set->handle) != pdPASS)
         return RTIPC_EBUSY; /* not empty */
+    rtipc__fr_set_purge(set->handle, (QueueSetMemberHandle_t)rtipc__fr_qhandle(m));
     m->set = NULL;
     set->used -= capacity;
     set->members--;
@@ -214,9 +236,9 @@ int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
 #endif
 }
 
-/* The rtipc handle a kernel member stands for, as its head keeps it: a
- * member's event may outlive its membership (read without select, then
- * removed), and then the handle is stale and refused by the calls on it. */
+/* The rtipc handle a kernel member stands for, as its head keeps it. Only
+ * members of the set have events in it (rtipc__fr_set_purge), so the head
+ * is alive. */
 static void *member_of(QueueSetMemberHandle_t h) { return (void *)rtipc__fr_qhead_of(h)->handle; }
 
 int rtipc_queueset_select(rtipc_queueset_t *handle, void **member, rtipc_timeout_t timeout)

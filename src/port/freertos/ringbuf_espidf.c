@@ -526,6 +526,7 @@ int rtipc__fr_ringbuf_leave(rtipc_ringbuf_t *handle, void *set, QueueSetHandle_t
         return RTIPC_EBUSY;
     if (xRingbufferRemoveFromQueueSetRead(idf(rb), kernel_set) != pdTRUE)
         return RTIPC_EBUSY;
+    rtipc__fr_set_purge(kernel_set, (QueueSetMemberHandle_t)idf(rb));
     rb->set = NULL;
     *capacity = set_capacity(rb);
     return RTIPC_OK;

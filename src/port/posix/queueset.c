@@ -118,6 +118,10 @@ static int remove_member(rtipc_queueset_t *handle, void *member, const member_op
     uint32_t capacity = 0;
     int rc = ops->detach(member, set, &capacity);
     if (rc == RTIPC_OK) {
+        /* Events it left by reads without a select go with it: no select
+         * names a member that left (it may be deleted next). Detached, it
+         * posts no more, so its own lock is not needed. */
+        rtipc__queueset_forget(set, member);
         set->capacity_left += capacity;
         set->members--;
     }

@@ -14,9 +14,10 @@ struct rtipc__queueset;
  * task or interrupt context; never blocks (the sizing rule guarantees room). */
 void rtipc__queueset_post(struct rtipc__queueset *set, void *member, bool *woken);
 
-/* A member lost all its items (queue reset): take every event of that
- * member out of the set, keeping the order of the others. Called with the
- * member's lock held, as rtipc__queueset_post. */
+/* A member lost all its items (queue reset) or left the set: take every
+ * event of that member out of the set, keeping the order of the others.
+ * Called with the member's lock held, as rtipc__queueset_post, or once the
+ * member has detached (it posts no more). */
 void rtipc__queueset_forget(struct rtipc__queueset *set, void *member);
 
 /* Member side, implemented by each member type (member is its handle): under
