@@ -230,6 +230,19 @@ _Noreturn void board_exit(int code)
 
 _Noreturn void _exit(int code) { board_exit(code); }
 
+/* picolibc's raise() (abort, a failed assert) signals "this process". */
+int getpid(void);
+int kill(int pid, int sig);
+int getpid(void) { return 1; }
+int kill(int pid, int sig)
+{
+    (void)pid;
+    board_puts("\nboard: signal ");
+    put_dec((uint32_t)sig);
+    board_puts(" raised (abort)\n");
+    board_exit(128 + (sig & 0x7f));
+}
+
 static const char *cause_name(uint32_t mcause)
 {
     static const char *const exceptions[16] = {

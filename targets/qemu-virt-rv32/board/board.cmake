@@ -6,7 +6,7 @@
 # entry point and mtvec.
 set(RTIPC_RV32_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_library(board_qemu_virt_rv32 STATIC ${RTIPC_RV32_BOARD_DIR}/start.S ${RTIPC_RV32_BOARD_DIR}/board.c
-            ${RTIPC_RV32_BOARD_DIR}/arch.c ${RTIPC_RV32_BOARD_DIR}/atomic64.c)
+            ${RTIPC_RV32_BOARD_DIR}/arch.c ${RTIPC_RV32_BOARD_DIR}/atomic.c)
 target_include_directories(board_qemu_virt_rv32 PUBLIC ${RTIPC_RV32_BOARD_DIR})
 target_compile_options(board_qemu_virt_rv32 PRIVATE
     $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes>)

@@ -1,6 +1,11 @@
-/* 64-bit atomics for RV32, which has no 64-bit AMO or LR/SC: GCC calls these
- * library functions for a 64-bit _Atomic (the mailbox's version sequence,
- * rtipc-bench's counters), and the bare-metal toolchain ships no libatomic.
+/* The atomic library calls GCC 12 emits on RV32IMAC where it has no inline
+ * sequence, since the bare-metal toolchain ships no libatomic: 8-bit and
+ * 16-bit exchange (an LR/SC loop on the containing word, so lock-free and
+ * atomic against plain byte and halfword stores), and every 64-bit atomic
+ * (no 64-bit AMO or LR/SC on RV32: the mailbox's version sequence,
+ * rtipc-bench's counters), described next.
+ *
+ * 64-bit:
  * Both harts share them, so masking interrupts is not enough: every 64-bit
  * atomic access takes one spinlock (with this hart's interrupts masked, so
  * a handler on the same hart cannot spin on a lock its hart holds). They are
@@ -103,3 +108,33 @@ RMW(sub, -)
 RMW(and, &)
 RMW(or, |)
 RMW(xor, ^)
+
+/* Sub-word exchange through a compare-and-swap of the aligned word holding
+ * the byte or halfword (little-endian lanes). */
+static uint32_t exchange_lane(volatile void *p, uint32_t v, unsigned bytes)
+{
+    uintptr_t addr = (uintptr_t)p;
+    uint32_t *word = (uint32_t *)(addr & ~(uintptr_t)3u);
+    unsigned shift = (unsigned)(addr & 3u) * 8u;
+    uint32_t mask = (bytes == 1 ? 0xffu : 0xffffu) << shift;
+    uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(word, &old, (old & ~mask) | ((v << shift) & mask), true, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED))
+        ;
+    return (old & mask) >> shift;
+}
+
+uint8_t __atomic_exchange_1(volatile void *p, uint8_t v, int order);
+uint16_t __atomic_exchange_2(volatile void *p, uint16_t v, int order);
+
+uint8_t __atomic_exchange_1(volatile void *p, uint8_t v, int order)
+{
+    (void)order;
+    return (uint8_t)exchange_lane(p, v, 1);
+}
+
+uint16_t __atomic_exchange_2(volatile void *p, uint16_t v, int order)
+{
+    (void)order;
+    return (uint16_t)exchange_lane(p, v, 2);
+}

@@ -1,0 +1,38 @@
+/* rtipc-rv32-conformance: rtipc's conformance suite (tests/conformance) on the
+ * FreeRTOS SMP kernel on two RV32 harts. The suite runs in a task pinned to
+ * core 0 (its helpers pin themselves there too, RTIPC_CONF_CORE) while core 1
+ * runs the kernel's other tasks. Each line that is not commentary is
+ * compared with tests/conformance/expected.txt; exit 0 only if the suite
+ * passed and every line matched. */
+#include <stdio.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#include "board.h"
+#include "conformance.h"
+#include "conformance_check.h"
+#include "conformance_expected.h" /* generated: static const char conformance_expected[] */
+#include "rv32_freertos.h"
+
+static void runner(void *arg)
+{
+    (void)arg;
+    printf("rtipc conformance suite on FreeRTOS %s, %d cores (QEMU virt RV32), runner on core %u\n",
+           tskKERNEL_VERSION_NUMBER, configNUMBER_OF_CORES, (unsigned)portGET_CORE_ID());
+    board_exit(rtipc_conformance_check(conformance_expected));
+}
+
+int main(void)
+{
+    /* A plain FreeRTOS task, pinned to core 0: rtipc adopts it on its first call. */
+    if (xTaskCreateAffinitySet(runner, "conformance", 4096, NULL, 1, (UBaseType_t)1 << RTIPC_CONF_CORE, NULL) !=
+        pdPASS) {
+        printf("rtipc-rv32-conformance: cannot create the runner task\n");
+        return 1;
+    }
+    rtipc_rv32_kernel_traps();
+    vTaskStartScheduler();
+    printf("rtipc-rv32-conformance: the scheduler returned\n");
+    return 1;
+}
