@@ -29,7 +29,9 @@
 #ifndef RV32_WRITES
 #define RV32_WRITES 200000u
 #endif
-#define RING_CAPACITY 64u
+/* Deep enough that a hart the host deschedules for a while does not stall
+ * the other at once (the harts are host threads on a shared machine). */
+#define RING_CAPACITY 1024u
 #define BULK_MAX 16u
 #define MB_WORDS 6u
 
