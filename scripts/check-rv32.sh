@@ -12,7 +12,8 @@
 #
 #   scripts/check-rv32.sh [bare] [freertos]      (default: both)
 #
-# Every QEMU run is bounded by RV32_TIMEOUT seconds (default 300). Without
+# RV32_STRESS_ITEMS (default 100000) sets the stress firmware's items each
+# way per object. Every QEMU run is bounded by RV32_TIMEOUT seconds (default 300). Without
 # -icount the emulated clock is the host's wall clock, so the conformance
 # suite's timing checks can miss on a loaded host: a failed conformance run
 # is run once more and fails only if it fails again (as CTEST_FLAGS does).
@@ -73,7 +74,8 @@ check_freertos() {
     ports=$(cd "$ports" && pwd)
     local dir=$BUILD/rv32-freertos rc
     cmake -S targets/qemu-virt-rv32/freertos -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
-        -DFREERTOS_KERNEL_PATH="$kernel" -DFREERTOS_PORTS_PATH="$ports" >/dev/null &&
+        -DFREERTOS_KERNEL_PATH="$kernel" -DFREERTOS_PORTS_PATH="$ports" \
+        -DRV32_STRESS_ITEMS="${RV32_STRESS_ITEMS:-100000}" >/dev/null &&
         cmake --build "$dir" -j"$JOBS" >/dev/null || return 1
     run rtipc-rv32-boot "$dir/rtipc-rv32-boot.elf" "$dir/boot.txt"
     rc=$?
