@@ -24,8 +24,9 @@ set(RTIPC_FREERTOS_SOURCES
     src/common/ringbuf.c
     src/common/spsc.c
     src/common/mailbox.c
+    src/common/create.c
     src/common/handle.c
-    src/port/freertos/handle_port.c
+    src/port/freertos/core_hooks.c
     src/port/freertos/irq.c
     src/port/freertos/time.c
     src/port/freertos/tick.c

@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -51,10 +52,16 @@ extern "C" {
 typedef struct rtipc_msgbuf rtipc_msgbuf_t;
 
 /** Caller-provided memory for a statically created message buffer's control
- *  block (the storage is passed separately). */
+ *  block (the storage is passed separately): RTIPC_MSGBUF_STATIC_SIZE bytes,
+ *  per port (config.h). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[72];
+    _Alignas(8) unsigned char opaque[RTIPC_MSGBUF_STATIC_SIZE];
 } rtipc_msgbuf_static_t;
+
+/** Bytes of storage a static message buffer of @p size bytes (prefixes
+ *  included) needs: size on Linux, size + 1 on FreeRTOS. Usable in constant
+ *  expressions. */
+#define RTIPC_MSGBUF_STORAGE_SIZE(size) ((size) + RTIPC_BYTEBUF_STORAGE_EXTRA)
 
 /**
  * Create a message buffer of @p size bytes (prefixes included), control
@@ -71,7 +78,8 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out);
 
 /**
  * Create a message buffer in caller memory: control block in @p cb, storage
- * of at least @p size bytes in @p storage. Both must outlive the buffer.
+ * of at least RTIPC_MSGBUF_STORAGE_SIZE(size) bytes in @p storage. Both must
+ * outlive the buffer.
  * Context: task or interrupt. Blocking: no. Allocates nothing, except
  * that from a task it may grow the handle table (error.h).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
@@ -79,8 +87,9 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out);
  * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size as for
  *         rtipc_msgbuf_create.
- * Port notes: FreeRTOS returns RTIPC_ENOTSUP (the kernel needs size + 1
- * bytes of storage; dynamic creation works).
+ * @retval RTIPC_ECONTEXT (FreeRTOS only) called from an interrupt handler.
+ * Port notes: FreeRTOS: task context only (the kernel's creation enters a
+ * task-level critical section); the storage is size + 1 bytes.
  */
 int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t *cb, rtipc_msgbuf_t **out);
 

@@ -48,6 +48,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -59,10 +60,15 @@ extern "C" {
 typedef struct rtipc_streambuf rtipc_streambuf_t;
 
 /** Caller-provided memory for a statically created stream buffer's control
- *  block (the byte storage is passed separately). */
+ *  block (the byte storage is passed separately): RTIPC_STREAMBUF_STATIC_SIZE
+ *  bytes, per port (config.h). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[72];
+    _Alignas(8) unsigned char opaque[RTIPC_STREAMBUF_STATIC_SIZE];
 } rtipc_streambuf_static_t;
+
+/** Bytes of storage a static stream buffer of @p size usable bytes needs:
+ *  size on Linux, size + 1 on FreeRTOS. Usable in constant expressions. */
+#define RTIPC_STREAMBUF_STORAGE_SIZE(size) ((size) + RTIPC_BYTEBUF_STORAGE_EXTRA)
 
 /**
  * Create a stream buffer of @p size bytes, control block and storage in one
@@ -79,7 +85,8 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
 
 /**
  * Create a stream buffer in caller memory: the control block in @p cb, the
- * bytes in @p storage (at least @p size bytes). Both must outlive the buffer.
+ * bytes in @p storage (at least RTIPC_STREAMBUF_STORAGE_SIZE(size) bytes).
+ * Both must outlive the buffer.
  * Context: task or interrupt. Blocking: no. Allocates nothing, except
  * that from a task it may grow the handle table (error.h).
  * @retval 0 created; *out holds its handle, which names @p cb (a handle
@@ -87,8 +94,9 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
  * @retval RTIPC_ENOMEM every handle is in use (error.h).
  * @retval RTIPC_EINVAL out, cb or storage NULL, or size/trigger_level as for
  *         rtipc_streambuf_create.
- * Port notes: FreeRTOS returns RTIPC_ENOTSUP (the kernel needs size + 1
- * bytes of storage; dynamic creation works).
+ * @retval RTIPC_ECONTEXT (FreeRTOS only) called from an interrupt handler.
+ * Port notes: FreeRTOS: task context only (the kernel's creation enters a
+ * task-level critical section); the storage is size + 1 bytes.
  */
 int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *storage,
                                   rtipc_streambuf_static_t *cb, rtipc_streambuf_t **out);

@@ -5,6 +5,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "port.h"
+
+#define CHUNK_ALIGN _Alignof(rtipc__handle_slot_t)
+
 static rtipc__handle_slot_t chunk0[RTIPC__HANDLE_CHUNK];
 
 rtipc__handle_slot_t *_Atomic rtipc__handle_chunks[RTIPC__HANDLE_MAX_CHUNKS] = {chunk0};
@@ -52,7 +56,8 @@ uintptr_t rtipc__handle_open(void *obj, unsigned kind)
         rtipc__port_handle_unlock();
         if (want >= RTIPC__HANDLE_MAX_CHUNKS)
             return 0;
-        rtipc__handle_slot_t *chunk = rtipc__port_handle_chunk_alloc(RTIPC__HANDLE_CHUNK * sizeof *chunk);
+        rtipc__handle_slot_t *chunk =
+            rtipc__port_in_interrupt() ? NULL : rtipc__port_alloc(RTIPC__HANDLE_CHUNK * sizeof *chunk, CHUNK_ALIGN);
         if (chunk == NULL)
             return 0;
         memset(chunk, 0, RTIPC__HANDLE_CHUNK * sizeof *chunk);
@@ -68,7 +73,7 @@ uintptr_t rtipc__handle_open(void *obj, unsigned kind)
         if (chunk != NULL) {
             /* Another opener grew the table first: give this one back. */
             rtipc__port_handle_unlock();
-            rtipc__port_handle_chunk_free(chunk);
+            rtipc__port_free(chunk, CHUNK_ALIGN);
             rtipc__port_handle_lock();
         }
     }

@@ -150,14 +150,11 @@ size_t rtipc__handle_open_count(void);
 size_t rtipc__handle_free_count(void);
 size_t rtipc__handle_capacity(void);
 
-/* ---- what a port provides (src/port/<port>/handle_port.c) ---------------
+/* ---- what a port provides (src/port/<port>/core_hooks.c) ----------------
  * A lock around open and close, usable in every context that may create or
- * delete an object, and an allocator for new chunks (NULL: none; then only
- * chunk 0's handles exist) with its free for a chunk that was not needed
- * after all. Both are called without the lock. */
+ * delete an object. New chunks come from the port's allocator (port.h),
+ * never from an interrupt handler: there the table does not grow. */
 void rtipc__port_handle_lock(void);
 void rtipc__port_handle_unlock(void);
-void *rtipc__port_handle_chunk_alloc(size_t bytes);
-void rtipc__port_handle_chunk_free(void *chunk);
 
 #endif

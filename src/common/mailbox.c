@@ -46,6 +46,7 @@
  * same instructions as a plain copy on every common machine. */
 #include <string.h>
 
+#include "create.h"
 #include "mailbox_internal.h"
 #include "rtipc/error.h"
 
@@ -123,6 +124,7 @@ void rtipc__mailbox_init(struct rtipc__mailbox *mb, size_t value_size, const voi
     atomic_init(&mb->seq, 0);
     atomic_init(&mb->sleepers, 0);
     mb->flags = flags;
+    rtipc__mailbox_port_init(mb);
 }
 
 int rtipc__mailbox_open(struct rtipc__mailbox *mb, rtipc_mailbox_t **out)
@@ -144,6 +146,39 @@ int rtipc_mailbox_create_static(size_t value_size, const void *initial, void *st
     struct rtipc__mailbox *mb = (struct rtipc__mailbox *)(void *)cb;
     rtipc__mailbox_init(mb, value_size, initial, storage, 0);
     return rtipc__mailbox_open(mb, out);
+}
+
+/* The control block's size is a multiple of 8, so the copies that follow it
+ * in a dynamic block are 8-byte aligned. */
+_Static_assert(sizeof(struct rtipc__mailbox) % 8 == 0, "copies follow the block aligned");
+#define MAILBOX_ALIGN _Alignof(struct rtipc__mailbox)
+
+int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out)
+{
+    bool ok = out && rtipc__mailbox_size_ok(value_size);
+    int rc;
+    struct rtipc__mailbox *mb = rtipc__create_alloc(
+        ok, sizeof *mb + (ok ? RTIPC_MAILBOX_STORAGE_SIZE(value_size) : 0), MAILBOX_ALIGN, &rc);
+    if (!mb)
+        return rc;
+    rtipc__mailbox_init(mb, value_size, initial, mb + 1, RTIPC__MAILBOX_DYNAMIC);
+    rc = rtipc__mailbox_open(mb, out);
+    if (rc != RTIPC_OK)
+        rtipc__port_free(mb, MAILBOX_ALIGN);
+    return rc;
+}
+
+int rtipc_mailbox_delete(rtipc_mailbox_t *handle)
+{
+    if (rtipc__port_in_interrupt())
+        return RTIPC_ECONTEXT;
+    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
+    if (!mb)
+        return RTIPC_EINVAL;
+    int rc = rtipc__mailbox_port_retire(mb, (uintptr_t)handle);
+    if (rc == RTIPC_OK && (mb->flags & RTIPC__MAILBOX_DYNAMIC))
+        rtipc__port_free(mb, MAILBOX_ALIGN);
+    return rc;
 }
 
 /* ---- reading -------------------------------------------------------------- */

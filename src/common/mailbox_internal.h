@@ -68,6 +68,15 @@ int rtipc__mailbox_read(const struct rtipc__mailbox *mb, void *buf, uint64_t *ve
 /* The newest complete version. Acquire (see mailbox.c, A1). */
 uint64_t rtipc__mailbox_version(const struct rtipc__mailbox *mb);
 
+/* Provided by the port: make the waiting part ready, after
+ * rtipc__mailbox_init zeroed it. Any context. */
+void rtipc__mailbox_port_init(struct rtipc__mailbox *mb);
+
+/* Provided by the port, for rtipc_mailbox_delete: RTIPC_EBUSY while a task
+ * waits in mb; otherwise close @p handle (from then on no task can start
+ * waiting) and RTIPC_OK. Task context. */
+int rtipc__mailbox_port_retire(struct rtipc__mailbox *mb, uintptr_t handle);
+
 /* Provided by the port: wake the tasks waiting for a version newer than the
  * current one. From a handler, through the interrupt path (setting *woken as
  * irq.h says; woken may be NULL); from a task, directly. */

@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "create.h"
 #include "rtipc/error.h"
 #include "spsc_internal.h"
 
@@ -74,6 +75,7 @@ void rtipc__spsc_init(struct rtipc__spsc *r, size_t capacity, size_t item_size, 
     r->item_size = (uint32_t)item_size;
     r->slots = storage;
     r->flags = flags;
+    rtipc__spsc_port_init(r);
 }
 
 int rtipc__spsc_open(struct rtipc__spsc *r, rtipc_spsc_t **out)
@@ -96,6 +98,37 @@ int rtipc_spsc_create_static(size_t capacity, size_t item_size, void *storage, r
     struct rtipc__spsc *r = (struct rtipc__spsc *)(void *)cb;
     rtipc__spsc_init(r, capacity, item_size, storage, 0);
     return rtipc__spsc_open(r, out);
+}
+
+int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out)
+{
+    bool ok = out && rtipc__spsc_shape_ok(capacity, item_size);
+    size_t storage = ok ? capacity * item_size : 0;
+    /* A valid shape this address space cannot hold asks for everything,
+     * which the allocator refuses (RTIPC_ENOMEM). */
+    size_t bytes = storage > SIZE_MAX - sizeof(struct rtipc__spsc) ? SIZE_MAX : sizeof(struct rtipc__spsc) + storage;
+    int rc;
+    struct rtipc__spsc *r = rtipc__create_alloc(ok, bytes, RTIPC__CACHE_LINE, &rc);
+    if (!r)
+        return rc;
+    rtipc__spsc_init(r, capacity, item_size, (unsigned char *)(r + 1), RTIPC__SPSC_DYNAMIC);
+    rc = rtipc__spsc_open(r, out);
+    if (rc != RTIPC_OK)
+        rtipc__port_free(r, RTIPC__CACHE_LINE);
+    return rc;
+}
+
+int rtipc_spsc_delete(rtipc_spsc_t *handle)
+{
+    if (rtipc__port_in_interrupt())
+        return RTIPC_ECONTEXT;
+    struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r)
+        return RTIPC_EINVAL;
+    int rc = rtipc__spsc_port_retire(r, (uintptr_t)handle);
+    if (rc == RTIPC_OK && (r->flags & RTIPC__SPSC_DYNAMIC))
+        rtipc__port_free(r, RTIPC__CACHE_LINE);
+    return rc;
 }
 
 /* ---- copying with wrap-around ------------------------------------------- */

@@ -97,6 +97,15 @@ uint32_t rtipc__spsc_get(struct rtipc__spsc *r, void *items, uint32_t n, bool *p
 int rtipc__spsc_try_push(struct rtipc__spsc *r, const void *item, bool *woken);
 int rtipc__spsc_try_pop(struct rtipc__spsc *r, void *item, bool *woken);
 
+/* Provided by the port: make the waiting part ready, after rtipc__spsc_init
+ * zeroed it. Any context. */
+void rtipc__spsc_port_init(struct rtipc__spsc *r);
+
+/* Provided by the port, for rtipc_spsc_delete: RTIPC_EBUSY while a side is
+ * parked on r; otherwise close @p handle (from then on neither side can
+ * park) and RTIPC_OK. Task context. */
+int rtipc__spsc_port_retire(struct rtipc__spsc *r, uintptr_t handle);
+
 /* Provided by the port: wake the side `side` parked on r, which the caller
  * saw sleeping. From a handler, through the interrupt path (setting *woken as
  * irq.h says, woken may be NULL); from a task, directly. */

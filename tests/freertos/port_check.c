@@ -684,8 +684,12 @@ static void check_buffers(void)
     CHECK_RC(rtipc_streambuf_delete(sb), RTIPC_OK);
 
     static rtipc_streambuf_static_t scb;
-    static unsigned char sstore[16];
-    CHECK_RC(rtipc_streambuf_create_static(16, 1, sstore, &scb, &sb), RTIPC_ENOTSUP);
+    static unsigned char sstore[RTIPC_STREAMBUF_STORAGE_SIZE(16)];
+    CHECK_RC(rtipc_streambuf_create_static(16, 1, sstore, &scb, &sb), RTIPC_OK);
+    CHECK(rtipc_streambuf_spaces_available(sb) == 16);
+    CHECK_RC(rtipc_streambuf_send(sb, "0123456789abcdef", 16, &n, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK(n == 16 && rtipc_streambuf_is_full(sb) == 1);
+    CHECK_RC(rtipc_streambuf_delete(sb), RTIPC_OK);
 
     rtipc_msgbuf_t *mb = NULL;
     CHECK_RC(rtipc_msgbuf_create(4, &mb), RTIPC_EINVAL);

@@ -243,7 +243,7 @@ typedef struct {
         rtipc_streambuf_static_t s;
         rtipc_msgbuf_static_t m;
     } cb;
-    unsigned char storage[SB_MAXSIZE];
+    unsigned char storage[RTIPC_STREAMBUF_STORAGE_SIZE(SB_MAXSIZE)];
 } b_obj_t;
 
 #define MX_MAXVAL 24

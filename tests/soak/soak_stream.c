@@ -307,9 +307,9 @@ void soak_setup_streams(void)
     mba.prod = 0;
     mbb.prod = 1;
     static rtipc_streambuf_static_t sbb_cb;
-    static unsigned char sbb_storage[SB_SIZE];
+    static unsigned char sbb_storage[RTIPC_STREAMBUF_STORAGE_SIZE(SB_SIZE)];
     static rtipc_msgbuf_static_t mbb_cb;
-    static unsigned char mbb_storage[MB_SIZE];
+    static unsigned char mbb_storage[RTIPC_MSGBUF_STORAGE_SIZE(MB_SIZE)];
     if (rtipc_streambuf_create(SB_SIZE, 1, &sba.sb) ||
         rtipc_streambuf_create_static(SB_SIZE, 8, sbb_storage, &sbb_cb, &sbb.sb) ||
         rtipc_msgbuf_create(MB_SIZE, &mba.mb) || rtipc_msgbuf_create_static(MB_SIZE, mbb_storage, &mbb_cb, &mbb.mb)) {

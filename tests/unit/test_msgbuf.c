@@ -81,7 +81,7 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
     (void)state;
     rtipc_msgbuf_t *mb;
     rtipc_msgbuf_static_t cb;
-    unsigned char storage[32];
+    unsigned char storage[RTIPC_MSGBUF_STORAGE_SIZE(32)];
     assert_int_equal(rtipc_msgbuf_create(RTIPC_MSGBUF_LENGTH_BYTES, &mb), RTIPC_EINVAL); /* no room for 1 byte */
     assert_int_equal(rtipc_msgbuf_create(0, &mb), RTIPC_EINVAL);
     assert_int_equal(rtipc_msgbuf_create((size_t)INT32_MAX + 1, &mb), RTIPC_EINVAL);
@@ -93,10 +93,7 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
 
     size_t block = rtipc_msgbuf_footprint_for(0);
     assert_true(block > 0);
-    /* FreeRTOS has no static message buffers yet (msgbuf.h, Port notes): its control
-     * block need not fit the static type. */
-    if (!RTIPC_PORT_FREERTOS)
-        assert_true(block <= sizeof(rtipc_msgbuf_static_t));
+    assert_true(block <= sizeof(rtipc_msgbuf_static_t));
     assert_int_equal(rtipc_msgbuf_footprint_for(4), 0);
     assert_int_equal(rtipc_msgbuf_footprint(NULL), 0);
 
@@ -107,17 +104,16 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
     assert_int_equal(rtipc_msgbuf_is_full(mb), 1);
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_OK);
 
-    if (RTIPC_PORT_FREERTOS) { /* msgbuf.h, Port notes */
-        assert_int_equal(rtipc_msgbuf_create_static(32, storage, &cb, &mb), RTIPC_ENOTSUP);
-        print_message("not on the FreeRTOS port: static message buffers\n");
-        return;
-    }
     assert_int_equal(rtipc_msgbuf_create_static(32, storage, &cb, &mb), RTIPC_OK);
     /* The handle is a table entry (src/common/handle.h), not the caller's
      * memory, and it names the control block there. */
     assert_ptr_not_equal((void *)mb, (void *)&cb);
     assert_ptr_equal(rtipc__handle_get(mb, RTIPC__H_MSGBUF), (void *)&cb);
-    assert_int_equal(rtipc_msgbuf_footprint(mb), block + 32);
+    assert_int_equal(rtipc_msgbuf_footprint(mb), block + RTIPC_MSGBUF_STORAGE_SIZE(32));
+    /* Room for exactly the size given: one 28-byte message fills it. */
+    unsigned char msg[32 - RTIPC_MSGBUF_LENGTH_BYTES] = {0};
+    assert_int_equal(rtipc_msgbuf_send(mb, msg, sizeof msg, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_msgbuf_is_full(mb), 1);
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_OK);
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_EINVAL);
     assert_int_equal(rtipc_msgbuf_delete(NULL), RTIPC_EINVAL);
@@ -128,7 +124,14 @@ static void create_checks_its_arguments_and_reports_its_footprint(void **state)
     assert_int_equal(rtipc_msgbuf_create(16, &mb), RTIPC_OK);
     enter_interrupt_context();
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_ECONTEXT);
+    /* Static creation from a handler: allowed, except on FreeRTOS (msgbuf.h,
+     * Port notes). */
+    rtipc_msgbuf_t *mb2 = NULL;
+    assert_int_equal(rtipc_msgbuf_create_static(32, storage, &cb, &mb2),
+                     RTIPC_PORT_FREERTOS ? RTIPC_ECONTEXT : RTIPC_OK);
     leave_interrupt_context();
+    if (mb2)
+        assert_int_equal(rtipc_msgbuf_delete(mb2), RTIPC_OK);
     assert_int_equal(rtipc_msgbuf_delete(mb), RTIPC_OK);
 }
 

@@ -12,6 +12,7 @@
 #endif
 #include "rtipc/eventgroup.h"
 #include "../../common/checks.h"
+#include "../../common/create.h"
 
 struct rtipc__fr_eventgroup {
     uint32_t flags;
@@ -48,14 +49,11 @@ static int init(struct rtipc__fr_eventgroup *eg, uint32_t flags, rtipc_eventgrou
 
 int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out)
-        return RTIPC_EINVAL;
-    struct rtipc__fr_eventgroup *eg = pvPortMalloc(sizeof *eg);
+    int rc;
+    struct rtipc__fr_eventgroup *eg = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__fr_eventgroup, 0, &rc);
     if (!eg)
-        return RTIPC_ENOMEM;
-    int rc = init(eg, RTIPC__FR_DYNAMIC, out);
+        return rc;
+    rc = init(eg, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
         vPortFree(eg);
     return rc;

@@ -17,31 +17,10 @@ _Static_assert(_Alignof(mailbox_port_t) <= 8, "the waiting part's alignment is p
 
 static mailbox_port_t *port_of(struct rtipc__mailbox *mb) { return (mailbox_port_t *)(void *)mb->port; }
 
-int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out)
-{
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !rtipc__mailbox_size_ok(value_size))
-        return RTIPC_EINVAL;
-    _Static_assert(sizeof(struct rtipc__mailbox) % 8 == 0, "copies follow the block aligned");
-    struct rtipc__mailbox *mb = pvPortMalloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
-    if (!mb)
-        return RTIPC_ENOMEM;
-    rtipc__mailbox_init(mb, value_size, initial, mb + 1, RTIPC__MAILBOX_DYNAMIC);
-    port_of(mb)->spin = RTIPC_SPIN_DEFAULT;
-    int rc = rtipc__mailbox_open(mb, out);
-    if (rc != RTIPC_OK)
-        vPortFree(mb);
-    return rc;
-}
+void rtipc__mailbox_port_init(struct rtipc__mailbox *mb) { port_of(mb)->spin = RTIPC_SPIN_DEFAULT; }
 
-int rtipc_mailbox_delete(rtipc_mailbox_t *handle)
+int rtipc__mailbox_port_retire(struct rtipc__mailbox *mb, uintptr_t handle)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
-    if (!mb)
-        return RTIPC_EINVAL;
     RTIPC__FR_TASK_CRIT_ENTER();
     bool busy = port_of(mb)->waiters != NULL;
     RTIPC__FR_TASK_CRIT_EXIT();
@@ -49,9 +28,7 @@ int rtipc_mailbox_delete(rtipc_mailbox_t *handle)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes (closed
      * outside the critical section above: the handle table takes its own). */
-    rtipc__handle_close((uintptr_t)handle);
-    if (mb->flags & RTIPC__MAILBOX_DYNAMIC)
-        vPortFree(mb);
+    rtipc__handle_close(handle);
     return RTIPC_OK;
 }
 

@@ -12,6 +12,7 @@
 #endif
 #include "rtipc/msgbuf.h"
 #include "../../common/checks.h"
+#include "../../common/create.h"
 
 #ifndef configMESSAGE_BUFFER_LENGTH_TYPE
 #error "rtipc on FreeRTOS needs configMESSAGE_BUFFER_LENGTH_TYPE uint32_t (RTIPC_MSGBUF_LENGTH_BYTES is 4)"
@@ -26,37 +27,49 @@ struct rtipc__fr_msgbuf {
 static struct rtipc__fr_msgbuf *get(const rtipc_msgbuf_t *handle) { return rtipc__handle_get(handle, RTIPC__H_MSGBUF); }
 static bool size_ok(size_t size) { return rtipc__msgbuf_size_ok(size); }
 
-int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
+_Static_assert(sizeof(struct rtipc__fr_msgbuf) <= sizeof(rtipc_msgbuf_static_t),
+               "rtipc_msgbuf_static_t holds the message buffer (raise RTIPC_BYTEBUF_STATIC_SIZE)");
+_Static_assert(_Alignof(struct rtipc__fr_msgbuf) <= _Alignof(rtipc_msgbuf_static_t), "static block alignment");
+_Static_assert(RTIPC_MSGBUF_STORAGE_SIZE(0) == RTIPC__FR_BYTEBUF_STORAGE(0), "the storage the kernel needs");
+
+/* The kernel's message buffer over @p storage (size + 1 bytes), and its handle. */
+static int init(struct rtipc__fr_msgbuf *mb, size_t size, void *storage, uint32_t flags, rtipc_msgbuf_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !size_ok(size))
-        return RTIPC_EINVAL;
-    struct rtipc__fr_msgbuf *mb = pvPortMalloc(sizeof *mb + RTIPC__FR_BYTEBUF_STORAGE(size));
-    if (!mb)
-        return RTIPC_ENOMEM;
     memset(mb, 0, sizeof *mb);
-    mb->b.flags = RTIPC__FR_DYNAMIC;
+    mb->b.flags = flags;
     mb->b.size = size;
     mb->b.spin = RTIPC_SPIN_DEFAULT;
-    mb->b.handle = xMessageBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), (uint8_t *)(mb + 1), &mb->b.cb);
+    mb->b.handle = xMessageBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), storage, &mb->b.cb);
     uintptr_t h = rtipc__fr_open(mb, RTIPC__H_MSGBUF, NULL);
     if (h == 0) {
         vMessageBufferDelete(mb->b.handle);
-        vPortFree(mb);
         return RTIPC_ENOMEM;
     }
     *out = (rtipc_msgbuf_t *)h;
     return RTIPC_OK;
 }
 
-/* As for stream buffers: the kernel needs one byte more storage than the
- * contract provides. Not supported on this port yet. */
+int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
+{
+    int rc;
+    struct rtipc__fr_msgbuf *mb =
+        RTIPC__CREATE_ALLOC(out && size_ok(size), struct rtipc__fr_msgbuf, RTIPC__FR_BYTEBUF_STORAGE(size), &rc);
+    if (!mb)
+        return rc;
+    rc = init(mb, size, mb + 1, RTIPC__FR_DYNAMIC, out);
+    if (rc != RTIPC_OK)
+        vPortFree(mb);
+    return rc;
+}
+
 int rtipc_msgbuf_create_static(size_t size, void *storage, rtipc_msgbuf_static_t *cb, rtipc_msgbuf_t **out)
 {
+    /* The kernel's creation enters a task-level critical section. */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
     if (!out || !cb || !storage || !size_ok(size))
         return RTIPC_EINVAL;
-    return RTIPC_ENOTSUP;
+    return init((struct rtipc__fr_msgbuf *)(void *)cb, size, storage, 0, out);
 }
 
 int rtipc_msgbuf_delete(rtipc_msgbuf_t *handle)

@@ -5,6 +5,7 @@
 
 #include "port_internal.h"
 #include "rtipc/mutex.h"
+#include "../../common/create.h"
 
 struct rtipc__fr_mutex {
     struct rtipc__fr_qhead h;
@@ -39,14 +40,11 @@ static int init(struct rtipc__fr_mutex *m, bool recursive, uint32_t flags, rtipc
 
 int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out)
-        return RTIPC_EINVAL;
-    struct rtipc__fr_mutex *m = pvPortMalloc(sizeof *m);
+    int rc;
+    struct rtipc__fr_mutex *m = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__fr_mutex, 0, &rc);
     if (!m)
-        return RTIPC_ENOMEM;
-    int rc = init(m, recursive, RTIPC__FR_DYNAMIC, out);
+        return rc;
+    rc = init(m, recursive, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
         vPortFree(m);
     return rc;

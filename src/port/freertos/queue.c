@@ -6,6 +6,7 @@
 #include "rtipc/config.h"
 #include "rtipc/queue.h"
 #include "../../common/checks.h"
+#include "../../common/create.h"
 
 struct rtipc__fr_queue {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */
@@ -42,14 +43,12 @@ static int init(struct rtipc__fr_queue *q, size_t length, size_t item_size, void
 
 int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !shape_ok(length, item_size))
-        return RTIPC_EINVAL;
-    struct rtipc__fr_queue *q = pvPortMalloc(sizeof *q + length * item_size);
+    int rc;
+    struct rtipc__fr_queue *q = RTIPC__CREATE_ALLOC(out && shape_ok(length, item_size), struct rtipc__fr_queue,
+                                                    length * item_size, &rc);
     if (!q)
-        return RTIPC_ENOMEM;
-    int rc = init(q, length, item_size, q + 1, RTIPC__FR_DYNAMIC, out);
+        return rc;
+    rc = init(q, length, item_size, q + 1, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
         vPortFree(q);
     return rc;

@@ -10,6 +10,7 @@
 #include "port_internal.h" /* the kernel's queue.h, through semphr.h */
 #include "rtipc/queueset.h"
 #include "../../common/checks.h"
+#include "../../common/create.h"
 
 #if !defined(configUSE_QUEUE_SETS) || configUSE_QUEUE_SETS != 1
 #error "rtipc on FreeRTOS needs configUSE_QUEUE_SETS 1"
@@ -38,24 +39,23 @@ static struct rtipc__fr_queueset *get(const rtipc_queueset_t *handle)
 
 int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !rtipc__queueset_length_ok(length))
-        return RTIPC_EINVAL;
 #if RTIPC__FR_HAVE_QUEUE_SET_STATIC
-    struct rtipc__fr_queueset *set = pvPortMalloc(sizeof *set + length * sizeof(void *));
+    size_t events = length * sizeof(void *); /* the set's storage follows it */
 #else
-    struct rtipc__fr_queueset *set = pvPortMalloc(sizeof *set);
+    size_t events = 0; /* a second block, from the kernel heap */
 #endif
+    int rc;
+    struct rtipc__fr_queueset *set =
+        RTIPC__CREATE_ALLOC(out && rtipc__queueset_length_ok(length), struct rtipc__fr_queueset, events, &rc);
     if (!set)
-        return RTIPC_ENOMEM;
+        return rc;
     memset(set, 0, sizeof *set);
     set->length = (uint32_t)length;
     set->spin = RTIPC_SPIN_DEFAULT;
 #if RTIPC__FR_HAVE_QUEUE_SET_STATIC
     set->handle = xQueueCreateSetStatic((UBaseType_t)length, (uint8_t *)(set + 1), &set->cb);
 #else
-    set->handle = xQueueCreateSet((UBaseType_t)length); /* a second block, from the kernel heap */
+    set->handle = xQueueCreateSet((UBaseType_t)length);
     if (set->handle == NULL) {
         vPortFree(set);
         return RTIPC_ENOMEM;

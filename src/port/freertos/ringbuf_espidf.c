@@ -18,6 +18,7 @@
  * (struct rtipc__fr_qhead), so queueset.c maps a selected member back. */
 #include <string.h>
 
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "../../common/ringbuf_core.h"
 #include "freertos/ringbuf.h"
@@ -120,15 +121,12 @@ static int init(struct rtipc__fr_ringbuf *rb, rtipc_ringbuf_type_t type, void *s
 
 int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
     uint32_t cap = dynamic_capacity(size, (unsigned)type);
-    if (!out || cap == 0)
-        return RTIPC_EINVAL;
-    struct rtipc__fr_ringbuf *rb = pvPortMalloc(sizeof *rb + cap);
+    int rc;
+    struct rtipc__fr_ringbuf *rb = RTIPC__CREATE_ALLOC(out && cap != 0, struct rtipc__fr_ringbuf, cap, &rc);
     if (!rb)
-        return RTIPC_ENOMEM;
-    int rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__FR_DYNAMIC, out);
+        return rc;
+    rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
         vPortFree(rb);
     return rc;

@@ -5,6 +5,7 @@
 #include "port_internal.h"
 #include "rtipc/sem.h"
 #include "../../common/checks.h"
+#include "../../common/create.h"
 
 struct rtipc__fr_sem {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */
@@ -41,14 +42,11 @@ static int init(struct rtipc__fr_sem *s, unsigned max, unsigned initial, uint32_
 
 static int create(unsigned max, unsigned initial, rtipc_sem_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !shape_ok(max, initial))
-        return RTIPC_EINVAL;
-    struct rtipc__fr_sem *s = pvPortMalloc(sizeof *s);
+    int rc;
+    struct rtipc__fr_sem *s = RTIPC__CREATE_ALLOC(out && shape_ok(max, initial), struct rtipc__fr_sem, 0, &rc);
     if (!s)
-        return RTIPC_ENOMEM;
-    int rc = init(s, max, initial, RTIPC__FR_DYNAMIC, out);
+        return rc;
+    rc = init(s, max, initial, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
         vPortFree(s);
     return rc;

@@ -17,39 +17,10 @@ _Static_assert(_Alignof(spsc_port_t) <= 8, "the waiting part's alignment is prov
 
 static spsc_port_t *port_of(struct rtipc__spsc *r) { return (spsc_port_t *)(void *)r->port; }
 
-int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out)
-{
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !rtipc__spsc_shape_ok(capacity, item_size))
-        return RTIPC_EINVAL;
-    size_t storage = capacity * item_size;
-    if (storage > SIZE_MAX - sizeof(struct rtipc__spsc) - RTIPC__CACHE_LINE)
-        return RTIPC_ENOMEM;
-    /* pvPortMalloc aligns to portBYTE_ALIGNMENT only: over-allocate and align
-     * by hand, keeping the block's start just before the control block. */
-    size_t bytes = sizeof(struct rtipc__spsc) + storage + RTIPC__CACHE_LINE + sizeof(void *);
-    unsigned char *raw = pvPortMalloc(bytes);
-    if (!raw)
-        return RTIPC_ENOMEM;
-    uintptr_t at = ((uintptr_t)(raw + sizeof(void *)) + RTIPC__CACHE_LINE - 1) & ~(uintptr_t)(RTIPC__CACHE_LINE - 1);
-    struct rtipc__spsc *r = (struct rtipc__spsc *)at;
-    memcpy((unsigned char *)r - sizeof(void *), &raw, sizeof raw);
-    rtipc__spsc_init(r, capacity, item_size, (unsigned char *)(r + 1), RTIPC__SPSC_DYNAMIC);
-    port_of(r)->spin = RTIPC_SPIN_DEFAULT;
-    int rc = rtipc__spsc_open(r, out);
-    if (rc != RTIPC_OK)
-        vPortFree(raw);
-    return rc;
-}
+void rtipc__spsc_port_init(struct rtipc__spsc *r) { port_of(r)->spin = RTIPC_SPIN_DEFAULT; }
 
-int rtipc_spsc_delete(rtipc_spsc_t *handle)
+int rtipc__spsc_port_retire(struct rtipc__spsc *r, uintptr_t handle)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    struct rtipc__spsc *r = rtipc__spsc_of(handle);
-    if (!r)
-        return RTIPC_EINVAL;
     spsc_port_t *p = port_of(r);
     RTIPC__FR_TASK_CRIT_ENTER();
     bool busy = p->waiters[0] != NULL || p->waiters[1] != NULL;
@@ -58,12 +29,7 @@ int rtipc_spsc_delete(rtipc_spsc_t *handle)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes (closed
      * outside the critical section above: the handle table takes its own). */
-    rtipc__handle_close((uintptr_t)handle);
-    if (r->flags & RTIPC__SPSC_DYNAMIC) {
-        unsigned char *raw;
-        memcpy(&raw, (unsigned char *)r - sizeof(void *), sizeof raw);
-        vPortFree(raw);
-    }
+    rtipc__handle_close(handle);
     return RTIPC_OK;
 }
 

@@ -5,46 +5,61 @@
 #include "bytebuf.h"
 #include "rtipc/streambuf.h"
 #include "../../common/checks.h"
+#include "../../common/create.h"
 
 struct rtipc__fr_streambuf {
     struct rtipc__fr_bytebuf b;
 };
 
+_Static_assert(sizeof(struct rtipc__fr_streambuf) <= sizeof(rtipc_streambuf_static_t),
+               "rtipc_streambuf_static_t holds the stream buffer (raise RTIPC_BYTEBUF_STATIC_SIZE)");
+_Static_assert(_Alignof(struct rtipc__fr_streambuf) <= _Alignof(rtipc_streambuf_static_t), "static block alignment");
+_Static_assert(RTIPC_STREAMBUF_STORAGE_SIZE(0) == RTIPC__FR_BYTEBUF_STORAGE(0), "the storage the kernel needs");
+
 static struct rtipc__fr_streambuf *get(const rtipc_streambuf_t *handle) { return rtipc__handle_get(handle, RTIPC__H_STREAMBUF); }
 
-int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t **out)
+/* The kernel's stream buffer over @p storage (size + 1 bytes), and its handle. */
+static int init(struct rtipc__fr_streambuf *sb, size_t size, size_t trigger, void *storage, uint32_t flags,
+                rtipc_streambuf_t **out)
 {
-    if (rtipc__fr_in_isr())
-        return RTIPC_ECONTEXT;
-    if (!out || !rtipc__streambuf_shape_ok(size, trigger_level))
-        return RTIPC_EINVAL;
-    struct rtipc__fr_streambuf *sb = pvPortMalloc(sizeof *sb + RTIPC__FR_BYTEBUF_STORAGE(size));
-    if (!sb)
-        return RTIPC_ENOMEM;
     memset(sb, 0, sizeof *sb);
-    sb->b.flags = RTIPC__FR_DYNAMIC;
+    sb->b.flags = flags;
     sb->b.size = size;
     sb->b.spin = RTIPC_SPIN_DEFAULT;
-    sb->b.handle = xStreamBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), trigger_level ? trigger_level : 1,
-                                             (uint8_t *)(sb + 1), &sb->b.cb);
+    sb->b.handle = xStreamBufferCreateStatic(RTIPC__FR_BYTEBUF_STORAGE(size), trigger ? trigger : 1, storage,
+                                             &sb->b.cb);
     uintptr_t h = rtipc__fr_open(sb, RTIPC__H_STREAMBUF, NULL);
     if (h == 0) {
         vStreamBufferDelete(sb->b.handle);
-        vPortFree(sb);
         return RTIPC_ENOMEM;
     }
     *out = (rtipc_streambuf_t *)h;
     return RTIPC_OK;
 }
 
-/* The kernel needs size + 1 bytes of storage for size usable bytes; the
- * contract gives it size bytes. Not supported on this port yet. */
+int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t **out)
+{
+    int rc;
+    struct rtipc__fr_streambuf *sb =
+        RTIPC__CREATE_ALLOC(out && rtipc__streambuf_shape_ok(size, trigger_level), struct rtipc__fr_streambuf,
+                            RTIPC__FR_BYTEBUF_STORAGE(size), &rc);
+    if (!sb)
+        return rc;
+    rc = init(sb, size, trigger_level, sb + 1, RTIPC__FR_DYNAMIC, out);
+    if (rc != RTIPC_OK)
+        vPortFree(sb);
+    return rc;
+}
+
 int rtipc_streambuf_create_static(size_t size, size_t trigger_level, void *storage, rtipc_streambuf_static_t *cb,
                                   rtipc_streambuf_t **out)
 {
+    /* The kernel's creation enters a task-level critical section. */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
     if (!out || !cb || !storage || !rtipc__streambuf_shape_ok(size, trigger_level))
         return RTIPC_EINVAL;
-    return RTIPC_ENOTSUP;
+    return init((struct rtipc__fr_streambuf *)(void *)cb, size, trigger_level, storage, 0, out);
 }
 
 int rtipc_streambuf_delete(rtipc_streambuf_t *handle)

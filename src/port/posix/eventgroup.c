@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../common/checks.h"
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
@@ -66,18 +67,13 @@ static bool init(struct rtipc__eventgroup *eg, uint16_t flags, rtipc_eventgroup_
 
 int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out)
-        return RTIPC_EINVAL;
-    struct rtipc__eventgroup *eg = malloc(sizeof *eg);
-    if (!eg)
-        return RTIPC_ENOMEM;
-    if (!init(eg, EG_DYNAMIC, out)) {
+    int rc;
+    struct rtipc__eventgroup *eg = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__eventgroup, 0, &rc);
+    if (eg && !init(eg, EG_DYNAMIC, out)) {
         free(eg);
-        return RTIPC_ENOMEM;
+        rc = RTIPC_ENOMEM;
     }
-    return RTIPC_OK;
+    return rc;
 }
 
 int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgroup_t **out)

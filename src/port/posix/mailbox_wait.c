@@ -37,32 +37,12 @@ static void update_sleepers(struct rtipc__mailbox *mb)
                           memory_order_relaxed);
 }
 
-int rtipc_mailbox_create(size_t value_size, const void *initial, rtipc_mailbox_t **out)
-{
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out || !rtipc__mailbox_size_ok(value_size))
-        return RTIPC_EINVAL;
-    /* The control block's size is a multiple of 8, so the copies that follow
-     * it are 8-byte aligned. */
-    _Static_assert(sizeof(struct rtipc__mailbox) % 8 == 0, "copies follow the block aligned");
-    struct rtipc__mailbox *mb = malloc(sizeof *mb + RTIPC_MAILBOX_STORAGE_SIZE(value_size));
-    if (!mb)
-        return RTIPC_ENOMEM;
-    rtipc__mailbox_init(mb, value_size, initial, mb + 1, RTIPC__MAILBOX_DYNAMIC);
-    int rc = rtipc__mailbox_open(mb, out);
-    if (rc != RTIPC_OK)
-        free(mb);
-    return rc;
-}
+/* A zeroed waiting part is ready: an open lock, no waiters, the default
+ * spin budget. */
+void rtipc__mailbox_port_init(struct rtipc__mailbox *mb) { (void)mb; }
 
-int rtipc_mailbox_delete(rtipc_mailbox_t *handle)
+int rtipc__mailbox_port_retire(struct rtipc__mailbox *mb, uintptr_t handle)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
-    if (!mb)
-        return RTIPC_EINVAL;
     mailbox_port_t *p = port_of(mb);
     rtipc_lock(&p->lock);
     if (!rtipc__waitlist_empty(&p->waiters)) {
@@ -70,10 +50,8 @@ int rtipc_mailbox_delete(rtipc_mailbox_t *handle)
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
-    rtipc__handle_close((uintptr_t)handle);
+    rtipc__handle_close(handle);
     rtipc_unlock(&p->lock);
-    if (mb->flags & RTIPC__MAILBOX_DYNAMIC)
-        free(mb);
     return RTIPC_OK;
 }
 

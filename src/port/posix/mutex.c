@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
@@ -51,18 +52,13 @@ static bool init(struct rtipc__mutex *m, bool recursive, uint16_t flags, rtipc_m
 
 int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out)
-        return RTIPC_EINVAL;
-    struct rtipc__mutex *m = malloc(sizeof *m);
-    if (!m)
-        return RTIPC_ENOMEM;
-    if (!init(m, recursive, MUTEX_DYNAMIC, out)) {
+    int rc;
+    struct rtipc__mutex *m = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__mutex, 0, &rc);
+    if (m && !init(m, recursive, MUTEX_DYNAMIC, out)) {
         free(m);
-        return RTIPC_ENOMEM;
+        rc = RTIPC_ENOMEM;
     }
-    return RTIPC_OK;
+    return rc;
 }
 
 int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mutex_t **out)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../common/checks.h"
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
@@ -73,18 +74,14 @@ static bool init(struct rtipc__queue *q, size_t length, size_t item_size, void *
 
 int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out || !shape_ok(length, item_size))
-        return RTIPC_EINVAL;
-    struct rtipc__queue *q = malloc(sizeof *q + length * item_size);
-    if (!q)
-        return RTIPC_ENOMEM;
-    if (!init(q, length, item_size, (unsigned char *)(q + 1), QUEUE_DYNAMIC, out)) {
+    int rc;
+    struct rtipc__queue *q = RTIPC__CREATE_ALLOC(out && shape_ok(length, item_size), struct rtipc__queue,
+                                                 length * item_size, &rc);
+    if (q && !init(q, length, item_size, (unsigned char *)(q + 1), QUEUE_DYNAMIC, out)) {
         free(q);
-        return RTIPC_ENOMEM;
+        rc = RTIPC_ENOMEM;
     }
-    return RTIPC_OK;
+    return rc;
 }
 
 int rtipc_queue_create_static(size_t length, size_t item_size, void *storage, rtipc_queue_static_t *cb,

@@ -4,8 +4,10 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../common/checks.h"
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "lock.h"
 #include "queueset_internal.h"
@@ -29,14 +31,13 @@ static struct rtipc__queueset *get(const rtipc_queueset_t *handle)
 
 int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out || !rtipc__queueset_length_ok(length))
-        return RTIPC_EINVAL;
-    struct rtipc__queueset *set = calloc(1, sizeof *set);
+    int rc;
+    struct rtipc__queueset *set =
+        RTIPC__CREATE_ALLOC(out && rtipc__queueset_length_ok(length), struct rtipc__queueset, 0, &rc);
     if (!set)
-        return RTIPC_ENOMEM;
-    int rc = rtipc_queue_create(length, sizeof(void *), &set->events);
+        return rc;
+    memset(set, 0, sizeof *set);
+    rc = rtipc_queue_create(length, sizeof(void *), &set->events);
     if (rc != RTIPC_OK) {
         free(set);
         return rc;

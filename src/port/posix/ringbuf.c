@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/create.h"
 #include "../../common/ringbuf_core.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
@@ -81,21 +82,16 @@ static bool init(struct rtipc__ringbuf *rb, rtipc_ringbuf_type_t type, void *sto
 
 int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t **out)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
     uint32_t cap = capacity_for(size, type, true);
-    if (!out || cap == 0)
-        return RTIPC_EINVAL;
     /* The control block is a multiple of 8 bytes: the storage after it is
      * aligned for headers. */
-    struct rtipc__ringbuf *rb = malloc(sizeof *rb + cap);
-    if (!rb)
-        return RTIPC_ENOMEM;
-    if (!init(rb, type, (unsigned char *)(rb + 1), cap, RINGBUF_DYNAMIC, out)) {
+    int rc;
+    struct rtipc__ringbuf *rb = RTIPC__CREATE_ALLOC(out && cap != 0, struct rtipc__ringbuf, cap, &rc);
+    if (rb && !init(rb, type, (unsigned char *)(rb + 1), cap, RINGBUF_DYNAMIC, out)) {
         free(rb);
-        return RTIPC_ENOMEM;
+        rc = RTIPC_ENOMEM;
     }
-    return RTIPC_OK;
+    return rc;
 }
 
 int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *storage, rtipc_ringbuf_static_t *cb,

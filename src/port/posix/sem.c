@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../common/checks.h"
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
@@ -53,18 +54,13 @@ static bool init(struct rtipc__sem *s, unsigned max, unsigned initial, unsigned 
 
 static int create(unsigned max, unsigned initial, rtipc_sem_t **out)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out || !params_ok(max, initial))
-        return RTIPC_EINVAL;
-    struct rtipc__sem *s = malloc(sizeof *s);
-    if (!s)
-        return RTIPC_ENOMEM;
-    if (!init(s, max, initial, SEM_DYNAMIC, out)) {
+    int rc;
+    struct rtipc__sem *s = RTIPC__CREATE_ALLOC(out && params_ok(max, initial), struct rtipc__sem, 0, &rc);
+    if (s && !init(s, max, initial, SEM_DYNAMIC, out)) {
         free(s);
-        return RTIPC_ENOMEM;
+        rc = RTIPC_ENOMEM;
     }
-    return RTIPC_OK;
+    return rc;
 }
 
 /* Tell s's set of one more count: its event is s's handle. Under s's lock. */

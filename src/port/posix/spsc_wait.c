@@ -33,34 +33,12 @@ static void clear_sleeping(struct rtipc__spsc *r, unsigned side)
     atomic_store_explicit(&r->sleeping[side], 0, memory_order_relaxed);
 }
 
-int rtipc_spsc_create(size_t capacity, size_t item_size, rtipc_spsc_t **out)
-{
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out || !rtipc__spsc_shape_ok(capacity, item_size))
-        return RTIPC_EINVAL;
-    size_t storage = capacity * item_size;
-    if (storage > SIZE_MAX - sizeof(struct rtipc__spsc) - RTIPC__CACHE_LINE)
-        return RTIPC_ENOMEM; /* a valid shape this address space cannot hold */
-    size_t bytes = sizeof(struct rtipc__spsc) + storage;
-    bytes = (bytes + RTIPC__CACHE_LINE - 1) / RTIPC__CACHE_LINE * RTIPC__CACHE_LINE;
-    struct rtipc__spsc *r = aligned_alloc(RTIPC__CACHE_LINE, bytes);
-    if (!r)
-        return RTIPC_ENOMEM;
-    rtipc__spsc_init(r, capacity, item_size, (unsigned char *)(r + 1), RTIPC__SPSC_DYNAMIC);
-    int rc = rtipc__spsc_open(r, out);
-    if (rc != RTIPC_OK)
-        free(r);
-    return rc;
-}
+/* A zeroed waiting part is ready: an open lock, empty wait lists, the
+ * default spin budget. */
+void rtipc__spsc_port_init(struct rtipc__spsc *r) { (void)r; }
 
-int rtipc_spsc_delete(rtipc_spsc_t *handle)
+int rtipc__spsc_port_retire(struct rtipc__spsc *r, uintptr_t handle)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    struct rtipc__spsc *r = rtipc__spsc_of(handle);
-    if (!r)
-        return RTIPC_EINVAL;
     spsc_port_t *p = port_of(r);
     rtipc_lock(&p->lock);
     if (!rtipc__waitlist_empty(&p->waiters[0]) || !rtipc__waitlist_empty(&p->waiters[1])) {
@@ -68,10 +46,8 @@ int rtipc_spsc_delete(rtipc_spsc_t *handle)
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
-    rtipc__handle_close((uintptr_t)handle);
+    rtipc__handle_close(handle);
     rtipc_unlock(&p->lock);
-    if (r->flags & RTIPC__SPSC_DYNAMIC)
-        free(r);
     return RTIPC_OK;
 }
 
