@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "board.h"
+#include "board_print.h"
 
 #define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 #define REG8(addr) (*(volatile uint8_t *)(uintptr_t)(addr))
@@ -191,36 +192,11 @@ __attribute__((weak)) void board_hart_main(unsigned hart)
 
 /* ---- exit and fault reports ----------------------------------------------- */
 
-static void put_hex(uint32_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    board_puts("0x");
-    for (int shift = 28; shift >= 0; shift -= 4)
-        board_putc(digits[(v >> shift) & 0xfu]);
-}
-
-static void put_dec(uint32_t v)
-{
-    char buf[11];
-    int i = (int)sizeof buf;
-    buf[--i] = '\0';
-    do {
-        buf[--i] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    board_puts(&buf[i]);
-}
-
 _Noreturn void board_exit(int code)
 {
     fflush(stdout);
     board_puts("\n" BOARD_EXIT_MARKER " ");
-    if (code < 0) {
-        board_putc('-');
-        put_dec((uint32_t)-code);
-    } else {
-        put_dec((uint32_t)code);
-    }
+    board_put_int(code);
     board_puts(" ====\n");
     uint32_t status = code == 0 ? 0x5555u : ((uint32_t)(code > 0 && code <= 0xffff ? code : 1) << 16) | 0x3333u;
     TEST_DEV = status;
@@ -238,7 +214,7 @@ int kill(int pid, int sig)
 {
     (void)pid;
     board_puts("\nboard: signal ");
-    put_dec((uint32_t)sig);
+    board_put_dec((uint32_t)sig);
     board_puts(" raised (abort)\n");
     board_exit(128 + (sig & 0x7f));
 }
@@ -263,19 +239,19 @@ _Noreturn void board_trap_report(uint32_t mcause, uint32_t mepc, uint32_t mtval,
 {
     bool irq = (mcause & 0x80000000u) != 0;
     board_puts("\nFAULT: hart ");
-    put_dec(board_hart_id());
+    board_put_dec(board_hart_id());
     board_puts(irq ? ": unhandled interrupt " : ": exception ");
-    put_dec(mcause & 0x7fffffffu);
+    board_put_dec(mcause & 0x7fffffffu);
     board_puts(" (");
     board_puts(cause_name(mcause));
     board_puts(") mcause=");
-    put_hex(mcause);
+    board_put_hex(mcause);
     board_puts(" mepc=");
-    put_hex(mepc);
+    board_put_hex(mepc);
     board_puts(" mtval=");
-    put_hex(mtval);
+    board_put_hex(mtval);
     board_puts(" sp=");
-    put_hex(sp);
+    board_put_hex(sp);
     board_puts("\n");
     board_exit((irq ? 0xc0 : 0x80) + (int)(mcause & 0x3fu));
 }
