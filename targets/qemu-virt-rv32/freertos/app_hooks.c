@@ -1,14 +1,11 @@
-/* What the RV32 SMP firmwares give the kernel and rtipc: the route of the
- * machine timer to the port's tick handler, the assertion, heap and
- * stack-overflow hooks, and the tick hook that drives rtipc's interrupt
- * timers. Exceptions stay with the board (a fault report). */
-#include <stdio.h>
-
+/* What the RV32 SMP firmwares give the kernel and rtipc beyond the hooks of
+ * targets/common/freertos_hooks.c: the routes of the machine timer and of
+ * rtipc's vector to their entries. Exceptions stay with the board (a fault
+ * report). */
 #include "FreeRTOS.h"
 #include "task.h"
 
 #include "board.h"
-#include "rtipc/port_freertos.h"
 #include "rv32_freertos.h"
 
 /* The port installs its software-interrupt (yield) entry itself; the timer
@@ -23,27 +20,3 @@ void rtipc_rv32_kernel_traps(void)
     board_trap_install(1, rtipc_rv32_irq_entry);
     __asm__ volatile("csrs mie, %0" ::"r"(2u) : "memory");
 }
-
-void rtipc_rv32_assert_failed(const char *file, unsigned long line)
-{
-    printf("FreeRTOS assertion failed on core %u at %s:%lu\n", board_hart_id(), file, line);
-    board_exit(3);
-}
-
-void vApplicationMallocFailedHook(void);
-void vApplicationMallocFailedHook(void)
-{
-    printf("FreeRTOS heap exhausted\n");
-    board_exit(4);
-}
-
-void vApplicationStackOverflowHook(TaskHandle_t task, char *name);
-void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
-{
-    (void)task;
-    printf("stack overflow in task %s\n", name);
-    board_exit(5);
-}
-
-void vApplicationTickHook(void);
-void vApplicationTickHook(void) { rtipc_freertos_tick_hook(); }
