@@ -11,7 +11,13 @@
  *   notify   the same ring guarded by counting notifications each way;
  *   mailbox  the producer publishes versions 1..N (value = version, repeated),
  *            the consumer follows with rtipc_mailbox_wait_newer: versions
- *            never go back, match their value, and the last one arrives.
+ *            never go back, match their value, and the last one arrives;
+ *   isr      the producer triggers an rtipc interrupt source (they all run
+ *            on core 0) whose handler sends the item with
+ *            rtipc_queue_send_from_isr and yields if that woke a task; a
+ *            counting semaphore given back by the consumer keeps a place in
+ *            the queue for every trigger. From core 1 this pends hart 0's
+ *            vector across harts.
  *
  * Exit 0 when every consumer found nothing wrong. */
 #include <stdatomic.h>
@@ -44,8 +50,8 @@ typedef struct {
     uint32_t word[MB_WORDS];
 } mb_value_t;
 
-enum kind { K_QUEUE, K_SPSC, K_SEM, K_NOTIFY, K_MAILBOX, K_COUNT };
-static const char *const kind_name[K_COUNT] = {"queue", "spsc", "sem", "notify", "mailbox"};
+enum kind { K_QUEUE, K_SPSC, K_SEM, K_NOTIFY, K_MAILBOX, K_ISR, K_COUNT };
+static const char *const kind_name[K_COUNT] = {"queue", "spsc", "sem", "notify", "mailbox", "isr"};
 
 /* One direction: producer on core `from`, consumer on the other. */
 typedef struct {
@@ -55,6 +61,9 @@ typedef struct {
     rtipc_spsc_t *ring;
     rtipc_sem_t *items, *spaces;
     rtipc_mailbox_t *mb;
+    rtipc_irq_t *irq;
+    volatile uint32_t isr_next;  /* the item the next trigger's handler sends */
+    volatile uint32_t isr_failures;
     /* Each task stores its own handle before the other can need it (the
      * runner's copy from rtipc_task_create may come later). */
     rtipc_task_t *producer, *consumer;
@@ -121,6 +130,17 @@ static bool put_space(lane_t *l)
     return rtipc_notify_give(l->producer, NOTE_SPACE) == RTIPC_OK;
 }
 
+static void isr_send(void *arg)
+{
+    lane_t *l = arg;
+    uint32_t i = l->isr_next;
+    item_t it = {i, ~i};
+    bool woken = false;
+    if (rtipc_queue_send_from_isr(l->q, &it, &woken) != RTIPC_OK)
+        l->isr_failures++;
+    (void)rtipc_irq_yield(woken);
+}
+
 static void producer(void *arg)
 {
     lane_t *l = arg;
@@ -143,6 +163,13 @@ static void producer(void *arg)
             if (ok) {
                 l->slot[i % DEPTH] = it;
                 ok = put_item(l);
+            }
+            break;
+        case K_ISR:
+            ok = rtipc_sem_take(l->spaces, WAIT) == RTIPC_OK;
+            if (ok) {
+                l->isr_next = i;
+                ok = rtipc_irq_trigger(l->irq) == RTIPC_OK; /* returns once the handler has run */
             }
             break;
         case K_MAILBOX: {
@@ -202,6 +229,9 @@ static void consumer(void *arg)
         bool ok = false;
         switch (l->kind) {
         case K_QUEUE: ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK; break;
+        case K_ISR:
+            ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK && rtipc_sem_give(l->spaces) == RTIPC_OK;
+            break;
         case K_SPSC: ok = rtipc_spsc_pop(l->ring, &it, WAIT) == RTIPC_OK; break;
         case K_SEM:
         case K_NOTIFY:
@@ -251,6 +281,12 @@ static int make_objects(lane_t *l)
         return rc != RTIPC_OK ? rc : rtipc_sem_create_counting(DEPTH, DEPTH, &l->spaces);
     }
     case K_MAILBOX: return rtipc_mailbox_create(sizeof(mb_value_t), &zero, &l->mb);
+    case K_ISR: {
+        int rc = rtipc_queue_create(DEPTH, sizeof(item_t), &l->q);
+        if (rc == RTIPC_OK)
+            rc = rtipc_sem_create_counting(DEPTH, DEPTH, &l->spaces);
+        return rc != RTIPC_OK ? rc : rtipc_irq_create(0, isr_send, l, &l->irq);
+    }
     default: return RTIPC_OK;
     }
 }
@@ -287,7 +323,7 @@ static int run_kind(enum kind k)
     int failures = 0;
     for (int from = 0; from < 2; from++) {
         const lane_t *l = &lanes[k][from];
-        bool ok = l->errors == 0 && l->call_failures == 0 && l->received == N;
+        bool ok = l->errors == 0 && l->call_failures == 0 && l->isr_failures == 0 && l->received == N;
         failures += !ok;
         printf("stress %-7s core %d -> core %d: %s: %lu of %lu", kind_name[k], from, 1 - from, ok ? "ok" : "FAILED",
                (unsigned long)l->received, (unsigned long)N);
@@ -297,6 +333,8 @@ static int run_kind(enum kind k)
         if (l->errors)
             printf(", %lu errors, first: got %lu, wanted %lu", (unsigned long)l->errors,
                    (unsigned long)l->first_got, (unsigned long)l->first_want);
+        if (l->isr_failures)
+            printf(", %lu sends from the handler failed", (unsigned long)l->isr_failures);
         if (l->call_failures)
             printf(", %lu calls failed (%s%s), %lu sent", (unsigned long)l->call_failures,
                    (l->failed_side & 1) ? "producer " : "", (l->failed_side & 2) ? "consumer" : "",
