@@ -29,6 +29,12 @@
 #                QEMU (mps2-an385); tables on stdout, JSON in
 #                results/mcu-latest.json, code sizes in results/mcu-size.*
 #                (MCU_TIMEOUT seconds per QEMU run, default 120)
+#   make check-rv32  the two-hart RV32 target under QEMU virt (docs/rv32-virt.md):
+#                the bare-metal lock-free firmware and fault report, then, with
+#                FREERTOS_KERNEL_PATH (and the community ports beside it, or
+#                FREERTOS_PORTS_PATH), the FreeRTOS SMP boot, conformance and
+#                cross-core stress firmwares (scripts/check-rv32.sh); not yet
+#                part of `make check`
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -57,10 +63,12 @@ BUILD_DEPS += libck-dev libboost-dev
 BUILD_DEPS += spin
 # The bare-metal Cortex-M3 target under QEMU (make mcu, docs/mcu.md).
 BUILD_DEPS += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+# The two-hart RV32 target under QEMU's virt machine (make check-rv32, docs/rv32-virt.md).
+BUILD_DEPS += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu \
-        check-freertos record-kernel-output
+        check-freertos record-kernel-output check-rv32
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -153,6 +161,9 @@ check-mcu: deps
 # the vendored V11.3.0): the kernel is only read, build trees go to $(BUILD).
 check-freertos: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-freertos.sh
+
+check-rv32: deps
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-rv32.sh
 
 record-kernel-output: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) FREERTOS_CHECKS=diff scripts/check-freertos.sh --record

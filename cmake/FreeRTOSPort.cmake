@@ -49,7 +49,9 @@ set(RTIPC_FREERTOS_SOURCES
 # How rtipc raises its interrupt (src/port/freertos/irq_port.h): a signal on
 # the kernel's POSIX simulator; a spare NVIC line on Cortex-M (the kernel's
 # GCC ARM_CM0/CM3/CM4F/CM7 ports; rtipcCONFIG_CORTEX_M_IRQ names the line);
-# none elsewhere (rtipc_irq_create then reports RTIPC_ENOTSUP).
+# hart 0's ACLINT supervisor software interrupt with the community RV32 SMP
+# port on QEMU's virt machine (rv32_virt, chosen by that target); none
+# elsewhere (rtipc_irq_create then reports RTIPC_ENOTSUP).
 if(FREERTOS_PORT STREQUAL "GCC_POSIX")
     set(_rtipc_irq_backend posix_sim)
 elseif(FREERTOS_PORT MATCHES "^GCC_ARM_CM(0|3|4F|7)$")
@@ -58,10 +60,10 @@ else()
     set(_rtipc_irq_backend none)
 endif()
 set(RTIPC_FREERTOS_IRQ_BACKEND ${_rtipc_irq_backend} CACHE STRING
-    "Interrupt backend of the FreeRTOS port: posix_sim (GCC_POSIX simulator), cortex_m (NVIC) or none")
-set_property(CACHE RTIPC_FREERTOS_IRQ_BACKEND PROPERTY STRINGS posix_sim cortex_m none)
-if(NOT RTIPC_FREERTOS_IRQ_BACKEND MATCHES "^(posix_sim|cortex_m|none)$")
-    message(FATAL_ERROR "RTIPC_FREERTOS_IRQ_BACKEND must be 'posix_sim', 'cortex_m' or 'none'")
+    "Interrupt backend of the FreeRTOS port: posix_sim (GCC_POSIX simulator), cortex_m (NVIC), rv32_virt (ACLINT SSWI) or none")
+set_property(CACHE RTIPC_FREERTOS_IRQ_BACKEND PROPERTY STRINGS posix_sim cortex_m rv32_virt none)
+if(NOT RTIPC_FREERTOS_IRQ_BACKEND MATCHES "^(posix_sim|cortex_m|rv32_virt|none)$")
+    message(FATAL_ERROR "RTIPC_FREERTOS_IRQ_BACKEND must be 'posix_sim', 'cortex_m', 'rv32_virt' or 'none'")
 endif()
 list(APPEND RTIPC_FREERTOS_SOURCES src/port/freertos/irq_${RTIPC_FREERTOS_IRQ_BACKEND}.c)
 

@@ -13,6 +13,11 @@
 #         kernel version is stale, compare the Linux runner with it
 #   cm3   targets/mps2-an385/freertos under QEMU (mps2-an385): the conformance
 #         firmware (compared on the target) and two runs of the bench firmware
+#   rv32  targets/qemu-virt-rv32/freertos under QEMU (virt, two harts): the
+#         FreeRTOS SMP kernel with the community RV32 SMP port
+#         (FREERTOS_PORTS_PATH, default KERNEL/../FreeRTOS-Kernel-Community-Supported-Ports;
+#         skipped, saying so, without it): boot, conformance, cross-core
+#         stress (scripts/check-rv32.sh freertos). Not in the default list yet.
 # --record writes the kernel's output to tests/differential/kernel-output/
 # VERSION.txt instead of comparing it (after a change to the scenarios).
 #
@@ -182,7 +187,9 @@ for c in $CHECKS; do
             timed "diff (the differential suite against $version)" check_diff
         fi ;;
     cm3) [ $record -eq 1 ] || timed "cm3 (Cortex-M3 FreeRTOS firmwares under QEMU)" check_cm3 ;;
-    *) say "unknown check '$c' in FREERTOS_CHECKS (sim diff cm3)"; exit 2 ;;
+    rv32) [ $record -eq 1 ] || timed "rv32 (two-core RV32 FreeRTOS SMP firmwares under QEMU)" \
+        env BUILD="$BUILD" JOBS="$JOBS" FREERTOS_KERNEL_PATH="$kernel" scripts/check-rv32.sh freertos ;;
+    *) say "unknown check '$c' in FREERTOS_CHECKS (sim diff cm3 rv32)"; exit 2 ;;
     esac
 done
 say "done in $(( $(date +%s) - t_all )) s${skipped:+; skipped:$skipped}"

@@ -20,7 +20,7 @@ command -v "$CC" >/dev/null || { echo "mcu-size: $CC not found (make deps instal
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/include/rtipc" "$out"
-# rtipc/config.h as the bare-metal build generates it (targets/mps2-an385/bare/CMakeLists.txt).
+# rtipc/config.h as the bare-metal build generates it (targets/common/rtipc_bare.cmake).
 version=$(sed -n 's/^project(rtipc VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/' -e 's/@RTIPC_PRIORITY_LEVELS@/32/' -e 's/@RTIPC_SPIN_NS_DEFAULT@/0/' \
     -e 's/@RTIPC_PORT@/bare/' -e 's/@RTIPC_PORT_IS_FREERTOS@/0/' -e 's/@RTIPC_[A-Z]*_STATIC_SIZE@/0/' -e 's/@RTIPC_BYTEBUF_STORAGE_EXTRA@/0/' \

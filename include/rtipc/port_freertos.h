@@ -33,7 +33,9 @@ void rtipc_freertos_tick_hook(void);
  * rtipc's interrupt vector on Cortex-M (the port's cortex_m interrupt
  * backend, chosen for the kernel's ARM_CM* ports): route the vector-table
  * entry of the line named by rtipcCONFIG_CORTEX_M_IRQ to it (or call it as
- * that line's whole handler). It runs the handlers of every rtipc interrupt
+ * that line's whole handler). With the rv32_virt backend it is hart 0's
+ * supervisor software interrupt (cause 1), called from an entry that saves
+ * the context as the kernel port's interrupt entries do. It runs the handlers of every rtipc interrupt
  * source triggered since it last ran, then performs the context switch one
  * of them asked for (rtipc_irq_yield). Context: that interrupt only.
  * Not defined with the other backends.

@@ -79,7 +79,17 @@ bool rtipc__fr_in_isr(void)
     if (rtipcCONFIG_IN_INTERRUPT())
         return true;
 #endif
-    return nesting[this_core()] != 0;
+#if configNUMBER_OF_CORES > 1
+    /* A task may move to another core between reading its core id and that
+     * core's count, and then see a handler's bracket there: read both with
+     * this core's interrupts masked, so that no switch comes between. */
+    UBaseType_t saved = portSET_INTERRUPT_MASK_FROM_ISR();
+    bool in = nesting[this_core()] != 0;
+    portCLEAR_INTERRUPT_MASK_FROM_ISR(saved);
+    return in;
+#else
+    return nesting[0] != 0;
+#endif
 }
 
 bool rtipc_in_interrupt(void) { return rtipc__fr_in_isr(); }

@@ -8,6 +8,9 @@
  *                    priority the kernel allows FromISR calls from; pend
  *                    sets its pending bit; its vector is
  *                    rtipc_freertos_irq_vector();
+ *   irq_rv32_virt.c  QEMU virt RV32 (community SMP port): hart 0's ACLINT
+ *                    supervisor software interrupt, pended from any hart;
+ *                    its vector is rtipc_freertos_irq_vector();
  *   irq_none.c       targets without a backend: rtipc_irq_create reports
  *                    RTIPC_ENOTSUP.
  */

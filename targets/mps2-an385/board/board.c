@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "board.h"
+#include "board_print.h"
 
 /* board_asm.S */
 void board_spin_turns(uint32_t n);
@@ -208,25 +209,10 @@ void board_nvic_pend(unsigned irq) { NVIC_ISPR(irq / 32u) = 1u << (irq % 32u); }
 void board_nvic_unpend(unsigned irq) { NVIC_ICPR(irq / 32u) = 1u << (irq % 32u); }
 void board_nvic_set_priority(unsigned irq, uint8_t priority) { NVIC_IPR_BYTE(irq) = priority; }
 
-static void put_code(int code)
-{
-    char buf[16];
-    unsigned v = code < 0 ? (unsigned)-code : (unsigned)code;
-    int i = (int)sizeof buf;
-    buf[--i] = '\0';
-    do {
-        buf[--i] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    if (code < 0)
-        buf[--i] = '-';
-    board_puts(&buf[i]);
-}
-
 _Noreturn void board_exit_unflushed(int code)
 {
     board_puts("\n" BOARD_EXIT_MARKER " ");
-    put_code(code);
+    board_put_int(code);
     board_puts(" ====\n");
     board_semihost(SYS_EXIT, code == 0 ? ADP_STOPPED_APPLICATION_EXIT : ADP_STOPPED_INTERNAL_ERROR);
     for (;;) /* no semihosting: stay here; the marker tells a watcher */

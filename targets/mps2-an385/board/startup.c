@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "board_print.h"
 
 int main(void);
 
@@ -83,47 +84,27 @@ static const char *exception_name(uint32_t n)
     return n < 16 ? names[n] : "external interrupt";
 }
 
-static void put_hex(uint32_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    board_puts("0x");
-    for (int shift = 28; shift >= 0; shift -= 4)
-        board_putc(digits[(v >> shift) & 0xfu]);
-}
-
-static void put_dec(uint32_t v)
-{
-    char buf[11];
-    int i = (int)sizeof buf;
-    buf[--i] = '\0';
-    do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    board_puts(&buf[i]);
-}
-
 /* An exception nobody handles: report it on the UART directly (stdio may be
  * what broke) and fail. */
 void board_default_handler(void)
 {
     uint32_t n = board_ipsr() & 0x1ffu;
     board_puts("\nFAULT: unhandled exception ");
-    put_dec(n);
+    board_put_dec(n);
     board_puts(" (");
     board_puts(exception_name(n));
     if (n >= 16) {
         board_puts(" IRQ");
-        put_dec(n - 16);
+        board_put_dec(n - 16);
     }
     board_puts(") CFSR=");
-    put_hex(SCB_CFSR);
+    board_put_hex(SCB_CFSR);
     board_puts(" HFSR=");
-    put_hex(SCB_HFSR);
+    board_put_hex(SCB_HFSR);
     board_puts(" MMFAR=");
-    put_hex(SCB_MMFAR);
+    board_put_hex(SCB_MMFAR);
     board_puts(" BFAR=");
-    put_hex(SCB_BFAR);
+    board_put_hex(SCB_BFAR);
     board_puts("\n");
     board_exit_unflushed(128 + (int)n);
 }

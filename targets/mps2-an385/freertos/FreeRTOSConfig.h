@@ -125,11 +125,11 @@ uint64_t board_counter(void);
 #define INCLUDE_eTaskGetState 1
 
 /* A failed kernel assertion stops the firmware with the file and line. */
-void rtipc_cm3_assert_failed(const char *file, unsigned long line);
+void rtipc_target_assert_failed(const char *file, unsigned long line);
 #define configASSERT(x)                                     \
     do {                                                    \
         if ((x) == 0)                                       \
-            rtipc_cm3_assert_failed(__FILE__, __LINE__);    \
+            rtipc_target_assert_failed(__FILE__, __LINE__); \
     } while (0)
 
 #endif

@@ -1,9 +1,8 @@
-/* What the firmware gives the kernel, rtipc and newlib: the assertion, heap
- * and stack-overflow hooks, the tick hook that drives rtipc's interrupt
- * timers, rtipc's interrupt vector on the spare NVIC line, and the lock
- * newlib's malloc takes (tasks allocate at the same time). */
+/* What the firmware gives the kernel, rtipc and newlib beyond the hooks of
+ * targets/common/freertos_hooks.c: the measured SysTick rate, rtipc's
+ * interrupt vector on the spare NVIC line, and the lock newlib's malloc
+ * takes (tasks allocate at the same time). */
 #include <reent.h>
-#include <stdio.h>
 
 #include "FreeRTOS.h"
 #include "task.h"
@@ -14,30 +13,6 @@
 /* configCPU_CLOCK_HZ (FreeRTOSConfig.h): each firmware's main() measures it
  * (board_systick_hz) before it starts the scheduler. */
 uint32_t rtipc_cm3_systick_hz = BOARD_CPU_HZ;
-
-void rtipc_cm3_assert_failed(const char *file, unsigned long line)
-{
-    printf("FreeRTOS assertion failed at %s:%lu\n", file, line);
-    board_exit(3);
-}
-
-void vApplicationMallocFailedHook(void);
-void vApplicationMallocFailedHook(void)
-{
-    printf("FreeRTOS heap exhausted\n");
-    board_exit(4);
-}
-
-void vApplicationStackOverflowHook(TaskHandle_t task, char *name);
-void vApplicationStackOverflowHook(TaskHandle_t task, char *name)
-{
-    (void)task;
-    printf("stack overflow in task %s\n", name);
-    board_exit(5);
-}
-
-void vApplicationTickHook(void);
-void vApplicationTickHook(void) { rtipc_freertos_tick_hook(); }
 
 /* rtipcCONFIG_CORTEX_M_IRQ (27) is rtipc's interrupt line. */
 void IRQ27_Handler(void) { rtipc_freertos_irq_vector(); }

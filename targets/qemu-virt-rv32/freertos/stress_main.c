@@ -1,0 +1,369 @@
+/* rtipc-rv32-stress: every rtipc object that carries data, between a task
+ * on core 0 and one on core 1 of the FreeRTOS SMP kernel, in both
+ * directions at once. For each object a producer on each core sends
+ * RV32_STRESS_ITEMS sequence-numbered items to a consumer on the other core,
+ * which checks that each is the next number (nothing lost, duplicated or
+ * reordered) and untorn:
+ *
+ *   queue    rtipc_queue_send / rtipc_queue_receive, blocking;
+ *   spsc     rtipc_spsc_push / rtipc_spsc_pop, blocking (spin, then park);
+ *   sem      a slot ring guarded by two counting semaphores (items, spaces);
+ *   notify   the same ring guarded by counting notifications each way;
+ *   mailbox  the producer publishes versions 1..N (value = version, repeated),
+ *            the consumer follows with rtipc_mailbox_wait_newer: versions
+ *            never go back, match their value, and the last one arrives;
+ *   isr      the producer triggers an rtipc interrupt source (they all run
+ *            on core 0) whose handler sends the item with
+ *            rtipc_queue_send_from_isr and yields if that woke a task; a
+ *            counting semaphore given back by the consumer keeps a place in
+ *            the queue for every trigger. From core 1 this pends hart 0's
+ *            vector across harts.
+ *
+ * Exit 0 when every consumer found nothing wrong. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#include "board.h"
+#include "rtipc/rtipc.h"
+#include "rv32_freertos.h"
+
+#ifndef RV32_STRESS_ITEMS
+#define RV32_STRESS_ITEMS 100000u
+#endif
+#define N RV32_STRESS_ITEMS
+#define DEPTH 16u /* queue length, ring capacity, slots */
+#define STACK 8192u
+#define WAIT rtipc_ms(10000) /* a wait this long is a failure, not a stall */
+#define MB_WORDS 4u
+
+typedef struct {
+    uint32_t seq, check;
+} item_t;
+
+typedef struct {
+    uint32_t word[MB_WORDS];
+} mb_value_t;
+
+enum kind { K_QUEUE, K_SPSC, K_SEM, K_NOTIFY, K_MAILBOX, K_ISR, K_COUNT };
+static const char *const kind_name[K_COUNT] = {"queue", "spsc", "sem", "notify", "mailbox", "isr"};
+
+/* One direction: producer on core `from`, consumer on the other. */
+typedef struct {
+    enum kind kind;
+    int from;
+    rtipc_queue_t *q;
+    rtipc_spsc_t *ring;
+    rtipc_sem_t *items, *spaces;
+    rtipc_mailbox_t *mb;
+    rtipc_irq_t *irq;
+    volatile uint32_t isr_next;  /* the item the next trigger's handler sends */
+    volatile uint32_t isr_failures;
+    /* Each task stores its own handle before the other can need it (the
+     * runner's copy from rtipc_task_create may come later). */
+    rtipc_task_t *producer, *consumer;
+    item_t slot[DEPTH];
+    /* results, written by the consumer (and the producer's own failures) */
+    uint32_t received, errors, first_got, first_want, call_failures;
+    uint32_t sent;          /* by the producer */
+    int failed_side;        /* 1: the producer's call failed, 2: the consumer's */
+    uint64_t mb_torn, mb_backwards, mb_reads;
+    uint64_t t0, t1; /* mtime */
+    atomic_bool consumer_ready;
+} lane_t;
+
+static lane_t lanes[K_COUNT][2];
+
+static void bad(lane_t *l, uint32_t got, uint32_t want)
+{
+    if (l->errors++ == 0) {
+        l->first_got = got;
+        l->first_want = want;
+    }
+}
+
+static void check(lane_t *l, item_t it, uint32_t *expect)
+{
+    if (it.seq != *expect || it.check != ~it.seq)
+        bad(l, it.seq, *expect);
+    *expect = it.seq + 1u;
+    l->received++;
+}
+
+/* Slot rings (sem, notify): the producer fills slot seq % DEPTH once it
+ * holds a space, the consumer empties it once it holds an item. */
+#define NOTE_ITEM 0u  /* notification index the consumer counts items on */
+#define NOTE_SPACE 1u /* ... the producer counts spaces on */
+
+static bool get_space(lane_t *l)
+{
+    if (l->kind == K_SEM)
+        return rtipc_sem_take(l->spaces, WAIT) == RTIPC_OK;
+    uint32_t v;
+    return rtipc_notify_take(NOTE_SPACE, false, &v, WAIT) == RTIPC_OK && v > 0;
+}
+
+static bool put_item(lane_t *l)
+{
+    if (l->kind == K_SEM)
+        return rtipc_sem_give(l->items) == RTIPC_OK;
+    return rtipc_notify_give(l->consumer, NOTE_ITEM) == RTIPC_OK;
+}
+
+static bool get_item(lane_t *l)
+{
+    if (l->kind == K_SEM)
+        return rtipc_sem_take(l->items, WAIT) == RTIPC_OK;
+    uint32_t v;
+    return rtipc_notify_take(NOTE_ITEM, false, &v, WAIT) == RTIPC_OK && v > 0;
+}
+
+static bool put_space(lane_t *l)
+{
+    if (l->kind == K_SEM)
+        return rtipc_sem_give(l->spaces) == RTIPC_OK;
+    return rtipc_notify_give(l->producer, NOTE_SPACE) == RTIPC_OK;
+}
+
+static void isr_send(void *arg)
+{
+    lane_t *l = arg;
+    uint32_t i = l->isr_next;
+    item_t it = {i, ~i};
+    bool woken = false;
+    if (rtipc_queue_send_from_isr(l->q, &it, &woken) != RTIPC_OK)
+        l->isr_failures++;
+    (void)rtipc_irq_yield(woken);
+}
+
+static void producer(void *arg)
+{
+    lane_t *l = arg;
+    l->producer = rtipc_task_current();
+    if (l->kind == K_NOTIFY) {
+        while (!atomic_load(&l->consumer_ready))
+            (void)rtipc_task_delay(rtipc_ms(1));
+        for (unsigned i = 0; i < DEPTH; i++) /* the slots start free */
+            (void)rtipc_notify_give(l->producer, NOTE_SPACE);
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        item_t it = {i, ~i};
+        bool ok = false;
+        switch (l->kind) {
+        case K_QUEUE: ok = rtipc_queue_send(l->q, &it, WAIT) == RTIPC_OK; break;
+        case K_SPSC: ok = rtipc_spsc_push(l->ring, &it, WAIT) == RTIPC_OK; break;
+        case K_SEM:
+        case K_NOTIFY:
+            ok = get_space(l);
+            if (ok) {
+                l->slot[i % DEPTH] = it;
+                ok = put_item(l);
+            }
+            break;
+        case K_ISR:
+            ok = rtipc_sem_take(l->spaces, WAIT) == RTIPC_OK;
+            if (ok) {
+                l->isr_next = i;
+                ok = rtipc_irq_trigger(l->irq) == RTIPC_OK; /* returns once the handler has run */
+            }
+            break;
+        case K_MAILBOX: {
+            mb_value_t v;
+            for (unsigned w = 0; w < MB_WORDS; w++)
+                v.word[w] = i + 1u;
+            ok = rtipc_mailbox_write(l->mb, &v) == RTIPC_OK;
+            break;
+        }
+        default: break;
+        }
+        if (!ok) {
+            l->call_failures++;
+            l->failed_side |= 1;
+            return;
+        }
+        l->sent = i + 1u;
+    }
+}
+
+static void consumer(void *arg)
+{
+    lane_t *l = arg;
+    uint32_t expect = 0;
+    l->consumer = rtipc_task_current();
+    atomic_store(&l->consumer_ready, true);
+    if (l->kind == K_MAILBOX) {
+        uint64_t last = 0;
+        while (last < N) {
+            mb_value_t v;
+            uint64_t version;
+            if (rtipc_mailbox_wait_newer(l->mb, &v, last, &version, WAIT) != RTIPC_OK) {
+                l->call_failures++;
+                break;
+            }
+            l->mb_reads++;
+            bool torn = false;
+            for (unsigned w = 1; w < MB_WORDS; w++)
+                torn |= v.word[w] != v.word[0];
+            if (torn || v.word[0] != (uint32_t)version) {
+                l->mb_torn++;
+                bad(l, v.word[0], (uint32_t)version);
+            }
+            if (version <= last) {
+                l->mb_backwards++;
+                bad(l, (uint32_t)version, (uint32_t)last + 1u);
+            } else {
+                last = version;
+            }
+        }
+        l->received = (uint32_t)last;
+        l->t1 = board_mtime();
+        return;
+    }
+    while (l->received < N) {
+        item_t it = {0, 0};
+        bool ok = false;
+        switch (l->kind) {
+        case K_QUEUE: ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK; break;
+        case K_ISR:
+            ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK && rtipc_sem_give(l->spaces) == RTIPC_OK;
+            break;
+        case K_SPSC: ok = rtipc_spsc_pop(l->ring, &it, WAIT) == RTIPC_OK; break;
+        case K_SEM:
+        case K_NOTIFY:
+            ok = get_item(l);
+            if (ok) {
+                it = l->slot[expect % DEPTH];
+                /* The producer needs this slot again only for item
+                 * expect + DEPTH; after its last item it has ended. */
+                if (expect + DEPTH < N)
+                    ok = put_space(l);
+            }
+            break;
+        default: break;
+        }
+        if (!ok) {
+            l->call_failures++;
+            l->failed_side |= 2;
+            break;
+        }
+        check(l, it, &expect);
+    }
+    l->t1 = board_mtime();
+}
+
+static int spawn(const char *name, int core, rtipc_task_fn fn, void *arg, rtipc_task_t **out)
+{
+    rtipc_task_config_t cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.name = name;
+    cfg.priority = 2;
+    cfg.core = core;
+    cfg.stack_size = STACK;
+    cfg.entry = fn;
+    cfg.arg = arg;
+    return rtipc_task_create(&cfg, out);
+}
+
+static int make_objects(lane_t *l)
+{
+    mb_value_t zero;
+    memset(&zero, 0, sizeof zero);
+    switch (l->kind) {
+    case K_QUEUE: return rtipc_queue_create(DEPTH, sizeof(item_t), &l->q);
+    case K_SPSC: return rtipc_spsc_create(DEPTH, sizeof(item_t), &l->ring);
+    case K_SEM: {
+        int rc = rtipc_sem_create_counting(DEPTH, 0, &l->items);
+        return rc != RTIPC_OK ? rc : rtipc_sem_create_counting(DEPTH, DEPTH, &l->spaces);
+    }
+    case K_MAILBOX: return rtipc_mailbox_create(sizeof(mb_value_t), &zero, &l->mb);
+    case K_ISR: {
+        int rc = rtipc_queue_create(DEPTH, sizeof(item_t), &l->q);
+        if (rc == RTIPC_OK)
+            rc = rtipc_sem_create_counting(DEPTH, DEPTH, &l->spaces);
+        return rc != RTIPC_OK ? rc : rtipc_irq_create(0, isr_send, l, &l->irq);
+    }
+    default: return RTIPC_OK;
+    }
+}
+
+/* Run one object's two lanes at once; 0 when both are clean. */
+static int run_kind(enum kind k)
+{
+    rtipc_task_t *tasks[4];
+    int n = 0, rc = RTIPC_OK;
+    for (int from = 0; from < 2 && rc == RTIPC_OK; from++) {
+        lane_t *l = &lanes[k][from];
+        memset(l, 0, sizeof *l);
+        l->kind = k;
+        l->from = from;
+        rc = make_objects(l);
+    }
+    uint64_t t0 = board_mtime();
+    for (int from = 0; from < 2 && rc == RTIPC_OK; from++) {
+        lane_t *l = &lanes[k][from];
+        l->t0 = t0;
+        /* The consumer first: a notifying producer needs its handle. */
+        rc = spawn("consumer", 1 - from, consumer, l, &tasks[n]);
+        if (rc == RTIPC_OK)
+            rc = spawn("producer", from, producer, l, &tasks[++n]);
+        if (rc == RTIPC_OK)
+            n++;
+    }
+    for (int i = 0; i < n; i++)
+        (void)rtipc_task_join(tasks[i]);
+    if (rc != RTIPC_OK) {
+        printf("stress %s: setup failed: %s\n", kind_name[k], rtipc_strerror(rc));
+        return 1;
+    }
+    int failures = 0;
+    for (int from = 0; from < 2; from++) {
+        const lane_t *l = &lanes[k][from];
+        bool ok = l->errors == 0 && l->call_failures == 0 && l->isr_failures == 0 && l->received == N;
+        failures += !ok;
+        printf("stress %-7s core %d -> core %d: %s: %lu of %lu", kind_name[k], from, 1 - from, ok ? "ok" : "FAILED",
+               (unsigned long)l->received, (unsigned long)N);
+        if (k == K_MAILBOX)
+            printf(" (%llu reads, %llu torn, %llu backwards)", (unsigned long long)l->mb_reads,
+                   (unsigned long long)l->mb_torn, (unsigned long long)l->mb_backwards);
+        if (l->errors)
+            printf(", %lu errors, first: got %lu, wanted %lu", (unsigned long)l->errors,
+                   (unsigned long)l->first_got, (unsigned long)l->first_want);
+        if (l->isr_failures)
+            printf(", %lu sends from the handler failed", (unsigned long)l->isr_failures);
+        if (l->call_failures)
+            printf(", %lu calls failed (%s%s), %lu sent", (unsigned long)l->call_failures,
+                   (l->failed_side & 1) ? "producer " : "", (l->failed_side & 2) ? "consumer" : "",
+                   (unsigned long)l->sent);
+        printf(", %llu ms of mtime\n", (unsigned long long)((l->t1 - l->t0) / (BOARD_MTIME_HZ / 1000u)));
+    }
+    return failures;
+}
+
+static void runner(void *arg)
+{
+    (void)arg;
+    printf("rtipc-rv32-stress: FreeRTOS %s, %d cores; %lu items each way per object\n", tskKERNEL_VERSION_NUMBER,
+           configNUMBER_OF_CORES, (unsigned long)N);
+    int failures = 0;
+    for (int k = 0; k < K_COUNT; k++)
+        failures += run_kind((enum kind)k);
+    printf("rtipc-rv32-stress: %s\n", failures ? "FAILED" : "passed");
+    board_exit(failures ? 1 : 0);
+}
+
+int main(void)
+{
+    if (xTaskCreateAffinitySet(runner, "stress", 2048, NULL, 1, (UBaseType_t)1 << 0, NULL) != pdPASS) {
+        printf("rtipc-rv32-stress: cannot create the runner task\n");
+        return 1;
+    }
+    rtipc_rv32_kernel_traps();
+    vTaskStartScheduler();
+    printf("rtipc-rv32-stress: the scheduler returned\n");
+    return 1;
+}
