@@ -3,7 +3,8 @@
 #   make check   build Release, ASan+UBSan and TSan, run every test in each
 #                (model checks in Release; the differential suite compares the
 #                Linux port with the recorded FreeRTOS V11.3.0 output), the
-#                bare-metal Cortex-M3 checks under QEMU (check-mcu), the checks
+#                bare-metal Cortex-M3 checks under QEMU (check-mcu), the
+#                two-hart RV32 target under QEMU (check-rv32), the checks
 #                that need a FreeRTOS kernel (check-freertos: skipped, saying
 #                so, when FREERTOS_KERNEL_PATH is not set), then the fuzzers
 #                briefly
@@ -33,8 +34,8 @@
 #                the bare-metal lock-free firmware and fault report, then, with
 #                FREERTOS_KERNEL_PATH (and the community ports beside it, or
 #                FREERTOS_PORTS_PATH), the FreeRTOS SMP boot, conformance and
-#                cross-core stress firmwares (scripts/check-rv32.sh); not yet
-#                part of `make check`
+#                cross-core stress firmwares (scripts/check-rv32.sh); part of
+#                `make check`
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -168,8 +169,8 @@ check-rv32: deps
 record-kernel-output: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) FREERTOS_CHECKS=diff scripts/check-freertos.sh --record
 
-check: check-release check-mcu check-freertos check-asan check-tsan check-fuzz
-	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
+check: check-release check-mcu check-rv32 check-freertos check-asan check-tsan check-fuzz
+	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, two-hart RV32 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
 
 clean:
 	rm -rf $(BUILD)
