@@ -87,6 +87,8 @@ double rtipc_cycles_hz(void);
  * Name of the counter behind rtipc_cycles(): "tsc", "cntvct" or
  * "clock_monotonic_raw".
  * Context: any. Never blocks. Thread-safe.
+ * Port notes: FreeRTOS: rtipcCONFIG_CYCLES_NAME ("application" when the
+ * board's FreeRTOSConfig.h names no counter), or "freertos_tick".
  */
 const char *rtipc_cycles_source(void);
 
