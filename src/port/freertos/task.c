@@ -211,9 +211,27 @@ int rtipc_task_join(rtipc_task_t *handle)
     struct rtipc__fr_task *task = rtipc__fr_task_get(handle);
     if (!task || !(task->flags & RTIPC__FR_TASK_CREATED))
         return RTIPC_EINVAL;
-    if (task == rtipc__fr_task_of(NULL))
+    struct rtipc__fr_task *self = rtipc__fr_task_of(NULL);
+    if (task == self)
         return RTIPC_EDEADLOCK;
+    /* One join at a time: a second joiner would wait on a semaphore the
+     * first one deletes. A joiner that is deleted gives its claim back
+     * (rtipc_task_delete), so another task can still join. */
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    bool claimed = (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+    if (!claimed) {
+        task->flags |= RTIPC__FR_TASK_CLAIMED;
+        if (self)
+            self->joining = task;
+    }
+    rtipc__fr_exit(c);
+    if (claimed)
+        return RTIPC_EINVAL;
     (void)xSemaphoreTake(task->done, portMAX_DELAY);
+    c = rtipc__fr_enter();
+    if (self)
+        self->joining = NULL;
+    rtipc__fr_exit(c);
     release(task);
     return RTIPC_OK;
 }
@@ -226,8 +244,21 @@ int rtipc_task_delete(rtipc_task_t *handle)
     struct rtipc__fr_task *task = handle ? rtipc__fr_task_get(handle) : NULL;
     if (handle == NULL || (task != NULL && task == self)) {
         if (self) {
+            rtipc__fr_wdt_forget(self); /* may take the watchdog's lock: first */
             vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
-            release(self);
+            vTaskSuspendAll(); /* no join starts between the check and the release */
+            RTIPC__FR_TASK_CRIT_ENTER();
+            bool claimed = (self->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+            RTIPC__FR_TASK_CRIT_EXIT();
+            if (claimed) {
+                /* A task waits in rtipc_task_join: it ends as if entry had
+                 * returned, and the joiner releases it. */
+                self->ended = true;
+                (void)xSemaphoreGive(self->done);
+            } else {
+                release(self);
+            }
+            (void)xTaskResumeAll();
         }
         vTaskDelete(NULL);
         for (;;) {
@@ -238,6 +269,14 @@ int rtipc_task_delete(rtipc_task_t *handle)
     /* FreeRTOS deletes at once, wherever the target is (docs/porting.md). If
      * its entry had already returned it is deleting itself: only release. */
     vTaskSuspendAll();
+    RTIPC__FR_TASK_CRIT_ENTER();
+    bool claimed = (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+    RTIPC__FR_TASK_CRIT_EXIT();
+    if (claimed) {
+        /* Another task joins it and will release it. */
+        (void)xTaskResumeAll();
+        return RTIPC_EINVAL;
+    }
     if (uxSemaphoreGetCount(task->done) == 0) {
         /* Take it out of what it waits in, so the object can still be
          * deleted and no list keeps a node from its stack. */
@@ -246,6 +285,8 @@ int rtipc_task_delete(rtipc_task_t *handle)
             --*task->waiting_on;
         if (task->parked)
             rtipc__fr_park_unlink(task->parked_list, task->parked);
+        if (task->joining) /* its join ends unfinished: another may join */
+            task->joining->flags &= ~RTIPC__FR_TASK_CLAIMED;
         RTIPC__FR_TASK_CRIT_EXIT();
         if (task->in_bytebuf)
             rtipc__fr_bytebuf_abandon(task->in_bytebuf, task->in_bytebuf_writer);
