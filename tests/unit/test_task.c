@@ -758,6 +758,54 @@ static void self_delete_ends_task(void **state)
     assert_int_equal(get_flag(&o.after), 0);
 }
 
+/* One join per task: while a task joins it, a second join or a delete is
+ * refused, and the first join still completes. A target that deletes itself
+ * while joined ends the join. */
+typedef struct {
+    rtipc_task_t *target;
+    int started;
+    int rc;
+} joiner_obs_t;
+
+static void joins_and_reports(void *arg)
+{
+    joiner_obs_t *o = arg;
+    set_flag(&o->started, 1);
+    o->rc = rtipc_task_join(o->target);
+    set_flag(&o->started, 2);
+}
+
+static void self_deletes_when_notified(void *arg)
+{
+    (void)arg;
+    rtipc_notify_take(0, true, NULL, RTIPC_FOREVER);
+    rtipc_task_delete(NULL);
+}
+
+static void second_join_is_refused(void **state)
+{
+    (void)state;
+    for (int self_delete = 0; self_delete < 2; ++self_delete) {
+        rtipc_task_t *target = NULL;
+        assert_int_equal(create("target", 2, RTIPC_CORE_ANY, self_delete ? self_deletes_when_notified : until_notified,
+                                NULL, &target),
+                         RTIPC_OK);
+        static joiner_obs_t o;
+        o = (joiner_obs_t){target, 0, 12345};
+        rtipc_task_t *j = NULL;
+        assert_int_equal(create("joiner", 2, RTIPC_CORE_ANY, joins_and_reports, &o, &j), RTIPC_OK);
+        assert_true(wait_for_flag(&o.started, 1, 10000));
+        sleep_ms(20); /* it waits in the join now */
+        assert_int_equal(rtipc_task_join(target), RTIPC_EINVAL);
+        assert_int_equal(rtipc_task_delete(target), RTIPC_EINVAL);
+        assert_int_equal(rtipc_notify_give(target, 0), RTIPC_OK);
+        assert_true(wait_for_flag(&o.started, 2, 10000));
+        assert_int_equal(o.rc, RTIPC_OK);
+        assert_int_equal(rtipc_task_priority(target), RTIPC_EINVAL);
+        join_task(j);
+    }
+}
+
 /* ---- join and delete are deletion points ----------------------------------- */
 
 /* Runs until told to stop, with no deletion point: only its own return ends
@@ -1316,6 +1364,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(join_finished_task),
         cmocka_unit_test(join_invalid),
         cmocka_unit_test(join_self_is_deadlock),
+        cmocka_unit_test(second_join_is_refused),
         cmocka_unit_test(current_in_main_and_foreign_threads),
         cmocka_unit_test(delay_sleeps_about_the_time),
         cmocka_unit_test(delete_blocked_on_queue),
