@@ -411,15 +411,20 @@ static int adopted_priority(void)
     return p < 0 ? 0 : p >= RTIPC_PRIORITY_LEVELS ? RTIPC_PRIORITY_LEVELS - 1 : p;
 }
 
-static void *foreign_thread(void *arg)
+/* What a thread rtipc did not create sees of itself. */
+static void observe_self(foreign_obs_t *o)
 {
-    foreign_obs_t *o = arg;
     o->seen = rtipc_task_current();
     o->seen_again = rtipc_task_current();
     const char *n = rtipc_task_name(o->seen);
     snprintf(o->name, sizeof o->name, "%s", n ? n : "(null)");
     o->prio = rtipc_task_priority(o->seen);
     o->core = rtipc_task_core(o->seen);
+}
+
+static void *foreign_thread(void *arg)
+{
+    observe_self(arg);
     return NULL;
 }
 
@@ -429,12 +434,7 @@ static void *foreign_thread(void *arg)
 static void foreign_kernel_task(void *arg)
 {
     foreign_obs_t *o = arg;
-    o->seen = rtipc_task_current();
-    o->seen_again = rtipc_task_current();
-    const char *n = rtipc_task_name(o->seen);
-    snprintf(o->name, sizeof o->name, "%s", n ? n : "(null)");
-    o->prio = rtipc_task_priority(o->seen);
-    o->core = rtipc_task_core(o->seen);
+    observe_self(o);
     __atomic_store_n(&o->done, 1, __ATOMIC_RELEASE);
     rtipc_task_delete(NULL);
 }
@@ -758,54 +758,6 @@ static void self_delete_ends_task(void **state)
     assert_int_equal(get_flag(&o.after), 0);
 }
 
-/* One join per task: while a task joins it, a second join or a delete is
- * refused, and the first join still completes. A target that deletes itself
- * while joined ends the join. */
-typedef struct {
-    rtipc_task_t *target;
-    int started;
-    int rc;
-} joiner_obs_t;
-
-static void joins_and_reports(void *arg)
-{
-    joiner_obs_t *o = arg;
-    set_flag(&o->started, 1);
-    o->rc = rtipc_task_join(o->target);
-    set_flag(&o->started, 2);
-}
-
-static void self_deletes_when_notified(void *arg)
-{
-    (void)arg;
-    rtipc_notify_take(0, true, NULL, RTIPC_FOREVER);
-    rtipc_task_delete(NULL);
-}
-
-static void second_join_is_refused(void **state)
-{
-    (void)state;
-    for (int self_delete = 0; self_delete < 2; ++self_delete) {
-        rtipc_task_t *target = NULL;
-        assert_int_equal(create("target", 2, RTIPC_CORE_ANY, self_delete ? self_deletes_when_notified : until_notified,
-                                NULL, &target),
-                         RTIPC_OK);
-        static joiner_obs_t o;
-        o = (joiner_obs_t){target, 0, 12345};
-        rtipc_task_t *j = NULL;
-        assert_int_equal(create("joiner", 2, RTIPC_CORE_ANY, joins_and_reports, &o, &j), RTIPC_OK);
-        assert_true(wait_for_flag(&o.started, 1, 10000));
-        sleep_ms(20); /* it waits in the join now */
-        assert_int_equal(rtipc_task_join(target), RTIPC_EINVAL);
-        assert_int_equal(rtipc_task_delete(target), RTIPC_EINVAL);
-        assert_int_equal(rtipc_notify_give(target, 0), RTIPC_OK);
-        assert_true(wait_for_flag(&o.started, 2, 10000));
-        assert_int_equal(o.rc, RTIPC_OK);
-        assert_int_equal(rtipc_task_priority(target), RTIPC_EINVAL);
-        join_task(j);
-    }
-}
-
 /* ---- join and delete are deletion points ----------------------------------- */
 
 /* Runs until told to stop, with no deletion point: only its own return ends
@@ -827,13 +779,14 @@ typedef struct {
     rtipc_task_t *target;
     int started;
     int returned; /* the join or delete returned (it must not: it was deleted) */
+    int rc;       /* what the join returned */
 } waiter_obs_t;
 
 static void joins_target(void *arg)
 {
     waiter_obs_t *o = arg;
     set_flag(&o->started, 1);
-    rtipc_task_join(o->target);
+    o->rc = rtipc_task_join(o->target);
     set_flag(&o->returned, 1);
 }
 
@@ -856,7 +809,7 @@ static void delete_blocked_in_join_or_delete(void **state)
         busy_t *bt = &busy[in_delete];
         rtipc_task_t *target = NULL;
         assert_int_equal(create("target", 2, RTIPC_CORE_ANY, busy_until, bt, &target), RTIPC_OK);
-        waiter_obs_t o = {target, 0, 0};
+        waiter_obs_t o = {target, 0, 0, 0};
         rtipc_task_t *w = NULL;
         assert_int_equal(create("waiter", 2, RTIPC_CORE_ANY, in_delete ? deletes_target : joins_target, &o, &w),
                          RTIPC_OK);
@@ -887,6 +840,40 @@ static void delete_blocked_in_join_or_delete(void **state)
         } else {
             assert_int_equal(rtipc_task_join(target), RTIPC_OK);
         }
+    }
+}
+
+static void self_deletes_when_notified(void *arg)
+{
+    (void)arg;
+    rtipc_notify_take(0, true, NULL, RTIPC_FOREVER);
+    rtipc_task_delete(NULL);
+}
+
+/* One join per task: while a task joins it, a second join or a delete is
+ * refused, and the first join still completes. A target that deletes itself
+ * while joined ends the join. */
+static void second_join_is_refused(void **state)
+{
+    (void)state;
+    for (int self_delete = 0; self_delete < 2; ++self_delete) {
+        rtipc_task_t *target = NULL;
+        assert_int_equal(create("target", 2, RTIPC_CORE_ANY, self_delete ? self_deletes_when_notified : until_notified,
+                                NULL, &target),
+                         RTIPC_OK);
+        static waiter_obs_t o;
+        o = (waiter_obs_t){target, 0, 0, 12345};
+        rtipc_task_t *j = NULL;
+        assert_int_equal(create("joiner", 2, RTIPC_CORE_ANY, joins_target, &o, &j), RTIPC_OK);
+        assert_true(wait_for_flag(&o.started, 1, 10000));
+        sleep_ms(20); /* it waits in the join now */
+        assert_int_equal(rtipc_task_join(target), RTIPC_EINVAL);
+        assert_int_equal(rtipc_task_delete(target), RTIPC_EINVAL);
+        assert_int_equal(rtipc_notify_give(target, 0), RTIPC_OK);
+        assert_true(wait_for_flag(&o.returned, 1, 10000));
+        assert_int_equal(o.rc, RTIPC_OK);
+        assert_int_equal(rtipc_task_priority(target), RTIPC_EINVAL);
+        join_task(j);
     }
 }
 
