@@ -92,15 +92,28 @@ struct rtipc__fr_task *rtipc__fr_self(void)
     return t;
 }
 
-static void release(struct rtipc__fr_task *t)
+/* Take a descriptor off the live list and close its handle: from here on no
+ * call reaches it. Critical sections only (the scheduler may be suspended). */
+static void retire(struct rtipc__fr_task *t)
+{
+    untrack(t);
+    rtipc__handle_close((uintptr_t)t->id);
+}
+
+/* Free a retired descriptor. */
+static void dispose(struct rtipc__fr_task *t)
 {
     rtipc__fr_wdt_forget(t); /* a subscription ends with its task */
-    untrack(t);
-    /* From here on its handle is refused, before the memory goes. */
-    rtipc__handle_close((uintptr_t)t->id);
     if (t->flags & RTIPC__FR_TASK_CREATED)
         vSemaphoreDelete(t->done);
     vPortFree(t);
+}
+
+static void release(struct rtipc__fr_task *t)
+{
+    rtipc__fr_wdt_forget(t); /* before the handle closes, as the watchdog expects */
+    retire(t);
+    dispose(t);
 }
 
 static void trampoline(void *arg)
@@ -264,16 +277,17 @@ int rtipc_task_delete(rtipc_task_t *handle)
         for (;;) {
         } /* not reached */
     }
-    if (!task || !(task->flags & RTIPC__FR_TASK_CREATED))
-        return RTIPC_EINVAL;
     /* FreeRTOS deletes at once, wherever the target is (docs/porting.md). If
-     * its entry had already returned it is deleting itself: only release. */
+     * its entry had already returned it is deleting itself: only release.
+     * Looked up again with the scheduler suspended, and retired before it
+     * resumes: a concurrent delete or join then finds the handle closed. */
     vTaskSuspendAll();
+    task = rtipc__fr_task_get(handle);
     RTIPC__FR_TASK_CRIT_ENTER();
-    bool claimed = (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+    bool refused = !task || !(task->flags & RTIPC__FR_TASK_CREATED) || (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
     RTIPC__FR_TASK_CRIT_EXIT();
-    if (claimed) {
-        /* Another task joins it and will release it. */
+    if (refused) {
+        /* Not ours to end, or another task joins it and will release it. */
         (void)xTaskResumeAll();
         return RTIPC_EINVAL;
     }
@@ -292,8 +306,9 @@ int rtipc_task_delete(rtipc_task_t *handle)
             rtipc__fr_bytebuf_abandon(task->in_bytebuf, task->in_bytebuf_writer);
         vTaskDelete(task->handle);
     }
+    retire(task);
     (void)xTaskResumeAll();
-    release(task);
+    dispose(task); /* may block on the watchdog's lock: not suspended */
     return RTIPC_OK;
 }
 
