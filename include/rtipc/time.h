@@ -57,7 +57,7 @@ static inline bool rtipc_timeout_is_no_wait(rtipc_timeout_t t) { return t.ns == 
  * CLOCK_MONOTONIC in nanoseconds.
  * Context: any. Never blocks. Thread-safe.
  * Port notes: FreeRTOS: tick resolution (the kernel's tick count times the
- * period).
+ * period), counted from the scheduler's start, so 0 until the first tick.
  */
 int64_t rtipc_time_ns(void);
 
