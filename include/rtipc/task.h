@@ -85,7 +85,8 @@ typedef struct {
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * Port notes: FreeRTOS: a core other than 0 needs configNUMBER_OF_CORES > 1
  * and configUSE_CORE_AFFINITY, else RTIPC_EINVAL; the stack comes from
- * pvPortMalloc, at least configMINIMAL_STACK_SIZE words.
+ * pvPortMalloc, at least configMINIMAL_STACK_SIZE words; more words than
+ * configSTACK_DEPTH_TYPE holds is RTIPC_ENOMEM.
  */
 int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out);
 

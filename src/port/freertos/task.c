@@ -185,8 +185,12 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
 #endif
     if (words < (size_t)configMINIMAL_STACK_SIZE)
         words = configMINIMAL_STACK_SIZE;
-    if (words > (size_t)UINT32_MAX)
-        words = UINT32_MAX;
+    if (words > (size_t)UINT32_MAX || words > (size_t)(configSTACK_DEPTH_TYPE)-1) {
+        /* More than the kernel's depth type holds (16 bits before V11): it
+         * would wrap to a small stack. */
+        release(t);
+        return RTIPC_ENOMEM;
+    }
 
     /* Suspend the scheduler so the task cannot run before its descriptor is
      * attached to it. */
