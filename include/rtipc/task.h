@@ -85,7 +85,8 @@ typedef struct {
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  * Port notes: FreeRTOS: a core other than 0 needs configNUMBER_OF_CORES > 1
  * and configUSE_CORE_AFFINITY, else RTIPC_EINVAL; the stack comes from
- * pvPortMalloc.
+ * pvPortMalloc, at least configMINIMAL_STACK_SIZE words; more words than
+ * configSTACK_DEPTH_TYPE holds is RTIPC_ENOMEM.
  */
 int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out);
 
@@ -138,6 +139,9 @@ int rtipc_task_delete(rtipc_task_t *task);
  * The calling task (adopting the calling thread if rtipc did not create it).
  * Context: task. Never blocks. Returns NULL only if memory for adopting a
  * foreign thread is exhausted.
+ * Port notes: FreeRTOS adopts a kernel task rtipc did not create, with its
+ * kernel name and priority; it ends with rtipc_task_delete(NULL), which
+ * closes its handle (a bare vTaskDelete leaves the handle open).
  */
 rtipc_task_t *rtipc_task_current(void);
 
@@ -212,10 +216,13 @@ int rtipc_task_core(const rtipc_task_t *task);
  */
 rtipc_sched_policy_t rtipc_sched_policy(void);
 
-/** "SCHED_FIFO" or "SCHED_OTHER (fallback: <reason>)". Context: any. */
+/** "SCHED_FIFO" or "SCHED_OTHER (fallback: <reason>)". Context: any.
+ *  Port notes: FreeRTOS: "FreeRTOS (fixed-priority preemptive)" or
+ *  "FreeRTOS (cooperative)", rtipc_sched_policy() RTIPC_SCHED_FIFO. */
 const char *rtipc_sched_policy_describe(void);
 
-/** Number of online cores. Context: any. Never blocks. */
+/** Number of online cores. Context: any. Never blocks.
+ *  Port notes: FreeRTOS: configNUMBER_OF_CORES (1 on the POSIX simulator). */
 int rtipc_core_count(void);
 
 #ifdef __cplusplus

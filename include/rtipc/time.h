@@ -57,7 +57,7 @@ static inline bool rtipc_timeout_is_no_wait(rtipc_timeout_t t) { return t.ns == 
  * CLOCK_MONOTONIC in nanoseconds.
  * Context: any. Never blocks. Thread-safe.
  * Port notes: FreeRTOS: tick resolution (the kernel's tick count times the
- * period).
+ * period), counted from the scheduler's start, so 0 until the first tick.
  */
 int64_t rtipc_time_ns(void);
 
@@ -87,6 +87,8 @@ double rtipc_cycles_hz(void);
  * Name of the counter behind rtipc_cycles(): "tsc", "cntvct" or
  * "clock_monotonic_raw".
  * Context: any. Never blocks. Thread-safe.
+ * Port notes: FreeRTOS: rtipcCONFIG_CYCLES_NAME ("application" when the
+ * board's FreeRTOSConfig.h names no counter), or "freertos_tick".
  */
 const char *rtipc_cycles_source(void);
 

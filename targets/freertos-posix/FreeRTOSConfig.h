@@ -75,6 +75,7 @@
 #define INCLUDE_xSemaphoreGetMutexHolder 1
 #define INCLUDE_xTimerPendFunctionCall 1
 #define INCLUDE_eTaskGetState 1
+#define INCLUDE_uxTaskGetStackHighWaterMark 1 /* tests/unit/test_task.c: a task's stack */
 
 /* rtipc: rtipc_cycles() reads the host's monotonic clock (sim_support.c),
  * as a board's configuration would name its cycle counter. */

@@ -11,6 +11,16 @@
 
 static int irq_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
 
+/* Run a timing case at hz. FreeRTOS keeps configTICK_RATE_HZ (tick.h, Port
+ * notes): the case then runs at that rate, and any other is refused. */
+static void use_tick_rate(uint32_t hz)
+{
+    if (RTIPC_PORT_FREERTOS)
+        assert_int_equal(rtipc_tick_set_rate(hz), hz == rtipc_tick_rate() ? RTIPC_OK : RTIPC_ENOTSUP);
+    else
+        assert_int_equal(rtipc_tick_set_rate(hz), RTIPC_OK);
+}
+
 /* ---- context ------------------------------------------------------------ */
 typedef struct {
     _Atomic int ran;
@@ -34,7 +44,8 @@ static void handler_runs_on_its_core_in_interrupt_context(void **state)
     assert_int_equal(rtipc_irq_create(irq_core(), probe_handler, &p, &irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_trigger(irq), RTIPC_OK);
     assert_true(wait_for_flag((volatile int *)&p.ran, 1, 2000));
-    assert_int_equal(p.cpu, irq_core());
+    if (!RTIPC_PORT_FREERTOS) /* the simulator's host CPU is not a simulated core */
+        assert_int_equal(p.cpu, irq_core());
     assert_true(p.in_interrupt);
     assert_int_equal(p.core, irq_core());
     assert_false(rtipc_in_interrupt());
@@ -327,6 +338,14 @@ static void run_handoffs(receiver_t *r, handoff_isr_t *h, int n)
         assert_true(wait_for_flag((volatile int *)&h->handled, 1, 5000));
         assert_true(h->woken); /* the receiver outranks an idle core */
         r->sent_tick[i] = h->sent_tick;
+        if (RTIPC_PORT_FREERTOS) {
+            /* One core: the task that triggered is the interrupted one. It
+             * makes no rescheduling call until the receiver ran, so only the
+             * handler's yield or the tick can have released it. */
+            int64_t until = rtipc_time_ns() + 5000000000LL;
+            while (__atomic_load_n(&r->woke_at[i], __ATOMIC_ACQUIRE) == 0 && rtipc_time_ns() < until)
+                ;
+        }
     }
     join_task(t);
     assert_int_equal(r->errors, 0);
@@ -337,7 +356,7 @@ static void run_handoffs(receiver_t *r, handoff_isr_t *h, int n)
 static void with_yield_the_task_runs_right_after_the_handler(void **state)
 {
     (void)state;
-    assert_int_equal(rtipc_tick_set_rate(1000), RTIPC_OK);
+    use_tick_rate(1000);
     static receiver_t r;
     static handoff_isr_t h;
     memset(&r, 0, sizeof r);
@@ -355,7 +374,7 @@ static void without_yield_the_task_waits_for_the_next_tick(void **state)
 {
     (void)state;
     /* A slow tick makes "at the tick" unmistakable from "at once". */
-    assert_int_equal(rtipc_tick_set_rate(50), RTIPC_OK);
+    use_tick_rate(50);
     int64_t period = rtipc_tick_period_ns();
     static receiver_t r;
     static handoff_isr_t h;
@@ -370,8 +389,8 @@ static void without_yield_the_task_waits_for_the_next_tick(void **state)
     }
     qsort(r.latency, 8, sizeof r.latency[0], cmp64);
     print_message("no-yield: handoff p50 %.2f ms (tick %.1f ms)\n", r.latency[4] / 1e6, period / 1e6);
-    assert_true(r.latency[4] > 1000000); /* the median is nowhere near immediate */
-    assert_int_equal(rtipc_tick_set_rate(1000), RTIPC_OK);
+    assert_true(r.latency[4] > period / 20); /* the median is nowhere near immediate */
+    use_tick_rate(1000);
 }
 
 /* The interrupted task: spins on core 1 (below the receiver's priority), and
@@ -467,18 +486,31 @@ static void run_reschedule_case(rtipc_sem_t *give)
     assert_true(after_call < 5000000);                     /* and not at a later call */
     assert_int_equal(rtipc_irq_delete(irq), RTIPC_OK);
     assert_int_equal(rtipc_queue_delete(r.q), RTIPC_OK);
-    assert_int_equal(rtipc_tick_set_rate(1000), RTIPC_OK);
+    use_tick_rate(1000);
 }
+
+/* These need a second core: the main thread triggers the interrupt while the
+ * interrupted task spins on the interrupt's core, and a slow tick (FreeRTOS
+ * keeps configTICK_RATE_HZ) to stay out of the way. */
+#define SKIP_UNLESS_INTERRUPTED_TASK_ELSEWHERE()                                                    \
+    do {                                                                                          \
+        if (RTIPC_PORT_FREERTOS && rtipc_core_count() < 2) {                                      \
+            print_message("needs two cores and a slow tick: the simulator has one and 1 kHz\n");  \
+            skip();                                                                               \
+        }                                                                                         \
+    } while (0)
 
 static void without_yield_the_task_runs_when_the_interrupted_task_reschedules(void **state)
 {
     (void)state;
+    SKIP_UNLESS_INTERRUPTED_TASK_ELSEWHERE();
     run_reschedule_case(NULL);
 }
 
 static void without_yield_the_task_runs_when_the_interrupted_task_readies_a_task(void **state)
 {
     (void)state;
+    SKIP_UNLESS_INTERRUPTED_TASK_ELSEWHERE();
     rtipc_sem_t *s;
     assert_int_equal(rtipc_sem_create_binary(&s), RTIPC_OK);
     run_reschedule_case(s);

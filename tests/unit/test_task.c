@@ -21,6 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#if RTIPC_PORT_FREERTOS
+#include "FreeRTOS.h"
+#include "task.h"
+/* Single-core kernels before V11 do not know it. */
+#ifndef configNUMBER_OF_CORES
+#define configNUMBER_OF_CORES 1
+#endif
+#endif
+
 extern char **environ;
 
 #define MS (INT64_C(1000000))
@@ -148,7 +157,8 @@ static void create_pinned_runs_on_its_core(void **state)
         assert_int_equal(rtipc_task_core(t), c);
         join_task(t);
         assert_int_equal(o.runs, 40);
-        assert_int_equal(o.off_core, 0);
+        if (!RTIPC_PORT_FREERTOS) /* the simulator's host CPU is not a simulated core */
+            assert_int_equal(o.off_core, 0);
         if (!RTIPC_PORT_FREERTOS) { /* the kernel pins it, not the host's affinity mask */
             assert_int_equal(o.cpu_count, 1);
             assert_int_equal(o.has_core, 1);
@@ -207,9 +217,19 @@ typedef struct {
     int got;
 } stack_obs_t;
 
+/* Room a task's own frames use on its stack before it measures it. */
+#define STACK_USED_MAX (8 * 1024)
+
 static void stack_body(void *arg)
 {
     stack_obs_t *o = arg;
+#if RTIPC_PORT_FREERTOS
+    /* The kernel's stack, not the simulator's host thread's: what is still
+     * free of it, a little less than its size. */
+    o->stack = (size_t)uxTaskGetStackHighWaterMark(NULL) * sizeof(StackType_t) + STACK_USED_MAX;
+    o->got = 1;
+    return;
+#endif
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) == 0) {
         size_t size = 0;
@@ -230,10 +250,22 @@ static void create_stack_size(void **state)
         rtipc_task_config_t cfg = {.name = "stack", .core = RTIPC_CORE_ANY, .stack_size = asked[i],
                                    .entry = stack_body, .arg = &o};
         rtipc_task_t *t = NULL;
+#if RTIPC_PORT_FREERTOS
+        if (asked[i] / sizeof(StackType_t) > (size_t)(configSTACK_DEPTH_TYPE)-1) {
+            /* task.h, Port notes: the kernel's depth type cannot say it. */
+            assert_int_equal(rtipc_task_create(&cfg, &t), RTIPC_ENOMEM);
+            continue;
+        }
+#endif
         assert_int_equal(rtipc_task_create(&cfg, &t), RTIPC_OK);
         join_task(t);
         assert_int_equal(o.got, 1);
+#if RTIPC_PORT_FREERTOS
+        /* task.h, Port notes: at least configMINIMAL_STACK_SIZE words. */
+        assert_true(o.stack >= (size_t)configMINIMAL_STACK_SIZE * sizeof(StackType_t));
+#else
         assert_true(o.stack >= 64 * 1024); /* raised to the minimum */
+#endif
         assert_true(o.stack >= asked[i]);
     }
 }
@@ -285,9 +317,12 @@ static void core_count(void **state)
     (void)state;
     int n = rtipc_core_count();
     assert_true(n >= 1);
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    long online = RTIPC_PORT_FREERTOS ? 0 : sysconf(_SC_NPROCESSORS_ONLN);
     if (online > 0)
         assert_int_equal(n, online);
+#if RTIPC_PORT_FREERTOS
+    assert_int_equal(n, configNUMBER_OF_CORES); /* task.h, Port notes */
+#endif
     assert_int_equal(rtipc_task_core(NULL), RTIPC_EINVAL);
 }
 
@@ -382,6 +417,7 @@ typedef struct {
     char name[16];
     int prio;
     int core;
+    int done;
 } foreign_obs_t;
 
 /* The priority rtipc derives for a thread it adopts, given this thread's
@@ -397,21 +433,68 @@ static int adopted_priority(void)
     return p < 0 ? 0 : p >= RTIPC_PRIORITY_LEVELS ? RTIPC_PRIORITY_LEVELS - 1 : p;
 }
 
-static void *foreign_thread(void *arg)
+/* What a thread rtipc did not create sees of itself. */
+static void observe_self(foreign_obs_t *o)
 {
-    foreign_obs_t *o = arg;
     o->seen = rtipc_task_current();
     o->seen_again = rtipc_task_current();
     const char *n = rtipc_task_name(o->seen);
     snprintf(o->name, sizeof o->name, "%s", n ? n : "(null)");
     o->prio = rtipc_task_priority(o->seen);
     o->core = rtipc_task_core(o->seen);
+}
+
+static void *foreign_thread(void *arg)
+{
+    observe_self(arg);
     return NULL;
 }
+
+#if RTIPC_PORT_FREERTOS
+/* A FreeRTOS task rtipc did not create: adopted on its first rtipc call, it
+ * ends through rtipc_task_delete(NULL), which releases what adoption made. */
+static void foreign_kernel_task(void *arg)
+{
+    foreign_obs_t *o = arg;
+    observe_self(o);
+    __atomic_store_n(&o->done, 1, __ATOMIC_RELEASE);
+    rtipc_task_delete(NULL);
+}
+
+/* task.h, Port notes: an adopted FreeRTOS task keeps its kernel name and
+ * priority. */
+static void current_in_main_and_foreign_kernel_tasks(void)
+{
+    rtipc_task_t *me = rtipc_task_current();
+    assert_non_null(me);
+    assert_ptr_equal(rtipc_task_current(), me);
+    assert_string_equal(rtipc_task_name(me), pcTaskGetName(NULL));
+    assert_int_equal(rtipc_task_priority(me), (int)uxTaskPriorityGet(NULL));
+    assert_int_equal(rtipc_task_core(me), RTIPC_CORE_ANY);
+
+    static foreign_obs_t o;
+    memset(&o, 0, sizeof o);
+    assert_int_equal(xTaskCreate(foreign_kernel_task, "kern", 4096, &o, 2, NULL), pdPASS);
+    assert_true(wait_for_flag(&o.done, 1, 5000));
+    sleep_ms(2); /* the idle task frees the deleted task */
+    assert_non_null(o.seen);
+    assert_ptr_equal(o.seen, o.seen_again);
+    assert_ptr_not_equal(o.seen, me);
+    assert_string_equal(o.name, "kern");
+    assert_int_equal(o.prio, 2);
+    assert_int_equal(o.core, RTIPC_CORE_ANY);
+    assert_null(rtipc_task_name(o.seen)); /* it has ended: refused */
+    assert_int_equal(rtipc_task_priority(o.seen), RTIPC_EINVAL);
+}
+#endif
 
 static void current_in_main_and_foreign_threads(void **state)
 {
     (void)state;
+#if RTIPC_PORT_FREERTOS
+    current_in_main_and_foreign_kernel_tasks();
+    return;
+#endif
     rtipc_task_t *me = rtipc_task_current();
     assert_non_null(me);
     assert_ptr_equal(rtipc_task_current(), me);
@@ -594,6 +677,7 @@ static void self_deleting(void *arg)
     set_flag(&o->after, 1); /* never runs */
 }
 
+#if !RTIPC_PORT_FREERTOS
 static void *foreign_self_deleting(void *arg)
 {
     self_del_obs_t *o = arg;
@@ -605,6 +689,22 @@ static void *foreign_self_deleting(void *arg)
     set_flag(&o->after, 1); /* never runs */
     return NULL;
 }
+#endif
+
+#if RTIPC_PORT_FREERTOS
+/* The FreeRTOS form of a foreign thread: a kernel task rtipc did not create. */
+static void foreign_kernel_self_deleting(void *arg)
+{
+    self_del_obs_t *o = arg;
+    if (rtipc_task_current() == NULL) { /* adopt it */
+        vTaskDelete(NULL);
+        return;
+    }
+    set_flag(&o->before, 1);
+    rtipc_task_delete(NULL);
+    set_flag(&o->after, 1); /* never runs */
+}
+#endif
 
 /* A task deleting itself while another task deletes it: exactly one of the
  * two releases the descriptor (the deleter joins, or finds the task gone and
@@ -665,11 +765,18 @@ static void self_delete_ends_task(void **state)
     }
     /* An adopted thread may delete itself too: it ends, and its pthread can be
      * joined as usual. */
+#if RTIPC_PORT_FREERTOS
+    static self_del_obs_t o = {0, 0, 0, 0};
+    assert_int_equal(xTaskCreate(foreign_kernel_self_deleting, "kern", 4096, &o, 3, NULL), pdPASS);
+    assert_true(wait_for_flag(&o.before, 1, 5000));
+    sleep_ms(5);
+#else
     self_del_obs_t o = {0, 0, 0, 0};
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, foreign_self_deleting, &o), 0);
     assert_int_equal(pthread_join(th, NULL), 0);
     assert_int_equal(get_flag(&o.before), 1);
+#endif
     assert_int_equal(get_flag(&o.after), 0);
 }
 
@@ -694,13 +801,14 @@ typedef struct {
     rtipc_task_t *target;
     int started;
     int returned; /* the join or delete returned (it must not: it was deleted) */
+    int rc;       /* what the join returned */
 } waiter_obs_t;
 
 static void joins_target(void *arg)
 {
     waiter_obs_t *o = arg;
     set_flag(&o->started, 1);
-    rtipc_task_join(o->target);
+    o->rc = rtipc_task_join(o->target);
     set_flag(&o->returned, 1);
 }
 
@@ -723,12 +831,24 @@ static void delete_blocked_in_join_or_delete(void **state)
         busy_t *bt = &busy[in_delete];
         rtipc_task_t *target = NULL;
         assert_int_equal(create("target", 2, RTIPC_CORE_ANY, busy_until, bt, &target), RTIPC_OK);
-        waiter_obs_t o = {target, 0, 0};
+        waiter_obs_t o = {target, 0, 0, 0};
         rtipc_task_t *w = NULL;
         assert_int_equal(create("waiter", 2, RTIPC_CORE_ANY, in_delete ? deletes_target : joins_target, &o, &w),
                          RTIPC_OK);
         assert_true(wait_for_flag(&o.started, 1, 10000));
         sleep_ms(20); /* it is inside the join / delete now */
+        if (RTIPC_PORT_FREERTOS && in_delete) {
+            /* task.h, Port notes: the target ended at once, where it was, so
+             * the delete did not wait; the deleter has returned. */
+            assert_int_equal(get_flag(&o.returned), 1);
+            assert_int_equal(rtipc_task_join(target), RTIPC_EINVAL);
+            set_flag(&bt->stop, 1);
+            sleep_ms(20);
+            assert_int_equal(get_flag(&bt->done), 0);
+            assert_int_equal(rtipc_task_delete(w), RTIPC_OK); /* ended, not joined yet: released */
+            assert_int_equal(rtipc_task_join(w), RTIPC_EINVAL);
+            continue;
+        }
         int64_t t0 = rtipc_time_ns();
         assert_int_equal(rtipc_task_delete(w), RTIPC_OK);
         assert_true(rtipc_time_ns() - t0 < 2000 * MS);
@@ -742,6 +862,40 @@ static void delete_blocked_in_join_or_delete(void **state)
         } else {
             assert_int_equal(rtipc_task_join(target), RTIPC_OK);
         }
+    }
+}
+
+static void self_deletes_when_notified(void *arg)
+{
+    (void)arg;
+    rtipc_notify_take(0, true, NULL, RTIPC_FOREVER);
+    rtipc_task_delete(NULL);
+}
+
+/* One join per task: while a task joins it, a second join or a delete is
+ * refused, and the first join still completes. A target that deletes itself
+ * while joined ends the join. */
+static void second_join_is_refused(void **state)
+{
+    (void)state;
+    for (int self_delete = 0; self_delete < 2; ++self_delete) {
+        rtipc_task_t *target = NULL;
+        assert_int_equal(create("target", 2, RTIPC_CORE_ANY, self_delete ? self_deletes_when_notified : until_notified,
+                                NULL, &target),
+                         RTIPC_OK);
+        static waiter_obs_t o;
+        o = (waiter_obs_t){target, 0, 0, 12345};
+        rtipc_task_t *j = NULL;
+        assert_int_equal(create("joiner", 2, RTIPC_CORE_ANY, joins_target, &o, &j), RTIPC_OK);
+        assert_true(wait_for_flag(&o.started, 1, 10000));
+        sleep_ms(20); /* it waits in the join now */
+        assert_int_equal(rtipc_task_join(target), RTIPC_EINVAL);
+        assert_int_equal(rtipc_task_delete(target), RTIPC_EINVAL);
+        assert_int_equal(rtipc_notify_give(target, 0), RTIPC_OK);
+        assert_true(wait_for_flag(&o.returned, 1, 10000));
+        assert_int_equal(o.rc, RTIPC_OK);
+        assert_int_equal(rtipc_task_priority(target), RTIPC_EINVAL);
+        join_task(j);
     }
 }
 
@@ -759,8 +913,12 @@ static void deletes_other_at_go(void *arg)
      * first still goes on to delete the other. */
     struct timespec ts = {0, 20000};
     set_flag(&m->started, 1);
-    while (!get_flag(m->go))
-        nanosleep(&ts, NULL);
+    while (!get_flag(m->go)) {
+        if (RTIPC_PORT_FREERTOS)
+            rtipc_task_delay(rtipc_ms(1)); /* one core: the main task sets go */
+        else
+            nanosleep(&ts, NULL);
+    }
     rtipc_task_delete(m->other);
     set_flag(&m->returned, 1);
     rtipc_task_delay(RTIPC_FOREVER);
@@ -788,6 +946,21 @@ static void mutual_deletion_ends_both(void **state)
         assert_true(wait_for_flag(&a->started, 1, 10000));
         assert_true(wait_for_flag(&b->started, 1, 10000));
         set_flag(go, 1);
+        if (RTIPC_PORT_FREERTOS) {
+            /* task.h, Port notes: the first to run ends the other at once,
+             * before that one reached its own call; it returns, and lives
+             * on until the main task deletes it. */
+            sleep_ms(20);
+            assert_int_equal(get_flag(&a->returned) + get_flag(&b->returned), 1);
+            rtipc_task_t *survivor = get_flag(&a->returned) ? ta : tb;
+            rtipc_task_t *ended = survivor == ta ? tb : ta;
+            assert_int_equal(rtipc_task_priority(ended), RTIPC_EINVAL);
+            assert_int_equal(rtipc_task_delete(ended), RTIPC_EINVAL);
+            assert_int_equal(rtipc_task_priority(survivor), 3);
+            assert_int_equal(rtipc_task_delete(survivor), RTIPC_OK);
+            assert_int_equal(rtipc_task_priority(survivor), RTIPC_EINVAL);
+            continue;
+        }
         /* Both end: neither handle names a live task within a second. */
         int ended = 0;
         for (int i = 0; i < 1000 && !ended; ++i) {
@@ -810,11 +983,13 @@ static void mutual_deletion_ends_both(void **state)
 
 /* ---- stale handles ------------------------------------------------------------ */
 
+#if !RTIPC_PORT_FREERTOS
 static void *foreign_takes_handle(void *arg)
 {
     *(rtipc_task_t **)arg = rtipc_task_current();
     return NULL;
 }
+#endif
 
 typedef struct {
     int given;
@@ -849,9 +1024,19 @@ static void stale_handle_reaches_nobody(void **state)
 
     /* An adopted thread's handle ends with the thread. */
     rtipc_task_t *adopted = NULL;
+#if RTIPC_PORT_FREERTOS
+    /* task.h, Port notes: an adopted FreeRTOS task ends through rtipc. */
+    static foreign_obs_t fo;
+    memset(&fo, 0, sizeof fo);
+    assert_int_equal(xTaskCreate(foreign_kernel_task, "kern", 4096, &fo, 2, NULL), pdPASS);
+    assert_true(wait_for_flag(&fo.done, 1, 5000));
+    sleep_ms(2);
+    adopted = fo.seen;
+#else
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, foreign_takes_handle, &adopted), 0);
     assert_int_equal(pthread_join(th, NULL), 0);
+#endif
     assert_non_null(adopted);
     slot_obs_t o2 = {0, 0};
     rtipc_task_t *next = NULL;
@@ -877,9 +1062,15 @@ typedef struct {
 
 static void kernel_sched(int *policy, int *prio)
 {
+#if RTIPC_PORT_FREERTOS
+    /* The FreeRTOS kernel's view; the host thread's policy means nothing. */
+    *policy = -1;
+    *prio = (int)uxTaskPriorityGet(NULL);
+#else
     struct sched_param sp = {0};
     *policy = sched_getscheduler(0);
     *prio = sched_getparam(0, &sp) == 0 ? sp.sched_priority : -1;
+#endif
 }
 
 static void prio_body(void *arg)
@@ -923,7 +1114,11 @@ static void priorities(void **state)
     assert_int_equal(o.rc_set_self, RTIPC_OK);
     assert_int_equal(o.prio_self, 9);
     assert_int_equal(o.eff_self, 9);
-    if (rtipc_sched_policy() == RTIPC_SCHED_FIFO) {
+    if (RTIPC_PORT_FREERTOS) { /* rtipc priorities are the kernel's */
+        assert_int_equal(o.kprio_created, 3);
+        assert_int_equal(o.kprio_set, 7);
+        assert_int_equal(o.kprio_self, 9);
+    } else if (rtipc_sched_policy() == RTIPC_SCHED_FIFO) {
         assert_int_equal(o.pt_policy, SCHED_FIFO);
         assert_int_equal(o.pt_prio, RTIPC_FIFO_BASE + 3);
         assert_int_equal(o.kpolicy_created, SCHED_FIFO);
@@ -977,7 +1172,9 @@ static void sched_policy_in_force(void **state)
     const char *d = rtipc_sched_policy_describe();
     assert_non_null(d);
     assert_true(strlen(d) > 0);
-    if (p == RTIPC_SCHED_FIFO)
+    if (RTIPC_PORT_FREERTOS) /* task.h, Port notes */
+        assert_int_equal(strncmp(d, "FreeRTOS (", 10), 0);
+    else if (p == RTIPC_SCHED_FIFO)
         assert_string_equal(d, "SCHED_FIFO");
     else
         assert_int_equal(strncmp(d, "SCHED_OTHER (fallback", 21), 0);
@@ -988,7 +1185,10 @@ static void sched_policy_in_force(void **state)
         rtipc_task_t *t = NULL;
         assert_int_equal(create("sched", prios[i], test_core(0), sched_body, &o, &t), RTIPC_OK);
         join_task(t);
-        if (p == RTIPC_SCHED_FIFO) {
+        if (RTIPC_PORT_FREERTOS) {
+            assert_int_equal(p, RTIPC_SCHED_FIFO);
+            assert_int_equal(o.kprio, (int)prios[i]);
+        } else if (p == RTIPC_SCHED_FIFO) {
             assert_int_equal(o.pt_policy, SCHED_FIFO);
             assert_int_equal(o.pt_prio, RTIPC_FIFO_BASE + (int)prios[i]);
             assert_int_equal(o.kpolicy, SCHED_FIFO);
@@ -1081,6 +1281,7 @@ static int sched_other_child(void)
 static void sched_other_fallback(void **state)
 {
     (void)state;
+    SKIP_ON_FREERTOS("the SCHED_OTHER fallback is a Linux scheduling policy (RTIPC_SCHED=other)");
     /* A fresh process (exec, not just fork: the policy of this process is
      * already decided and a fork would inherit the decision). */
     size_t n = 0;
@@ -1172,6 +1373,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(join_finished_task),
         cmocka_unit_test(join_invalid),
         cmocka_unit_test(join_self_is_deadlock),
+        cmocka_unit_test(second_join_is_refused),
         cmocka_unit_test(current_in_main_and_foreign_threads),
         cmocka_unit_test(delay_sleeps_about_the_time),
         cmocka_unit_test(delete_blocked_on_queue),

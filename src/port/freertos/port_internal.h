@@ -226,6 +226,7 @@ static inline bool rtipc__fr_spin_ok(int64_t ns)
 /* ---- tasks -------------------------------------------------------------------- */
 #define RTIPC__FR_TASK_CREATED 0x1u        /* by rtipc_task_create: joinable */
 #define RTIPC__FR_TASK_ADOPTED 0x2u        /* a task rtipc did not create */
+#define RTIPC__FR_TASK_CLAIMED 0x4u        /* a join is under way (critical section) */
 
 struct rtipc__fr_parked;
 struct rtipc__fr_bytebuf;
@@ -246,6 +247,7 @@ struct rtipc__fr_task {
     struct rtipc__fr_parked **parked_list; /* ... and that list */
     struct rtipc__fr_bytebuf *in_bytebuf;  /* a stream/message buffer it may block in */
     bool in_bytebuf_writer;                /* ... on its writing side */
+    struct rtipc__fr_task *joining;        /* the task it waits for in rtipc_task_join */
     rtipc_task_fn entry;
     void *arg;
     int core;

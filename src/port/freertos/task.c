@@ -92,15 +92,28 @@ struct rtipc__fr_task *rtipc__fr_self(void)
     return t;
 }
 
-static void release(struct rtipc__fr_task *t)
+/* Take a descriptor off the live list and close its handle: from here on no
+ * call reaches it. Critical sections only (the scheduler may be suspended). */
+static void retire(struct rtipc__fr_task *t)
+{
+    untrack(t);
+    rtipc__handle_close((uintptr_t)t->id);
+}
+
+/* Free a retired descriptor. */
+static void dispose(struct rtipc__fr_task *t)
 {
     rtipc__fr_wdt_forget(t); /* a subscription ends with its task */
-    untrack(t);
-    /* From here on its handle is refused, before the memory goes. */
-    rtipc__handle_close((uintptr_t)t->id);
     if (t->flags & RTIPC__FR_TASK_CREATED)
         vSemaphoreDelete(t->done);
     vPortFree(t);
+}
+
+static void release(struct rtipc__fr_task *t)
+{
+    rtipc__fr_wdt_forget(t); /* before the handle closes, as the watchdog expects */
+    retire(t);
+    dispose(t);
 }
 
 static void trampoline(void *arg)
@@ -172,8 +185,12 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
 #endif
     if (words < (size_t)configMINIMAL_STACK_SIZE)
         words = configMINIMAL_STACK_SIZE;
-    if (words > (size_t)UINT32_MAX)
-        words = UINT32_MAX;
+    if (words > (size_t)UINT32_MAX || words > (size_t)(configSTACK_DEPTH_TYPE)-1) {
+        /* More than the kernel's depth type holds (16 bits before V11): it
+         * would wrap to a small stack. */
+        release(t);
+        return RTIPC_ENOMEM;
+    }
 
     /* Suspend the scheduler so the task cannot run before its descriptor is
      * attached to it. */
@@ -211,9 +228,27 @@ int rtipc_task_join(rtipc_task_t *handle)
     struct rtipc__fr_task *task = rtipc__fr_task_get(handle);
     if (!task || !(task->flags & RTIPC__FR_TASK_CREATED))
         return RTIPC_EINVAL;
-    if (task == rtipc__fr_task_of(NULL))
+    struct rtipc__fr_task *self = rtipc__fr_task_of(NULL);
+    if (task == self)
         return RTIPC_EDEADLOCK;
+    /* One join at a time: a second joiner would wait on a semaphore the
+     * first one deletes. A joiner that is deleted gives its claim back
+     * (rtipc_task_delete), so another task can still join. */
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    bool claimed = (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+    if (!claimed) {
+        task->flags |= RTIPC__FR_TASK_CLAIMED;
+        if (self)
+            self->joining = task;
+    }
+    rtipc__fr_exit(c);
+    if (claimed)
+        return RTIPC_EINVAL;
     (void)xSemaphoreTake(task->done, portMAX_DELAY);
+    c = rtipc__fr_enter();
+    if (self)
+        self->joining = NULL;
+    rtipc__fr_exit(c);
     release(task);
     return RTIPC_OK;
 }
@@ -226,18 +261,40 @@ int rtipc_task_delete(rtipc_task_t *handle)
     struct rtipc__fr_task *task = handle ? rtipc__fr_task_get(handle) : NULL;
     if (handle == NULL || (task != NULL && task == self)) {
         if (self) {
+            rtipc__fr_wdt_forget(self); /* may take the watchdog's lock: first */
             vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
-            release(self);
+            vTaskSuspendAll(); /* no join starts between the check and the release */
+            RTIPC__FR_TASK_CRIT_ENTER();
+            bool claimed = (self->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+            RTIPC__FR_TASK_CRIT_EXIT();
+            if (claimed) {
+                /* A task waits in rtipc_task_join: it ends as if entry had
+                 * returned, and the joiner releases it. */
+                self->ended = true;
+                (void)xSemaphoreGive(self->done);
+            } else {
+                release(self);
+            }
+            (void)xTaskResumeAll();
         }
         vTaskDelete(NULL);
         for (;;) {
         } /* not reached */
     }
-    if (!task || !(task->flags & RTIPC__FR_TASK_CREATED))
-        return RTIPC_EINVAL;
     /* FreeRTOS deletes at once, wherever the target is (docs/porting.md). If
-     * its entry had already returned it is deleting itself: only release. */
+     * its entry had already returned it is deleting itself: only release.
+     * Looked up again with the scheduler suspended, and retired before it
+     * resumes: a concurrent delete or join then finds the handle closed. */
     vTaskSuspendAll();
+    task = rtipc__fr_task_get(handle);
+    RTIPC__FR_TASK_CRIT_ENTER();
+    bool refused = !task || !(task->flags & RTIPC__FR_TASK_CREATED) || (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+    RTIPC__FR_TASK_CRIT_EXIT();
+    if (refused) {
+        /* Not ours to end, or another task joins it and will release it. */
+        (void)xTaskResumeAll();
+        return RTIPC_EINVAL;
+    }
     if (uxSemaphoreGetCount(task->done) == 0) {
         /* Take it out of what it waits in, so the object can still be
          * deleted and no list keeps a node from its stack. */
@@ -246,13 +303,16 @@ int rtipc_task_delete(rtipc_task_t *handle)
             --*task->waiting_on;
         if (task->parked)
             rtipc__fr_park_unlink(task->parked_list, task->parked);
+        if (task->joining) /* its join ends unfinished: another may join */
+            task->joining->flags &= ~RTIPC__FR_TASK_CLAIMED;
         RTIPC__FR_TASK_CRIT_EXIT();
         if (task->in_bytebuf)
             rtipc__fr_bytebuf_abandon(task->in_bytebuf, task->in_bytebuf_writer);
         vTaskDelete(task->handle);
     }
+    retire(task);
     (void)xTaskResumeAll();
-    release(task);
+    dispose(task); /* may block on the watchdog's lock: not suspended */
     return RTIPC_OK;
 }
 
