@@ -319,7 +319,8 @@ static void set_post(struct rtipc_queueset *h, void *member, size_t times)
     }
 }
 
-/* A member was reset: its events leave the set, the others keep their order. */
+/* A member was reset or removed: its events leave the set, the others keep
+ * their order. */
 static void set_forget(struct rtipc_queueset *h, void *member)
 {
     t_obj_t *t = h ? set_of(h) : NULL;
@@ -1887,6 +1888,7 @@ static void op_queueset(void)
              : kind == 1 ? rtipc_queueset_remove_sem(o->h, m.h)
                          : rtipc_queueset_remove_ringbuf(o->h, m.h);
         if (expect_task("rtipc_queueset_remove", rc, want) && rc == RTIPC_OK) {
+            set_forget(self, m.h); /* its events leave with it (queueset.h) */
             *m.set = NULL;
             o->used_cap -= m.cap;
             o->members--;
