@@ -25,6 +25,7 @@ set(RTIPC_FREERTOS_SOURCES
     src/common/spsc.c
     src/common/mailbox.c
     src/common/create.c
+    src/common/task_lookup.c
     src/common/handle.c
     src/port/freertos/core_hooks.c
     src/port/freertos/irq.c

@@ -90,6 +90,14 @@ uintptr_t rtipc__handle_open(void *obj, unsigned kind)
     return ((uintptr_t)tag << RTIPC__HANDLE_INDEX_BITS) | index;
 }
 
+uintptr_t rtipc__handle_open_or_free(void *obj, unsigned kind, size_t align)
+{
+    uintptr_t h = rtipc__handle_open(obj, kind);
+    if (h == 0)
+        rtipc__port_free(obj, align);
+    return h;
+}
+
 void rtipc__handle_close(uintptr_t h)
 {
     uint32_t tag = (uint32_t)(h >> RTIPC__HANDLE_INDEX_BITS);

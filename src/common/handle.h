@@ -93,6 +93,11 @@ extern rtipc__handle_slot_t *_Atomic rtipc__handle_chunks[RTIPC__HANDLE_MAX_CHUN
  * context the port's handle lock allows. */
 uintptr_t rtipc__handle_open(void *obj, unsigned kind);
 
+/* rtipc__handle_open for a freshly made @p obj whose only undo is to free
+ * it: the handle, or 0 with the block given back to the port's allocator
+ * (rtipc__port_free with @p align, as allocated). Task context. */
+uintptr_t rtipc__handle_open_or_free(void *obj, unsigned kind, size_t align);
+
 /* Close an open handle: from now on it is refused. The slot is reused
  * later (first in, first out). Closing a stale handle does nothing. */
 void rtipc__handle_close(uintptr_t h);

@@ -24,6 +24,7 @@
 #include "irq_port.h"
 #include "../../common/port.h"
 #include "port_internal.h"
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "rtipc/irq.h"
 #include "rtipc/port_freertos.h"
@@ -213,15 +214,13 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
     int rc = rtipc__fr_irq_hw_init();
     if (rc != RTIPC_OK)
         return rc;
-    struct rtipc__fr_irq *irq = pvPortMalloc(sizeof *irq);
+    struct rtipc__fr_irq *irq = RTIPC__CREATE_ALLOC(true, struct rtipc__fr_irq, 0, &rc);
     if (!irq)
-        return RTIPC_ENOMEM;
+        return rc;
     *irq = (struct rtipc__fr_irq){.handler = handler, .arg = arg};
-    uintptr_t h = rtipc__handle_open(irq, RTIPC__H_IRQ);
-    if (h == 0) {
-        vPortFree(irq);
+    uintptr_t h = rtipc__handle_open_or_free(irq, RTIPC__H_IRQ, _Alignof(struct rtipc__fr_irq));
+    if (h == 0)
         return RTIPC_ENOMEM;
-    }
     RTIPC__FR_TASK_CRIT_ENTER();
     irq->next = sources;
     sources = irq;

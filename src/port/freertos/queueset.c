@@ -37,6 +37,29 @@ static struct rtipc__fr_queueset *get(const rtipc_queueset_t *handle)
     return rtipc__handle_get(handle, RTIPC__H_QUEUESET);
 }
 
+/* The kernel's set in @p set (its events in the block after it, where the
+ * kernel has static sets), and its handle. */
+static int init(struct rtipc__fr_queueset *set, size_t length, rtipc_queueset_t **out)
+{
+    memset(set, 0, sizeof *set);
+    set->length = (uint32_t)length;
+    set->spin = RTIPC_SPIN_DEFAULT;
+#if RTIPC__FR_HAVE_QUEUE_SET_STATIC
+    set->handle = xQueueCreateSetStatic((UBaseType_t)length, (uint8_t *)(set + 1), &set->cb);
+#else
+    set->handle = xQueueCreateSet((UBaseType_t)length);
+    if (set->handle == NULL)
+        return RTIPC_ENOMEM;
+#endif
+    uintptr_t h = rtipc__fr_open(set, RTIPC__H_QUEUESET, NULL);
+    if (h == 0) {
+        vQueueDelete(set->handle);
+        return RTIPC_ENOMEM;
+    }
+    *out = (rtipc_queueset_t *)h;
+    return RTIPC_OK;
+}
+
 int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
 {
 #if RTIPC__FR_HAVE_QUEUE_SET_STATIC
@@ -49,26 +72,10 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
         RTIPC__CREATE_ALLOC(out && rtipc__queueset_length_ok(length), struct rtipc__fr_queueset, events, &rc);
     if (!set)
         return rc;
-    memset(set, 0, sizeof *set);
-    set->length = (uint32_t)length;
-    set->spin = RTIPC_SPIN_DEFAULT;
-#if RTIPC__FR_HAVE_QUEUE_SET_STATIC
-    set->handle = xQueueCreateSetStatic((UBaseType_t)length, (uint8_t *)(set + 1), &set->cb);
-#else
-    set->handle = xQueueCreateSet((UBaseType_t)length);
-    if (set->handle == NULL) {
+    rc = init(set, length, out);
+    if (rc != RTIPC_OK)
         vPortFree(set);
-        return RTIPC_ENOMEM;
-    }
-#endif
-    uintptr_t h = rtipc__fr_open(set, RTIPC__H_QUEUESET, NULL);
-    if (h == 0) {
-        vQueueDelete(set->handle);
-        vPortFree(set);
-        return RTIPC_ENOMEM;
-    }
-    *out = (rtipc_queueset_t *)h;
-    return RTIPC_OK;
+    return rc;
 }
 
 int rtipc_queueset_delete(rtipc_queueset_t *handle)

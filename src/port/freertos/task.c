@@ -4,6 +4,7 @@
  * descriptor hangs off thread-local storage pointer rtipcCONFIG_TLS_INDEX. */
 #include <string.h>
 
+#include "../../common/task_lookup.h"
 #include "park.h"
 #include "bytebuf.h"
 #include "port_internal.h"
@@ -381,19 +382,9 @@ int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
     return RTIPC_OK;
 }
 
-const char *rtipc_task_name(const rtipc_task_t *handle)
-{
-    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
-    return task ? task->name : NULL;
-}
-
-int rtipc_task_core(const rtipc_task_t *handle)
-{
-    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
-    if (!task)
-        return RTIPC_EINVAL;
-    return task->core;
-}
+void *rtipc__port_task_live(const rtipc_task_t *handle) { return rtipc__fr_task_live(handle); }
+const char *rtipc__port_task_name(const void *task) { return ((const struct rtipc__fr_task *)task)->name; }
+int rtipc__port_task_core(const void *task) { return ((const struct rtipc__fr_task *)task)->core; }
 
 rtipc_sched_policy_t rtipc_sched_policy(void) { return RTIPC_SCHED_FIFO; }
 

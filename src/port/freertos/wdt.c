@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../common/task_lookup.h"
 #include "port_internal.h"
 #include "rtipc/wdt.h"
 
@@ -543,24 +544,12 @@ int rtipc_wdt_stop(void)
     return rc;
 }
 
-static struct rtipc__fr_task *resolve(rtipc_task_t *task, int *rc)
-{
-    if (!task) {
-        struct rtipc__fr_task *self = rtipc__fr_self();
-        *rc = self ? RTIPC_OK : RTIPC_ENOMEM;
-        return self;
-    }
-    struct rtipc__fr_task *t = rtipc__fr_task_live(task);
-    *rc = t ? RTIPC_OK : RTIPC_EINVAL;
-    return t;
-}
-
 int rtipc_wdt_add(rtipc_task_t *task)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc__fr_task *t = resolve(task, &rc);
+    struct rtipc__fr_task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
         return rc;
     make_locks();
@@ -584,7 +573,7 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc__fr_task *t = resolve(task, &rc);
+    struct rtipc__fr_task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
         return rc;
     make_locks();

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../common/create.h"
 #include "../../common/handle.h"
 #include "futex.h"
 #include "irq_internal.h"
@@ -311,27 +312,19 @@ static struct rtipc__irq *get(const rtipc_irq_t *handle) { return rtipc__handle_
 
 int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
 {
-    if (rtipc__in_interrupt)
-        return RTIPC_ECONTEXT;
-    if (!out || !handler || !core_ok(core))
-        return RTIPC_EINVAL;
-    struct rtipc__irq *irq = calloc(1, sizeof *irq);
+    int rc;
+    struct rtipc__irq *irq = RTIPC__CREATE_ALLOC(out && handler && core_ok(core), struct rtipc__irq, 0, &rc);
     if (!irq)
-        return RTIPC_ENOMEM;
-    int rc = start_cpu(core);
+        return rc;
+    rc = start_cpu(core);
     if (rc != RTIPC_OK) {
         free(irq);
         return rc;
     }
-    irq->core = core;
-    irq->handler = handler;
-    irq->arg = arg;
-    irq->timer_next = -1;
-    uintptr_t h = rtipc__handle_open(irq, RTIPC__H_IRQ);
-    if (h == 0) {
-        free(irq);
+    *irq = (struct rtipc__irq){.core = core, .handler = handler, .arg = arg, .timer_next = -1};
+    uintptr_t h = rtipc__handle_open_or_free(irq, RTIPC__H_IRQ, _Alignof(struct rtipc__irq));
+    if (h == 0)
         return RTIPC_ENOMEM;
-    }
     struct rtipc_cpu *cpu = &cpus[core];
     /* Both locks, as in delete: the interrupt thread walks the list under
      * cpu->lock to collect pending sources and under run_mutex alone to run

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../common/handle.h"
+#include "../../common/task_lookup.h"
 #include "futex.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
@@ -692,14 +693,6 @@ int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
     return RTIPC_OK;
 }
 
-const char *rtipc_task_name(const rtipc_task_t *handle)
-{
-    struct rtipc__task *t = rtipc__task_live(handle);
-    return t ? t->name : NULL;
-}
-
-int rtipc_task_core(const rtipc_task_t *handle)
-{
-    struct rtipc__task *t = rtipc__task_live(handle);
-    return t ? t->core : RTIPC_EINVAL;
-}
+void *rtipc__port_task_live(const rtipc_task_t *handle) { return rtipc__task_live(handle); }
+const char *rtipc__port_task_name(const void *t) { return ((const struct rtipc__task *)t)->name; }
+int rtipc__port_task_core(const void *t) { return ((const struct rtipc__task *)t)->core; }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../common/task_lookup.h"
 #include "lock.h"
 #include "rtipc/error.h"
 #include "rtipc/irq.h"
@@ -179,24 +180,12 @@ int rtipc_wdt_stop(void)
     return rc;
 }
 
-static struct rtipc__task *resolve(rtipc_task_t *task, int *rc)
-{
-    if (!task) {
-        struct rtipc__task *self = rtipc__self();
-        *rc = self ? RTIPC_OK : RTIPC_ENOMEM;
-        return self;
-    }
-    struct rtipc__task *t = rtipc__task_live(task);
-    *rc = t ? RTIPC_OK : RTIPC_EINVAL;
-    return t;
-}
-
 int rtipc_wdt_add(rtipc_task_t *task)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc__task *t = resolve(task, &rc);
+    struct rtipc__task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
         return rc;
     pthread_mutex_lock(&admin);
@@ -220,7 +209,7 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc__task *t = resolve(task, &rc);
+    struct rtipc__task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
         return rc;
     pthread_mutex_lock(&admin);
