@@ -55,7 +55,7 @@ int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
         return rc;
     rc = init(eg, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(eg);
+        rtipc__port_free(eg, _Alignof(struct rtipc__fr_eventgroup));
     return rc;
 }
 
@@ -84,7 +84,7 @@ int rtipc_eventgroup_delete(rtipc_eventgroup_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vEventGroupDelete(eg->handle);
     if (eg->flags & RTIPC__FR_DYNAMIC)
-        vPortFree(eg);
+        rtipc__port_free(eg, _Alignof(struct rtipc__fr_eventgroup));
     return RTIPC_OK;
 }
 

@@ -254,7 +254,7 @@ int rtipc_irq_delete(rtipc_irq_t *handle)
      * several, wait for another core's vector to leave it. */
     while (irq->running)
         taskYIELD();
-    vPortFree(irq);
+    rtipc__port_free(irq, _Alignof(struct rtipc__fr_irq));
     return RTIPC_OK;
 }
 

@@ -58,7 +58,7 @@ int rtipc_msgbuf_create(size_t size, rtipc_msgbuf_t **out)
         return rc;
     rc = init(mb, size, mb + 1, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(mb);
+        rtipc__port_free(mb, _Alignof(struct rtipc__fr_msgbuf));
     return rc;
 }
 
@@ -89,7 +89,7 @@ int rtipc_msgbuf_delete(rtipc_msgbuf_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vMessageBufferDelete(mb->b.handle);
     if (mb->b.flags & RTIPC__FR_DYNAMIC)
-        vPortFree(mb);
+        rtipc__port_free(mb, _Alignof(struct rtipc__fr_msgbuf));
     return RTIPC_OK;
 }
 

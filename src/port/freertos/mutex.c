@@ -46,7 +46,7 @@ int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
         return rc;
     rc = init(m, recursive, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(m);
+        rtipc__port_free(m, _Alignof(struct rtipc__fr_mutex));
     return rc;
 }
 
@@ -73,7 +73,7 @@ int rtipc_mutex_delete(rtipc_mutex_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vSemaphoreDelete(km(m));
     if (m->h.flags & RTIPC__FR_DYNAMIC)
-        vPortFree(m);
+        rtipc__port_free(m, _Alignof(struct rtipc__fr_mutex));
     return RTIPC_OK;
 }
 

@@ -50,7 +50,7 @@ int rtipc_queue_create(size_t length, size_t item_size, rtipc_queue_t **out)
         return rc;
     rc = init(q, length, item_size, q + 1, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(q);
+        rtipc__port_free(q, _Alignof(struct rtipc__fr_queue));
     return rc;
 }
 
@@ -80,7 +80,7 @@ int rtipc_queue_delete(rtipc_queue_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vQueueDelete(kq(q));
     if (q->h.flags & RTIPC__FR_DYNAMIC)
-        vPortFree(q);
+        rtipc__port_free(q, _Alignof(struct rtipc__fr_queue));
     return RTIPC_OK;
 }
 

@@ -74,7 +74,7 @@ int rtipc_queueset_create(size_t length, rtipc_queueset_t **out)
         return rc;
     rc = init(set, length, out);
     if (rc != RTIPC_OK)
-        vPortFree(set);
+        rtipc__port_free(set, _Alignof(struct rtipc__fr_queueset));
     return rc;
 }
 
@@ -90,7 +90,7 @@ int rtipc_queueset_delete(rtipc_queueset_t *handle)
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
     vQueueDelete(set->handle);
-    vPortFree(set);
+    rtipc__port_free(set, _Alignof(struct rtipc__fr_queueset));
     return RTIPC_OK;
 }
 

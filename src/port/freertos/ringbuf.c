@@ -79,7 +79,7 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
         return rc;
     rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(rb);
+        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
     return rc;
 }
 
@@ -111,7 +111,7 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vSemaphoreDelete(member_sem(rb));
     if (rb->flags & RTIPC__FR_DYNAMIC)
-        vPortFree(rb);
+        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
     return RTIPC_OK;
 }
 

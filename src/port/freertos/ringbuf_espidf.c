@@ -128,7 +128,7 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
         return rc;
     rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(rb);
+        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
     return rc;
 }
 
@@ -188,7 +188,7 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vRingbufferDelete(idf(rb)); /* frees nothing: created static */
     if (rb->flags & RTIPC__FR_DYNAMIC)
-        vPortFree(rb);
+        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
     return RTIPC_OK;
 }
 

@@ -48,7 +48,7 @@ static int create(unsigned max, unsigned initial, rtipc_sem_t **out)
         return rc;
     rc = init(s, max, initial, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(s);
+        rtipc__port_free(s, _Alignof(struct rtipc__fr_sem));
     return rc;
 }
 
@@ -81,7 +81,7 @@ int rtipc_sem_delete(rtipc_sem_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vSemaphoreDelete(ks(s));
     if (s->h.flags & RTIPC__FR_DYNAMIC)
-        vPortFree(s);
+        rtipc__port_free(s, _Alignof(struct rtipc__fr_sem));
     return RTIPC_OK;
 }
 

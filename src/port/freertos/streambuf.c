@@ -47,7 +47,7 @@ int rtipc_streambuf_create(size_t size, size_t trigger_level, rtipc_streambuf_t 
         return rc;
     rc = init(sb, size, trigger_level, sb + 1, RTIPC__FR_DYNAMIC, out);
     if (rc != RTIPC_OK)
-        vPortFree(sb);
+        rtipc__port_free(sb, _Alignof(struct rtipc__fr_streambuf));
     return rc;
 }
 
@@ -79,7 +79,7 @@ int rtipc_streambuf_delete(rtipc_streambuf_t *handle)
     rtipc__handle_close((uintptr_t)handle);
     vStreamBufferDelete(sb->b.handle);
     if (sb->b.flags & RTIPC__FR_DYNAMIC)
-        vPortFree(sb);
+        rtipc__port_free(sb, _Alignof(struct rtipc__fr_streambuf));
     return RTIPC_OK;
 }
 
