@@ -34,7 +34,8 @@
 #                the bare-metal lock-free firmware and fault report, then, with
 #                FREERTOS_KERNEL_PATH (and the community ports beside it, or
 #                FREERTOS_PORTS_PATH), the FreeRTOS SMP boot, conformance and
-#                cross-core stress firmwares (scripts/check-rv32.sh); part of
+#                cross-core stress firmwares and rtipc-bench's quick suite on
+#                them, validated and audited (scripts/check-rv32.sh); part of
 #                `make check`
 #   make clean   remove build/
 

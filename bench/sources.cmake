@@ -32,9 +32,10 @@
 #                                   kernel primitives, the mutex-guarded queues
 #                                   in C and C++, the lock-free libraries) and
 #                                   the watchdog thread that releases them
-#   RTIPC_BENCH_HOST_EXPERIMENTS    experiments built for Linux only: they need
-#                                   two cores or Linux peers (pipes, eventfd,
-#                                   POSIX mq, C++); the host mechanisms included
+#   RTIPC_BENCH_HOST_EXPERIMENTS    the experiment built for Linux only (peers:
+#                                   Linux's own primitives, pipes, eventfd,
+#                                   POSIX mq, C++ libraries); the host
+#                                   mechanisms included
 #   RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT  their registry entries and the host
 #                                   mechanisms' table entries, with the reason,
 #                                   for a target that does not build them
@@ -110,7 +111,8 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/notify_modes.c
     ${_rtipc_bench_dir}/experiments/core_placement.c
     ${_rtipc_bench_dir}/experiments/round_trip.c
-    ${_rtipc_bench_dir}/experiments/mechanism_compare.c)
+    ${_rtipc_bench_dir}/experiments/mechanism_compare.c
+    ${_rtipc_bench_dir}/experiments/interference.c)
 
 # The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip):
 # on a FreeRTOS target the mechanisms, elsewhere the reason they are missing.
@@ -126,7 +128,6 @@ set(RTIPC_BENCH_HOST_MECHANISMS
     ${_rtipc_bench_dir}/harness/watchdog.c)
 
 set(RTIPC_BENCH_HOST_EXPERIMENTS
-    ${_rtipc_bench_dir}/experiments/interference.c
     ${_rtipc_bench_dir}/experiments/peers.c
     ${RTIPC_BENCH_HOST_MECHANISMS})
 

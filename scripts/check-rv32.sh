@@ -9,8 +9,14 @@
 #             (FREERTOS_PORTS_PATH, default $FREERTOS_KERNEL_PATH/../FreeRTOS-Kernel-Community-Supported-Ports):
 #             the boot firmware, the conformance suite, the cross-core stress
 #             firmware; SKIPPED, saying so, without the kernel or the port
+#   bench     rtipc-bench's quick suite as the SMP firmware rtipc-rv32-bench
+#             (same kernel and port; SKIPPED without them): the JSON between
+#             the console's markers must validate with every experiment the
+#             target runs, `rtipc-bench audit` must give claim 9 a verdict
+#             from it, and `rtipc-bench compare` must accept it beside the
+#             recorded full run (docs/data/freertos-rv32-smp.json)
 #
-#   scripts/check-rv32.sh [bare] [freertos]      (default: both)
+#   scripts/check-rv32.sh [bare] [freertos] [bench]      (default: all three)
 #
 # RV32_STRESS_ITEMS (default 100000) sets the stress firmware's items each
 # way per object. Every QEMU run is bounded by RV32_TIMEOUT seconds (default 600;
@@ -23,7 +29,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
 T=${RV32_TIMEOUT:-600}
-PARTS=${*:-bare freertos}
+PARTS=${*:-bare freertos bench}
 QEMU=(qemu-system-riscv32 -M virt,aclint=on -smp 2 -bios none -nographic)
 TOOLCHAIN=$PWD/targets/qemu-virt-rv32/board/toolchain.cmake
 
@@ -61,24 +67,10 @@ check_bare() {
 }
 
 check_freertos() {
-    if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
-        say "freertos: SKIPPED: FREERTOS_KERNEL_PATH is not set (the FreeRTOS SMP kernel, V11.1 or later)"
-        return 77
-    fi
     local kernel ports
-    kernel=$(cd "$FREERTOS_KERNEL_PATH" 2>/dev/null && pwd) || { say "FREERTOS_KERNEL_PATH=$FREERTOS_KERNEL_PATH: no such directory"; return 1; }
-    ports=${FREERTOS_PORTS_PATH:-$kernel/../FreeRTOS-Kernel-Community-Supported-Ports}
-    if [ ! -f "$ports/GCC/RISC-V_RV32_SMP_QEMU_VIRT/port.c" ]; then
-        say "freertos: SKIPPED: no community port GCC/RISC-V_RV32_SMP_QEMU_VIRT under $ports"
-        say "  (set FREERTOS_PORTS_PATH to a FreeRTOS-Kernel-Community-Supported-Ports checkout)"
-        return 77
-    fi
-    ports=$(cd "$ports" && pwd)
+    kernel_and_ports freertos || return $?
     local dir=$BUILD/rv32-freertos rc
-    cmake -S targets/qemu-virt-rv32/freertos -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
-        -DFREERTOS_KERNEL_PATH="$kernel" -DFREERTOS_PORTS_PATH="$ports" \
-        -DRV32_STRESS_ITEMS="${RV32_STRESS_ITEMS:-100000}" >/dev/null &&
-        cmake --build "$dir" -j"$JOBS" >/dev/null || return 1
+    configure_freertos || return 1
     run rtipc-rv32-boot "$dir/rtipc-rv32-boot.elf" "$dir/boot.txt"
     rc=$?
     grep -E '^(core|rtipc-rv32-boot:)' "$dir/boot.txt" | sed 's/^/    /'
@@ -100,10 +92,76 @@ check_freertos() {
     fi
 }
 
+# The experiments rtipc-rv32-bench must have run (docs/rv32-virt.md): every
+# one but peers, which is built for Linux only.
+RV32_EXPERIMENTS="queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer \
+state-vs-event core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip \
+lockfree-cost"
+
+# kernel_and_ports: sets kernel and ports, or returns 77 (skipped) / 1
+kernel_and_ports() {
+    if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
+        say "$1: SKIPPED: FREERTOS_KERNEL_PATH is not set (the FreeRTOS SMP kernel, V11.1 or later)"
+        return 77
+    fi
+    kernel=$(cd "$FREERTOS_KERNEL_PATH" 2>/dev/null && pwd) || { say "FREERTOS_KERNEL_PATH=$FREERTOS_KERNEL_PATH: no such directory"; return 1; }
+    ports=${FREERTOS_PORTS_PATH:-$kernel/../FreeRTOS-Kernel-Community-Supported-Ports}
+    if [ ! -f "$ports/GCC/RISC-V_RV32_SMP_QEMU_VIRT/port.c" ]; then
+        say "$1: SKIPPED: no community port GCC/RISC-V_RV32_SMP_QEMU_VIRT under $ports"
+        say "  (set FREERTOS_PORTS_PATH to a FreeRTOS-Kernel-Community-Supported-Ports checkout)"
+        return 77
+    fi
+    ports=$(cd "$ports" && pwd)
+}
+
+# configure_freertos: the SMP firmwares' build folder, configured and built
+configure_freertos() {
+    cmake -S targets/qemu-virt-rv32/freertos -B "$BUILD/rv32-freertos" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
+        -DFREERTOS_KERNEL_PATH="$kernel" -DFREERTOS_PORTS_PATH="$ports" \
+        -DRV32_STRESS_ITEMS="${RV32_STRESS_ITEMS:-100000}" >/dev/null &&
+        cmake --build "$BUILD/rv32-freertos" -j"$JOBS" >/dev/null
+}
+
+check_bench() {
+    local kernel ports rc=0
+    kernel_and_ports bench || return $?
+    configure_freertos || return 1
+    local dir=$BUILD/rv32-freertos host=$BUILD/release
+    cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+        cmake --build "$host" -j"$JOBS" --target validate_bench_json rtipc-bench >/dev/null || return 1
+    local args="run --quick --no-progress --json -"
+    rc=0
+    t0=$(date +%s)
+    timeout "$T" "${QEMU[@]}" -kernel "$dir/rtipc-rv32-bench.elf" -append "$args" </dev/null >"$dir/bench.txt" 2>&1 || rc=$?
+    say "  rtipc-rv32-bench $args: exit $rc ($(( $(date +%s) - t0 )) s)"
+    [ $rc -eq 0 ] || { tail -n 20 "$dir/bench.txt"; say "rtipc-rv32-bench failed; output in $dir/bench.txt"; return 1; }
+    sed -n '/^==== rtipc-bench\/1 JSON begin ====$/,/^==== rtipc-bench\/1 JSON end ====$/p' "$dir/bench.txt" |
+        sed '1d;$d' >"$dir/bench.json"
+    [ -s "$dir/bench.json" ] || { say "rtipc-rv32-bench printed no JSON; output in $dir/bench.txt"; return 1; }
+    # shellcheck disable=SC2086
+    "$host/tests/validate_bench_json" "$dir/bench.json" $RV32_EXPERIMENTS | sed 's/^/    /' ||
+        { say "the firmware's JSON is not valid rtipc-bench/1 with every experiment"; return 1; }
+    "$host/bench/rtipc-bench" audit "$dir/bench.json" >"$dir/audit.txt" 2>&1 ||
+        { cat "$dir/audit.txt"; say "rtipc-bench audit refused the firmware's JSON"; return 1; }
+    local v9
+    v9=$(sed -n 's/^9\. \[\([a-z-]*\)\].*/\1/p' "$dir/audit.txt")
+    grep -A2 '^9\. ' "$dir/audit.txt" | sed 's/^/    /'
+    case $v9 in
+    holds | does-not-hold) say "  claim 9 on the FreeRTOS SMP kernel: $v9" ;;
+    *) say "claim 9 got no verdict from the two-core run ('$v9'; audit in $dir/audit.txt)"; return 1 ;;
+    esac
+    # compare exits 0 (nothing regressed) or 1 (something did: a quick run on
+    # an emulator beside a full one); 2 means it refused a file.
+    rc=0
+    "$host/bench/rtipc-bench" compare docs/data/freertos-rv32-smp.json "$dir/bench.json" >"$dir/compare.txt" 2>&1 || rc=$?
+    grep '^summary:' "$dir/compare.txt" | sed 's/^/    /'
+    [ $rc -le 1 ] || { cat "$dir/compare.txt"; say "rtipc-bench compare refused the firmware's JSON"; return 1; }
+}
+
 t_all=$(date +%s)
 for p in $PARTS; do
     case $p in
-    bare | freertos)
+    bare | freertos | bench)
         t0=$(date +%s)
         "check_$p"
         rc=$?
@@ -115,7 +173,7 @@ for p in $PARTS; do
             say "$p: FAILED"
             failed="$failed $p"
         fi ;;
-    *) say "unknown part '$p' (bare freertos)"; exit 2 ;;
+    *) say "unknown part '$p' (bare freertos bench)"; exit 2 ;;
     esac
 done
 say "done in $(( $(date +%s) - t_all )) s${skipped:+; skipped:$skipped}"

@@ -3,7 +3,7 @@
  * carries a load: an interrupt storm, a CPU hog or a memory-bandwidth hog. */
 #include "../harness/handoff_rounds.h"
 #include "experiments.h"
-#include "linux_only.h"
+#include "needs_tasks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +17,8 @@ static const char *const mech_name[MECHS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_
 
 #define IRQ_PERIOD_NS 50000       /* 20 kHz */
 #define IRQ_WORK_NS 1000          /* busy work per interrupt */
-#define HOG_BYTES (64u << 20)     /* far beyond the last-level cache */
+#define HOG_BYTES_MAX (64u << 20) /* far beyond a host's last-level cache */
+#define HOG_BYTES_MIN (64u << 10) /* still beyond an MCU's cache */
 #define LOAD_PRIORITY 2
 
 /* ---- loads ---------------------------------------------------------------- */
@@ -27,7 +28,8 @@ static const char *const mech_name[MECHS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_
 typedef struct {
     int kind;
     int cpu;
-    uint64_t *buf;                /* memory hog: shared buffer, HOG_BYTES */
+    uint64_t *buf;                /* memory hog: shared buffer of hog_bytes */
+    size_t hog_bytes;
     rtipc_task_t *task;           /* CPU and memory hogs */
     rtipc_irq_t *irq;             /* interrupt storm */
     _Atomic int stop;
@@ -58,7 +60,7 @@ static void memory_hog(void *arg)
 {
     load_t *ld = arg;
     int64_t c0 = bench_thread_cpu_ns();
-    const size_t words = HOG_BYTES / sizeof(uint64_t), chunk = 8192; /* 64 KiB */
+    const size_t words = ld->hog_bytes / sizeof(uint64_t), chunk = 8192; /* 64 KiB */
     uint64_t lines = 0;
     size_t i = 0;
     while (!atomic_load_explicit(&ld->stop, memory_order_relaxed)) {
@@ -192,13 +194,36 @@ static int run_interference(bench_run_t *run)
     rtipc_queue_t *q = NULL;
     bench_rtipc_notify_handoff_t note = {0};
     load_t *loads = calloc(MECHS * PROFILES, sizeof *loads);
-    uint64_t *buf = malloc(HOG_BYTES);
+    /* As large as the target allows up to 64 MiB: a host's caches are
+     * megabytes, an MCU's RAM may be less than the largest size. */
+    size_t hog_bytes = HOG_BYTES_MAX;
+    uint64_t *buf = NULL;
+    while (loads && !buf && hog_bytes >= HOG_BYTES_MIN)
+        if (!(buf = malloc(hog_bytes)))
+            hog_bytes /= 2;
     if (!loads || !buf) {
         free(loads);
         free(buf);
-        return bench_fail(run, "out of memory (%u MiB load buffer)", HOG_BYTES >> 20);
+        return bench_fail(run, "out of memory (a load buffer of %u KiB)", HOG_BYTES_MIN >> 10);
     }
-    memset(buf, 1, HOG_BYTES);  /* fault every page in before measuring */
+    memset(buf, 1, hog_bytes);  /* fault every page in before measuring */
+    if (hog_bytes < HOG_BYTES_MAX)
+        bench_note(run, "memory-hog buffer %zu KiB (the largest of 64 MiB, 32 MiB, ... that could be allocated)",
+                   hog_bytes >> 10);
+    /* The irq storm needs an interrupt source on the producer's core; a
+     * target whose sources serve fewer cores runs the other loads. */
+    const int load_cpu = bench_cpu(run, 1);
+    rtipc_irq_t *probe = NULL;
+    int irq_rc = bench_target_irq_create(load_cpu, irq_work, NULL, &probe);
+    if (irq_rc == 0)
+        bench_target_irq_delete(probe);
+    else
+        for (int m = 0; m < MECHS; m++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s/%s", mech_name[m], profile_name[LOAD_IRQ]);
+            bench_add_missing(run, what, irq_rc == RTIPC_ENOTSUP ? "no interrupt source on the producer's core on this target"
+                                                             : rtipc_strerror(irq_rc));
+        }
     int rc = rtipc_queue_create(100, sizeof(uint32_t), &q);
     if (rc != 0) {
         free(loads);
@@ -221,13 +246,20 @@ static int run_interference(bench_run_t *run)
 
     size_t rounds = bench_quick(run) ? 2 : 4;
     handoff_case_t cases[MECHS * PROFILES] = {{0}};
+    int case_of[MECHS][PROFILES]; /* index in cases, -1 for a load not run */
+    size_t ncases = 0;
     for (int m = 0; m < MECHS; m++) {
         for (int p = 0; p < PROFILES; p++) {
-            handoff_case_t *c = &cases[m * PROFILES + p];
+            case_of[m][p] = -1;
+            if (p == LOAD_IRQ && irq_rc != 0)
+                continue;
+            case_of[m][p] = (int)ncases;
+            handoff_case_t *c = &cases[ncases++];
             load_t *ld = &loads[m * PROFILES + p];
             ld->kind = p;
-            ld->cpu = bench_cpu(run, 1);
+            ld->cpu = load_cpu;
             ld->buf = buf;
+            ld->hog_bytes = hog_bytes;
             c->mechanism = mech_name[m];
             c->variant = profile_name[p];
             c->ops = (handoff_ops_t){.send = rest_send, .recv = rest_recv, .bind = rest_bind,
@@ -245,24 +277,26 @@ static int run_interference(bench_run_t *run)
         }
     }
     bench_progress(run, 0.0);
-    if (handoff_measure_rounds(run, cases, MECHS * PROFILES, rounds, 0.0, 1.0,
+    if (handoff_measure_rounds(run, cases, ncases, rounds, 0.0, 1.0,
                           bench_quick(run) ? 1.2 : 8.5) == 0) {
         int level = 2;
-        for (size_t c = 0; c < MECHS * PROFILES; c++)
+        for (size_t c = 0; c < ncases; c++)
             while (level > 0 && isnan(tail(cases[c].row, level)))
                 level--;
         const char *pn = level == 2 ? "p99.9" : level == 1 ? "p99" : "p90";
         for (int m = 0; m < MECHS; m++) {
-            const bench_result_t *idle = cases[m * PROFILES].row;
+            const bench_result_t *idle = cases[case_of[m][LOAD_IDLE]].row;
             char line[400];
             int len = snprintf(line, sizeof line,
                                "%s idle: p50 %.1f us, %s %.1f us, max %.1f us; vs idle",
                                mech_name[m], idle->stats.p50 / 1000, pn, tail(idle, level) / 1000,
                                idle->stats.max / 1000);
             for (int p = 1; p < PROFILES && len > 0 && (size_t)len < sizeof line; p++) {
-                const bench_result_t *r = cases[m * PROFILES + p].row;
+                if (case_of[m][p] < 0)
+                    continue;
+                const bench_result_t *r = cases[case_of[m][p]].row;
                 len += snprintf(line + len, sizeof line - (size_t)len,
-                                "%s %s: p50 x%.2f, %s x%.2f, max x%.2f", p == 1 ? "" : ";",
+                                "%s %s: p50 x%.2f, %s x%.2f, max x%.2f", p == 1 || (p == 2 && case_of[m][1] < 0) ? "" : ";",
                                 profile_name[p], r->stats.p50 / idle->stats.p50, pn,
                                 tail(r, level) / tail(idle, level), r->stats.max / idle->stats.max);
             }
@@ -279,11 +313,14 @@ static int run_interference(bench_run_t *run)
             mem_share += lm->wall_ns > 0 ? lm->load_cpu_ns / lm->wall_ns * 100 / MECHS : 0;
             mem_mbs += lm->wall_ns > 0 ? lm->load_lines * 64 / lm->wall_ns * 1e3 / MECHS : 0;
         }
+        char storm[96] = "irq-storm not run";
+        if (irq_rc == 0)
+            snprintf(storm, sizeof storm, "irq-storm ran %.0f interrupts/s (%.0f asked; late expiries merge)",
+                     irq_hz, 1e9 / IRQ_PERIOD_NS);
         bench_note(run,
-                   "Loads on core 1 (mean over both mechanisms' rounds): irq-storm ran %.0f "
-                   "interrupts/s (%.0f asked; late expiries merge); cpu-hog got %.0f%% of core 1; "
+                   "Loads on core 1 (mean over both mechanisms' rounds): %s; cpu-hog got %.0f%% of core 1; "
                    "memory-hog got %.0f%% and read+wrote back %.0f MB/s of cache lines.",
-                   irq_hz, 1e9 / IRQ_PERIOD_NS, cpu_share, mem_share, mem_mbs);
+                   storm, cpu_share, mem_share, mem_mbs);
     }
 
     rc = rtipc_queue_delete(q);
@@ -319,7 +356,9 @@ const bench_experiment_t exp_interference = {
         "  (20 kHz asked; late expiries merge), its handler busy for 1 us; interrupt threads run\n"
         "  above all tasks. cpu-hog: a priority-2 task computing in a loop. memory-hog: a\n"
         "  priority-2 task reading and writing back one word of every 64-byte line of a 64 MiB\n"
-        "  buffer, over and over (far beyond the last-level cache).\n"
+        "  buffer, over and over (far beyond the last-level cache; on a target with less memory\n"
+        "  the largest power-of-two size down to 64 KiB, named in a note).\n"
+        "  Where the target has no interrupt source on core 1 the irq-storm rows are missing.\n"
         "Notes: p50, p99.9 and max of each profile as a ratio to idle (p99 or p90 instead of\n"
         "  p99.9 when there are too few samples for it, as in --quick); the interrupt rate\n"
         "  achieved, the hogs' share of core 1 (their thread CPU time / wall time of the rounds)\n"

@@ -12,5 +12,4 @@
                                      .requires = EXP_##upper##_REQUIRES,               \
                                      .unavailable = EXP_##upper##_ABSENT}
 
-NOT_HERE(exp_interference, "interference", INTERFERENCE);
 NOT_HERE(exp_peers, "peers", PEERS);

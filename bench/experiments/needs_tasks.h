@@ -65,4 +65,9 @@
     "and OS peers"
 #define EXP_MECHANISM_COMPARE_REQUIRES (BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS)
 
+#define EXP_INTERFERENCE_SUMMARY \
+    "cross-core queue and notification handoff while core 1 runs an irq storm, a CPU hog or a memory hog"
+#define EXP_INTERFERENCE_REQUIRES \
+    (BENCH_TARGET_TASKS | BENCH_TARGET_INTERRUPTS | BENCH_TARGET_TWO_CORES | BENCH_TARGET_THREAD_CPU_TIME)
+
 #endif

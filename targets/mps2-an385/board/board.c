@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "board.h"
+#include "board_args.h"
 #include "board_print.h"
 
 /* board_asm.S */
@@ -120,21 +121,10 @@ int board_command_line(char *buf, unsigned len)
 int board_args(const char *program, const char *defaults, char **argv, int max_args)
 {
     static char line[512];
-    int argc = 0;
     /* QEMU passes the image's name (or the first arg=) as the program, then
-     * the rest: the first word is replaced by @p program. */
-    if (board_command_line(line, sizeof line) > 0)
-        for (char *tok = strtok(line, " "); tok && argc < max_args; tok = strtok(NULL, " "))
-            argv[argc++] = tok;
-    if (argc <= 1) {
-        argc = 0;
-        snprintf(line, sizeof line, "%s %s", program, defaults);
-        for (char *tok = strtok(line, " "); tok && argc < max_args; tok = strtok(NULL, " "))
-            argv[argc++] = tok;
-    }
-    argv[0] = (char *)program;
-    argv[argc] = NULL;
-    return argc;
+     * the rest. */
+    bool have = board_command_line(line, sizeof line) > 0;
+    return board_args_split(have ? line : NULL, true, program, defaults, argv, max_args);
 }
 
 double board_instr_per_count(void) { return instr_per_count; }

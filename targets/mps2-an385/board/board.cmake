@@ -6,7 +6,7 @@
 set(RTIPC_BOARD_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_library(board_mps2_an385 STATIC ${RTIPC_BOARD_DIR}/startup.c ${RTIPC_BOARD_DIR}/board.c
             ${RTIPC_BOARD_DIR}/board_asm.S ${RTIPC_BOARD_DIR}/atomic64.c
-            ${RTIPC_BOARD_DIR}/../../common/board_print.c)
+            ${RTIPC_BOARD_DIR}/../../common/board_print.c ${RTIPC_BOARD_DIR}/../../common/board_args.c)
 target_include_directories(board_mps2_an385 PUBLIC ${RTIPC_BOARD_DIR} ${RTIPC_BOARD_DIR}/../../common)
 target_compile_options(board_mps2_an385 PRIVATE
     $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes>)

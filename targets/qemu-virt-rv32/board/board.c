@@ -6,8 +6,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "board.h"
+#include "board_args.h"
 #include "board_print.h"
 
 #define REG32(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
@@ -28,7 +30,7 @@
 #define BOARD_TLS_BYTES 512u
 
 int main(void);
-void board_primary_start(void);
+void board_primary_start(unsigned hart, const void *fdt);
 void board_secondary_start(unsigned hart);
 _Noreturn void _exit(int code);
 
@@ -64,6 +66,11 @@ static FILE board_stdio = FDEV_SETUP_STREAM(stdio_put, NULL, NULL, _FDEV_SETUP_W
 FILE *const stdin = &board_stdio;
 FILE *const stdout = &board_stdio;
 FILE *const stderr = &board_stdio;
+
+/* The three standard streams are the UART console, which a person may be
+ * watching (rtipc-bench shows progress there unless told --no-progress). */
+int isatty(int fd);
+int isatty(int fd) { return fd >= 0 && fd <= 2; }
 
 /* ---- clocks --------------------------------------------------------------- */
 
@@ -145,10 +152,82 @@ void board_trap_install(unsigned cause, void (*entry)(void))
     __asm__ volatile("fence rw, rw\n\tfence.i" ::: "memory");
 }
 
+/* ---- command line: the device tree's /chosen/bootargs --------------------- */
+
+/* QEMU's reset code hands hart 0 the device tree's address in a1; the tree
+ * lies in RAM near its top, where nothing of the board's is until a heap
+ * grows there, so it is read before main(). */
+static const void *boot_fdt;
+
+#define FDT_MAGIC 0xd00dfeedu
+#define FDT_BEGIN_NODE 1u
+#define FDT_END_NODE 2u
+#define FDT_PROP 3u
+#define FDT_NOP 4u
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The flattened tree's structure block is a sequence of big-endian tokens;
+ * bootargs is a property of the node "chosen", a child of the root. Every
+ * offset is checked against the tree's own size, so a missing or damaged
+ * tree only means "no command line". */
+static const char *fdt_bootargs(const unsigned char *fdt)
+{
+    uintptr_t at = (uintptr_t)fdt;
+    if (!fdt || at < 0x80000000u || (at & 3u) != 0 || be32(fdt) != FDT_MAGIC)
+        return NULL;
+    uint32_t total = be32(fdt + 4), off_struct = be32(fdt + 8), off_strings = be32(fdt + 12);
+    if (total > 0x100000u || off_struct >= total || off_strings >= total)
+        return NULL;
+    uint32_t pos = off_struct;
+    int depth = 0;
+    bool in_chosen = false;
+    while (pos + 4u <= total) {
+        uint32_t token = be32(fdt + pos);
+        pos += 4u;
+        if (token == FDT_BEGIN_NODE) {
+            const char *name = (const char *)fdt + pos;
+            size_t len = strnlen(name, total - pos);
+            depth++;
+            in_chosen = depth == 2 && len == 6 && memcmp(name, "chosen", 6) == 0;
+            pos += ((uint32_t)len + 4u) & ~3u;
+        } else if (token == FDT_END_NODE) {
+            if (depth-- == 2)
+                in_chosen = false;
+        } else if (token == FDT_PROP) {
+            if (pos + 8u > total)
+                return NULL;
+            uint32_t len = be32(fdt + pos), nameoff = be32(fdt + pos + 4u);
+            const unsigned char *value = fdt + pos + 8u;
+            pos += 8u + ((len + 3u) & ~3u);
+            if (pos > total || off_strings + nameoff >= total)
+                return NULL;
+            if (in_chosen && strcmp((const char *)fdt + off_strings + nameoff, "bootargs") == 0 && len > 0 &&
+                value[len - 1] == '\0')
+                return (const char *)value;
+        } else if (token != FDT_NOP) {
+            return NULL; /* FDT_END or damage */
+        }
+    }
+    return NULL;
+}
+
+const char *board_command_line(void) { return fdt_bootargs(boot_fdt); }
+
+int board_args(const char *program, const char *defaults, char **argv, int max_args)
+{
+    return board_args_split(board_command_line(), false, program, defaults, argv, max_args);
+}
+
 /* ---- start-up ------------------------------------------------------------- */
 
-void board_primary_start(void)
+void board_primary_start(unsigned hart, const void *fdt)
 {
+    (void)hart;
+    boot_fdt = fdt;
     _set_tls(__tls_base);
     if (_tls_size() > BOARD_TLS_BYTES) {
         board_puts("board: thread-local data larger than BOARD_TLS_BYTES\n");

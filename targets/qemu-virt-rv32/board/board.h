@@ -82,6 +82,18 @@ void board_irq_restore(uint32_t saved);
  * what it uses and returns with mret. */
 void board_trap_install(unsigned cause, void (*entry)(void));
 
+/* ---- command line ---------------------------------------------------------- */
+
+/* QEMU's `-append "..."`, which it puts into the device tree as
+ * /chosen/bootargs: the text, or NULL when there is none. */
+const char *board_command_line(void);
+
+/* A program's arguments from that command line, split at spaces into
+ * @p argv (board_args.h: room for @p max_args + 1 pointers, NULL-terminated),
+ * argv[0] being @p program; without a command line, @p defaults split the
+ * same way. Returns argc. Call once, from one context. */
+int board_args(const char *program, const char *defaults, char **argv, int max_args);
+
 /* ---- exit ----------------------------------------------------------------- */
 
 /* Flush stdout, print BOARD_EXIT_MARKER with the code, and end QEMU through

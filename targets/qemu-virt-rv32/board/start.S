@@ -1,6 +1,7 @@
 /* Start-up and trap table of the qemu-virt-rv32 board (board.h).
  *
- * QEMU starts every hart at _start, in machine mode, a0 = mhartid. Each hart
+ * QEMU starts every hart at _start, in machine mode, a0 = mhartid, a1 = the
+ * device tree (kept for board_primary_start: the loop below spares a0-a1). Each hart
  * takes its own stack below __stacks_top and points mtvec at the trap table.
  * Hart 0 zeroes .bss and goes on in C (board_primary_start); the others wait,
  * with only the software interrupt enabled, until hart 0 raises their MSIP,

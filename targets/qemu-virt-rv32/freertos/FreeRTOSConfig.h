@@ -94,6 +94,20 @@ uint64_t board_mtime(void);
 #define rtipcCONFIG_CYCLES_NAME "clint-mtime (10 MHz, shared by both harts)"
 #define rtipcCONFIG_CYCLES_PROVENANCE "emulated-wall-clock"
 
+/* rtipc-bench: per-task CPU time (byte-stream's cpu-per-MB, interference's
+ * hog time) from the kernel's run-time statistics, counted on mtime at
+ * every switch on either core (bench/target/freertos.c). */
+#define configUSE_TRACE_FACILITY 1
+#define configGENERATE_RUN_TIME_STATS 1
+#define configRUN_TIME_COUNTER_TYPE uint64_t
+#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()
+#define portGET_RUN_TIME_COUNTER_VALUE() board_mtime()
+#define benchCONFIG_RUN_TIME_COUNTER_HZ 10000000u
+
+/* rtipc-bench: what its results say the target is (bench/target/freertos.c). */
+#define benchCONFIG_BOARD "RV32IMAC x2 harts, QEMU virt (MTTCG: the harts run at once; emulated wall clock)"
+#define benchCONFIG_KERNEL_PORT "community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2"
+
 /* A failed kernel assertion stops the firmware with the file and line. */
 void rtipc_target_assert_failed(const char *file, unsigned long line);
 #define configASSERT(x)                                  \
