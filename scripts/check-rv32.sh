@@ -8,7 +8,9 @@
 #             (FREERTOS_KERNEL_PATH) with the community RV32 SMP port
 #             (FREERTOS_PORTS_PATH, default $FREERTOS_KERNEL_PATH/../FreeRTOS-Kernel-Community-Supported-Ports):
 #             the boot firmware, the conformance suite, the cross-core stress
-#             firmware; SKIPPED, saying so, without the kernel or the port
+#             firmware, the spin-then-park firmware (its checks only: a
+#             cross-core handoff caught spinning, none spinning on one core);
+#             SKIPPED, saying so, without the kernel or the port
 #   bench     rtipc-bench's quick suite as the SMP firmware rtipc-rv32-bench
 #             (same kernel and port; SKIPPED without them): the JSON between
 #             the console's markers must validate with every experiment the
@@ -89,6 +91,12 @@ check_freertos() {
         rc=$?
         grep -E '^(stress|rtipc-rv32-stress:)' "$dir/stress.txt" | sed 's/^/    /'
         [ $rc -eq 0 ] || { say "rtipc-rv32-stress failed; output in $dir/stress.txt"; return 1; }
+    fi
+    if [ -f "$dir/rtipc-rv32-spin-check.elf" ]; then
+        run rtipc-rv32-spin-check "$dir/rtipc-rv32-spin-check.elf" "$dir/spin-check.txt"
+        rc=$?
+        grep -E '^(spin check|rtipc-rv32-spin:)' "$dir/spin-check.txt" | sed 's/^/    /'
+        [ $rc -eq 0 ] || { say "rtipc-rv32-spin-check failed; output in $dir/spin-check.txt"; return 1; }
     fi
 }
 

@@ -21,6 +21,22 @@
  *   rtipc); the spin also stops as soon as one becomes ready;
  * - the task that last woke it (from task context) did not run on that core.
  * Otherwise it parks at once. Delays (rtipc_task_delay) never spin.
+ *
+ * Port notes (FreeRTOS): a single-core kernel never spins (every blocking
+ * call blocks in the kernel at once; all counters stay 0), nor does ESP-IDF
+ * or a kernel without configUSE_CORE_AFFINITY, INCLUDE_eTaskGetState or a
+ * sub-tick clock (rtipcCONFIG_CYCLES). A multicore kernel with them spins in
+ * the mailbox, the SPSC ring, rtipc_notify_take / rtipc_notify_wait (the
+ * latter only without clear_on_entry bits), rtipc_sem_take and
+ * rtipc_queue_receive / _peek; other waits (mutexes, event groups, stream,
+ * message and ring buffers, queue sets, sends) block at once. The rules, as
+ * above, read the kernel: the task's affinity names one core; no other task
+ * created by rtipc_task_create that may run on that core is ready but not
+ * running (eTaskGetState; adopted tasks are not looked at); the last wake
+ * through rtipc's parking or rtipc_notify from task context did not come
+ * from that core. The default budget is the same RTIPC_SPIN_NS_DEFAULT,
+ * 20 us, measured on the two-hart RV32 target (docs/rv32-virt.md,
+ * "Spin-then-park").
  */
 #ifndef RTIPC_SPIN_H
 #define RTIPC_SPIN_H
@@ -48,8 +64,8 @@ extern "C" {
  * @param ns 0 (park at once) .. RTIPC_SPIN_MAX_NS, or RTIPC_SPIN_DEFAULT to
  *        restore the build default (RTIPC_SPIN_NS_DEFAULT in config.h).
  * @retval 0 set. @retval RTIPC_EINVAL ns out of range.
- * Port notes: FreeRTOS stores the budget and never spins: a blocking call
- * parks in the kernel at once.
+ * Port notes: FreeRTOS stores the budget; only a multicore kernel spins
+ * (see the top of this header), a single-core one parks at once.
  */
 int rtipc_spin_set_default(int64_t ns);
 
@@ -62,8 +78,12 @@ typedef struct {
     uint64_t spin_wakeups;    /**< spins that ended with the wait satisfied: no sleep */
     uint64_t same_core_parks; /**< waits that parked at once, or stopped spinning early,
                                    because of the same-core rules above */
-    uint64_t sleeps;          /**< times the task slept in the kernel (FUTEX_WAIT) */
-    uint64_t futex_wakes;     /**< FUTEX_WAKE system calls wakers made for it */
+    uint64_t sleeps;          /**< times the task slept in the kernel (FUTEX_WAIT;
+                                   FreeRTOS SMP: blocking kernel calls it entered) */
+    uint64_t futex_wakes;     /**< FUTEX_WAKE system calls wakers made for it (FreeRTOS
+                                   SMP: the gives of rtipc's parking, mailbox, SPSC ring
+                                   and ring buffer; wakes by the kernel's own objects
+                                   are not seen and not counted) */
 } rtipc_spin_stats_t;
 
 /**
@@ -78,7 +98,9 @@ typedef struct {
  *         or out NULL.
  * @retval RTIPC_ECONTEXT task NULL in an interrupt handler.
  * @retval RTIPC_ENOMEM task NULL and the calling thread could not be adopted.
- * Port notes: FreeRTOS reports zeros (nothing spins there).
+ * Port notes: FreeRTOS on one core reports zeros (nothing spins there); a
+ * multicore kernel that spins fills every counter, futex_wakes as its
+ * comment says.
  */
 int rtipc_spin_stats(const rtipc_task_t *task, rtipc_spin_stats_t *out);
 

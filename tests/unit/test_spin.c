@@ -45,12 +45,14 @@ static int wait_for_sleeps(rtipc_task_t *t, uint64_t want)
 
 static int two_cores(void) { return rtipc_core_count() >= 2; }
 
-/* The same-core rules are the Linux port's, and need two cores: FreeRTOS
- * never spins (spin.h, Port notes), which the budget tests check there. */
+/* The same-core rules are the Linux port's, and need two cores. FreeRTOS
+ * runs this file on the single-core simulator, where nothing spins (spin.h,
+ * Port notes), which the budget tests check there; a multicore FreeRTOS
+ * kernel's rules are checked by targets/qemu-virt-rv32/freertos/spin_main.c. */
 #define SKIP_UNLESS_SPIN_RULES()                                                                 \
     do {                                                                                       \
         if (RTIPC_PORT_FREERTOS) {                                                             \
-            print_message("FreeRTOS never spins (spin.h, Port notes): no spin rule to apply\n"); \
+            print_message("single-core FreeRTOS never spins (spin.h, Port notes)\n");        \
             skip();                                                                            \
         }                                                                                      \
         if (!two_cores())                                                                      \
@@ -221,8 +223,8 @@ static void sem_waiter(void *arg)
     rtipc_spin_stats(NULL, &h->end);
 }
 
-/* FreeRTOS (spin.h, Port notes): whatever the budget, the waiter blocks in
- * the kernel at once, every handoff arrives, and every counter stays 0. On
+/* Single-core FreeRTOS (spin.h, Port notes): whatever the budget, the
+ * waiter blocks in the kernel at once, every handoff arrives, and every counter stays 0. On
  * one core the waiter outranks the giver (the test task), so each give finds
  * it blocked. */
 static void freertos_waits_never_spin(int64_t budget)

@@ -34,6 +34,18 @@ int rtipc__mailbox_port_retire(struct rtipc__mailbox *mb, uintptr_t handle)
 
 static bool newer(const struct rtipc__mailbox *mb, uint64_t last_seen) { return rtipc__mailbox_version(mb) > last_seen; }
 
+typedef struct {
+    const struct rtipc__mailbox *mb;
+    uint64_t last_seen;
+} newer_arg_t;
+
+/* The spin's poll: a lock-free look at the version. */
+static bool spun_newer(void *arg)
+{
+    const newer_arg_t *a = arg;
+    return newer(a->mb, a->last_seen);
+}
+
 /* In a critical section: the flag says whether anyone is left waiting. */
 static void update_sleepers(struct rtipc__mailbox *mb)
 {
@@ -59,7 +71,12 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_s
         TickType_t left = rtipc__fr_ticks(timeout);
         TimeOut_t since;
         vTaskSetTimeOutState(&since);
-        for (;;) {
+        /* Spin first where the rules allow (port_internal.h): a version
+         * caught here costs the writer no wake-up. The time spun counts
+         * against the timeout (since). */
+        newer_arg_t poll = {mb, last_seen};
+        bool spun = rtipc__fr_spin_wait(self, p->spin, left, spun_newer, &poll, 0);
+        for (; !spun;) {
             RTIPC__FR_TASK_CRIT_ENTER();
             rtipc__fr_park_link(&p->waiters, &me);
             atomic_store_explicit(&mb->sleepers, 1, memory_order_relaxed);
@@ -75,7 +92,7 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_s
             RTIPC__FR_TASK_CRIT_EXIT();
             if (done)
                 break;
-            if (!rtipc__fr_park_sleep(&since, &left)) {
+            if (!rtipc__fr_park_sleep(&me, &since, &left)) {
                 RTIPC__FR_TASK_CRIT_ENTER();
                 rtipc__fr_park_unlink(&p->waiters, &me);
                 update_sleepers(mb);

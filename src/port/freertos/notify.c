@@ -32,6 +32,7 @@ int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notif
     if (!task || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
     uint32_t prev = 0;
+    rtipc__fr_note_waker(task); /* the same-core rule of its next spin */
     BaseType_t ok = xTaskNotifyAndQueryIndexed(task->handle, index, arg, kernel_action(action), &prev);
     if (previous)
         *previous = prev;
@@ -63,25 +64,64 @@ int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken)
     return rtipc_notify_from_isr(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL, woken);
 }
 
+/* The spins' polls: the kernel's own call with no timeout. It takes the
+ * kernel's critical section, so the spin leaves NOTIFY_POLL_GAP relax loops
+ * between two polls for the waker on the other core to get it. */
+#define NOTIFY_POLL_GAP 64
+
+typedef struct {
+    unsigned index;
+    BaseType_t clear;
+    uint32_t clear_on_exit;
+    uint32_t value;
+} notify_poll_t;
+
+static bool took(void *arg)
+{
+    notify_poll_t *p = arg;
+    p->value = ulTaskNotifyTakeIndexed(p->index, p->clear, 0);
+    return p->value != 0;
+}
+
+static bool waited(void *arg)
+{
+    notify_poll_t *p = arg;
+    return xTaskNotifyWaitIndexed(p->index, 0, p->clear_on_exit, &p->value, 0) == pdTRUE;
+}
+
 int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout)
 {
     if (rtipc__fr_in_isr())
         return RTIPC_ECONTEXT;
     if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
-    if (!rtipc__fr_self())
+    struct rtipc__fr_task *self = rtipc__fr_self();
+    if (!self)
         return RTIPC_ENOMEM;
     /* ulTaskNotifyTake returns 0 when woken by a notification that left the
      * value 0; rtipc keeps waiting until its timeout (notify.h). */
     bool forever = rtipc_timeout_is_forever(timeout);
     TickType_t ticks = rtipc__fr_ticks(timeout);
     TickType_t start = xTaskGetTickCount();
+    if (RTIPC__FR_SPINS && ticks != 0) {
+        /* Spin where the rules allow (port_internal.h), on the task's own
+         * budget; a first look without waiting comes first, so a value
+         * already there is no spin. */
+        notify_poll_t poll = {index, clear ? pdTRUE : pdFALSE, 0, 0};
+        if (took(&poll) || rtipc__fr_spin_wait(self, self->notify_spin, ticks, took, &poll, NOTIFY_POLL_GAP)) {
+            if (value)
+                *value = poll.value;
+            return RTIPC_OK;
+        }
+    }
     for (;;) {
         TickType_t left = ticks;
         if (!forever && ticks != 0) {
             TickType_t spent = xTaskGetTickCount() - start;
             left = spent >= ticks ? 0 : ticks - spent;
         }
+        if (left != 0)
+            rtipc__fr_stat_bump(self, RTIPC__FR_STAT_SLEEPS);
         uint32_t v = ulTaskNotifyTakeIndexed(index, clear ? pdTRUE : pdFALSE, left);
         if (v != 0) {
             if (value)
@@ -103,7 +143,8 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
         return RTIPC_ECONTEXT;
     if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
-    if (!rtipc__fr_self())
+    struct rtipc__fr_task *self = rtipc__fr_self();
+    if (!self)
         return RTIPC_ENOMEM;
     uint32_t v = 0;
     BaseType_t ok;
@@ -113,7 +154,20 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
          * kernel V11's behaviour (notify.h). */
         ok = xTaskNotifyWaitIndexed(index, 0, clear_on_exit, &v, 0);
     } else {
-        ok = xTaskNotifyWaitIndexed(index, clear_on_entry, clear_on_exit, &v, rtipc__fr_ticks(timeout));
+        TickType_t ticks = rtipc__fr_ticks(timeout), start = rtipc__fr_spin_start();
+        /* Spin where the rules allow, but only without entry bits: the
+         * kernel clears those when the call must wait, which a spin of
+         * no-wait looks would move to its end. */
+        notify_poll_t poll = {index, pdFALSE, clear_on_exit, 0};
+        if (RTIPC__FR_SPINS && clear_on_entry == 0 &&
+            (waited(&poll) || rtipc__fr_spin_wait(self, self->notify_spin, ticks, waited, &poll, NOTIFY_POLL_GAP))) {
+            v = poll.value;
+            ok = pdTRUE;
+        } else {
+            ticks = rtipc__fr_ticks_left(ticks, start);
+            rtipc__fr_stat_bump(self, RTIPC__FR_STAT_SLEEPS);
+            ok = xTaskNotifyWaitIndexed(index, clear_on_entry, clear_on_exit, &v, ticks);
+        }
     }
     if (value)
         *value = v;

@@ -47,6 +47,11 @@ static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_pa
 /* Between rtipc__fr_wake_enter and _exit: unlink @p n and wake its task. */
 static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n, bool isr, BaseType_t *hp)
 {
+    /* The waker's core and the give, in the woken task's counters: the
+     * unlink below clears what tells rtipc_task_delete about the node, so
+     * the descriptor is read first (it is live while the node is linked). */
+    rtipc__fr_note_waker(n->owner);
+    rtipc__fr_stat_bump_locked(n->owner, RTIPC__FR_STAT_WAKES);
     rtipc__fr_park_unlink(head, n);
     /* Braces: ESP-IDF's macro for the FromISR give ends in a semicolon. */
     if (isr) {
@@ -75,13 +80,14 @@ static inline void rtipc__fr_wake_exit(rtipc__fr_crit_t c)
         (void)xTaskResumeAll();
 }
 
-/* Block the caller until woken or until *left ticks have passed since
- * @p since (updated by the kernel's own timeout helper). Returns false once
- * the time is up. */
-static inline bool rtipc__fr_park_sleep(TimeOut_t *since, TickType_t *left)
+/* Block the caller (whose node is @p n) until woken or until *left ticks
+ * have passed since @p since (updated by the kernel's own timeout helper).
+ * Returns false once the time is up. */
+static inline bool rtipc__fr_park_sleep(rtipc__fr_parked_t *n, TimeOut_t *since, TickType_t *left)
 {
     if (xTaskCheckForTimeOut(since, left) != pdFALSE)
         return false;
+    rtipc__fr_stat_bump(n->owner, RTIPC__FR_STAT_SLEEPS);
     (void)ulTaskNotifyTakeIndexed(RTIPC__FR_PARK_INDEX, pdTRUE, *left);
     return true;
 }

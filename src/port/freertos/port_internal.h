@@ -213,12 +213,37 @@ static inline int rtipc__fr_fail(rtipc_timeout_t timeout)
     return rtipc_timeout_is_no_wait(timeout) ? RTIPC_EWOULDBLOCK : RTIPC_ETIMEDOUT;
 }
 
-/* Spin budgets: accepted and stored so the calls keep their contract, but a
- * blocking call on FreeRTOS always parks at once (docs/porting.md). */
+/* ---- spin-then-park (spin.c) ------------------------------------------------
+ * A blocking call spins before it blocks only on a multicore kernel that can
+ * tell a task's core (configUSE_CORE_AFFINITY), whether another task is
+ * ready (INCLUDE_eTaskGetState), and time a budget shorter than a tick
+ * (rtipcCONFIG_CYCLES). Single-core kernels, ESP-IDF (its own SMP kernel and
+ * affinity API) and kernels without those never spin: every wait blocks in
+ * the kernel at once and every counter of rtipc_spin_stats stays 0. */
+#if !defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1 && defined(configUSE_CORE_AFFINITY) && \
+    configUSE_CORE_AFFINITY == 1 && defined(INCLUDE_eTaskGetState) && INCLUDE_eTaskGetState == 1 && \
+    defined(rtipcCONFIG_CYCLES)
+#define RTIPC__FR_SPINS 1
+#else
+#define RTIPC__FR_SPINS 0
+#endif
+
+/* Spin budgets as the setters take them: RTIPC_SPIN_DEFAULT or
+ * 0 .. RTIPC_SPIN_MAX_NS. */
 static inline bool rtipc__fr_spin_ok(int64_t ns)
 {
     return ns == RTIPC_SPIN_DEFAULT || (ns >= 0 && ns <= RTIPC_SPIN_MAX_NS);
 }
+
+/* The counters of rtipc_spin_stats_t a task's descriptor keeps (SMP). */
+enum {
+    RTIPC__FR_STAT_SPINS,
+    RTIPC__FR_STAT_SPIN_WAKEUPS,
+    RTIPC__FR_STAT_SAME_CORE_PARKS,
+    RTIPC__FR_STAT_SLEEPS,
+    RTIPC__FR_STAT_WAKES, /* reported as futex_wakes: park gives wakers made */
+    RTIPC__FR_STAT_COUNT
+};
 
 /* ---- memory ------------------------------------------------------------------- */
 #define RTIPC__FR_DYNAMIC 0x1u
@@ -255,6 +280,13 @@ struct rtipc__fr_task {
     volatile UBaseType_t base_priority; /* as rtipc last set it (no uxTaskBasePriorityGet) */
 #endif
     int64_t notify_spin;
+#if RTIPC__FR_SPINS
+    /* Spin-then-park (spin.c): core + 1 of the task that last woke it from
+     * task context through rtipc (0: none yet), and its wait counters
+     * (64 bits: changed and read in critical sections). */
+    volatile int waker_core;
+    uint64_t stat[RTIPC__FR_STAT_COUNT];
+#endif
     char name[16];
     StaticSemaphore_t done_cb; /* given when entry has returned */
     SemaphoreHandle_t done;
@@ -379,6 +411,77 @@ static inline void rtipc__fr_waiter_add(volatile uint32_t *w, int d)
     if (self)
         self->waiting_on = d > 0 ? w : NULL;
     RTIPC__FR_TASK_CRIT_EXIT();
+}
+
+/* ---- spin-then-park: the calls (spin.c) -------------------------------------- */
+#if RTIPC__FR_SPINS
+/* Spin until done(arg) returns true (then true), or until the budget runs
+ * out or the rules below end the spin (false: the caller blocks). `setting`
+ * is the object's (or the task's) budget, RTIPC_SPIN_DEFAULT for the global
+ * one; `ticks` the caller's timeout in kernel ticks (0: no spin at all). The
+ * rules (spin.h): the caller is pinned to one core (its kernel affinity),
+ * the last task that woke it through rtipc ran on the other core, and no
+ * other rtipc task that may run on the caller's core is ready to run
+ * (checked at the start and every RTIPC__FR_SPIN_RECHECK_NS). Task context,
+ * scheduler running. `poll_gap` is the number of relax loops between two
+ * calls of done (0 for a lock-free poll; more for one that takes a kernel
+ * critical section, so that the waker is not kept off the kernel's lock). */
+bool rtipc__fr_spin_wait(struct rtipc__fr_task *self, int64_t setting, TickType_t ticks, bool (*done)(void *arg),
+                         void *arg, unsigned poll_gap);
+
+/* Another rtipc-created task (not @p self) that may run on core @p core is
+ * ready but not running: a spin there would keep it off the core (task.c). */
+bool rtipc__fr_core_wanted(const struct rtipc__fr_task *self, UBaseType_t core);
+
+/* A blocking receive (item), peek (item, peek) or take (item NULL) on the
+ * kernel queue or semaphore of @p h with a timeout of @p ticks, before the
+ * kernel's blocking call: spin on it where the rules allow; true when it got
+ * what the call wanted while spinning. When the object is empty it counts
+ * the sleep the caller then makes. Task context. */
+bool rtipc__fr_kq_spin(struct rtipc__fr_qhead *h, void *item, bool peek, TickType_t ticks);
+
+/* Add one to a counter of @p t (any context). */
+void rtipc__fr_stat_bump(struct rtipc__fr_task *t, unsigned which);
+
+/* The same inside a critical section the caller holds. */
+static inline void rtipc__fr_stat_bump_locked(struct rtipc__fr_task *t, unsigned which) { t->stat[which]++; }
+
+/* A wake of @p t through rtipc (a park give, a notification): from task
+ * context, remember the waker's core (the same-core rule). */
+static inline void rtipc__fr_note_waker(struct rtipc__fr_task *t)
+{
+    if (!rtipc__fr_in_isr())
+        t->waker_core = (int)portGET_CORE_ID() + 1;
+}
+#else
+static inline bool rtipc__fr_spin_wait(struct rtipc__fr_task *self, int64_t setting, TickType_t ticks,
+                                       bool (*done)(void *arg), void *arg, unsigned poll_gap)
+{
+    (void)self, (void)setting, (void)ticks, (void)done, (void)arg, (void)poll_gap;
+    return false;
+}
+static inline bool rtipc__fr_kq_spin(struct rtipc__fr_qhead *h, void *item, bool peek, TickType_t ticks)
+{
+    (void)h, (void)item, (void)peek, (void)ticks;
+    return false;
+}
+static inline void rtipc__fr_stat_bump(struct rtipc__fr_task *t, unsigned which) { (void)t, (void)which; }
+static inline void rtipc__fr_stat_bump_locked(struct rtipc__fr_task *t, unsigned which) { (void)t, (void)which; }
+static inline void rtipc__fr_note_waker(struct rtipc__fr_task *t) { (void)t; }
+#endif
+
+/* The tick count where a spin may follow (rtipc__fr_ticks_left's start). */
+static inline TickType_t rtipc__fr_spin_start(void) { return RTIPC__FR_SPINS ? xTaskGetTickCount() : 0; }
+
+/* What remains of a timeout of @p ticks kernel ticks once the ticks since
+ * @p start (rtipc__fr_spin_start) have passed in a spin (portMAX_DELAY
+ * stays forever; without spinning, all of it). */
+static inline TickType_t rtipc__fr_ticks_left(TickType_t ticks, TickType_t start)
+{
+    if (!RTIPC__FR_SPINS || ticks == portMAX_DELAY || ticks == 0)
+        return ticks;
+    TickType_t spent = xTaskGetTickCount() - start;
+    return spent >= ticks ? 0 : ticks - spent;
 }
 
 #endif

@@ -120,7 +120,16 @@ static int receive(struct rtipc__fr_queue *q, void *item, rtipc_timeout_t timeou
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
         rtipc__fr_waiter_add(&q->h.waiters, 1);
-    BaseType_t ok = peek ? xQueuePeek(kq(q), item, ticks) : xQueueReceive(kq(q), item, ticks);
+    /* Spin first where the rules allow (port_internal.h); counted among the
+     * waiters, so the queue is not deleted under the spin. */
+    TickType_t start = rtipc__fr_spin_start();
+    BaseType_t ok;
+    if (rtipc__fr_kq_spin(&q->h, item, peek, ticks))
+        ok = pdPASS;
+    else if (peek)
+        ok = xQueuePeek(kq(q), item, rtipc__fr_ticks_left(ticks, start));
+    else
+        ok = xQueueReceive(kq(q), item, rtipc__fr_ticks_left(ticks, start));
     if (ticks != 0)
         rtipc__fr_waiter_add(&q->h.waiters, -1);
     return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);

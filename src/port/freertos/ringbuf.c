@@ -258,7 +258,7 @@ static int block(struct rtipc__fr_ringbuf *rb, rtipc__fr_parked_t **list, rb_op_
         }
         /* One more attempt after the time is up, as the kernel's own calls
          * look once more before they report a timeout. */
-        may_wait = rtipc__fr_park_sleep(&since, &left);
+        may_wait = rtipc__fr_park_sleep(&me, &since, &left);
     }
 }
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12

@@ -105,7 +105,12 @@ int rtipc_sem_take(rtipc_sem_t *handle, rtipc_timeout_t timeout)
     TickType_t ticks = rtipc__fr_ticks(timeout);
     if (ticks != 0)
         rtipc__fr_waiter_add(&s->h.waiters, 1);
-    BaseType_t ok = xSemaphoreTake(ks(s), ticks);
+    /* Spin first where the rules allow (port_internal.h); counted among the
+     * waiters, so the semaphore is not deleted under the spin. */
+    TickType_t start = rtipc__fr_spin_start();
+    BaseType_t ok = rtipc__fr_kq_spin(&s->h, NULL, false, ticks)
+                        ? pdPASS
+                        : xSemaphoreTake(ks(s), rtipc__fr_ticks_left(ticks, start));
     if (ticks != 0)
         rtipc__fr_waiter_add(&s->h.waiters, -1);
     return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);

@@ -60,8 +60,27 @@ int rtipc_spsc_set_spin(rtipc_spsc_t *handle, int64_t ns)
     return RTIPC_OK;
 }
 
-/* The first try failed and the caller may wait: announce the side asleep,
- * look at the ring once more (the handshake in spsc.c), park, repeat. */
+typedef struct {
+    struct rtipc__spsc *r;
+    unsigned me;
+    const void *in;
+    void *out;
+} spin_op_t;
+
+/* The spin's poll: the non-blocking call itself (lock-free; it wakes the
+ * peer if that one sleeps), before this side raises its sleeping flag, so
+ * the peer pays nothing for a spinning side. */
+static bool spun_once(void *arg)
+{
+    const spin_op_t *o = arg;
+    int rc = o->me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_try_push(o->r, o->in, NULL)
+                                           : rtipc__spsc_try_pop(o->r, o->out, NULL);
+    return rc == RTIPC_OK;
+}
+
+/* The first try failed and the caller may wait: spin where the rules allow
+ * (port_internal.h), then announce the side asleep, look at the ring once
+ * more (the handshake in spsc.c), park, repeat. */
 static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *out, rtipc_timeout_t timeout)
 {
     struct rtipc__fr_task *self = rtipc__fr_self();
@@ -73,6 +92,9 @@ static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *ou
     TickType_t left = rtipc__fr_ticks(timeout);
     TimeOut_t since;
     vTaskSetTimeOutState(&since);
+    spin_op_t poll = {r, me, in, out};
+    if (rtipc__fr_spin_wait(self, p->spin, left, spun_once, &poll, 0))
+        return RTIPC_OK;
     for (;;) {
         bool peer_sleeping = false;
         BaseType_t hp = pdFALSE;
@@ -95,7 +117,7 @@ static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *ou
         rtipc__fr_wake_exit(c);
         if (moved)
             return RTIPC_OK;
-        if (!rtipc__fr_park_sleep(&since, &left)) {
+        if (!rtipc__fr_park_sleep(&node, &since, &left)) {
             RTIPC__FR_TASK_CRIT_ENTER();
             rtipc__fr_park_unlink(&p->waiters[me], &node);
             clear_sleeping(r, me);

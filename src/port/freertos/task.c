@@ -53,6 +53,28 @@ struct rtipc__fr_task *rtipc__fr_task_find(TaskHandle_t handle)
     return found;
 }
 
+#if RTIPC__FR_SPINS
+bool rtipc__fr_core_wanted(const struct rtipc__fr_task *self, UBaseType_t core)
+{
+    bool wanted = false;
+    /* Only tasks rtipc created and whose entry has not returned: their
+     * kernel task exists for as long as this critical section lasts (a
+     * delete retires the descriptor with the scheduler suspended, which
+     * holds the kernel's task lock on SMP, and an ending task sets `ended`
+     * before it deletes itself). An adopted task may have been deleted by
+     * the kernel's own call without rtipc knowing: it is not looked at. */
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    for (struct rtipc__fr_task *t = live_tasks; t && !wanted; t = t->next_live) {
+        if (t == self || !(t->flags & RTIPC__FR_TASK_CREATED) || t->ended || !t->handle)
+            continue;
+        wanted = (vTaskCoreAffinityGet(t->handle) & ((UBaseType_t)1 << core)) != 0 &&
+                 eTaskGetState(t->handle) == eReady;
+    }
+    rtipc__fr_exit(c);
+    return wanted;
+}
+#endif
+
 static void copy_name(char dst[16], const char *src)
 {
     size_t n = 0;
