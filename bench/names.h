@@ -111,6 +111,8 @@
 #define BENCH_VARIANT_YIELD "yield"
 #define BENCH_VARIANT_NO_YIELD "no-yield"
 #define BENCH_VARIANT_NO_YIELD_KERNEL_CALL "no-yield/kernel-call"
+#define BENCH_VARIANT_CORE1_YIELD "core-1/yield"
+#define BENCH_VARIANT_CORE1_NO_YIELD "core-1/no-yield"
 #define BENCH_VARIANT_YIELD_DEPTH_1 "yield/depth=1"
 #define BENCH_VARIANT_YIELD_DEPTH_100 "yield/depth=100"
 #define BENCH_VARIANT_NO_YIELD_DEPTH_1 "no-yield/depth=1"
