@@ -33,6 +33,22 @@
  * "The interrupted task" is the highest-priority rtipc task pinned to the core
  * that is not blocked in rtipc; with none, the core was idle and any readied
  * task counts as higher.
+ *
+ * FreeRTOS port (docs/porting.md, "Interrupt sources: what runs where"): a
+ * core's sources are run by that core's rtipc vector, a real interrupt of
+ * the target's interrupt backend, not by a thread; the interrupted task is
+ * the one that was running on that core. Which cores have a vector depends
+ * on the backend: both harts of the QEMU virt RV32 target (rv32_virt; a
+ * handler of a core-1 source runs on hart 1, and its rtipc_irq_yield(true)
+ * switches tasks on core 1), core 0 only on Cortex-M and the POSIX
+ * simulator, none on a target without a backend (ESP-IDF among them); other
+ * cores get RTIPC_ENOTSUP from rtipc_irq_create. A task readied on another
+ * core than the handler's is switched to by the kernel's cross-core yield.
+ * Timers are checked in the kernel's tick (rtipc_freertos_tick_hook, one
+ * tick of resolution; on SMP the tick core's tick): a source of the tick's
+ * core runs in the tick interrupt, a source of another core in that core's
+ * vector, pended by the tick. The SMP kernel's deviation when a handler does
+ * not ask for the yield is in docs/rv32-virt.md.
  */
 #ifndef RTIPC_IRQ_H
 #define RTIPC_IRQ_H
@@ -52,12 +68,18 @@ typedef void (*rtipc_isr_fn)(void *arg);
 
 /**
  * Create an interrupt source on @p core with @p handler. Starts the core's
- * interrupt thread on first use.
+ * interrupt thread on first use (Linux; on FreeRTOS it makes the core's
+ * rtipc vector ready).
  * Context: task only. Blocking: no.
  * @retval 0 created. @retval RTIPC_EINVAL out or handler NULL, or core not an
- *         online core. @retval RTIPC_ENOMEM allocation failed, or every
- *         handle is in use (error.h).
- * @retval RTIPC_ESYSTEM the interrupt thread could not be started.
+ *         online core (FreeRTOS: not below configNUMBER_OF_CORES).
+ * @retval RTIPC_ENOMEM allocation failed, or every handle is in use
+ *         (error.h).
+ * @retval RTIPC_ENOTSUP FreeRTOS only: the target's interrupt backend has no
+ *         vector for @p core (see the port notes above: every core but 0 on
+ *         Cortex-M and the simulator, every core without a backend).
+ * @retval RTIPC_ESYSTEM the interrupt thread could not be started (Linux),
+ *         or the backend could not install its vector (FreeRTOS simulator).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out);
@@ -75,8 +97,14 @@ int rtipc_irq_delete(rtipc_irq_t *irq);
 
 /**
  * Raise the interrupt in software (like setting its pending bit). Its handler
- * runs on its core as soon as that core's interrupt thread gets the CPU.
- * Context: any (task or interrupt). Never blocks. Concurrency: any.
+ * runs on its core as soon as that core's interrupt thread gets the CPU
+ * (FreeRTOS: as soon as that core takes its vector; called from a task with
+ * interrupts enabled, the handler has run, on whichever core, when the call
+ * returns).
+ * Context: any (task or interrupt). Never blocks (on FreeRTOS a call from a
+ * task with interrupts enabled spins until that handler run has finished;
+ * for a source of another core that includes the other core's response).
+ * Concurrency: any.
  * @retval 0 raised (or merged with a pending one).
  * @retval RTIPC_EINVAL not a live interrupt source.
  */

@@ -24,8 +24,11 @@ void rtipc_freertos_isr_exit(void);
 /**
  * rtipc's part of the tick interrupt: call it from vApplicationTickHook
  * (configUSE_TICK_HOOK 1). Runs, in the tick's interrupt context, the
- * handlers of interrupt sources whose timer (rtipc_irq_timer_start) has
- * expired. Without it those timers never expire. Context: the tick hook.
+ * handlers of the tick core's interrupt sources whose timer
+ * (rtipc_irq_timer_start) has expired; for an expired source of another
+ * core (SMP kernels: configTICK_CORE's tick, a source on another core) it
+ * pends that core's vector, which runs the handler there. Without it those
+ * timers never expire. Context: the tick hook.
  */
 void rtipc_freertos_tick_hook(void);
 
@@ -33,11 +36,13 @@ void rtipc_freertos_tick_hook(void);
  * rtipc's interrupt vector on Cortex-M (the port's cortex_m interrupt
  * backend, chosen for the kernel's ARM_CM* ports): route the vector-table
  * entry of the line named by rtipcCONFIG_CORTEX_M_IRQ to it (or call it as
- * that line's whole handler). With the rv32_virt backend it is hart 0's
- * supervisor software interrupt (cause 1), called from an entry that saves
- * the context as the kernel port's interrupt entries do. It runs the handlers of every rtipc interrupt
- * source triggered since it last ran, then performs the context switch one
- * of them asked for (rtipc_irq_yield). Context: that interrupt only.
+ * that line's whole handler). With the rv32_virt backend it is each hart's
+ * supervisor software interrupt (cause 1), the same entry on every hart,
+ * called from an entry that saves the context as the kernel port's
+ * interrupt entries do. It runs the handlers of every rtipc interrupt
+ * source of the core it runs on triggered since it last ran there, then
+ * performs the context switch one of them asked for (rtipc_irq_yield) on
+ * that core. Context: that interrupt only.
  * Not defined with the other backends.
  */
 void rtipc_freertos_irq_vector(void);

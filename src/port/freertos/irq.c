@@ -8,19 +8,25 @@
  *   which rtipc's own vector and tick hook use, or when the application's
  *   rtipcCONFIG_IN_INTERRUPT() hook (FreeRTOSConfig.h, e.g.
  *   xPortIsInsideInterrupt() on Cortex-M) says so.
- * - Sources: a list of rtipc_irq_t, each with a pending flag. Triggering sets
- *   the flag and pends the backend's vector, whose handler (one for all
- *   sources, like a shared software interrupt line) runs every pending
- *   handler, in list order, until none is pending.
+ * - Sources: a list of rtipc_irq_t, each bound to a core and with a pending
+ *   flag. Triggering sets the flag and pends the vector of the source's core
+ *   (the backend has one per core it serves, rtipc__fr_irq_hw_cores), whose
+ *   handler (one for all of that core's sources, like a shared software
+ *   interrupt line) runs every pending handler of that core, in list order,
+ *   until none is pending. A core's vector never runs another core's source.
  * - Timers: checked in the kernel's tick interrupt, by
  *   rtipc_freertos_tick_hook() called from the application's
- *   vApplicationTickHook; an expired source's handler runs right there, in
- *   the tick's interrupt context.
- * - Yield: rtipc_irq_yield(true) in a handler run by the vector is recorded
- *   and performed once, with portYIELD_FROM_ISR, when the vector has run
- *   every pending handler. In a handler run by the tick hook it needs no
- *   action: the FromISR call that set the woken flag also made the kernel
- *   pend a yield, and the tick switches tasks when it returns. */
+ *   vApplicationTickHook (on SMP kernels the tick core's, configTICK_CORE);
+ *   an expired source of the tick's core runs right there, in the tick's
+ *   interrupt context; an expired source of another core pends that core's
+ *   vector, so its handler still runs on its own core.
+ * - Yield: rtipc_irq_yield(true) in a handler run by a vector is recorded for
+ *   that core and performed once, with portYIELD_FROM_ISR on that core, when
+ *   the vector has run every pending handler. In a handler run by the tick
+ *   hook it needs no action: the FromISR call that set the woken flag also
+ *   made the kernel pend a yield, and the tick switches tasks when it
+ *   returns. A task readied on another core is the kernel's business (its
+ *   cross-core yield, portYIELD_CORE). */
 #include "irq_port.h"
 #include "../../common/port.h"
 #include "port_internal.h"
@@ -36,6 +42,7 @@ struct rtipc__fr_irq {
     void *arg;
     volatile bool pending;
     volatile bool running;  /* its handler is being called */
+    unsigned core;          /* the core whose vector runs it */
     bool timer_armed;
     int64_t next_ns;        /* next expiry (rtipc_time_ns clock) */
     int64_t period_ns;      /* 0: one-shot */
@@ -113,13 +120,13 @@ int rtipc_irq_yield(bool woken)
 
 /* ---- running handlers ----------------------------------------------------------- */
 
-/* Take the first pending source (clearing its flag, marking it running), or
- * NULL. Interrupt context. */
-static struct rtipc__fr_irq *take_pending(void)
+/* Take the first pending source of @p core (clearing its flag, marking it
+ * running), or NULL. Interrupt context. */
+static struct rtipc__fr_irq *take_pending(unsigned core)
 {
     rtipc__fr_crit_t cs = rtipc__fr_enter();
     struct rtipc__fr_irq *irq = sources;
-    while (irq && !irq->pending)
+    while (irq && !(irq->pending && irq->core == core))
         irq = irq->next;
     if (irq) {
         irq->pending = false;
@@ -129,11 +136,12 @@ static struct rtipc__fr_irq *take_pending(void)
     return irq;
 }
 
-/* Run every pending handler (interrupt context, inside the isr bracket). */
-static void run_pending(void)
+/* Run every pending handler of @p core, the caller's (interrupt context,
+ * inside the isr bracket). */
+static void run_pending(unsigned core)
 {
     struct rtipc__fr_irq *irq;
-    while ((irq = take_pending()) != NULL) {
+    while ((irq = take_pending(core)) != NULL) {
         irq->handler(irq->arg);
         rtipc__fr_crit_t cs = rtipc__fr_enter();
         irq->count++;
@@ -147,7 +155,7 @@ bool rtipc__fr_irq_service(void)
     unsigned c = this_core();
     rtipc_freertos_isr_enter();
     servicing[c]++;
-    run_pending();
+    run_pending(c);
     servicing[c]--;
     bool yield = servicing[c] == 0 && yield_requested[c];
     if (servicing[c] == 0)
@@ -170,16 +178,17 @@ void rtipc_freertos_tick_hook(void)
     if (sources == NULL)
         return;
     rtipc_freertos_isr_enter();
+    unsigned self = this_core();
     int64_t now = rtipc_time_ns();
-    bool any = false;
+    bool any[configNUMBER_OF_CORES] = {false};
     rtipc__fr_crit_t cs = rtipc__fr_enter();
     for (struct rtipc__fr_irq *irq = sources; irq; irq = irq->next) {
         if (!irq->timer_armed || now < irq->next_ns) {
-            any = any || irq->pending;
+            any[irq->core] = any[irq->core] || irq->pending;
             continue;
         }
         irq->pending = true;
-        any = true;
+        any[irq->core] = true;
         if (irq->period_ns == 0) {
             irq->timer_armed = false;
             continue;
@@ -192,8 +201,12 @@ void rtipc_freertos_tick_hook(void)
     rtipc__fr_exit(cs);
     rtipc_freertos_isr_exit();
     /* Timer expiries, and any trigger left pending (one made before the
-     * scheduler started, or by a handler the vector had already left). */
-    if (any)
+     * scheduler started, or by a handler the vector had already left): this
+     * core's run here, another core's in that core's vector. */
+    for (unsigned c = 0; c < configNUMBER_OF_CORES; c++)
+        if (any[c] && c != self)
+            rtipc__fr_irq_hw_pend(c);
+    if (any[self])
         (void)rtipc__fr_irq_service(); /* a requested yield is the tick's own */
 }
 
@@ -207,17 +220,17 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
         return RTIPC_ECONTEXT;
     if (!out || !handler || core < 0 || core >= configNUMBER_OF_CORES)
         return RTIPC_EINVAL;
-#if configNUMBER_OF_CORES > 1
-    if (core != 0)
-        return RTIPC_ENOTSUP; /* one vector, taken by core 0 (docs/porting.md) */
-#endif
-    int rc = rtipc__fr_irq_hw_init();
+    /* A core the backend has no vector for (docs/porting.md): none at all
+     * without a backend, only core 0 on Cortex-M and the simulator. */
+    if (((rtipc__fr_irq_hw_cores() >> (unsigned)core) & 1u) == 0)
+        return RTIPC_ENOTSUP;
+    int rc = rtipc__fr_irq_hw_init((unsigned)core);
     if (rc != RTIPC_OK)
         return rc;
     struct rtipc__fr_irq *irq = RTIPC__CREATE_ALLOC(true, struct rtipc__fr_irq, 0, &rc);
     if (!irq)
         return rc;
-    *irq = (struct rtipc__fr_irq){.handler = handler, .arg = arg};
+    *irq = (struct rtipc__fr_irq){.handler = handler, .arg = arg, .core = (unsigned)core};
     uintptr_t h = rtipc__handle_open_or_free(irq, RTIPC__H_IRQ, _Alignof(struct rtipc__fr_irq));
     if (h == 0)
         return RTIPC_ENOMEM;
@@ -263,12 +276,15 @@ int rtipc_irq_trigger(rtipc_irq_t *handle)
     rtipc__fr_crit_t c = rtipc__fr_enter();
     struct rtipc__fr_irq *irq = get(handle);
     bool ok = irq != NULL;
-    if (ok)
+    unsigned core = 0;
+    if (ok) {
         irq->pending = true;
+        core = irq->core;
+    }
     rtipc__fr_exit(c);
     if (!ok)
         return RTIPC_EINVAL;
-    rtipc__fr_irq_hw_pend();
+    rtipc__fr_irq_hw_pend(core);
     return RTIPC_OK;
 }
 

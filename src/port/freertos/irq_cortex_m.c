@@ -9,7 +9,7 @@
  * is rtipcCONFIG_CORTEX_M_IRQ_PRIORITY (default configMAX_SYSCALL_INTERRUPT_PRIORITY,
  * the most urgent level from which FromISR calls are allowed), so the
  * kernel's critical sections (BASEPRI) hold it off like any other
- * interrupt that calls the kernel. */
+ * interrupt that calls the kernel. One core: sources on core 0 only. */
 #include <stdint.h>
 
 #include "irq_port.h"
@@ -38,8 +38,11 @@
  * before the next instruction (ARM's rule for software-pended interrupts). */
 static inline void barrier(void) { __asm__ volatile("dsb 0xF\n\tisb 0xF" ::: "memory"); }
 
-int rtipc__fr_irq_hw_init(void)
+unsigned rtipc__fr_irq_hw_cores(void) { return 1u; }
+
+int rtipc__fr_irq_hw_init(unsigned core)
 {
+    (void)core; /* 0 */
     /* Word access: ARMv6-M has no byte access to the priority registers. */
     uint32_t shift = (LINE % 4u) * 8u;
     taskENTER_CRITICAL();
@@ -52,8 +55,9 @@ int rtipc__fr_irq_hw_init(void)
     return RTIPC_OK;
 }
 
-void rtipc__fr_irq_hw_pend(void)
+void rtipc__fr_irq_hw_pend(unsigned core)
 {
+    (void)core; /* 0 */
     NVIC_ISPR[LINE / 32u] = LINE_BIT;
     barrier();
 }

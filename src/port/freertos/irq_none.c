@@ -1,8 +1,15 @@
-/* Interrupt backend for targets that have none yet (see irq_port.h): no
- * rtipc interrupt source can be created, so nothing is ever pended. */
+/* Interrupt backend for targets that have none yet (see irq_port.h), ESP-IDF
+ * among them: no core has a vector, so rtipc_irq_create reports
+ * RTIPC_ENOTSUP and nothing is ever pended. */
 #include "irq_port.h"
 #include "port_internal.h"
 
-int rtipc__fr_irq_hw_init(void) { return RTIPC_ENOTSUP; }
+unsigned rtipc__fr_irq_hw_cores(void) { return 0u; }
 
-void rtipc__fr_irq_hw_pend(void) {}
+int rtipc__fr_irq_hw_init(unsigned core)
+{
+    (void)core;
+    return RTIPC_ENOTSUP;
+}
+
+void rtipc__fr_irq_hw_pend(unsigned core) { (void)core; }

@@ -17,7 +17,8 @@
  * interrupt (signals blocked), it is delivered when that handler returns,
  * unless the vector already ran the handler in its loop. Before the scheduler
  * runs there is no task thread to interrupt: the pending flag waits for the
- * first tick (rtipc_freertos_tick_hook).
+ * first tick (rtipc_freertos_tick_hook). The simulator has one core: sources
+ * on core 0 only.
  *
  * portYIELD_FROM_ISR is the simulator's vPortYield: it switches threads
  * inside this signal handler, as the tick does. Leaving its critical section
@@ -49,8 +50,11 @@ static void vector(int sig)
 
 static volatile bool installed;
 
-int rtipc__fr_irq_hw_init(void)
+unsigned rtipc__fr_irq_hw_cores(void) { return 1u; }
+
+int rtipc__fr_irq_hw_init(unsigned core)
 {
+    (void)core; /* 0 */
     if (installed)
         return RTIPC_OK;
     struct sigaction sa;
@@ -63,8 +67,9 @@ int rtipc__fr_irq_hw_init(void)
     return RTIPC_OK;
 }
 
-void rtipc__fr_irq_hw_pend(void)
+void rtipc__fr_irq_hw_pend(unsigned core)
 {
+    (void)core; /* 0 */
     if (xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED)
         return;
     (void)pthread_kill(pthread_self(), rtipcCONFIG_SIM_IRQ_SIGNAL);

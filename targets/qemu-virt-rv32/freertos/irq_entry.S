@@ -1,7 +1,9 @@
-/* Trap entry of rtipc's interrupt vector (hart 0's supervisor software
- * interrupt, the rv32_virt backend of src/port/freertos): saved and restored
- * with the kernel port's own context macros (portContext.h), so that the
- * vector may switch tasks as the port's tick and yield entries do. */
+/* Trap entry of rtipc's interrupt vector (each hart's supervisor software
+ * interrupt, the rv32_virt backend of src/port/freertos), the same on every
+ * hart: saved and restored with the kernel port's own context macros
+ * (portContext.h: the hart's current task and its own interrupt stack), so
+ * that the vector may switch tasks on its hart as the port's tick and yield
+ * entries do. */
 #include "portContext.h"
 
     .section .text.rtipc_rv32_irq_entry, "ax"

@@ -12,14 +12,29 @@
  *   mailbox  the producer publishes versions 1..N (value = version, repeated),
  *            the consumer follows with rtipc_mailbox_wait_newer: versions
  *            never go back, match their value, and the last one arrives;
- *   isr      the producer triggers an rtipc interrupt source (they all run
- *            on core 0) whose handler sends the item with
- *            rtipc_queue_send_from_isr and yields if that woke a task; a
- *            counting semaphore given back by the consumer keeps a place in
- *            the queue for every trigger. From core 1 this pends hart 0's
- *            vector across harts.
+ *   isr      the producer triggers an rtipc interrupt source on core 0
+ *            whose handler sends the item with rtipc_queue_send_from_isr and
+ *            yields if that woke a task; a counting semaphore given back by
+ *            the consumer keeps a place in the queue for every trigger. From
+ *            core 1 this pends hart 0's vector across harts;
+ *   isr1     the same with the source on core 1: its handler runs on hart 1
+ *            (rtipc_irq_core() is checked in it), pended across harts by the
+ *            producer on core 0 (the consumer on core 1 is woken on the
+ *            handler's own core, the switch made by rtipc_irq_yield) or on
+ *            its own hart by the producer on core 1 (the consumer on core 0
+ *            is woken by the kernel's cross-core yield).
  *
- * Exit 0 when every consumer found nothing wrong. */
+ * Then two checks of core 1's interrupt sources alone:
+ *
+ *   isr1 yield  a task on core 0 triggers a core-1 source whose handler
+ *               gives a semaphore to a task pinned to core 1 that outranks
+ *               the busy task it interrupted there; with rtipc_irq_yield the
+ *               woken task must run before the busy one takes another step;
+ *   isr1 timer  a periodic timer on a core-1 source (the tick is core 0's):
+ *               each expiry's handler runs on hart 1, never more often than
+ *               the grid allows (isr0 timer: the same on core 0, to compare).
+ *
+ * Exit 0 when every consumer and check found nothing wrong. */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,8 +65,8 @@ typedef struct {
     uint32_t word[MB_WORDS];
 } mb_value_t;
 
-enum kind { K_QUEUE, K_SPSC, K_SEM, K_NOTIFY, K_MAILBOX, K_ISR, K_COUNT };
-static const char *const kind_name[K_COUNT] = {"queue", "spsc", "sem", "notify", "mailbox", "isr"};
+enum kind { K_QUEUE, K_SPSC, K_SEM, K_NOTIFY, K_MAILBOX, K_ISR, K_ISR1, K_COUNT };
+static const char *const kind_name[K_COUNT] = {"queue", "spsc", "sem", "notify", "mailbox", "isr", "isr1"};
 
 /* One direction: producer on core `from`, consumer on the other. */
 typedef struct {
@@ -64,6 +79,8 @@ typedef struct {
     rtipc_irq_t *irq;
     volatile uint32_t isr_next;  /* the item the next trigger's handler sends */
     volatile uint32_t isr_failures;
+    volatile uint32_t isr_wrong_core; /* handler runs not on the source's core */
+    int irq_core;
     /* Each task stores its own handle before the other can need it (the
      * runner's copy from rtipc_task_create may come later). */
     rtipc_task_t *producer, *consumer;
@@ -133,6 +150,8 @@ static bool put_space(lane_t *l)
 static void isr_send(void *arg)
 {
     lane_t *l = arg;
+    if (rtipc_irq_core() != l->irq_core)
+        l->isr_wrong_core++;
     uint32_t i = l->isr_next;
     item_t it = {i, ~i};
     bool woken = false;
@@ -166,6 +185,7 @@ static void producer(void *arg)
             }
             break;
         case K_ISR:
+        case K_ISR1:
             ok = rtipc_sem_take(l->spaces, WAIT) == RTIPC_OK;
             if (ok) {
                 l->isr_next = i;
@@ -230,6 +250,7 @@ static void consumer(void *arg)
         switch (l->kind) {
         case K_QUEUE: ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK; break;
         case K_ISR:
+        case K_ISR1:
             ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK && rtipc_sem_give(l->spaces) == RTIPC_OK;
             break;
         case K_SPSC: ok = rtipc_spsc_pop(l->ring, &it, WAIT) == RTIPC_OK; break;
@@ -281,11 +302,13 @@ static int make_objects(lane_t *l)
         return rc != RTIPC_OK ? rc : rtipc_sem_create_counting(DEPTH, DEPTH, &l->spaces);
     }
     case K_MAILBOX: return rtipc_mailbox_create(sizeof(mb_value_t), &zero, &l->mb);
-    case K_ISR: {
+    case K_ISR:
+    case K_ISR1: {
+        l->irq_core = l->kind == K_ISR1 ? 1 : 0;
         int rc = rtipc_queue_create(DEPTH, sizeof(item_t), &l->q);
         if (rc == RTIPC_OK)
             rc = rtipc_sem_create_counting(DEPTH, DEPTH, &l->spaces);
-        return rc != RTIPC_OK ? rc : rtipc_irq_create(0, isr_send, l, &l->irq);
+        return rc != RTIPC_OK ? rc : rtipc_irq_create(l->irq_core, isr_send, l, &l->irq);
     }
     default: return RTIPC_OK;
     }
@@ -323,7 +346,8 @@ static int run_kind(enum kind k)
     int failures = 0;
     for (int from = 0; from < 2; from++) {
         const lane_t *l = &lanes[k][from];
-        bool ok = l->errors == 0 && l->call_failures == 0 && l->isr_failures == 0 && l->received == N;
+        bool ok = l->errors == 0 && l->call_failures == 0 && l->isr_failures == 0 && l->isr_wrong_core == 0 &&
+                  l->received == N;
         failures += !ok;
         printf("stress %-7s core %d -> core %d: %s: %lu of %lu", kind_name[k], from, 1 - from, ok ? "ok" : "FAILED",
                (unsigned long)l->received, (unsigned long)N);
@@ -335,6 +359,8 @@ static int run_kind(enum kind k)
                    (unsigned long)l->first_got, (unsigned long)l->first_want);
         if (l->isr_failures)
             printf(", %lu sends from the handler failed", (unsigned long)l->isr_failures);
+        if (l->isr_wrong_core)
+            printf(", %lu handler runs not on core %d", (unsigned long)l->isr_wrong_core, l->irq_core);
         if (l->call_failures)
             printf(", %lu calls failed (%s%s), %lu sent", (unsigned long)l->call_failures,
                    (l->failed_side & 1) ? "producer " : "", (l->failed_side & 2) ? "consumer" : "",
@@ -342,6 +368,172 @@ static int run_kind(enum kind k)
         printf(", %llu ms of mtime\n", (unsigned long long)((l->t1 - l->t0) / (BOARD_MTIME_HZ / 1000u)));
     }
     return failures;
+}
+
+/* ---- isr1 yield: the switch a core-1 handler asks for happens on core 1 ---- */
+
+#define YIELD_ROUNDS 2000u
+
+static struct {
+    rtipc_irq_t *irq;
+    rtipc_sem_t *wake, *done;
+    volatile uint32_t spins;    /* the busy task's steps */
+    volatile uint32_t at_isr;   /* spins seen by the handler */
+    volatile bool stop;
+    volatile uint32_t runs, wrong_core, not_woken, failures;
+    uint32_t late, woke, call_failures; /* by the woken task */
+} y;
+
+static void yield_isr(void *arg)
+{
+    (void)arg;
+    y.runs++;
+    if (rtipc_irq_core() != 1)
+        y.wrong_core++;
+    y.at_isr = y.spins;
+    bool woken = false;
+    if (rtipc_sem_give_from_isr(y.wake, &woken) != RTIPC_OK)
+        y.failures++;
+    if (!woken)
+        y.not_woken++;
+    (void)rtipc_irq_yield(woken);
+}
+
+static void yield_busy(void *arg)
+{
+    (void)arg;
+    while (!y.stop)
+        y.spins++;
+}
+
+static void yield_woken(void *arg)
+{
+    (void)arg;
+    for (uint32_t i = 0; i < YIELD_ROUNDS; i++) {
+        if (rtipc_sem_take(y.wake, WAIT) != RTIPC_OK || portGET_CORE_ID() != 1) {
+            y.call_failures++;
+            break;
+        }
+        /* Switched to at the handler's exit: the busy task, the one the
+         * handler interrupted on this core, has not stepped since. */
+        if (y.spins != y.at_isr)
+            y.late++;
+        y.woke++;
+        if (rtipc_sem_give(y.done) != RTIPC_OK) {
+            y.call_failures++;
+            break;
+        }
+    }
+}
+
+static int isr1_yield_check(void)
+{
+    memset(&y, 0, sizeof y);
+    rtipc_task_t *busy = NULL, *woken = NULL;
+    int rc = rtipc_sem_create_counting(1, 0, &y.wake);
+    if (rc == RTIPC_OK)
+        rc = rtipc_sem_create_counting(1, 0, &y.done);
+    if (rc == RTIPC_OK)
+        rc = rtipc_irq_create(1, yield_isr, NULL, &y.irq);
+    if (rc == RTIPC_OK) {
+        rtipc_task_config_t cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.name = "busy1";
+        cfg.priority = 2;
+        cfg.core = 1;
+        cfg.stack_size = STACK;
+        cfg.entry = yield_busy;
+        rc = rtipc_task_create(&cfg, &busy);
+        if (rc == RTIPC_OK) {
+            cfg.name = "woken1";
+            cfg.priority = 3;
+            cfg.entry = yield_woken;
+            rc = rtipc_task_create(&cfg, &woken);
+        }
+    }
+    uint32_t rounds = 0;
+    if (rc == RTIPC_OK) {
+        /* The woken task blocks first; then each round the busy task holds
+         * core 1 when the handler comes. */
+        (void)rtipc_task_delay(rtipc_ms(5));
+        for (; rounds < YIELD_ROUNDS; rounds++) {
+            uint32_t s0 = y.spins;
+            while (y.spins == s0) /* core 1 runs the busy task again */
+                ;
+            if (rtipc_irq_trigger(y.irq) != RTIPC_OK || rtipc_sem_take(y.done, WAIT) != RTIPC_OK)
+                break;
+        }
+    }
+    y.stop = true;
+    if (busy)
+        (void)rtipc_task_join(busy);
+    if (woken)
+        (void)rtipc_task_join(woken);
+    if (y.irq)
+        (void)rtipc_irq_delete(y.irq);
+    if (rc != RTIPC_OK) {
+        printf("stress isr1 yield: setup failed: %s\n", rtipc_strerror(rc));
+        return 1;
+    }
+    bool ok = rounds == YIELD_ROUNDS && y.runs == YIELD_ROUNDS && y.woke == YIELD_ROUNDS && y.late == 0 &&
+              y.wrong_core == 0 && y.not_woken == 0 && y.failures == 0 && y.call_failures == 0;
+    printf("stress isr1 yield: %s: %lu of %lu handler runs woke the core-1 task at their exit (%lu late, %lu not on core "
+           "1, %lu not woken, %lu failed calls)\n",
+           ok ? "ok" : "FAILED", (unsigned long)(y.woke - y.late), (unsigned long)YIELD_ROUNDS, (unsigned long)y.late,
+           (unsigned long)y.wrong_core, (unsigned long)y.not_woken, (unsigned long)(y.failures + y.call_failures));
+    return !ok;
+}
+
+/* ---- isr1 timer: expiries of a core-1 source run on hart 1 ---------------- */
+
+#define TIMER_PERIOD_MS 2
+#define TIMER_RUN_MS 200
+
+static volatile uint32_t timer_runs, timer_wrong_core;
+
+static void timer_isr(void *arg)
+{
+    timer_runs++;
+    if (rtipc_irq_core() != (int)(intptr_t)arg)
+        timer_wrong_core++;
+}
+
+/* A periodic timer on a source of @p core: the tick (core 0's) runs a
+ * core-0 source's handler itself and pends core 1's vector for a core-1
+ * source. Core 0 is the comparison. */
+static int timer_check(int core)
+{
+    rtipc_irq_t *irq = NULL;
+    timer_runs = timer_wrong_core = 0;
+    int rc = rtipc_irq_create(core, timer_isr, (void *)(intptr_t)core, &irq);
+    uint64_t t0 = board_mtime(), t1 = t0;
+    if (rc == RTIPC_OK)
+        rc = rtipc_irq_timer_start(irq, TIMER_PERIOD_MS * 1000000LL, TIMER_PERIOD_MS * 1000000LL);
+    if (rc == RTIPC_OK) {
+        (void)rtipc_task_delay(rtipc_ms(TIMER_RUN_MS));
+        rc = rtipc_irq_timer_stop(irq);
+        t1 = board_mtime();
+        /* An expiry pended before the stop still runs (irq.h). */
+        (void)rtipc_task_delay(rtipc_ms(20));
+    }
+    int64_t count = irq ? rtipc_irq_count(irq) : 0;
+    uint32_t runs = timer_runs;
+    if (irq)
+        (void)rtipc_irq_delete(irq);
+    if (rc != RTIPC_OK) {
+        printf("stress isr%s timer: setup failed: %s\n", core ? "1" : "0", rtipc_strerror(rc));
+        return 1;
+    }
+    /* At most one run per period of the time it was armed; missed expiries
+     * merge, so a loaded host may see fewer, but some must come. */
+    uint64_t ms = (t1 - t0) / (BOARD_MTIME_HZ / 1000u);
+    uint64_t most = ms / TIMER_PERIOD_MS + 1u;
+    bool ok = runs > 0 && timer_wrong_core == 0 && (uint64_t)runs <= most && count == (int64_t)runs;
+    printf("stress isr%d timer: %s: %lu runs (counted %lld) of a %d ms periodic timer in %llu ms of mtime "
+           "(at most %llu), %lu not on core %d\n",
+           core, ok ? "ok" : "FAILED", (unsigned long)runs, (long long)count, TIMER_PERIOD_MS, (unsigned long long)ms,
+           (unsigned long long)most, (unsigned long)timer_wrong_core, core);
+    return !ok;
 }
 
 static void runner(void *arg)
@@ -352,6 +544,9 @@ static void runner(void *arg)
     int failures = 0;
     for (int k = 0; k < K_COUNT; k++)
         failures += run_kind((enum kind)k);
+    failures += isr1_yield_check();
+    failures += timer_check(0);
+    failures += timer_check(1);
     printf("rtipc-rv32-stress: %s\n", failures ? "FAILED" : "passed");
     board_exit(failures ? 1 : 0);
 }
