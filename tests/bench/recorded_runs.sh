@@ -2,7 +2,8 @@
 # The recorded runs in docs/data stay what the docs say they are: each is
 # valid rtipc-bench/1 JSON with its experiments, and `rtipc-bench audit`
 # gives the verdicts docs/porting.md (FreeRTOS POSIX simulator) and
-# docs/mcu.md (FreeRTOS on Cortex-M3) print for them.
+# docs/mcu.md (FreeRTOS on Cortex-M3) and docs/rv32-virt.md (FreeRTOS SMP on
+# two RV32 harts) print for them.
 #   recorded_runs.sh RTIPC_BENCH VALIDATOR DOCS_DATA_DIR WORKDIR
 set -u
 bench=$1 validator=$2 data=$3 work=$4
@@ -27,6 +28,14 @@ check freertos-posix-sim.json \
 check freertos-cm3.json "$(tr '\n' ' ' <"$data/../../targets/mps2-an385/freertos/claim-verdicts.txt")" \
     queue-latency queue-placement isr-handoff blocked-producer state-vs-event batching queue-set footprint \
     notify-vs-sem notify-modes round-trip
+check freertos-rv32-smp.json \
+    "not-testable does-not-hold not-testable does-not-hold holds holds holds holds does-not-hold " \
+    queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer state-vs-event \
+    core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip lockfree-cost
+grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2), 2 core(s)"' \
+    "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run does not name its kernel and two cores"
+grep -q '"clock":[[:space:]]*"emulated-wall-clock"' "$data/freertos-rv32-smp.json" ||
+    fail "the RV32 SMP run is not labelled emulated-wall-clock"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]*, POSIX simulator' "$data/freertos-posix-sim.json" ||
     fail "the simulator run does not name its kernel"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (GCC ARM_CM3, heap 4), 1 core(s)"' "$data/freertos-cm3.json" ||

@@ -190,7 +190,9 @@ static const char *fdt_bootargs(const unsigned char *fdt)
         pos += 4u;
         if (token == FDT_BEGIN_NODE) {
             const char *name = (const char *)fdt + pos;
-            size_t len = strnlen(name, total - pos);
+            size_t len = 0;
+            while (pos + len < total && name[len] != '\0')
+                len++;
             depth++;
             in_chosen = depth == 2 && len == 6 && memcmp(name, "chosen", 6) == 0;
             pos += ((uint32_t)len + 4u) & ~3u;
