@@ -327,6 +327,7 @@ static int run_command(bench_run_t *runp, int argc, char **argv)
     runp->env.memory_locked = bench_target_lock_memory();
     bench_env_collect(&runp->env);
     runp->clock = bench_clock_provenance_name(runp->env.clock.provenance);
+    runp->core_clock = runp->env.has_core_clock ? bench_clock_provenance_name(runp->env.core_clock.provenance) : NULL;
     runp->env.cpu[0] = runp->opts.cpu[0];
     runp->env.cpu[1] = runp->opts.cpu[1];
     runp->env.seed = runp->opts.seed;

@@ -20,9 +20,12 @@
 #
 #   scripts/check-rv32.sh [bare] [freertos] [bench]      (default: all three)
 #
-# RV32_STRESS_ITEMS (default 100000) sets the stress firmware's items each
-# way per object. Every QEMU run is bounded by RV32_TIMEOUT seconds (default 600;
-# the stress firmware took 40 s to 3 min here, depending on the host's load). Without
+# RV32_STRESS_ITEMS (default 500000) sets the stress firmware's items each
+# way per object: 10^6 messages through every object, both directions at
+# once. Every QEMU run is bounded by RV32_TIMEOUT seconds (default 600), the
+# stress firmware by RV32_STRESS_TIMEOUT (default 1800: it took 100 s on a
+# quiet host here, and a loaded host has made such runs 5 to 10 times
+# slower). Without
 # -icount the emulated clock is the host's wall clock, so the conformance
 # suite's timing checks can miss on a loaded host: a failed conformance run
 # is run once more and fails only if it fails again (as CTEST_FLAGS does).
@@ -39,12 +42,12 @@ say() { echo "check-rv32: $*"; }
 failed=""
 skipped=""
 
-# run NAME ELF OUT: one bounded QEMU run; its exit status
+# run NAME ELF OUT [SECONDS]: one bounded QEMU run; its exit status
 run() {
-    local rc=0 t0
+    local rc=0 t0 limit=${4:-$T}
     t0=$(date +%s)
-    timeout "$T" "${QEMU[@]}" -kernel "$2" </dev/null >"$3" 2>&1 || rc=$?
-    [ "$rc" -eq 124 ] && say "$1 timed out after ${T}s; output in $3"
+    timeout "$limit" "${QEMU[@]}" -kernel "$2" </dev/null >"$3" 2>&1 || rc=$?
+    [ "$rc" -eq 124 ] && say "$1 timed out after ${limit}s; output in $3"
     say "  $1: exit $rc ($(( $(date +%s) - t0 )) s)"
     return $rc
 }
@@ -87,7 +90,7 @@ check_freertos() {
     done
     [ $rc -eq 0 ] || { say "rtipc-rv32-conformance failed twice; output in $dir/conformance-*.txt"; return 1; }
     if [ -f "$dir/rtipc-rv32-stress.elf" ]; then
-        run rtipc-rv32-stress "$dir/rtipc-rv32-stress.elf" "$dir/stress.txt"
+        run rtipc-rv32-stress "$dir/rtipc-rv32-stress.elf" "$dir/stress.txt" "${RV32_STRESS_TIMEOUT:-1800}"
         rc=$?
         grep -E '^(stress|rtipc-rv32-stress:)' "$dir/stress.txt" | sed 's/^/    /'
         [ $rc -eq 0 ] || { say "rtipc-rv32-stress failed; output in $dir/stress.txt"; return 1; }
@@ -126,7 +129,7 @@ kernel_and_ports() {
 configure_freertos() {
     cmake -S targets/qemu-virt-rv32/freertos -B "$BUILD/rv32-freertos" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
         -DFREERTOS_KERNEL_PATH="$kernel" -DFREERTOS_PORTS_PATH="$ports" \
-        -DRV32_STRESS_ITEMS="${RV32_STRESS_ITEMS:-100000}" >/dev/null &&
+        -DRV32_STRESS_ITEMS="${RV32_STRESS_ITEMS:-500000}" >/dev/null &&
         cmake --build "$BUILD/rv32-freertos" -j"$JOBS" >/dev/null
 }
 

@@ -32,7 +32,9 @@ static int64_t span_of(const cost_t *c, bench_stamp_t t0, bench_stamp_t t1)
 /* The samples so far become a row; false after a failure. */
 static bool keep(cost_t *c, const char *mechanism, const char *variant, const char *metric)
 {
-    bool ok = bench_add_dist(c->run, mechanism, variant, metric, &c->s) != NULL;
+    bench_result_t *row = bench_add_dist(c->run, mechanism, variant, metric, &c->s);
+    bench_row_core_clocked(c->run, row);  /* stamp pairs read the core's clock where there is one */
+    bool ok = row != NULL;
     c->s.n = 0;
     return ok;
 }
@@ -44,7 +46,8 @@ static bool measure_overhead(cost_t *c)
         bench_stamp_t t1 = bench_target_stamp_end();
         bench_samples_push(&c->s, bench_target_stamp_span(t0, t1));
     }
-    const bench_result_t *r = bench_add_dist(c->run, BENCH_MECH_STAMP_PAIR, "empty", "overhead", &c->s);
+    bench_result_t *r = bench_add_dist(c->run, BENCH_MECH_STAMP_PAIR, "empty", "overhead", &c->s);
+    bench_row_core_clocked(c->run, r);
     c->s.n = 0;
     if (!r)
         return false;

@@ -154,10 +154,13 @@ static int run_queue_placement(bench_run_t *run)
         bench_progress(run, (double)(r + 1) / (double)rounds);
     }
 
-    const bench_result_t *w = bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_WARM, BENCH_METRIC_LATENCY,
-                                             &warm);
-    const bench_result_t *f = HAVE_CLFLUSH && w
+    bench_result_t *w = bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_WARM, BENCH_METRIC_LATENCY, &warm);
+    bench_result_t *f = HAVE_CLFLUSH && w
         ? bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY, &flushed) : NULL;
+    if (handoff_core_clocked(run, &cfg)) {  /* --cpu N,N puts both tasks on one core */
+        bench_row_core_clocked(run, w);
+        bench_row_core_clocked(run, f);
+    }
     if (w && f) {
         double p50 = bench_p50_ratio(f, w);
         double p99 = f->stats.p99 / w->stats.p99;

@@ -57,11 +57,11 @@ static void ping_task(void *arg)
     bind_receiver(st->m, st->back);
     for (size_t i = 0; i < st->total; i++) {
         uint32_t got = UINT32_MAX;
-        int64_t t0 = bench_now_ns();
+        int64_t t0 = bench_core_now_ns();  /* both stamps in this task, on one core */
         int rc = st->m->send(st->there, (uint32_t)i);
         if (rc == 0)
             rc = st->m->recv(st->back, &got);
-        int64_t t1 = bench_now_ns();
+        int64_t t1 = bench_core_now_ns();
         if (rc != 0 || got != (uint32_t)i) {
             bench_failure_set(&st->failure, "%s: round %lu did not bring back its number", st->m->name,
                               (unsigned long)i);
@@ -137,11 +137,12 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_mech_t *m, 
     }
     m->destroy(st.there);
     m->destroy(st.back);
-    const bench_result_t *r = NULL;
+    bench_result_t *r = NULL;
     if (bench_failure_is_set(&st.failure))
         bench_fail(run, "%s", st.failure.why);
     else
         r = bench_add_dist(run, m->name, BENCH_VARIANT_EQUAL_PRIORITY, BENCH_METRIC_ROUND_TRIP, &s);
+    bench_row_core_clocked(run, r);
     bench_samples_free(&s);
     return r;
 }
@@ -162,18 +163,19 @@ static const bench_result_t *one_task(bench_run_t *run, const bench_mech_t *m, c
     size_t total = bench_warmup_count(run, samples) + samples;
     int failed = 0;
     for (size_t i = 0; i < total && !failed; i++) {
-        int64_t t0 = bench_now_ns();
+        int64_t t0 = bench_core_now_ns();
         failed = m->pairs(obj, (uint32_t)i, 1) != 0;
-        int64_t t1 = bench_now_ns();
+        int64_t t1 = bench_core_now_ns();
         if (i >= total - samples)
             (void)bench_samples_push(&s, t1 - t0);
     }
     m->destroy(obj);
-    const bench_result_t *r = NULL;
+    bench_result_t *r = NULL;
     if (failed)
         bench_fail(run, "%s: a call in one task failed or returned the wrong item", m->name);
     else
         r = bench_add_dist(run, m->name, BENCH_VARIANT_ONE_TASK, metric, &s);
+    bench_row_core_clocked(run, r);
     bench_samples_free(&s);
     return r;
 }
@@ -182,7 +184,7 @@ static void ratio(bench_run_t *run, const char *variant, const bench_result_t *n
 {
     double r = bench_p50_ratio(num, den);
     if (!isnan(r))
-        bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, variant, BENCH_METRIC_P50_RATIO, "x", r);
+        bench_row_core_clocked(run, bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, variant, BENCH_METRIC_P50_RATIO, "x", r));
 }
 
 /* rtipc's mechanism, the kernel's twin, the one-task metric, the ratio rows. */

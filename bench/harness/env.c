@@ -45,6 +45,7 @@ void bench_env_collect(bench_env_t *env)
     snprintf(env->cflags, sizeof env->cflags, "%s", BENCH_CFLAGS);
     snprintf(env->rtipc_version, sizeof env->rtipc_version, "%s", BENCH_RTIPC_VERSION);
     snprintf(env->git_commit, sizeof env->git_commit, "%s", BENCH_GIT_COMMIT);
+    env->has_core_clock = bench_target_core_clock(&env->core_clock);
     env->timestamp_overhead_ns = timestamp_overhead();
     env->stamp_resolution = bench_target_stamp_resolution();
     env->memory.kind = BENCH_MEMORY_NONE;

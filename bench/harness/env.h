@@ -23,6 +23,9 @@ typedef struct bench_env {
     char git_commit[48];
     uint32_t tick_hz;
     bench_clock_t clock;          /* the timestamps' clock (bench_target_clock) */
+    bench_clock_t core_clock;     /* a core's own finer clock, for spans within one core
+                                     (bench_target_core_clock), where has_core_clock */
+    int has_core_clock;
     double timestamp_overhead_ns; /* median back-to-back bench_now_ns() delta */
     double stamp_resolution;      /* grain of a stamp pair (bench_target_stamp_*), in clock.unit */
     bench_memory_t memory;        /* the target's memory figures after the run */

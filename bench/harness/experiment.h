@@ -46,6 +46,13 @@ bench_result_t *bench_add_dist(bench_run_t *run, const char *mechanism, const ch
 /* Add a scalar row (rates, bytes, counts, ratios). */
 bench_result_t *bench_add_value(bench_run_t *run, const char *mechanism, const char *variant,
                                 const char *metric, const char *unit, double value);
+/* Spans whose two readings are taken on one core may use the core's own
+ * clock, finer than the run's (bench_core_now_ns). True when the run has
+ * one; then every row of such spans is labelled with it by
+ * bench_row_core_clocked (its `clock` becomes the core clock's provenance). */
+bool bench_has_core_clock(const bench_run_t *run);
+/* Label @p row (NULL: nothing) as timed by the core clock; nothing without one. */
+void bench_row_core_clocked(const bench_run_t *run, bench_result_t *row);
 /* Record that a mechanism the experiment names does not exist here, and
  * why. Once per mechanism and experiment: a second call for a mechanism
  * already recorded missing adds nothing. */
@@ -122,6 +129,10 @@ int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi);
 /* Nanoseconds (or instructions, where the target's clock counts them) from
  * the target's clock, bench_target_now_ns(). */
 int64_t bench_now_ns(void);
+/* Now on the calling core's own clock where the run has one
+ * (bench_target_core_now_ns), else bench_now_ns(): only for spans whose two
+ * readings are taken on one core, with rows labelled bench_row_core_clocked. */
+int64_t bench_core_now_ns(void);
 /* Spin until bench_now_ns() >= t (the caller keeps its core). */
 void bench_spin_until(int64_t t);
 /* One pause of a spinning wait: the CPU's spin-loop hint, nothing where it

@@ -23,6 +23,8 @@ typedef struct {
     _Atomic int go;               /* ops bound to both tasks: the producer may
                                      start (release by the runner, acquire by
                                      the producer; publishes the bind) */
+    int64_t (*stamp)(void);       /* the latency's clock: the core's own when both
+                                     tasks share one (handoff_core_clocked) */
     bench_failure_t failure;      /* either side failed; the other stops */
     bool signals;                 /* the target drives scope lines (target.h) */
 } handoff_state_t;
@@ -78,7 +80,7 @@ static void producer(void *arg)
                 bench_spin_until(bench_now_ns() + gap);
             if (st->ops->before_send)
                 st->ops->before_send(st->ops->obj);
-            st->t_send[i] = bench_now_ns();
+            st->t_send[i] = st->stamp();
             if (st->signals)
                 bench_target_signal(BENCH_SIGNAL_SEND, true);
         } else {
@@ -119,7 +121,7 @@ static void consumer(void *arg)
         uint32_t seq = UINT32_MAX;
         BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_CONSUMER, cpu, i, 0);
         int rc = st->ops->recv(st->ops->obj, &seq);
-        int64_t t = bench_now_ns();
+        int64_t t = st->stamp();
         if (st->signals)
             bench_target_signal(BENCH_SIGNAL_RECEIVE, true);
         if (rc != 0) {
@@ -158,6 +160,12 @@ handoff_cfg_t handoff_default(const bench_run_t *run, size_t full_samples, size_
     return cfg;
 }
 
+bool handoff_core_clocked(const bench_run_t *run, const handoff_cfg_t *cfg)
+{
+    return cfg->mode == HANDOFF_CLOSED_LOOP && cfg->producer_cpu == cfg->consumer_cpu &&
+           bench_has_core_clock(run);
+}
+
 int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t *cfg,
                 bench_samples_t *out)
 {
@@ -172,6 +180,7 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
     st->ops = ops;
     st->signals = bench_target_has_signals();
     st->cfg = cfg;
+    st->stamp = handoff_core_clocked(run, cfg) ? bench_core_now_ns : bench_now_ns;
     st->out = out;
     st->total = cfg->samples + cfg->warmup;
     st->t_send = calloc(st->total, sizeof *st->t_send);
@@ -228,9 +237,12 @@ const bench_result_t *handoff_measure(bench_run_t *run, const char *mechanism, c
     handoff_cfg_t named = *cfg;
     named.mechanism = mechanism;
     named.variant = variant;
-    if (handoff_run(run, ops, &named, &s) == 0)
-        row = bench_add_dist(run, mechanism, variant, BENCH_METRIC_LATENCY, &s);
-    else
+    if (handoff_run(run, ops, &named, &s) == 0) {
+        bench_result_t *added = bench_add_dist(run, mechanism, variant, BENCH_METRIC_LATENCY, &s);
+        if (handoff_core_clocked(run, cfg))
+            bench_row_core_clocked(run, added);
+        row = added;
+    } else
         bench_fail(run, "%s/%s", mechanism, variant);
     bench_samples_free(&s);
     return row;

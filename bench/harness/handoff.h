@@ -5,6 +5,8 @@
  * returned (the consumer is running) - the producer's timestamp right before
  * its send call (closed loop), or the message's intended send time (open
  * loop, so a late producer cannot hide delay: no coordinated omission).
+ * Timestamps are the run's clock, or the core's own where both tasks share
+ * a core and the target has one (handoff_core_clocked).
  *
  * Closed loop: the producer sends one message, waits until the consumer has
  * acknowledged it, pauses for a random gap (so the consumer is parked again
@@ -66,6 +68,13 @@ typedef struct {
  * core 1 at priority 10, consumer on logical core 0 at priority 12, gap
  * 20-40 us, sample counts from the options. */
 handoff_cfg_t handoff_default(const bench_run_t *run, size_t full_samples, size_t quick_samples);
+
+/* True when the latencies of @p cfg are timed by the core's own clock: a
+ * closed loop with both tasks on one core, in a run that has such a clock
+ * (bench_has_core_clock). An open loop keeps the run's clock: its intended
+ * send times are laid out on it. A caller of handoff_run that records the
+ * samples itself labels its row with bench_row_core_clocked then. */
+bool handoff_core_clocked(const bench_run_t *run, const handoff_cfg_t *cfg);
 
 /* Run it. @p out must be initialised with capacity >= cfg->samples; it gets
  * one latency per recorded message. 0, or -1 after bench_fail(). */

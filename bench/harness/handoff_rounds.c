@@ -66,7 +66,10 @@ int handoff_measure_rounds(bench_run_t *run, handoff_case_t *cases, size_t n_cas
         }
     }
     for (size_t c = 0; c < n_cases; c++) {
-        cases[c].row = bench_add_dist(run, cases[c].mechanism, cases[c].variant, BENCH_METRIC_LATENCY, &pool[c]);
+        bench_result_t *row = bench_add_dist(run, cases[c].mechanism, cases[c].variant, BENCH_METRIC_LATENCY, &pool[c]);
+        if (handoff_core_clocked(run, &cases[c].cfg))
+            bench_row_core_clocked(run, row);
+        cases[c].row = row;
         if (!cases[c].row) {
             rc = -1;
             goto out;

@@ -131,6 +131,10 @@ void bench_print_env(FILE *out, const bench_env_t *e)
             e->clock.resolution, e->clock.unit, e->timestamp_overhead_ns, e->clock.unit, (unsigned)e->tick_hz,
             e->memory_locked ? "locked" : "not locked (mlockall refused)", (unsigned long long)e->seed,
             e->quick ? "; QUICK run (few samples)" : "");
+    if (e->has_core_clock)
+        fprintf(out, "core clock (spans within one core): %s (%s) at %.1f MHz, resolution %.3g ns\n",
+                e->core_clock.name, bench_clock_provenance_name(e->core_clock.provenance),
+                e->core_clock.rate_hz / 1e6, e->core_clock.resolution);
 }
 
 /* Bytes as MiB with one decimal, or "unknown". */

@@ -254,6 +254,16 @@ const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf,
 /* Time and per-thread figures: the target's (target/target.h). */
 int64_t bench_now_ns(void) { return bench_target_now_ns(); }
 
+int64_t bench_core_now_ns(void) { return bench_target_core_now_ns(); }
+
+bool bench_has_core_clock(const bench_run_t *run) { return run->core_clock != NULL; }
+
+void bench_row_core_clocked(const bench_run_t *run, bench_result_t *row)
+{
+    if (row && run->core_clock && row->clock[0])
+        snprintf(row->clock, sizeof row->clock, "%s", run->core_clock);
+}
+
 void bench_spin_until(int64_t t)
 {
     while (bench_now_ns() < t)

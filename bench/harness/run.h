@@ -47,6 +47,9 @@ struct bench_run {
     const bench_experiment_t *current;  /* experiment being run */
     const char *clock;                  /* provenance of this run's timestamps
                                            (results/row_clock.h), given to each timed row */
+    const char *core_clock;             /* provenance of the core clock (env.core_clock),
+                                           given to rows timed within one core by it
+                                           (bench_row_core_clocked); NULL without one */
     char failure[256];                  /* why the current experiment failed */
     char notes[2048];                   /* remarks printed under its tables */
     bench_outcome_t outcomes[BENCH_MAX_EXPERIMENTS];

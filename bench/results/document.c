@@ -87,6 +87,13 @@ void bench_doc_env_begin(bench_jw_t *w, const bench_env_t *e)
     bench_jw_kv_number(w, "timestamp_overhead_ns", e->timestamp_overhead_ns);
     if (e->stamp_resolution > 0)
         bench_jw_kv_number(w, "stamp_resolution", e->stamp_resolution);
+    if (e->has_core_clock) {
+        const char *core = bench_clock_provenance_name(e->core_clock.provenance);
+        bench_jw_kv_string(w, "core_clock_source", e->core_clock.name);
+        bench_jw_kv_string(w, "core_clock_provenance", core ? core : "");
+        bench_jw_kv_number(w, "core_clock_hz", e->core_clock.rate_hz);
+        bench_jw_kv_number(w, "core_clock_resolution_ns", e->core_clock.resolution);
+    }
     bench_jw_kv_bool(w, "memory_locked", e->memory_locked);
     memory(w, &e->memory);
     bench_jw_kv_uint(w, "seed", e->seed);

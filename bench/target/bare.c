@@ -49,6 +49,15 @@ int64_t bench_target_now_ns(void)
 
 void bench_target_clock(bench_clock_t *out) { *out = board.clock; }
 
+/* One core, one counter: the board's stamps are its finer grain. */
+bool bench_target_core_clock(bench_clock_t *out)
+{
+    (void)out;
+    return false;
+}
+
+int64_t bench_target_core_now_ns(void) { return bench_target_now_ns(); }
+
 /* ---- sleeping: nothing else could run, so a sleep is a spin ---- */
 
 void bench_target_sleep_ns(int64_t ns)

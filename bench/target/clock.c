@@ -10,6 +10,7 @@ static const char *const provenance_names[BENCH_CLOCK_PROVENANCES] = {
     [BENCH_CLOCK_MCU_CYCLES] = "mcu-cycles",
     [BENCH_CLOCK_EMULATED_INSTRUCTIONS] = "emulated-instructions",
     [BENCH_CLOCK_EMULATED_WALL] = "emulated-wall-clock",
+    [BENCH_CLOCK_EMULATED_CORE_CYCLES] = "emulated-core-cycles",
 };
 
 const char *bench_clock_provenance_name(bench_clock_provenance_t p)

@@ -19,13 +19,18 @@ typedef enum {
                                            of virtual time) */
     BENCH_CLOCK_EMULATED_WALL,          /* "emulated-wall-clock": an emulator's clock that
                                            follows the host's time, not the instructions */
+    BENCH_CLOCK_EMULATED_CORE_CYCLES,   /* "emulated-core-cycles": an emulated core's own
+                                           cycle counter (a hart's mcycle), read on that core
+                                           only; QEMU without -icount derives it from the
+                                           host's cycle counter, so it too follows the host's
+                                           time, at a finer grain than the shared clock */
 } bench_clock_provenance_t;
 
 /* Number of provenances (the enum's values are 0 .. this - 1). */
-#define BENCH_CLOCK_PROVENANCES 5
+#define BENCH_CLOCK_PROVENANCES 6
 
 /* The stable name of @p p ("host-tsc", "os-clock", "mcu-cycles",
- * "emulated-instructions", "emulated-wall-clock"), or NULL for a value out
+ * "emulated-instructions", "emulated-wall-clock", "emulated-core-cycles"), or NULL for a value out
  * of the enum. Context: any. Never blocks. */
 const char *bench_clock_provenance_name(bench_clock_provenance_t p);
 

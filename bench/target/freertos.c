@@ -5,6 +5,7 @@
  * (FreeRTOSConfig.h). A port that runs as a process of a host OS (the POSIX
  * simulator, GCC_POSIX) also has the host's files, thread clocks and
  * description (host.h); one on a board has its console and nothing else. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,6 +130,98 @@ void bench_target_clock(bench_clock_t *out)
 #endif
     snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
 }
+#endif
+
+/* ---- a clock of one core ---- */
+
+#if defined(benchCONFIG_CORE_CLOCK) && !defined(ESP_PLATFORM)
+/* A count since calibration becomes ns as hi * m / 2^8 + lo * m / 2^32,
+ * with the count split at bit 24 and m = 2^32 ns per count: no division
+ * and no soft float on a timed path, within 1 ns for days at any rate above
+ * 1 MHz. */
+static struct {
+    _Atomic int ready;   /* release by the calibration, acquire by readers:
+                            publishes the fields below */
+    uint64_t origin;     /* the counter at calibration */
+    int64_t origin_ns;   /* bench_target_now_ns then */
+    uint64_t mult;       /* ns per count, times 2^32 */
+    double hz;
+} core_clock;
+
+static int64_t core_clock_ns(uint64_t count)
+{
+    uint64_t d = count - core_clock.origin;
+    uint64_t hi = d >> 24, lo = d & 0xffffffu;
+    return core_clock.origin_ns + (int64_t)(((hi * core_clock.mult) >> 8) + ((lo * core_clock.mult) >> 32));
+}
+
+/* Both counters read just after the shared clock steps: the pair is then
+ * as close as two reads can be, whatever the shared clock's grain. */
+static void core_clock_pair(int64_t *ns, uint64_t *count)
+{
+    int64_t t = bench_target_now_ns(), u;
+    while ((u = bench_target_now_ns()) == t)
+        ;
+    *count = (uint64_t)benchCONFIG_CORE_CLOCK();
+    *ns = u;
+}
+
+static void core_clock_calibrate(void)
+{
+    int64_t t0, t1;
+    uint64_t c0, c1;
+    core_clock_pair(&t0, &c0);
+#ifdef benchCONFIG_CORE_CLOCK_HZ
+    (void)t1;
+    (void)c1;
+    core_clock.hz = (double)benchCONFIG_CORE_CLOCK_HZ;
+#else
+    do
+        core_clock_pair(&t1, &c1);
+    while (t1 - t0 < 20000000);
+    core_clock.hz = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+#endif
+    core_clock.origin = c0;
+    core_clock.origin_ns = t0;
+    core_clock.mult = (uint64_t)(1e9 / core_clock.hz * 4294967296.0 + 0.5);
+    atomic_store_explicit(&core_clock.ready, 1, memory_order_release);
+}
+
+bool bench_target_core_clock(bench_clock_t *out)
+{
+    if (!atomic_load_explicit(&core_clock.ready, memory_order_acquire))
+        core_clock_calibrate();
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", benchCONFIG_CORE_CLOCK_NAME);
+    out->provenance = BENCH_CLOCK_MCU_CYCLES;
+#ifdef benchCONFIG_CORE_CLOCK_PROVENANCE
+    if (bench_clock_provenance_parse(benchCONFIG_CORE_CLOCK_PROVENANCE, &out->provenance) != 0) {
+        size_t used = strlen(out->name);
+        snprintf(out->name + used, sizeof out->name - used, " (unknown provenance '%s')",
+                 benchCONFIG_CORE_CLOCK_PROVENANCE);
+    }
+#endif
+    out->rate_hz = core_clock.hz;
+    out->resolution = 1e9 / core_clock.hz;
+    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+    return true;
+}
+
+int64_t bench_target_core_now_ns(void)
+{
+    if (!atomic_load_explicit(&core_clock.ready, memory_order_acquire))
+        return bench_target_now_ns();
+    return core_clock_ns((uint64_t)benchCONFIG_CORE_CLOCK());
+}
+#else
+/* No core clock configured (ESP-IDF's CCOUNT wraps every 18 s at 240 MHz). */
+bool bench_target_core_clock(bench_clock_t *out)
+{
+    (void)out;
+    return false;
+}
+
+int64_t bench_target_core_now_ns(void) { return bench_target_now_ns(); }
 #endif
 
 /* ---- sleeping ---- */

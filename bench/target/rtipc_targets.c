@@ -49,16 +49,18 @@ void bench_rtipc_describe(struct bench_env *env)
     env->tick_hz = rtipc_tick_rate();
 }
 
-/* Stamps are readings of the clock itself: its grain is theirs. */
-bench_stamp_t bench_target_stamp_start(void) { return (bench_stamp_t){.ns = bench_target_now_ns()}; }
+/* Stamps are readings of the core's own clock where there is one (a span of
+ * stamps stays on one core), else of the run's clock: its grain is theirs. */
+bench_stamp_t bench_target_stamp_start(void) { return (bench_stamp_t){.ns = bench_target_core_now_ns()}; }
 
-bench_stamp_t bench_target_stamp_end(void) { return (bench_stamp_t){.ns = bench_target_now_ns()}; }
+bench_stamp_t bench_target_stamp_end(void) { return (bench_stamp_t){.ns = bench_target_core_now_ns()}; }
 
 int64_t bench_target_stamp_span(bench_stamp_t start, bench_stamp_t end) { return end.ns - start.ns; }
 
 double bench_target_stamp_resolution(void)
 {
     bench_clock_t c;
-    bench_target_clock(&c);
+    if (!bench_target_core_clock(&c))
+        bench_target_clock(&c);
     return c.resolution;
 }

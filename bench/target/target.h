@@ -83,6 +83,30 @@ int64_t bench_target_now_ns(void);
  * the board described. */
 void bench_target_clock(bench_clock_t *out);
 
+/* ---- a clock of one core ------------------------------------------------- */
+
+/* Some targets have, besides the clock every core shares, a finer counter
+ * that each core keeps for itself (a hart's mcycle): two of its readings
+ * make a span only when both were taken on one core. FreeRTOS: the
+ * configuration's benchCONFIG_CORE_CLOCK() (with _NAME, _PROVENANCE, and
+ * _HZ or else a rate calibrated against bench_target_now_ns over 20 ms at
+ * the first call of bench_target_core_clock); none on Linux (the host's
+ * counter already is the run's clock), on ESP-IDF (CCOUNT wraps every 18 s
+ * at 240 MHz) or on bare metal.
+ *
+ * bench_target_core_clock: true and *out described where there is one, else
+ * false (*out untouched). The first call calibrates it (spins 20 ms); make it
+ * before any task exists (bench_env_collect does). Context: a task.
+ *
+ * bench_target_core_now_ns: nanoseconds on the calling core's counter, from
+ * an origin aligned with bench_target_now_ns on the core that calibrated (on
+ * another core its readings carry that core's offset, which a span of one
+ * core cancels; under QEMU the harts' counters are one). Without a core
+ * clock, or before it is calibrated, bench_target_now_ns. Context: any,
+ * interrupt handlers included; never blocks. */
+bool bench_target_core_clock(bench_clock_t *out);
+int64_t bench_target_core_now_ns(void);
+
 /* ---- short spans in one context -------------------------------------------- */
 
 /* A pair of stamps around code that runs in one context, for spans of tens of
@@ -90,20 +114,21 @@ void bench_target_clock(bench_clock_t *out);
  * board may resolve them finer than bench_target_now_ns (the mps2-an385
  * board's stamps are exact to the instruction where its timer counts 40 per
  * instruction tick: docs/mcu.md, "Clock"); elsewhere they are two readings
- * of bench_target_now_ns. bench_target_stamp_span is the span in the clock's
+ * of bench_target_core_now_ns (the core's own counter where the target has
+ * one, else bench_target_now_ns). bench_target_stamp_span is the span in the clock's
  * unit plus a fixed cost of the pair (measure it as an empty span and
  * subtract its median). start and end may be taken in different contexts of
  * one core (a task and an interrupt handler); never on two cores. Context:
  * any; bounded (a board's stamp may wait for one timer count). */
 typedef struct {
-    int64_t ns;       /* bench_target_now_ns at the stamp (every target) */
+    int64_t ns;       /* the stamp's time: bench_target_core_now_ns (every target) */
     uint32_t raw[3];  /* what a board's stamp keeps besides (bare metal) */
 } bench_stamp_t;
 bench_stamp_t bench_target_stamp_start(void);
 bench_stamp_t bench_target_stamp_end(void);
 int64_t bench_target_stamp_span(bench_stamp_t start, bench_stamp_t end);
-/* The resolution of a stamp span in the clock's unit: the clock's own, or
- * the board's finer one. */
+/* The resolution of a stamp span in the clock's unit: the clock's own, the
+ * core clock's, or the board's finer one. */
 double bench_target_stamp_resolution(void);
 
 /* ---- the tick ---------------------------------------------------------------- */

@@ -34,8 +34,16 @@ check freertos-rv32-smp.json \
     core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip lockfree-cost
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2), 2 core(s)"' \
     "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run does not name its kernel and two cores"
-grep -q '"clock":[[:space:]]*"emulated-wall-clock"' "$data/freertos-rv32-smp.json" ||
-    fail "the RV32 SMP run is not labelled emulated-wall-clock"
+# A full run, cross-core spans on the shared mtime, same-core ones on each
+# hart's own mcycle (docs/rv32-virt.md, "Clock").
+grep -q '"quick":[[:space:]]*false' "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run is a quick one"
+row() { grep "\"experiment\": \"$1\", \"mechanism\": \"$2\", \"variant\": \"$3\", \"metric\": \"$4\"" "$data/freertos-rv32-smp.json"; }
+row queue-latency rtipc-queue cross-core latency | grep -q '"clock":[[:space:]]*"emulated-wall-clock"' ||
+    fail "the RV32 SMP run's cross-core latency is not labelled emulated-wall-clock"
+row queue-latency rtipc-queue same-core latency | grep -q '"clock":[[:space:]]*"emulated-core-cycles"' ||
+    fail "the RV32 SMP run's same-core latency is not labelled emulated-core-cycles"
+grep -q '"core_clock_provenance":[[:space:]]*"emulated-core-cycles"' "$data/freertos-rv32-smp.json" ||
+    fail "the RV32 SMP run does not describe its core clock"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]*, POSIX simulator' "$data/freertos-posix-sim.json" ||
     fail "the simulator run does not name its kernel"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (GCC ARM_CM3, heap 4), 1 core(s)"' "$data/freertos-cm3.json" ||

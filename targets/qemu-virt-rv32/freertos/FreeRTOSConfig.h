@@ -94,6 +94,16 @@ uint64_t board_mtime(void);
 #define rtipcCONFIG_CYCLES_NAME "clint-mtime (10 MHz, shared by both harts)"
 #define rtipcCONFIG_CYCLES_PROVENANCE "emulated-wall-clock"
 
+/* rtipc-bench: spans within one core (same-core handoffs, round trips,
+ * stamp pairs) read the hart's own mcycle instead (bench/target/target.h,
+ * "a clock of one core"). QEMU 7.2 without -icount derives it from the
+ * host's cycle counter, so its rate is calibrated against mtime at start;
+ * it resolves far below mtime's 100 ns. */
+uint64_t board_cycles(void);
+#define benchCONFIG_CORE_CLOCK() board_cycles()
+#define benchCONFIG_CORE_CLOCK_NAME "mcycle (per hart; QEMU: the host's cycle counter)"
+#define benchCONFIG_CORE_CLOCK_PROVENANCE "emulated-core-cycles"
+
 /* rtipc-bench: per-task CPU time (byte-stream's cpu-per-MB, interference's
  * hog time) from the kernel's run-time statistics, counted on mtime at
  * every switch on either core (bench/target/freertos.c). */

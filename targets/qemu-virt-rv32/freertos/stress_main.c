@@ -34,7 +34,9 @@
  *               each expiry's handler runs on hart 1, never more often than
  *               the grid allows (isr0 timer: the same on core 0, to compare).
  *
- * Exit 0 when every consumer and check found nothing wrong. */
+ * QEMU's -append names the objects to run ("isr isr1"; default: all, then
+ * the two checks). Exit 0 when every consumer and check found nothing
+ * wrong. */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,7 +51,7 @@
 #include "rv32_freertos.h"
 
 #ifndef RV32_STRESS_ITEMS
-#define RV32_STRESS_ITEMS 100000u
+#define RV32_STRESS_ITEMS 500000u
 #endif
 #define N RV32_STRESS_ITEMS
 #define DEPTH 16u /* queue length, ring capacity, slots */
@@ -80,6 +82,7 @@ typedef struct {
     volatile uint32_t isr_next;  /* the item the next trigger's handler sends */
     volatile uint32_t isr_failures;
     volatile uint32_t isr_wrong_core; /* handler runs not on the source's core */
+    volatile uint32_t isr_runs;       /* handler runs for this lane */
     int irq_core;
     /* Each task stores its own handle before the other can need it (the
      * runner's copy from rtipc_task_create may come later). */
@@ -89,6 +92,8 @@ typedef struct {
     uint32_t received, errors, first_got, first_want, call_failures;
     uint32_t sent;          /* by the producer */
     int failed_side;        /* 1: the producer's call failed, 2: the consumer's */
+    int rc[2];              /* the failed call's result: the producer's, the consumer's */
+    uint64_t t_fail[2];     /* when it returned (mtime) */
     uint64_t mb_torn, mb_backwards, mb_reads;
     uint64_t t0, t1; /* mtime */
     atomic_bool consumer_ready;
@@ -150,6 +155,7 @@ static bool put_space(lane_t *l)
 static void isr_send(void *arg)
 {
     lane_t *l = arg;
+    l->isr_runs++;
     if (rtipc_irq_core() != l->irq_core)
         l->isr_wrong_core++;
     uint32_t i = l->isr_next;
@@ -173,9 +179,10 @@ static void producer(void *arg)
     for (uint32_t i = 0; i < N; i++) {
         item_t it = {i, ~i};
         bool ok = false;
+        int rc = RTIPC_OK;
         switch (l->kind) {
-        case K_QUEUE: ok = rtipc_queue_send(l->q, &it, WAIT) == RTIPC_OK; break;
-        case K_SPSC: ok = rtipc_spsc_push(l->ring, &it, WAIT) == RTIPC_OK; break;
+        case K_QUEUE: ok = (rc = rtipc_queue_send(l->q, &it, WAIT)) == RTIPC_OK; break;
+        case K_SPSC: ok = (rc = rtipc_spsc_push(l->ring, &it, WAIT)) == RTIPC_OK; break;
         case K_SEM:
         case K_NOTIFY:
             ok = get_space(l);
@@ -186,17 +193,17 @@ static void producer(void *arg)
             break;
         case K_ISR:
         case K_ISR1:
-            ok = rtipc_sem_take(l->spaces, WAIT) == RTIPC_OK;
+            ok = (rc = rtipc_sem_take(l->spaces, WAIT)) == RTIPC_OK;
             if (ok) {
                 l->isr_next = i;
-                ok = rtipc_irq_trigger(l->irq) == RTIPC_OK; /* returns once the handler has run */
+                ok = (rc = rtipc_irq_trigger(l->irq)) == RTIPC_OK; /* returns once the handler has run */
             }
             break;
         case K_MAILBOX: {
             mb_value_t v;
             for (unsigned w = 0; w < MB_WORDS; w++)
                 v.word[w] = i + 1u;
-            ok = rtipc_mailbox_write(l->mb, &v) == RTIPC_OK;
+            ok = (rc = rtipc_mailbox_write(l->mb, &v)) == RTIPC_OK;
             break;
         }
         default: break;
@@ -204,6 +211,8 @@ static void producer(void *arg)
         if (!ok) {
             l->call_failures++;
             l->failed_side |= 1;
+            l->rc[0] = rc;
+            l->t_fail[0] = board_mtime();
             return;
         }
         l->sent = i + 1u;
@@ -247,13 +256,15 @@ static void consumer(void *arg)
     while (l->received < N) {
         item_t it = {0, 0};
         bool ok = false;
+        int rc = RTIPC_OK;
         switch (l->kind) {
-        case K_QUEUE: ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK; break;
+        case K_QUEUE: ok = (rc = rtipc_queue_receive(l->q, &it, WAIT)) == RTIPC_OK; break;
         case K_ISR:
         case K_ISR1:
-            ok = rtipc_queue_receive(l->q, &it, WAIT) == RTIPC_OK && rtipc_sem_give(l->spaces) == RTIPC_OK;
+            ok = (rc = rtipc_queue_receive(l->q, &it, WAIT)) == RTIPC_OK &&
+                 (rc = rtipc_sem_give(l->spaces)) == RTIPC_OK;
             break;
-        case K_SPSC: ok = rtipc_spsc_pop(l->ring, &it, WAIT) == RTIPC_OK; break;
+        case K_SPSC: ok = (rc = rtipc_spsc_pop(l->ring, &it, WAIT)) == RTIPC_OK; break;
         case K_SEM:
         case K_NOTIFY:
             ok = get_item(l);
@@ -270,6 +281,8 @@ static void consumer(void *arg)
         if (!ok) {
             l->call_failures++;
             l->failed_side |= 2;
+            l->rc[1] = rc;
+            l->t_fail[1] = board_mtime();
             break;
         }
         check(l, it, &expect);
@@ -361,10 +374,15 @@ static int run_kind(enum kind k)
             printf(", %lu sends from the handler failed", (unsigned long)l->isr_failures);
         if (l->isr_wrong_core)
             printf(", %lu handler runs not on core %d", (unsigned long)l->isr_wrong_core, l->irq_core);
-        if (l->call_failures)
-            printf(", %lu calls failed (%s%s), %lu sent", (unsigned long)l->call_failures,
-                   (l->failed_side & 1) ? "producer " : "", (l->failed_side & 2) ? "consumer" : "",
-                   (unsigned long)l->sent);
+        if (l->call_failures) {
+            printf(", %lu calls failed, %lu sent", (unsigned long)l->call_failures, (unsigned long)l->sent);
+            for (int side = 0; side < 2; side++)
+                if (l->failed_side & (1 << side))
+                    printf(", %s: %s at %llu ms", side ? "consumer" : "producer", rtipc_strerror(l->rc[side]),
+                           (unsigned long long)((l->t_fail[side] - l->t0) / (BOARD_MTIME_HZ / 1000u)));
+            if (k == K_ISR || k == K_ISR1)
+                printf(", %lu handler runs", (unsigned long)l->isr_runs);
+        }
         printf(", %llu ms of mtime\n", (unsigned long long)((l->t1 - l->t0) / (BOARD_MTIME_HZ / 1000u)));
     }
     return failures;
@@ -536,6 +554,21 @@ static int timer_check(int core)
     return !ok;
 }
 
+#define MAX_ARGS 8
+static char *args[MAX_ARGS + 1];
+static int nargs;
+
+/* Whether -append named @p name (nothing named: everything runs). */
+static bool chosen(const char *name)
+{
+    if (nargs <= 1)
+        return true;
+    for (int i = 1; i < nargs; i++)
+        if (strcmp(args[i], name) == 0)
+            return true;
+    return false;
+}
+
 static void runner(void *arg)
 {
     (void)arg;
@@ -543,16 +576,29 @@ static void runner(void *arg)
            configNUMBER_OF_CORES, (unsigned long)N);
     int failures = 0;
     for (int k = 0; k < K_COUNT; k++)
-        failures += run_kind((enum kind)k);
-    failures += isr1_yield_check();
-    failures += timer_check(0);
-    failures += timer_check(1);
+        if (chosen(kind_name[k]))
+            failures += run_kind((enum kind)k);
+    if (nargs <= 1) {
+        failures += isr1_yield_check();
+        failures += timer_check(0);
+        failures += timer_check(1);
+    }
     printf("rtipc-rv32-stress: %s\n", failures ? "FAILED" : "passed");
     board_exit(failures ? 1 : 0);
 }
 
 int main(void)
 {
+    nargs = board_args("rtipc-rv32-stress", "", args, MAX_ARGS);
+    for (int i = 1; i < nargs; i++) {
+        bool known = false;
+        for (int k = 0; k < K_COUNT; k++)
+            known |= strcmp(args[i], kind_name[k]) == 0;
+        if (!known) {
+            printf("rtipc-rv32-stress: unknown object '%s'\n", args[i]);
+            return 2;
+        }
+    }
     if (xTaskCreateAffinitySet(runner, "stress", 2048, NULL, 1, (UBaseType_t)1 << 0, NULL) != pdPASS) {
         printf("rtipc-rv32-stress: cannot create the runner task\n");
         return 1;
