@@ -88,7 +88,9 @@ int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken);
  * @retval RTIPC_EWOULDBLOCK value 0 and timeout RTIPC_NO_WAIT.
  * @retval RTIPC_ETIMEDOUT value still 0 when the timeout expired.
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
- * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted.
+ * @retval RTIPC_ENOMEM a foreign calling thread could not be adopted (Linux,
+ *         and FreeRTOS kernels that spin before they block; elsewhere on
+ *         FreeRTOS the take needs no descriptor and never fails so).
  */
 int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout);
 

@@ -78,7 +78,7 @@ int rtipc_eventgroup_delete(rtipc_eventgroup_t *handle)
         return RTIPC_ECONTEXT;
     if (!eg)
         return RTIPC_EINVAL;
-    if (eg->waiters != 0)
+    if (rtipc__fr_waited_on(&eg->waiters))
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
@@ -144,14 +144,13 @@ int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *handle, uint32_t bits, bool c
     if (!eg || bits == 0 || !bits_ok(bits))
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&eg->waiters, 1);
+    struct rtipc__fr_task *waiter = ticks != 0 ? rtipc__fr_wait_in(&eg->waiters) : NULL;
     /* The kernel returns the bits when the condition was met (before the
      * clearing) or when the wait gave up. */
     EventBits_t got = xEventGroupWaitBits(eg->handle, bits, clear_on_exit ? pdTRUE : pdFALSE,
                                           wait_all ? pdTRUE : pdFALSE, ticks);
     if (ticks != 0)
-        rtipc__fr_waiter_add(&eg->waiters, -1);
+        rtipc__fr_wait_out(waiter, &eg->waiters);
     return waited(eg, got, bits, wait_all, value, timeout);
 }
 
@@ -166,11 +165,10 @@ int rtipc_eventgroup_sync(rtipc_eventgroup_t *handle, uint32_t set, uint32_t wai
     if (!eg || wait_for == 0 || !bits_ok(set) || !bits_ok(wait_for))
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&eg->waiters, 1);
+    struct rtipc__fr_task *waiter = ticks != 0 ? rtipc__fr_wait_in(&eg->waiters) : NULL;
     EventBits_t got = xEventGroupSync(eg->handle, set, wait_for, ticks);
     if (ticks != 0)
-        rtipc__fr_waiter_add(&eg->waiters, -1);
+        rtipc__fr_wait_out(waiter, &eg->waiters);
     return waited(eg, got, wait_for, true, value, timeout);
 }
 

@@ -51,7 +51,8 @@ struct rtipc__fr_irq {
 
 static struct rtipc__fr_irq *sources; /* changed in critical sections only */
 
-static volatile uint32_t nesting[configNUMBER_OF_CORES];
+volatile uint32_t rtipc__fr_irq_nesting[configNUMBER_OF_CORES];
+#define nesting rtipc__fr_irq_nesting
 static volatile uint32_t servicing[configNUMBER_OF_CORES]; /* inside rtipc__fr_irq_service */
 static volatile bool yield_requested[configNUMBER_OF_CORES];
 
@@ -81,13 +82,13 @@ void rtipc_freertos_isr_exit(void)
 
 bool rtipc__port_in_interrupt(void) { return rtipc__fr_in_isr(); }
 
+#if configNUMBER_OF_CORES > 1
 bool rtipc__fr_in_isr(void)
 {
 #ifdef rtipcCONFIG_IN_INTERRUPT
     if (rtipcCONFIG_IN_INTERRUPT())
         return true;
 #endif
-#if configNUMBER_OF_CORES > 1
     /* A task may move to another core between reading its core id and that
      * core's count, and then see a handler's bracket there: read both with
      * this core's interrupts masked, so that no switch comes between. */
@@ -95,10 +96,8 @@ bool rtipc__fr_in_isr(void)
     bool in = nesting[this_core()] != 0;
     portCLEAR_INTERRUPT_MASK_FROM_ISR(saved);
     return in;
-#else
-    return nesting[0] != 0;
-#endif
 }
+#endif
 
 bool rtipc_in_interrupt(void) { return rtipc__fr_in_isr(); }
 

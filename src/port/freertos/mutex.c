@@ -67,7 +67,7 @@ int rtipc_mutex_delete(rtipc_mutex_t *handle)
         return RTIPC_ECONTEXT;
     if (!m)
         return RTIPC_EINVAL;
-    if (m->h.waiters != 0 || xSemaphoreGetMutexHolder(km(m)) != NULL)
+    if (rtipc__fr_waited_on(&m->h.waiters) || xSemaphoreGetMutexHolder(km(m)) != NULL)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
@@ -90,11 +90,10 @@ int rtipc_mutex_lock(rtipc_mutex_t *handle, rtipc_timeout_t timeout)
     if (!m->recursive && xSemaphoreGetMutexHolder(km(m)) == xTaskGetCurrentTaskHandle())
         return RTIPC_EDEADLOCK;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&m->h.waiters, 1);
+    struct rtipc__fr_task *waiter = ticks != 0 ? rtipc__fr_wait_in(&m->h.waiters) : NULL;
     BaseType_t ok = m->recursive ? xSemaphoreTakeRecursive(km(m), ticks) : xSemaphoreTake(km(m), ticks);
     if (ticks != 0)
-        rtipc__fr_waiter_add(&m->h.waiters, -1);
+        rtipc__fr_wait_out(waiter, &m->h.waiters);
     return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 

@@ -39,9 +39,18 @@ int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notif
     return ok == pdPASS ? RTIPC_OK : RTIPC_EPENDING;
 }
 
-int rtipc_notify_give(rtipc_task_t *task, unsigned index)
+int rtipc_notify_give(rtipc_task_t *handle, unsigned index)
 {
-    return rtipc_notify(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL);
+    /* rtipc_notify with RTIPC_NOTIFY_INCREMENT, through the kernel's own
+     * give (the same action, nothing to query). */
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    if (!task || !rtipc__notify_index_ok(index))
+        return RTIPC_EINVAL;
+    rtipc__fr_note_waker(task);
+    (void)xTaskNotifyGiveIndexed(task->handle, index); /* an increment always succeeds */
+    return RTIPC_OK;
 }
 
 int rtipc_notify_from_isr(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
@@ -95,19 +104,22 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
         return RTIPC_ECONTEXT;
     if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
-    struct rtipc__fr_task *self = rtipc__fr_self();
-    if (!self)
+    /* The descriptor serves the spin and its counters only: a kernel that
+     * never spins takes without it (and without adopting the caller). */
+    struct rtipc__fr_task *self = NULL;
+    if (RTIPC__FR_SPINS && !(self = rtipc__fr_self()))
         return RTIPC_ENOMEM;
     /* ulTaskNotifyTake returns 0 when woken by a notification that left the
      * value 0; rtipc keeps waiting until its timeout (notify.h). */
-    bool forever = rtipc_timeout_is_forever(timeout);
+    BaseType_t clr = clear ? pdTRUE : pdFALSE;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    TickType_t start = xTaskGetTickCount();
+    bool timed = ticks != 0 && ticks != portMAX_DELAY; /* only then is the time spent counted */
+    TickType_t start = timed || RTIPC__FR_SPINS ? xTaskGetTickCount() : 0;
     if (RTIPC__FR_SPINS && ticks != 0) {
         /* Spin where the rules allow (port_internal.h), on the task's own
          * budget; a first look without waiting comes first, so a value
          * already there is no spin. */
-        notify_poll_t poll = {index, clear ? pdTRUE : pdFALSE, 0, 0};
+        notify_poll_t poll = {index, clr, 0, 0};
         if (took(&poll) || rtipc__fr_spin_wait(self, self->notify_spin, ticks, took, &poll, NOTIFY_POLL_GAP)) {
             if (value)
                 *value = poll.value;
@@ -116,13 +128,13 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
     }
     for (;;) {
         TickType_t left = ticks;
-        if (!forever && ticks != 0) {
+        if (timed) {
             TickType_t spent = xTaskGetTickCount() - start;
             left = spent >= ticks ? 0 : ticks - spent;
         }
         if (left != 0)
             rtipc__fr_stat_bump(self, RTIPC__FR_STAT_SLEEPS);
-        uint32_t v = ulTaskNotifyTakeIndexed(index, clear ? pdTRUE : pdFALSE, left);
+        uint32_t v = ulTaskNotifyTakeIndexed(index, clr, left);
         if (v != 0) {
             if (value)
                 *value = v;

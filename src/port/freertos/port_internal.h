@@ -91,7 +91,15 @@
 /* The kernel's ARM_CM* ports tell interrupt context from IPSR
  * (xPortIsInsideInterrupt, V10.2 and later). */
 #if defined(RTIPC__FR_CORTEX_M) && !defined(rtipcCONFIG_IN_INTERRUPT)
-#define rtipcCONFIG_IN_INTERRUPT() (xPortIsInsideInterrupt() != pdFALSE)
+/* IPSR read in line: the kernel's function does the same behind a call, and
+ * every rtipc call asks. */
+static inline bool rtipc__fr_cm_ipsr(void)
+{
+    uint32_t ipsr;
+    __asm volatile("mrs %0, ipsr" : "=r"(ipsr)::"memory");
+    return ipsr != 0;
+}
+#define rtipcCONFIG_IN_INTERRUPT() rtipc__fr_cm_ipsr()
 #endif
 
 /* ---- what the application's FreeRTOSConfig.h must provide ------------------ */
@@ -138,7 +146,22 @@
 #endif
 
 /* ---- interrupt context --------------------------------------------------------- */
+/* A handler runs: the port's own test (rtipcCONFIG_IN_INTERRUPT), or the
+ * bracket rtipc_freertos_isr_enter/exit counts per core (irq.c). On one
+ * core a plain read, in line, since every call asks. */
+#if configNUMBER_OF_CORES > 1
 bool rtipc__fr_in_isr(void);
+#else
+extern volatile uint32_t rtipc__fr_irq_nesting[1];
+static inline bool rtipc__fr_in_isr(void)
+{
+#ifdef rtipcCONFIG_IN_INTERRUPT
+    if (rtipcCONFIG_IN_INTERRUPT())
+        return true;
+#endif
+    return rtipc__fr_irq_nesting[0] != 0;
+}
+#endif
 
 /* Task-level critical section. ESP-IDF's own SMP kernel takes a spinlock
  * argument (one lock for all of rtipc, defined in irq.c); other kernels none. */
@@ -267,7 +290,7 @@ struct rtipc__fr_task {
     /* What the task is blocked in, so that rtipc_task_delete can take it out
      * (all three set and cleared inside critical sections): */
     struct rtipc__fr_task *next_live;          /* list of live descriptors (task.c) */
-    volatile uint32_t *waiting_on;         /* a kernel object's waiter count */
+    volatile uint32_t *volatile waiting_on; /* the waiter counter of the object it blocks in */
     struct rtipc__fr_parked *parked;       /* its node in a mailbox/SPSC list */
     struct rtipc__fr_parked **parked_list; /* ... and that list */
     struct rtipc__fr_bytebuf *in_bytebuf;  /* a stream/message buffer it may block in */
@@ -400,18 +423,40 @@ static inline uintptr_t rtipc__fr_open(void *obj, unsigned kind, uintptr_t *keep
     return h;
 }
 
-/* Count the caller in (d = 1) or out (d = -1) of a kernel object's waiters,
- * remembering it in the caller's descriptor (adopted already by the callers'
- * checks, or now) for rtipc_task_delete. */
-static inline void rtipc__fr_waiter_add(volatile uint32_t *w, int d)
+/* Waiter accounting: an object's delete is refused (RTIPC_EBUSY) while a
+ * task is inside one of its blocking calls. A task with a descriptor says
+ * so in it (`waiting_on`, one word the task alone writes, read by
+ * rtipc__fr_waited_on and rtipc_task_delete inside critical sections): no
+ * critical section on the caller's path. Only a task without one (its
+ * adoption found no memory) counts in the object's @p w instead, inside a
+ * critical section. rtipc__fr_wait_in returns what rtipc__fr_wait_out takes. */
+static inline struct rtipc__fr_task *rtipc__fr_wait_in(volatile uint32_t *w)
 {
     struct rtipc__fr_task *self = rtipc__fr_self();
-    RTIPC__FR_TASK_CRIT_ENTER();
-    *w = (uint32_t)((int)*w + d);
-    if (self)
-        self->waiting_on = d > 0 ? w : NULL;
-    RTIPC__FR_TASK_CRIT_EXIT();
+    if (self) {
+        self->waiting_on = w;
+    } else {
+        RTIPC__FR_TASK_CRIT_ENTER();
+        *w += 1u;
+        RTIPC__FR_TASK_CRIT_EXIT();
+    }
+    return self;
 }
+
+static inline void rtipc__fr_wait_out(struct rtipc__fr_task *self, volatile uint32_t *w)
+{
+    if (self) {
+        self->waiting_on = NULL;
+    } else {
+        RTIPC__FR_TASK_CRIT_ENTER();
+        *w -= 1u;
+        RTIPC__FR_TASK_CRIT_EXIT();
+    }
+}
+
+/* Some task is inside a blocking call of the object whose counter is @p w:
+ * the counter, then every live descriptor (task.c). Task context. */
+bool rtipc__fr_waited_on(const volatile uint32_t *w);
 
 /* ---- spin-then-park: the calls (spin.c) -------------------------------------- */
 #if RTIPC__FR_SPINS

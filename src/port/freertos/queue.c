@@ -74,7 +74,7 @@ int rtipc_queue_delete(rtipc_queue_t *handle)
         return RTIPC_ECONTEXT;
     if (!q)
         return RTIPC_EINVAL;
-    if (q->h.waiters != 0 || q->h.set != NULL)
+    if (rtipc__fr_waited_on(&q->h.waiters) || q->h.set != NULL)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
@@ -90,13 +90,20 @@ static int send(struct rtipc__fr_queue *q, const void *item, rtipc_timeout_t tim
         return RTIPC_ECONTEXT;
     if (!q || !item)
         return RTIPC_EINVAL;
+    /* Room (by a lock-free read of the count, a hint only): the kernel's
+     * call without a wait, which does what the blocking call would do
+     * first, with nothing to count and no timeout to convert. No room: on
+     * to the blocking call, which looks again under the kernel's lock. */
+    if ((pos == queueOVERWRITE || uxQueueMessagesWaitingFromISR(kq(q)) < q->length) &&
+        xQueueGenericSend(kq(q), item, 0, pos) == pdPASS)
+        return RTIPC_OK;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&q->h.waiters, 1);
+    if (ticks == 0)
+        return RTIPC_EWOULDBLOCK;
+    struct rtipc__fr_task *waiter = rtipc__fr_wait_in(&q->h.waiters);
     BaseType_t ok = xQueueGenericSend(kq(q), item, ticks, pos);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&q->h.waiters, -1);
-    return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
+    rtipc__fr_wait_out(waiter, &q->h.waiters);
+    return ok == pdPASS ? RTIPC_OK : RTIPC_ETIMEDOUT;
 }
 
 int rtipc_queue_send(rtipc_queue_t *handle, const void *item, rtipc_timeout_t timeout)
@@ -117,9 +124,15 @@ static int receive(struct rtipc__fr_queue *q, void *item, rtipc_timeout_t timeou
         return RTIPC_ECONTEXT;
     if (!q || !item)
         return RTIPC_EINVAL;
+    /* An item there (the same hint as in send): the kernel's call without
+     * a wait, nothing to count. */
+    if (uxQueueMessagesWaitingFromISR(kq(q)) != 0 &&
+        (peek ? xQueuePeek(kq(q), item, 0) : xQueueReceive(kq(q), item, 0)) == pdPASS)
+        return RTIPC_OK;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&q->h.waiters, 1);
+    if (ticks == 0)
+        return RTIPC_EWOULDBLOCK;
+    struct rtipc__fr_task *waiter = rtipc__fr_wait_in(&q->h.waiters);
     /* Spin first where the rules allow (port_internal.h); counted among the
      * waiters, so the queue is not deleted under the spin. */
     TickType_t start = rtipc__fr_spin_start();
@@ -130,9 +143,8 @@ static int receive(struct rtipc__fr_queue *q, void *item, rtipc_timeout_t timeou
         ok = xQueuePeek(kq(q), item, rtipc__fr_ticks_left(ticks, start));
     else
         ok = xQueueReceive(kq(q), item, rtipc__fr_ticks_left(ticks, start));
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&q->h.waiters, -1);
-    return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
+    rtipc__fr_wait_out(waiter, &q->h.waiters);
+    return ok == pdPASS ? RTIPC_OK : RTIPC_ETIMEDOUT;
 }
 
 int rtipc_queue_receive(rtipc_queue_t *handle, void *item, rtipc_timeout_t timeout) { return receive(get(handle), item, timeout, false); }

@@ -85,7 +85,7 @@ int rtipc_queueset_delete(rtipc_queueset_t *handle)
         return RTIPC_ECONTEXT;
     if (!set)
         return RTIPC_EINVAL;
-    if (set->members != 0 || set->waiters != 0)
+    if (set->members != 0 || rtipc__fr_waited_on(&set->waiters))
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
@@ -256,11 +256,10 @@ int rtipc_queueset_select(rtipc_queueset_t *handle, void **member, rtipc_timeout
     if (!set || !member)
         return RTIPC_EINVAL;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&set->waiters, 1);
+    struct rtipc__fr_task *waiter = ticks != 0 ? rtipc__fr_wait_in(&set->waiters) : NULL;
     QueueSetMemberHandle_t h = xQueueSelectFromSet(set->handle, ticks);
     if (ticks != 0)
-        rtipc__fr_waiter_add(&set->waiters, -1);
+        rtipc__fr_wait_out(waiter, &set->waiters);
     if (!h)
         return rtipc__fr_fail(timeout);
     *member = member_of(h);

@@ -182,7 +182,7 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
     if (!rb)
         return RTIPC_EINVAL;
     info_t i = info_of(rb);
-    if (rb->waiters != 0 || rb->set != NULL || in_use(rb, &i))
+    if (rtipc__fr_waited_on(&rb->waiters) || rb->set != NULL || in_use(rb, &i))
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
@@ -211,18 +211,17 @@ static bool item_ok(const struct rtipc__fr_ringbuf *rb, size_t size)
 }
 
 /* Brackets a blocking ESP-IDF call with the waiter count delete checks. */
-static TickType_t wait_begin(struct rtipc__fr_ringbuf *rb, rtipc_timeout_t timeout)
+static TickType_t wait_begin(struct rtipc__fr_ringbuf *rb, rtipc_timeout_t timeout, struct rtipc__fr_task **waiter)
 {
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&rb->waiters, 1);
+    *waiter = ticks != 0 ? rtipc__fr_wait_in(&rb->waiters) : NULL;
     return ticks;
 }
 
-static void wait_end(struct rtipc__fr_ringbuf *rb, TickType_t ticks)
+static void wait_end(struct rtipc__fr_ringbuf *rb, TickType_t ticks, struct rtipc__fr_task *waiter)
 {
     if (ticks != 0)
-        rtipc__fr_waiter_add(&rb->waiters, -1);
+        rtipc__fr_wait_out(waiter, &rb->waiters);
 }
 
 int rtipc_ringbuf_send(rtipc_ringbuf_t *handle, const void *data, size_t size, rtipc_timeout_t timeout)
@@ -232,9 +231,10 @@ int rtipc_ringbuf_send(rtipc_ringbuf_t *handle, const void *data, size_t size, r
     struct rtipc__fr_ringbuf *rb = get(handle);
     if (!rb || !data || !item_ok(rb, size))
         return RTIPC_EINVAL;
-    TickType_t ticks = wait_begin(rb, timeout);
+    struct rtipc__fr_task *waiter;
+    TickType_t ticks = wait_begin(rb, timeout, &waiter);
     BaseType_t ok = xRingbufferSend(idf(rb), data, size, ticks);
-    wait_end(rb, ticks);
+    wait_end(rb, ticks, waiter);
     return ok == pdTRUE ? RTIPC_OK : rtipc__fr_fail(timeout);
 }
 
@@ -250,9 +250,10 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *handle, void **item, size_t size, rti
     if (!item_ok(rb, size))
         return RTIPC_EINVAL;
     void *p = NULL;
-    TickType_t ticks = wait_begin(rb, timeout);
+    struct rtipc__fr_task *waiter;
+    TickType_t ticks = wait_begin(rb, timeout, &waiter);
     BaseType_t ok = xRingbufferSendAcquire(idf(rb), &p, size, ticks);
-    wait_end(rb, ticks);
+    wait_end(rb, ticks, waiter);
     if (ok != pdTRUE)
         return rtipc__fr_fail(timeout);
     *item = p;
@@ -319,7 +320,8 @@ static int receive(const rtipc_ringbuf_t *handle, int kind, const void *a, const
     RingbufHandle_t h = idf(rb);
     void *head = NULL, *tail = NULL;
     size_t head_size = 0, tail_size = 0;
-    TickType_t ticks = isr_call ? 0 : wait_begin(rb, timeout);
+    struct rtipc__fr_task *waiter = NULL;
+    TickType_t ticks = isr_call ? 0 : wait_begin(rb, timeout, &waiter);
     if (rb->type == RTIPC__RB_ALLOWSPLIT) {
         BaseType_t ok = isr_call ? xRingbufferReceiveSplitFromISR(h, &head, &tail, &head_size, &tail_size)
                                  : xRingbufferReceiveSplit(h, &head, &tail, &head_size, &tail_size, ticks);
@@ -333,7 +335,7 @@ static int receive(const rtipc_ringbuf_t *handle, int kind, const void *a, const
         head = isr_call ? xRingbufferReceiveFromISR(h, &head_size) : xRingbufferReceive(h, &head_size, ticks);
     }
     if (!isr_call)
-        wait_end(rb, ticks);
+        wait_end(rb, ticks, waiter);
     if (head == NULL)
         return isr_call ? RTIPC_EWOULDBLOCK : rtipc__fr_fail(timeout);
     s->p[0] = head;

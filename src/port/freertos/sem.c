@@ -75,7 +75,7 @@ int rtipc_sem_delete(rtipc_sem_t *handle)
         return RTIPC_ECONTEXT;
     if (!s)
         return RTIPC_EINVAL;
-    if (s->h.waiters != 0 || s->h.set != NULL)
+    if (rtipc__fr_waited_on(&s->h.waiters) || s->h.set != NULL)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
@@ -102,18 +102,24 @@ int rtipc_sem_take(rtipc_sem_t *handle, rtipc_timeout_t timeout)
         return RTIPC_ECONTEXT;
     if (!s)
         return RTIPC_EINVAL;
+    /* A count there (by a lock-free read, a hint only): the kernel's take
+     * without a wait, which is what the blocking take does first, with no
+     * waiter to count. None: on to the blocking take, which looks again
+     * under the kernel's lock. */
+    if (uxQueueMessagesWaitingFromISR((QueueHandle_t)ks(s)) != 0 && xSemaphoreTake(ks(s), 0) == pdPASS)
+        return RTIPC_OK;
     TickType_t ticks = rtipc__fr_ticks(timeout);
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&s->h.waiters, 1);
+    if (ticks == 0)
+        return RTIPC_EWOULDBLOCK;
+    struct rtipc__fr_task *waiter = rtipc__fr_wait_in(&s->h.waiters);
     /* Spin first where the rules allow (port_internal.h); counted among the
      * waiters, so the semaphore is not deleted under the spin. */
     TickType_t start = rtipc__fr_spin_start();
     BaseType_t ok = rtipc__fr_kq_spin(&s->h, NULL, false, ticks)
                         ? pdPASS
                         : xSemaphoreTake(ks(s), rtipc__fr_ticks_left(ticks, start));
-    if (ticks != 0)
-        rtipc__fr_waiter_add(&s->h.waiters, -1);
-    return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
+    rtipc__fr_wait_out(waiter, &s->h.waiters);
+    return ok == pdPASS ? RTIPC_OK : RTIPC_ETIMEDOUT;
 }
 
 int rtipc_sem_give_from_isr(rtipc_sem_t *handle, bool *woken)

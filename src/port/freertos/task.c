@@ -75,6 +75,16 @@ bool rtipc__fr_core_wanted(const struct rtipc__fr_task *self, UBaseType_t core)
 }
 #endif
 
+bool rtipc__fr_waited_on(const volatile uint32_t *w)
+{
+    RTIPC__FR_TASK_CRIT_ENTER();
+    bool waited = *w != 0;
+    for (struct rtipc__fr_task *t = live_tasks; t && !waited; t = t->next_live)
+        waited = t->waiting_on == w;
+    RTIPC__FR_TASK_CRIT_EXIT();
+    return waited;
+}
+
 static void copy_name(char dst[16], const char *src)
 {
     size_t n = 0;
@@ -322,8 +332,7 @@ int rtipc_task_delete(rtipc_task_t *handle)
         /* Take it out of what it waits in, so the object can still be
          * deleted and no list keeps a node from its stack. */
         RTIPC__FR_TASK_CRIT_ENTER();
-        if (task->waiting_on && *task->waiting_on > 0)
-            --*task->waiting_on;
+        task->waiting_on = NULL;
         if (task->parked)
             rtipc__fr_park_unlink(task->parked_list, task->parked);
         if (task->joining) /* its join ends unfinished: another may join */

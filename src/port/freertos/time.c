@@ -53,7 +53,14 @@ TickType_t rtipc__fr_ticks(rtipc_timeout_t timeout)
         return portMAX_DELAY;
     if (rtipc_timeout_is_no_wait(timeout))
         return 0;
-    uint64_t ticks = ((uint64_t)timeout.ns + (uint64_t)NS_PER_TICK - 1u) / (uint64_t)NS_PER_TICK + 1u;
+    /* Below about 4 s the division is in 32 bits by a constant, which the
+     * compiler turns into a multiplication; a 64-bit one would be a library
+     * call on a 32-bit MCU. */
+    uint64_t ticks;
+    if ((uint64_t)timeout.ns <= (uint64_t)UINT32_MAX - (uint64_t)NS_PER_TICK)
+        ticks = ((uint32_t)timeout.ns + (uint32_t)NS_PER_TICK - 1u) / (uint32_t)NS_PER_TICK + 1u;
+    else
+        ticks = ((uint64_t)timeout.ns + (uint64_t)NS_PER_TICK - 1u) / (uint64_t)NS_PER_TICK + 1u;
     if (ticks >= (uint64_t)portMAX_DELAY)
         return portMAX_DELAY;
     return (TickType_t)ticks;
