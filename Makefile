@@ -58,9 +58,10 @@ BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-d
 BUILD_DEPS += gnuplot-nox libxml2-utils chromium
 # Per-operation instruction counts (tests/perf).
 BUILD_DEPS += valgrind
-# Headers of the lock-free SPSC peers (ck_ring, boost::lockfree::spsc_queue)
-# that rtipc-bench's `peers` experiment measures.
-BUILD_DEPS += libck-dev libboost-dev
+# The lock-free queue libraries rtipc-bench's `peers` experiment measures
+# (ck_ring, boost::lockfree::spsc_queue, atomic_queue, moodycamel's
+# ReaderWriterQueue and ConcurrentQueue, userspace RCU's cds_wfcq).
+BUILD_DEPS += libck-dev libboost-dev libatomic-queue-dev libreaderwriterqueue-dev libconcurrentqueue-dev liburcu-dev
 # Model checker for the lock-free protocols (tests/model, CTest label model).
 BUILD_DEPS += spin
 # The bare-metal Cortex-M3 target under QEMU (make mcu, docs/mcu.md).

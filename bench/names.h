@@ -80,6 +80,11 @@
 #define BENCH_MECH_STD_QUEUE_MUTEX "std-queue-mutex"  /* std::queue + std::mutex */
 #define BENCH_MECH_CK_RING "ck-ring"
 #define BENCH_MECH_BOOST_SPSC "boost-spsc"
+#define BENCH_MECH_ATOMIC_QUEUE_SPSC "atomic-queue-spsc"            /* atomic_queue::AtomicQueueB2, SPSC */
+#define BENCH_MECH_MOODYCAMEL_RWQ "moodycamel-rwq"                  /* moodycamel::ReaderWriterQueue */
+#define BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ "moodycamel-blocking-rwq"  /* moodycamel::BlockingReaderWriterQueue */
+#define BENCH_MECH_MOODYCAMEL_BLOCKING_CQ "moodycamel-blocking-cq"  /* moodycamel::BlockingConcurrentQueue */
+#define BENCH_MECH_URCU_WFCQ "urcu-wfcq"                            /* userspace RCU's cds_wfcq */
 
 /* queue-set's two designs. */
 #define BENCH_MECH_QUEUE_SET "queue-set"  /* one consumer on a queue set */

@@ -31,7 +31,9 @@
 #   RTIPC_BENCH_HOST_MECHANISMS     the mechanisms built for Linux only (its
 #                                   kernel primitives, the mutex-guarded queues
 #                                   in C and C++, the lock-free libraries) and
-#                                   the watchdog thread that releases them
+#                                   the watchdog thread that releases them;
+#                                   rtipc_bench_host_libraries(TARGET) links
+#                                   what they need beyond headers
 #   RTIPC_BENCH_HOST_EXPERIMENTS    the experiment built for Linux only (peers:
 #                                   Linux's own primitives, pipes, eventfd,
 #                                   POSIX mq, C++ libraries); the host
@@ -125,6 +127,8 @@ set(RTIPC_BENCH_HOST_MECHANISMS
     ${_rtipc_bench_dir}/mechanisms/locked_queues_cxx.cpp
     ${_rtipc_bench_dir}/mechanisms/lockfree.c
     ${_rtipc_bench_dir}/mechanisms/lockfree_cxx.cpp
+    ${_rtipc_bench_dir}/mechanisms/queue_peers.c
+    ${_rtipc_bench_dir}/mechanisms/queue_peers_cxx.cpp
     ${_rtipc_bench_dir}/harness/watchdog.c)
 
 set(RTIPC_BENCH_HOST_EXPERIMENTS
@@ -166,6 +170,16 @@ set(RTIPC_BENCH_FREERTOS_FIRMWARE_SOURCES ${RTIPC_BENCH_RUN_SOURCES} ${RTIPC_BEN
 set(RTIPC_BENCH_BARE_FIRMWARE_SOURCES ${RTIPC_BENCH_CORE_SOURCES} ${RTIPC_BENCH_CONSOLE_SOURCES}
     ${RTIPC_BENCH_TARGET_BARE} ${_rtipc_bench_dir}/experiments/needs_tasks.c
     ${_rtipc_bench_dir}/experiments/linux_only.c)
+
+# userspace RCU's cds_wfcq (mechanisms/queue_peers.c) calls into
+# liburcu-common; without it the mechanism is absent, saying so.
+function(rtipc_bench_host_libraries target)
+    find_library(RTIPC_BENCH_URCU_COMMON urcu-common)
+    if(RTIPC_BENCH_URCU_COMMON)
+        target_link_libraries(${target} PRIVATE ${RTIPC_BENCH_URCU_COMMON})
+        target_compile_definitions(${target} PRIVATE BENCH_HAVE_URCU=1)
+    endif()
+endfunction()
 
 function(rtipc_bench_version_header target)
     string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)

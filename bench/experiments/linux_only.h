@@ -5,11 +5,11 @@
 #define BENCH_EXPERIMENTS_LINUX_ONLY_H
 
 #define EXP_PEERS_SUMMARY \
-    "rtipc vs the spin floor, futex, kernel peers and lock-free SPSC rings: handoff latency, throughput, call " \
-    "cost, targets"
+    "rtipc vs the spin floor, futex, kernel peers and lock-free queue libraries: handoff latency, throughput, " \
+    "call cost, targets"
 #define EXP_PEERS_REQUIRES BENCH_TARGET_TASKS
 #define EXP_PEERS_ABSENT \
-    "built for Linux only: it measures Linux's futex, pipes, eventfd and POSIX message queues and the ck_ring " \
-    "and boost SPSC rings"
+    "built for Linux only: it measures Linux's futex, pipes, eventfd and POSIX message queues and the " \
+    "lock-free queue libraries (ck_ring, boost, atomic_queue, moodycamel, userspace RCU)"
 
 #endif

@@ -1,6 +1,7 @@
 /* peers: rtipc's objects side by side with the physical floor (a spinning
  * cache line), the kernel's own primitives, mutex + condition variable
- * queues and two lock-free SPSC libraries, measured in one run with one
+ * queues and the lock-free queue libraries (SPSC rings, moodycamel's
+ * blocking queues, userspace RCU's list queue), measured in one run with one
  * harness: one-way handoff latency with the receiver parked and with it
  * waiting actively, streaming throughput (harness/throughput.h), and the
  * cost of one uncontended send + receive. The mechanisms are the table's
@@ -39,6 +40,11 @@ static const char *const measured[] = {
     BENCH_MECH_STD_QUEUE_MUTEX,
     BENCH_MECH_CK_RING,
     BENCH_MECH_BOOST_SPSC,
+    BENCH_MECH_ATOMIC_QUEUE_SPSC,
+    BENCH_MECH_MOODYCAMEL_RWQ,
+    BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ,
+    BENCH_MECH_MOODYCAMEL_BLOCKING_CQ,
+    BENCH_MECH_URCU_WFCQ,
     BENCH_MECH_RTIPC_QUEUE,
     BENCH_MECH_RTIPC_SEM,
     BENCH_MECH_RTIPC_NOTIFY,
@@ -58,7 +64,13 @@ static const struct {
     {BENCH_MECH_BOOST_SPSC, true},
     {BENCH_MECH_BOOST_SPSC, false},
     {BENCH_MECH_CK_RING, false},
+    {BENCH_MECH_ATOMIC_QUEUE_SPSC, false},
+    {BENCH_MECH_MOODYCAMEL_RWQ, false},
+    {BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, false},
+    {BENCH_MECH_URCU_WFCQ, false},
     {BENCH_MECH_RTIPC_QUEUE, false},
+    {BENCH_MECH_MOODYCAMEL_BLOCKING_CQ, true},
+    {BENCH_MECH_MOODYCAMEL_BLOCKING_CQ, false},
     {BENCH_MECH_MUTEX_CONDVAR, false},
     {BENCH_MECH_STD_QUEUE_MUTEX, false},
     {BENCH_MECH_PIPE, false},
@@ -352,8 +364,9 @@ static int run_peers(bench_run_t *run)
     if (rc != 0 || bench_failed(run))
         return -1;
 
-    bench_note(run, "no row: handoff-sleeping for spin, ck-ring, boost-spsc (they only spin); handoff-active "
-               "for the kernel-only peers (they only park)");
+    bench_note(run, "no row: handoff-sleeping for spin, ck-ring, boost-spsc, atomic-queue-spsc, moodycamel-rwq, "
+               "urcu-wfcq (they only spin); handoff-active for the kernel-only peers (they only park); bulk=64 for "
+               "the libraries without an array call");
     bench_note(run, "rtipc spin budget: build default RTIPC_SPIN_NS_DEFAULT = %lld ns (no run-time setter in "
                "this tree)", (long long)RTIPC_SPIN_NS_DEFAULT);
     if (granted)
@@ -386,6 +399,19 @@ const bench_experiment_t exp_peers = {
         "  ck-ring: Concurrency Kit ck_ring_enqueue_spsc/dequeue_spsc, 1024 pointer slots (1023\n"
         "    usable) carrying the number as the pointer value. boost-spsc:\n"
         "    boost::lockfree::spsc_queue<uint32_t>(1024), push/pop.\n"
+        "  atomic-queue-spsc: max0x7ba's atomic_queue::AtomicQueueB2<uint32_t, std::allocator,\n"
+        "    MAXIMIZE_THROUGHPUT=true, TOTAL_ORDER=false, SPSC=true>, try_push/try_pop (4096 slots,\n"
+        "    its least size). moodycamel-rwq: moodycamel::ReaderWriterQueue<uint32_t>(1024),\n"
+        "    try_enqueue/try_dequeue (never allocating). moodycamel-blocking-rwq: its\n"
+        "    BlockingReaderWriterQueue, try_enqueue / wait_dequeue_timed (the library's semaphore:\n"
+        "    1024 spins, then sem_timedwait; 100 ms slices so that the watchdog can release it).\n"
+        "  moodycamel-blocking-cq: moodycamel::BlockingConcurrentQueue<uint32_t> (MPMC) made for\n"
+        "    1024 items + a block, one ProducerToken and one ConsumerToken: try_enqueue /\n"
+        "    wait_dequeue (semaphore: up to 10000 spins, then sem_wait); not built under TSan.\n"
+        "  urcu-wfcq: userspace RCU's wait-free concurrent queue, cds_wfcq_enqueue /\n"
+        "    __cds_wfcq_dequeue_nonblocking polled (one dequeuer: no dequeue lock), calls into\n"
+        "    liburcu-common; its nodes come in order from a pool of 1024, reused once the consumer's\n"
+        "    count says they were dequeued (which bounds it at 1024); not built under TSan.\n"
         "  rtipc-queue: rtipc_queue_send/receive (RTIPC_FOREVER), depth 1024. rtipc-sem: binary\n"
         "    semaphore give/take, the number in a shared word. rtipc-notify: rtipc_notify_give to\n"
         "    the receiver's slot 0 / rtipc_notify_take(clear) (a count other than 1 fails).\n"
@@ -399,11 +425,14 @@ const bench_experiment_t exp_peers = {
         "  receiver is parked in the kernel when the send starts. rtipc objects run with a spin\n"
         "  budget of 0 (rtipc_spin_set_default(0): they park at once). 4000 samples per\n"
         "  mechanism in 4 interleaved rounds (quick: 300, 1 round), a fresh object per round.\n"
-        "  Not for spin, ck-ring, boost-spsc (they cannot sleep).\n"
+        "  moodycamel-blocking-rwq and -cq wait in their blocking dequeue. Not for spin, ck-ring,\n"
+        "  boost-spsc, atomic-queue-spsc, moodycamel-rwq, urcu-wfcq (they cannot sleep).\n"
         "handoff-active (gap=1-3us): the same with a 1-3 us gap, the receiver still waiting actively:\n"
-        "  spin, ck-ring and boost-spsc poll their try-pop; rtipc objects use their blocking receive\n"
-        "  with the library's default spin budget (with a budget of 0 they park at once, and this row\n"
-        "  shows it). rtipc-spsc also as gap=1-3us,spin-on-try-pop (polling rtipc_spsc_try_pop).\n"
+        "  spin, ck-ring, boost-spsc, atomic-queue-spsc, moodycamel-rwq and urcu-wfcq poll their\n"
+        "  try-pop; rtipc objects use their blocking receive with the library's default spin budget\n"
+        "  (with a budget of 0 they park at once, and this row shows it); moodycamel-blocking-rwq\n"
+        "  and -cq their blocking dequeue, which spins as its semaphore does, then parks. rtipc-spsc\n"
+        "  also as gap=1-3us,spin-on-try-pop (polling rtipc_spsc_try_pop).\n"
         "  6000 samples in 2 rounds (quick 1000). Not for the kernel-only peers.\n"
         "throughput (items/s): producer task on core 1 (priority 10) pushes sequence numbers as fast\n"
         "  as the mechanism takes them, consumer task on core 0 (priority 12) takes them and checks\n"
@@ -411,8 +440,12 @@ const bench_experiment_t exp_peers = {
         "  at least 10 ms) to its first read bench_duration (0.4 s; quick 0.04 s) later, divided by\n"
         "  the time between those two reads (the consumer reads its clock every 64 items).\n"
         "  per-item: one push / pop call per item (blocking calls for the blocking peers; the SPSC\n"
-        "  rings spin on try-push / try-pop). bulk=64: rtipc_spsc_push_bulk/pop_bulk and boost's\n"
-        "  push(array, n)/pop(array, n) with up to 64 items per call. eventfd (counter): write(1)\n"
+        "  rings and urcu-wfcq spin on try-push / try-pop; the moodycamel blocking queues' producer\n"
+        "  spins on try_enqueue, their consumer waits in its blocking dequeue for one item, then\n"
+        "  takes what is there with try_dequeue; the C++ loops run in C++, one C call per batch).\n"
+        "  bulk=64: rtipc_spsc_push_bulk/pop_bulk, boost's push(array, n)/pop(array, n) and\n"
+        "  moodycamel-blocking-cq's try_enqueue_bulk (all or none) / try_dequeue_bulk, up to 64\n"
+        "  items per call (the other libraries have no array call). eventfd (counter): write(1)\n"
         "  per item, the reader takes the accumulated count. The pipe holds 64 KiB (kernel default).\n"
         "  sent == received is checked exactly after an end marker; phases rest 0.15 s apart. When\n"
         "  the consumer's window spans less than half the duration (it did not run: another program\n"
@@ -420,11 +453,17 @@ const bench_experiment_t exp_peers = {
         "call-cost: ns per uncontended send + receive pair on one task (core 1): 1000 pairs timed as\n"
         "  a whole, divided by 1000 and rounded to whole ns; 200 such batches (quick 40) after a few\n"
         "  warm-up batches. notify: give to the calling task itself + take; sem: give + take; spsc:\n"
-        "  try_push + try_pop; mailbox: write + read; others: their send + receive (never waiting).\n"
+        "  try_push + try_pop; mailbox: write + read; the lock-free libraries: try-push + try-pop\n"
+        "  (moodycamel's blocking queues: try_enqueue + try_dequeue); others: their send + receive\n"
+        "  (never waiting).\n"
         "target-ratio (x): the targets, each a ratio of two figures of this run (or of a figure and a\n"
-        "  fixed limit); the note says the target and whether it holds: rtipc-queue, -sem, -notify\n"
-        "  handoff-sleeping p50 <= 1.10 x futex; rtipc-notify, -spsc handoff-active p50 <= 2 x spin;\n"
-        "  rtipc-spsc throughput >= 1.2 x boost-spsc (bulk vs bulk and per-item vs per-item);\n"
+        "  fixed limit); the note says the target and whether it holds: rtipc-queue, -sem, -notify,\n"
+        "  -spsc handoff-sleeping p50 <= 1.10 x futex; rtipc-notify, -spsc, -mailbox, -queue, -sem\n"
+        "  handoff-active p50 <= 2 x spin; rtipc-spsc handoff-active p50 <= moodycamel-blocking-rwq's;\n"
+        "  rtipc-spsc throughput >= 1.2 x boost-spsc (bulk vs bulk and per-item vs per-item) and\n"
+        "  per-item >= 1.2 x the best SPSC peer of the run (the largest per-item figure of\n"
+        "  boost-spsc, ck-ring, atomic-queue-spsc, moodycamel-rwq present; the note names it);\n"
+        "  rtipc-queue per-item throughput >= moodycamel-blocking-cq's;\n"
         "  rtipc-queue call-cost p50 <= 0.5 x mutex-condvar; rtipc-notify call-cost p50 <= 25 ns;\n"
         "  queue control block rtipc_queue_footprint_for(0,0) <= 64 B; notification slot <= 8 B\n"
         "  (documented size). The targets table is printed as notes.\n"

@@ -1,5 +1,5 @@
 /* The table's entries of the mechanisms built for Linux only (lockfree.c,
- * posix.c, locked_queues.c) on a target that does not build them: each
+ * posix.c, locked_queues.c, queue_peers.c) on a target that does not build them: each
  * says why, so that an experiment asking for one records it as missing. */
 #include "../names.h"
 #include "mechanisms.h"
@@ -18,3 +18,9 @@ LINUX_ONLY(bench_mech_mutex_condvar_list, BENCH_MECH_MUTEX_CONDVAR_LIST, "pthrea
 LINUX_ONLY(bench_mech_std_queue_mutex, BENCH_MECH_STD_QUEUE_MUTEX, "C++ std::mutex and std::condition_variable");
 LINUX_ONLY(bench_mech_ck_ring, BENCH_MECH_CK_RING, "Concurrency Kit");
 LINUX_ONLY(bench_mech_boost_spsc, BENCH_MECH_BOOST_SPSC, "C++ and Boost.Lockfree");
+LINUX_ONLY(bench_mech_atomic_queue_spsc, BENCH_MECH_ATOMIC_QUEUE_SPSC, "C++ and atomic_queue");
+LINUX_ONLY(bench_mech_moodycamel_rwq, BENCH_MECH_MOODYCAMEL_RWQ, "C++ and moodycamel's readerwriterqueue");
+LINUX_ONLY(bench_mech_moodycamel_blocking_rwq, BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ,
+           "C++ and moodycamel's readerwriterqueue");
+LINUX_ONLY(bench_mech_moodycamel_blocking_cq, BENCH_MECH_MOODYCAMEL_BLOCKING_CQ, "C++ and moodycamel's concurrentqueue");
+LINUX_ONLY(bench_mech_urcu_wfcq, BENCH_MECH_URCU_WFCQ, "userspace RCU (liburcu)");

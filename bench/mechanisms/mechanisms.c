@@ -16,7 +16,7 @@ extern const bench_mech_t bench_mech_rtipc_mailbox;
 extern const bench_mech_t bench_mech_rtipc_ringbuf_nosplit;
 extern const bench_mech_t bench_mech_rtipc_ringbuf_allowsplit;
 extern const bench_mech_t bench_mech_rtipc_ringbuf_bytebuf;
-/* lockfree.c, posix.c, locked_queues.c on Linux; absent.c elsewhere. */
+/* lockfree.c, posix.c, locked_queues.c, queue_peers.c on Linux; absent.c elsewhere. */
 extern const bench_mech_t bench_mech_spin;
 extern const bench_mech_t bench_mech_futex;
 extern const bench_mech_t bench_mech_eventfd;
@@ -28,6 +28,11 @@ extern const bench_mech_t bench_mech_mutex_condvar_list;
 extern const bench_mech_t bench_mech_std_queue_mutex;
 extern const bench_mech_t bench_mech_ck_ring;
 extern const bench_mech_t bench_mech_boost_spsc;
+extern const bench_mech_t bench_mech_atomic_queue_spsc;
+extern const bench_mech_t bench_mech_moodycamel_rwq;
+extern const bench_mech_t bench_mech_moodycamel_blocking_rwq;
+extern const bench_mech_t bench_mech_moodycamel_blocking_cq;
+extern const bench_mech_t bench_mech_urcu_wfcq;
 /* freertos_kernel.c on a FreeRTOS target; freertos_kernel_absent.c elsewhere. */
 extern const bench_mech_t bench_mech_kernel_queue;
 extern const bench_mech_t bench_mech_kernel_sem;
@@ -53,6 +58,11 @@ const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_std_queue_mutex,
     &bench_mech_ck_ring,
     &bench_mech_boost_spsc,
+    &bench_mech_atomic_queue_spsc,
+    &bench_mech_moodycamel_rwq,
+    &bench_mech_moodycamel_blocking_rwq,
+    &bench_mech_moodycamel_blocking_cq,
+    &bench_mech_urcu_wfcq,
     &bench_mech_kernel_queue,
     &bench_mech_kernel_sem,
     &bench_mech_kernel_notify,
