@@ -7,11 +7,15 @@
  * cost of one uncontended send + receive. The mechanisms are the table's
  * (mechanisms/mechanisms.h); the project's targets are audited from these
  * rows once the experiment ran (harness/perf_targets.c). */
+#define _GNU_SOURCE /* syscall(SYS_membarrier): the asymmetric fence's floor */
+#include <linux/membarrier.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "../harness/throughput.h"
 #include "../harness/watchdog.h"
@@ -19,6 +23,7 @@
 #include "experiments.h"
 #include "linux_only.h"
 #include "rtipc/config.h"
+#include "rtipc/spsc.h"
 
 #define DEPTH 1024                 /* items every bounded queue/ring holds */
 #define PAIRS 1000                 /* call-cost: send+receive pairs per timed batch */
@@ -49,6 +54,7 @@ static const char *const measured[] = {
     BENCH_MECH_RTIPC_SEM,
     BENCH_MECH_RTIPC_NOTIFY,
     BENCH_MECH_RTIPC_SPSC,
+    BENCH_MECH_RTIPC_SPSC_ASYM,
     BENCH_MECH_RTIPC_MAILBOX,
 };
 #define N_MEASURED (sizeof measured / sizeof measured[0])
@@ -61,6 +67,8 @@ static const struct {
 } streams[] = {
     {BENCH_MECH_RTIPC_SPSC, true},
     {BENCH_MECH_RTIPC_SPSC, false},
+    {BENCH_MECH_RTIPC_SPSC_ASYM, true},
+    {BENCH_MECH_RTIPC_SPSC_ASYM, false},
     {BENCH_MECH_BOOST_SPSC, true},
     {BENCH_MECH_BOOST_SPSC, false},
     {BENCH_MECH_CK_RING, false},
@@ -308,6 +316,98 @@ static int call_cost(bench_run_t *run, double p0, double p1)
     return rc;
 }
 
+/* ------------------------------------------- the asymmetric fence's floor */
+
+/* What a park of rtipc-spsc-asym pays on this machine: one
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), timed alone on core 1 while
+ * the other threads of the process sleep ("peer-idle") and while a task
+ * spins on core 0 ("peer-running": the kernel must interrupt that core). */
+typedef struct {
+    atomic_bool stop;
+    atomic_bool spinning;
+} barrier_peer_t;
+
+static void barrier_spinner(void *arg)
+{
+    barrier_peer_t *p = arg;
+    atomic_store_explicit(&p->spinning, true, memory_order_relaxed);
+    while (!atomic_load_explicit(&p->stop, memory_order_relaxed))
+        ;
+}
+
+typedef struct {
+    bench_samples_t *out;
+    size_t n;
+    int rc;
+} barrier_timer_t;
+
+static void barrier_times(void *arg)
+{
+    barrier_timer_t *t = arg;
+    for (size_t i = 0; i < t->n + 8 && t->rc == 0; i++) {
+        int64_t t0 = bench_now_ns();
+        long r = syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+        int64_t t1 = bench_now_ns();
+        if (r != 0)
+            t->rc = -1;
+        else if (i >= 8) /* the first few warm the path */
+            bench_samples_push(t->out, t1 - t0);
+    }
+}
+
+static int barrier_floor(bench_run_t *run)
+{
+    if (rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_ASYMMETRIC) != RTIPC_OK) {
+        bench_note(run, "spsc fence: asymmetric not available here (rtipc_spsc_set_fence refused it): "
+                   "rtipc-spsc-asym is missing and its barrier not measured");
+        return 0;
+    }
+    (void)rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_SYMMETRIC);
+    bench_note(run, "spsc fence: rings are symmetric by default (a full fence per push and pop); the asymmetric "
+               "fence is available here (membarrier PRIVATE_EXPEDITED registered): rtipc-spsc-asym uses it");
+    size_t n = bench_sample_count(run, 400, 50);
+    bench_samples_t s;
+    if (bench_samples_init(&s, n) != 0)
+        return bench_fail(run, "out of memory");
+    int rc = 0;
+    for (int running = 0; running < 2 && rc == 0; running++) {
+        barrier_peer_t peer = {false, false};
+        rtipc_task_t *spinner = NULL;
+        if (running) {
+            rtipc_task_config_t pc = {.name = "peers-spinner", .priority = 8, .core = bench_cpu(run, 0),
+                                      .entry = barrier_spinner, .arg = &peer};
+            int r = rtipc_task_create(&pc, &spinner);
+            if (r != 0) {
+                rc = bench_fail(run, "membarrier floor: task creation: %s", rtipc_strerror(r));
+                break;
+            }
+            while (!atomic_load_explicit(&peer.spinning, memory_order_relaxed))
+                rtipc_task_yield();
+        }
+        s.n = 0;
+        barrier_timer_t bt = {.out = &s, .n = n, .rc = 0};
+        rtipc_task_t *t;
+        rtipc_task_config_t cfg = {.name = "peers-barrier", .priority = 10, .core = bench_cpu(run, 1),
+                                   .entry = barrier_times, .arg = &bt};
+        int r = rtipc_task_create(&cfg, &t);
+        if (r == 0)
+            rtipc_task_join(t);
+        atomic_store_explicit(&peer.stop, true, memory_order_relaxed);
+        if (spinner)
+            rtipc_task_join(spinner);
+        if (r != 0)
+            rc = bench_fail(run, "membarrier floor: task creation: %s", rtipc_strerror(r));
+        else if (bt.rc != 0)
+            rc = bench_fail(run, "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");
+        else if (!bench_add_dist(run, BENCH_MECH_RTIPC_SPSC_ASYM, running ? "park-barrier,peer-running"
+                                                                          : "park-barrier,peer-idle",
+                                 BENCH_METRIC_CALL_COST, &s))
+            rc = -1;
+    }
+    bench_samples_free(&s);
+    return rc;
+}
+
 /* ---------------------------------------------------------- the run */
 
 static int run_peers(bench_run_t *run)
@@ -359,7 +459,9 @@ static int run_peers(bench_run_t *run)
     }
 
     if (rc == 0)
-        rc = call_cost(run, 0.85, 1.0);
+        rc = call_cost(run, 0.85, 0.97);
+    if (rc == 0)
+        rc = barrier_floor(run);
     bench_watchdog_stop(wd);
     if (rc != 0 || bench_failed(run))
         return -1;
@@ -412,6 +514,11 @@ const bench_experiment_t exp_peers = {
         "    __cds_wfcq_dequeue_nonblocking polled (one dequeuer: no dequeue lock), calls into\n"
         "    liburcu-common; its nodes come in order from a pool of 1024, reused once the consumer's\n"
         "    count says they were dequeued (which bounds it at 1024); not built under TSan.\n"
+        "  rtipc-spsc-asym: the same ring as rtipc-spsc created with RTIPC_SPSC_FENCE_ASYMMETRIC\n"
+        "    (spsc.h): a compiler barrier per push and pop, membarrier(PRIVATE_EXPEDITED) per park.\n"
+        "    Its call-cost rows park-barrier,peer-idle and park-barrier,peer-running time that one\n"
+        "    barrier (the run's clock before and after the system call, on core 1) with the other\n"
+        "    threads asleep and with a task spinning on core 0: what each park of this ring adds.\n"
         "  rtipc-queue: rtipc_queue_send/receive (RTIPC_FOREVER), depth 1024. rtipc-sem: binary\n"
         "    semaphore give/take, the number in a shared word. rtipc-notify: rtipc_notify_give to\n"
         "    the receiver's slot 0 / rtipc_notify_take(clear) (a count other than 1 fails).\n"

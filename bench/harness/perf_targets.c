@@ -71,6 +71,10 @@ static const char *const spsc_peers[] = {BENCH_MECH_BOOST_SPSC, BENCH_MECH_CK_RI
      VALUE(BENCH_MECH_RTIPC_SPSC, var, BENCH_METRIC_THROUGHPUT),                                             \
      VALUE(BENCH_MECH_BOOST_SPSC, var, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6}
 
+#define KERNEL(mech, kernel, var, metric)                                                                    \
+    {BENCH_EXP_ROUND_TRIP, mech, var "/" kernel, var " p50 / " kernel, P50(mech, var, metric),                \
+     P50(kernel, var, metric), 1.10, false, "%.0f / %.0f", 1}
+
 static const target_t targets[] = {
     SLEEPING(BENCH_MECH_RTIPC_QUEUE),
     SLEEPING(BENCH_MECH_RTIPC_SEM),
@@ -92,6 +96,17 @@ static const target_t targets[] = {
      "throughput per-item / best SPSC peer",
      VALUE(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
      BEST_VALUE(spsc_peers, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6},
+    /* The same ring with the asymmetric fence (spsc.h): what it buys, and
+     * what its parks cost against the sleeping target. */
+    SLEEPING(BENCH_MECH_RTIPC_SPSC_ASYM),
+    {PEERS, BENCH_MECH_RTIPC_SPSC_ASYM, "throughput-" BENCH_VARIANT_PER_ITEM "/best-spsc-peer",
+     "throughput per-item / best SPSC peer",
+     VALUE(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
+     BEST_VALUE(spsc_peers, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6},
+    {PEERS, BENCH_MECH_RTIPC_SPSC_ASYM, "throughput-" BENCH_VARIANT_BULK_64 "/" BENCH_MECH_BOOST_SPSC,
+     "throughput " BENCH_VARIANT_BULK_64 " / " BENCH_MECH_BOOST_SPSC,
+     VALUE(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_VARIANT_BULK_64, BENCH_METRIC_THROUGHPUT),
+     VALUE(BENCH_MECH_BOOST_SPSC, BENCH_VARIANT_BULK_64, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6},
     {PEERS, BENCH_MECH_RTIPC_QUEUE, "throughput-" BENCH_VARIANT_PER_ITEM "/" BENCH_MECH_MOODYCAMEL_BLOCKING_CQ,
      "throughput per-item / " BENCH_MECH_MOODYCAMEL_BLOCKING_CQ,
      VALUE(BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
@@ -109,6 +124,14 @@ static const target_t targets[] = {
      FIXED(b64), 1.0, false, "%.0f / %.0f B", 1},
     {PEERS, BENCH_MECH_RTIPC_NOTIFY, "slot/8B", "slot (notify.h says 8 B) / 8 B", FIXED(notify_slot), FIXED(b8),
      1.0, false, "%.0f / %.0f B", 1},
+    /* On FreeRTOS: rtipc's call over the kernel's own, in instructions on
+     * the Cortex-M3 under -icount (round-trip's kernel-* rows). */
+    KERNEL(BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE, BENCH_VARIANT_EQUAL_PRIORITY, BENCH_METRIC_ROUND_TRIP),
+    KERNEL(BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM, BENCH_VARIANT_EQUAL_PRIORITY, BENCH_METRIC_ROUND_TRIP),
+    KERNEL(BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY, BENCH_VARIANT_EQUAL_PRIORITY, BENCH_METRIC_ROUND_TRIP),
+    KERNEL(BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE, BENCH_VARIANT_ONE_TASK, BENCH_METRIC_SEND_RECEIVE),
+    KERNEL(BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM, BENCH_VARIANT_ONE_TASK, BENCH_METRIC_GIVE_TAKE),
+    KERNEL(BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY, BENCH_VARIANT_ONE_TASK, BENCH_METRIC_GIVE_TAKE),
 };
 
 static double row_figure(const bench_run_t *run, const char *experiment, const figure_t *f, const char *mechanism)

@@ -81,16 +81,28 @@ void bench_add_missing(bench_run_t *run, const char *mechanism, const char *why)
         snprintf(row->note, sizeof row->note, "%s", why);
 }
 
+/* The last line of notes that no longer fit: what was cut is never dropped
+ * without a word (every row keeps its own note, the JSON every row). */
+#define NOTES_FULL "(more notes than this run keeps; each row's own note has them)\n"
+
 void bench_note(bench_run_t *run, const char *fmt, ...)
 {
+    const size_t reserve = sizeof NOTES_FULL;
     size_t used = strlen(run->notes);
-    if (used + 2 >= sizeof run->notes)
-        return;
+    if (used + reserve >= sizeof run->notes ||
+        (used >= reserve - 1 && strcmp(run->notes + used - (reserve - 1), NOTES_FULL) == 0))
+        return; /* full: the marker is there already */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(run->notes + used, sizeof run->notes - used - 1, fmt, ap);
+    int len = vsnprintf(run->notes + used, sizeof run->notes - used, fmt, ap);
     va_end(ap);
-    used = strlen(run->notes);
+    if (len < 0 || used + (size_t)len + 1 + reserve >= sizeof run->notes) {
+        /* This one does not fit beside the marker: cut it, say so. */
+        run->notes[used] = 0;
+        memcpy(run->notes + used, NOTES_FULL, sizeof NOTES_FULL);
+        return;
+    }
+    used += (size_t)len;
     run->notes[used] = '\n';
     run->notes[used + 1] = 0;
 }

@@ -304,6 +304,40 @@ const bench_mech_t bench_mech_rtipc_spsc = {
     .pop_bulk = spsc_pop_bulk,
 };
 
+/* ---- rtipc-spsc-asym: the same ring created with the asymmetric fence
+ * (spsc.h: a compiler barrier per push and pop, a process-wide barrier per
+ * park); 1 (not on this host) where the port or the kernel has none ---- */
+static int spsc_asym_create(size_t depth, void **obj, char *why, size_t n)
+{
+    int rc = rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_ASYMMETRIC);
+    if (rc == RTIPC_ENOTSUP) {
+        snprintf(why, n, "no process-wide barrier here (rtipc_spsc_set_fence: %s)", rtipc_strerror(rc));
+        return 1;
+    }
+    if (rc != RTIPC_OK)
+        return rtipc_failed(rc, "rtipc_spsc_set_fence", why, n);
+    rc = spsc_create(depth, obj, why, n);
+    /* Back to the default for every other ring of the run. */
+    (void)rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_SYMMETRIC);
+    return rc;
+}
+
+const bench_mech_t bench_mech_rtipc_spsc_asym = {
+    .name = BENCH_MECH_RTIPC_SPSC_ASYM,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_SPINS,
+    .create = spsc_asym_create,
+    .destroy = spsc_destroy,
+    .send = spsc_send,
+    .try_send = spsc_send,
+    .recv = spsc_recv,
+    .recv_spin = spsc_recv_spin,
+    .pairs = spsc_pairs,
+    .push_each = spsc_push_each,
+    .pop_each = spsc_pop_each,
+    .push_bulk = spsc_push_bulk,
+    .pop_bulk = spsc_pop_bulk,
+};
+
 /* ---- rtipc-mailbox: the latest value; the receiver waits for a newer
  * version and checks that it advanced by exactly one (nothing missed) ---- */
 

@@ -273,6 +273,43 @@ size_t rtipc_spsc_footprint_for(size_t capacity, size_t item_size);
  */
 int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns);
 
+/** How a ring orders its index stores before it looks for a parked peer. */
+typedef enum {
+    /** A full fence on every successful push and pop (the default; every
+     * port). */
+    RTIPC_SPSC_FENCE_SYMMETRIC = 0,
+    /** A compiler barrier on every push and pop; a side about to park pays
+     * a process-wide barrier instead (Linux: membarrier
+     * MEMBARRIER_CMD_PRIVATE_EXPEDITED). Faster streaming; each park costs
+     * the barrier, which interrupts every CPU running a thread of the
+     * process (about 1 us on an idle machine, 7-50 us on a virtual machine
+     * with the peer running: docs/performance.md), and a message arriving
+     * meanwhile waits for it. */
+    RTIPC_SPSC_FENCE_ASYMMETRIC = 1,
+} rtipc_spsc_fence_t;
+
+/**
+ * Choose the fence of the rings created from now on (a ring keeps the one
+ * it was created with). Context: task. Never blocks (the first asymmetric
+ * choice registers the process with the kernel once). Concurrency: any;
+ * a ring created concurrently gets the old or the new policy.
+ * @retval 0 in force.
+ * @retval RTIPC_EINVAL not one of rtipc_spsc_fence_t.
+ * @retval RTIPC_ENOTSUP asymmetric, and the port has no process-wide barrier
+ *         or the kernel refuses it (FreeRTOS, bare metal; Linux before 4.14,
+ *         seccomp; ThreadSanitizer builds, which cannot see it): the policy
+ *         stays as it was.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_spsc_set_fence(rtipc_spsc_fence_t fence);
+
+/** The fence rings created now get. Context: any. Never blocks. */
+rtipc_spsc_fence_t rtipc_spsc_fence(void);
+
+/** The fence ring @p r was created with, or -1 (RTIPC_EINVAL) when @p r is
+ * not a live ring. Context: any. Never blocks. */
+int rtipc_spsc_fence_of(const rtipc_spsc_t *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,4 +20,15 @@ bool rtipc__port_in_interrupt(void);
 void *rtipc__port_alloc(size_t bytes, size_t align);
 void rtipc__port_free(void *block, size_t align);
 
+/* The SPSC ring's parking handshake with an asymmetric fence (spsc.c,
+ * rtipc_spsc_set_fence): rtipc__port_asym_fence() is true when the port has
+ * a process-wide barrier and it is in force (registered at the first call;
+ * never changes after). A ring created asymmetric pays only a compiler
+ * barrier on its fast paths; its side about to park calls
+ * rtipc__port_heavy_fence, which orders memory on every thread of the
+ * process as a full fence on each would. Ports without one say false (MCUs:
+ * a fence is cheap there). Task context. */
+bool rtipc__port_asym_fence(void);
+void rtipc__port_heavy_fence(void);
+
 #endif

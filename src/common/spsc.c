@@ -33,7 +33,19 @@
  * the flag finds the consumer queued. F2 (consumer, after R2) and F4
  * (producer parking) are the mirror image for a producer parked on a full
  * ring. The fences are the only cost the fast path pays for blocking; without
- * a sleeper no lock is taken and no system call made. */
+ * a sleeper no lock is taken and no system call made.
+ *
+ * Asymmetric fences (RTIPC__SPSC_ASYM, rtipc_spsc_set_fence, where the port
+ * has a process-wide barrier: membarrier on Linux). The fast side's F1/F2 become compiler
+ * barriers and the parking side's F3/F4 the process-wide barrier, which
+ * makes the fast side's thread (wherever it runs) execute a full fence at
+ * that point. So either that forced fence falls between the fast side's
+ * index store and its flag load, and the pair behaves as two seq_cst
+ * fences, or the store and the load both come before it (the parking side
+ * then sees the index: it does not park) or both after it (the fast side
+ * then sees the flag: it wakes). The parking side pays the barrier; every
+ * push and pop saves a full fence. Not the default: on a virtual machine the
+ * barrier's interrupts cost up to tens of microseconds per park. */
 #include <stdint.h>
 #include <string.h>
 
@@ -42,6 +54,36 @@
 #include "spsc_internal.h"
 
 #include "port.h"
+
+/* The fence of rings created now (rtipc_spsc_set_fence). Relaxed: a ring
+ * reads it once, before its handle is published (with release) to both
+ * sides, who then read the ring's own flag. */
+static _Atomic int fence_policy = RTIPC_SPSC_FENCE_SYMMETRIC;
+
+int rtipc_spsc_set_fence(rtipc_spsc_fence_t fence)
+{
+    if (rtipc__port_in_interrupt())
+        return RTIPC_ECONTEXT;
+    if (fence != RTIPC_SPSC_FENCE_SYMMETRIC && fence != RTIPC_SPSC_FENCE_ASYMMETRIC)
+        return RTIPC_EINVAL;
+    if (fence == RTIPC_SPSC_FENCE_ASYMMETRIC && !rtipc__port_asym_fence())
+        return RTIPC_ENOTSUP;
+    atomic_store_explicit(&fence_policy, (int)fence, memory_order_relaxed);
+    return RTIPC_OK;
+}
+
+rtipc_spsc_fence_t rtipc_spsc_fence(void)
+{
+    return (rtipc_spsc_fence_t)atomic_load_explicit(&fence_policy, memory_order_relaxed);
+}
+
+int rtipc_spsc_fence_of(const rtipc_spsc_t *handle)
+{
+    const struct rtipc__spsc *r = rtipc__spsc_of(handle);
+    if (!r)
+        return RTIPC_EINVAL;
+    return (r->flags & RTIPC__SPSC_ASYM) ? RTIPC_SPSC_FENCE_ASYMMETRIC : RTIPC_SPSC_FENCE_SYMMETRIC;
+}
 
 static bool is_pow2(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
@@ -74,7 +116,9 @@ void rtipc__spsc_init(struct rtipc__spsc *r, size_t capacity, size_t item_size, 
     r->mask = (uint32_t)(capacity - 1);
     r->item_size = (uint32_t)item_size;
     r->slots = storage;
-    r->flags = flags;
+    r->flags = flags | (atomic_load_explicit(&fence_policy, memory_order_relaxed) == RTIPC_SPSC_FENCE_ASYMMETRIC
+                            ? RTIPC__SPSC_ASYM
+                            : 0u);
     rtipc__spsc_port_init(r);
 }
 
@@ -132,8 +176,25 @@ int rtipc_spsc_delete(rtipc_spsc_t *handle)
 }
 
 /* ---- copying with wrap-around ------------------------------------------- */
+/* One item of a common small size: a copy of a constant size, which the
+ * compiler makes a load and a store instead of a call of memcpy. False for
+ * other sizes. */
+static inline bool copy_small(void *dst, const void *src, uint32_t size)
+{
+    switch (size) {
+    case 1: memcpy(dst, src, 1); return true;
+    case 2: memcpy(dst, src, 2); return true;
+    case 4: memcpy(dst, src, 4); return true;
+    case 8: memcpy(dst, src, 8); return true;
+    case 16: memcpy(dst, src, 16); return true;
+    default: return false;
+    }
+}
+
 static void copy_in(struct rtipc__spsc *r, uint32_t index, const unsigned char *src, uint32_t n)
 {
+    if (n == 1 && copy_small(r->slots + (size_t)(index & r->mask) * r->item_size, src, r->item_size))
+        return;
     uint32_t first = index & r->mask;
     uint32_t room = r->mask + 1 - first; /* slots before the end of storage */
     uint32_t k = n < room ? n : room;
@@ -145,6 +206,8 @@ static void copy_in(struct rtipc__spsc *r, uint32_t index, const unsigned char *
 
 static void copy_out(const struct rtipc__spsc *r, uint32_t index, unsigned char *dst, uint32_t n)
 {
+    if (n == 1 && copy_small(dst, r->slots + (size_t)(index & r->mask) * r->item_size, r->item_size))
+        return;
     uint32_t first = index & r->mask;
     uint32_t room = r->mask + 1 - first;
     uint32_t k = n < room ? n : room;
@@ -177,10 +240,10 @@ uint32_t rtipc__spsc_put(struct rtipc__spsc *r, const void *items, uint32_t n, b
     /* R1: release, pairs with A1 in get()/peek(); publishes the slots just
      * filled. */
     atomic_store_explicit(&r->tail, tail + n, memory_order_release);
-    /* F1: full fence, pairs with F3 in the consumer's park (spsc_wait.c):
-     * orders the tail store before the load of the sleeping flag (see the
-     * top of this file). */
-    atomic_thread_fence(memory_order_seq_cst);
+    /* F1: pairs with F3 in the consumer's park (spsc_wait.c): orders the
+     * tail store before the load of the sleeping flag (see the top of this
+     * file); a compiler barrier where F3 is the process-wide one. */
+    rtipc__spsc_fast_fence(r);
     *peer_sleeping = atomic_load_explicit(&r->sleeping[RTIPC__SPSC_CONSUMER], memory_order_relaxed) != 0;
     return n;
 }
@@ -213,8 +276,8 @@ uint32_t rtipc__spsc_get(struct rtipc__spsc *r, void *items, uint32_t n, bool *p
     /* R2: release, pairs with A2 in put(); publishes that the slots just
      * read are free, ordering our reads before the producer's next writes. */
     atomic_store_explicit(&r->head, head + n, memory_order_release);
-    /* F2: full fence, pairs with F4 in the producer's park (spsc_wait.c). */
-    atomic_thread_fence(memory_order_seq_cst);
+    /* F2: pairs with F4 in the producer's park (spsc_wait.c), as F1. */
+    rtipc__spsc_fast_fence(r);
     *peer_sleeping = atomic_load_explicit(&r->sleeping[RTIPC__SPSC_PRODUCER], memory_order_relaxed) != 0;
     return n;
 }

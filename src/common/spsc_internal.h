@@ -27,10 +27,14 @@
 #include <stdint.h>
 
 #include "handle.h"
+#include "port.h"
 #include "rtipc/spsc.h"
 
 #define RTIPC__CACHE_LINE 64
 #define RTIPC__SPSC_DYNAMIC 0x1u
+/* The ring's parking handshake uses the port's asymmetric fence (port.h):
+ * fixed at creation, read by both sides. */
+#define RTIPC__SPSC_ASYM 0x2u
 #define RTIPC__SPSC_MAX_CAPACITY (1u << 30)
 
 /* Which side is parked or to be woken: indexes sleeping[] and the port's wait
@@ -72,6 +76,27 @@ _Static_assert(_Alignof(rtipc_spsc_static_t) >= RTIPC__CACHE_LINE, "static block
 static inline struct rtipc__spsc *rtipc__spsc_of(const rtipc_spsc_t *handle)
 {
     return rtipc__handle_get(handle, RTIPC__H_SPSC);
+}
+
+/* The fence after a side's index store, before it looks for a sleeping
+ * peer (F1/F2 in spsc.c), and the one a side about to park makes after
+ * raising its flag (F3/F4 in the port). With RTIPC__SPSC_ASYM the first is a
+ * compiler barrier and the second the port's process-wide barrier; without,
+ * both are full fences. */
+static inline void rtipc__spsc_fast_fence(const struct rtipc__spsc *r)
+{
+    if (r->flags & RTIPC__SPSC_ASYM)
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+static inline void rtipc__spsc_park_fence(const struct rtipc__spsc *r)
+{
+    if (r->flags & RTIPC__SPSC_ASYM)
+        rtipc__port_heavy_fence();
+    else
+        atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* Whether (capacity, item_size) is a valid shape. */

@@ -614,9 +614,34 @@ static void test_missing_once_and_failure_context(void **state)
     free(run.results);
 }
 
+/* Notes beyond what a run keeps end in one marker line; none is cut
+ * silently and none follows the marker. */
+static void test_notes_that_do_not_fit_are_marked(void **state)
+{
+    (void)state;
+    static bench_run_t run;
+    memset(&run, 0, sizeof run);
+    bench_note(&run, "first %d", 1);
+    assert_string_equal(run.notes, "first 1\n");
+    for (int i = 0; i < 400; i++)
+        bench_note(&run, "a note of some length, number %d", i);
+    size_t len = strlen(run.notes);
+    assert_true(len < sizeof run.notes);
+    const char *marker = "(more notes than this run keeps; each row's own note has them)\n";
+    size_t mlen = strlen(marker);
+    assert_true(len > mlen);
+    assert_string_equal(run.notes + len - mlen, marker);
+    assert_null(strstr(run.notes, marker) == run.notes + len - mlen ? NULL : run.notes); /* only once */
+    bench_note(&run, "x");
+    assert_int_equal(strlen(run.notes), len); /* nothing after the marker */
+    /* Every line before it is whole. */
+    assert_non_null(strstr(run.notes, "number 0\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_notes_that_do_not_fit_are_marked),
         cmocka_unit_test(test_core_variant_follows_the_cpus),
         cmocka_unit_test(test_sleeps_reach_their_deadline),
         cmocka_unit_test(test_linux_target),

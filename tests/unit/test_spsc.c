@@ -336,7 +336,11 @@ static void task_only_calls_in_interrupt_context_are_wrong_context(void **state)
     /* The non-blocking calls are fine in a handler. */
     int rc_try_push = rtipc_spsc_try_push(r, &it);
     int rc_try_pop = rtipc_spsc_try_pop(r, &it);
+    int rc_fence = rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_SYMMETRIC);
+    int fence_of = rtipc_spsc_fence_of(r);
     leave_interrupt_context();
+    assert_int_equal(rc_fence, RTIPC_ECONTEXT);
+    assert_int_equal(fence_of, RTIPC_SPSC_FENCE_SYMMETRIC); /* any context */
     assert_int_equal(rc_create, RTIPC_ECONTEXT);
     assert_null(r2);
     assert_int_equal(rc_delete, RTIPC_ECONTEXT);
@@ -1148,6 +1152,57 @@ static void interrupt_safe_calls_report_each_outcome_in_a_handler(void **state)
     assert_int_equal(rtipc_spsc_delete(p.r), RTIPC_OK);
 }
 
+/* ---- fence policy -------------------------------------------------------- */
+#if defined(__SANITIZE_THREAD__)
+#define RTIPC_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RTIPC_TEST_TSAN 1
+#endif
+#endif
+#ifndef RTIPC_TEST_TSAN
+#define RTIPC_TEST_TSAN 0
+#endif
+
+static void set_fence_refuses_what_is_not_a_fence(void **state)
+{
+    (void)state;
+    assert_int_equal(rtipc_spsc_set_fence((rtipc_spsc_fence_t)2), RTIPC_EINVAL);
+    assert_int_equal(rtipc_spsc_set_fence((rtipc_spsc_fence_t)-1), RTIPC_EINVAL);
+    assert_int_equal(rtipc_spsc_fence(), RTIPC_SPSC_FENCE_SYMMETRIC);
+    assert_int_equal(rtipc_spsc_fence_of(NULL), RTIPC_EINVAL);
+}
+
+static void a_ring_keeps_the_fence_it_was_created_with(void **state)
+{
+    (void)state;
+    rtipc_spsc_t *before, *after;
+    assert_int_equal(rtipc_spsc_create(4, 4, &before), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_fence_of(before), RTIPC_SPSC_FENCE_SYMMETRIC);
+    int rc = rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_ASYMMETRIC);
+#if RTIPC_TEST_TSAN
+    assert_int_equal(rc, RTIPC_ENOTSUP); /* TSan cannot see the barrier */
+#else
+    assert_true(rc == RTIPC_OK || rc == RTIPC_ENOTSUP);
+#endif
+    rtipc_spsc_fence_t want = rc == RTIPC_OK ? RTIPC_SPSC_FENCE_ASYMMETRIC : RTIPC_SPSC_FENCE_SYMMETRIC;
+    assert_int_equal(rtipc_spsc_fence(), want);
+    assert_int_equal(rtipc_spsc_create(4, 4, &after), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_fence_of(after), want);
+    assert_int_equal(rtipc_spsc_fence_of(before), RTIPC_SPSC_FENCE_SYMMETRIC);
+    /* Both work as rings whatever their fence. */
+    uint32_t v = 7, got = 0;
+    assert_int_equal(rtipc_spsc_try_push(after, &v), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_try_pop(after, &got), RTIPC_OK);
+    assert_int_equal(got, 7);
+    assert_int_equal(rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_SYMMETRIC), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_fence(), RTIPC_SPSC_FENCE_SYMMETRIC);
+    assert_int_equal(rtipc_spsc_fence_of(after), want);
+    assert_int_equal(rtipc_spsc_delete(after), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_fence_of(after), RTIPC_EINVAL); /* ended: refused */
+    assert_int_equal(rtipc_spsc_delete(before), RTIPC_OK);
+}
+
 int main(void)
 {
     print_message("scheduling: %s\n", rtipc_sched_policy_describe());
@@ -1199,6 +1254,8 @@ int main(void)
         cmocka_unit_test(pop_from_isr_in_a_handler_readies_the_parked_producer),
         cmocka_unit_test(pop_bulk_from_isr_in_a_handler_readies_the_parked_producer),
         cmocka_unit_test(interrupt_safe_calls_report_each_outcome_in_a_handler),
+        cmocka_unit_test(set_fence_refuses_what_is_not_a_fence),
+        cmocka_unit_test(a_ring_keeps_the_fence_it_was_created_with),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

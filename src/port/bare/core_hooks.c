@@ -32,3 +32,9 @@ void rtipc__port_free(void *block, size_t align)
     (void)block;
     (void)align;
 }
+
+/* The SPSC ring's fences stay symmetric here: no process-wide barrier, and
+ * on an MCU a full fence is cheap (src/common/port.h). */
+bool rtipc__port_asym_fence(void) { return false; }
+
+void rtipc__port_heavy_fence(void) { atomic_thread_fence(memory_order_seq_cst); }

@@ -5,6 +5,7 @@
  * may enter (a static object may be created from a handler). Memory is the
  * kernel heap, from tasks only: from a handler the table does not grow, and
  * a creation then gets RTIPC_ENOMEM once every existing slot is open. */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -49,3 +50,9 @@ void rtipc__port_free(void *block, size_t align)
         memcpy(&block, (unsigned char *)block - sizeof(void *), sizeof block);
     vPortFree(block);
 }
+
+/* The SPSC ring's fences stay symmetric here: no process-wide barrier, and
+ * on an MCU a full fence is cheap (src/common/port.h). */
+bool rtipc__port_asym_fence(void) { return false; }
+
+void rtipc__port_heavy_fence(void) { atomic_thread_fence(memory_order_seq_cst); }

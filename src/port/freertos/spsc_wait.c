@@ -102,7 +102,7 @@ static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *ou
         rtipc__fr_park_link(&p->waiters[me], &node);
         atomic_store_explicit(&r->sleeping[me], 1, memory_order_relaxed);
         /* F3 (consumer) / F4 (producer): pairs with F1 / F2 in spsc.c. */
-        atomic_thread_fence(memory_order_seq_cst);
+        rtipc__spsc_park_fence(r);
         uint32_t moved = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_put(r, in, 1, &peer_sleeping)
                                                     : rtipc__spsc_get(r, out, 1, &peer_sleeping);
         if (moved) {

@@ -98,9 +98,10 @@ static int attempt(rtipc_op_t *op)
     unsigned me = o->side, peer = 1 - o->side;
     if (!o->abandoned) {
         atomic_store_explicit(&r->sleeping[me], 1, memory_order_relaxed);
-        /* F3 (consumer) / F4 (producer): full fence, pairs with F1 / F2 in
-         * spsc.c; orders the flag store before the ring's index load. */
-        atomic_thread_fence(memory_order_seq_cst);
+        /* F3 (consumer) / F4 (producer): pairs with F1 / F2 in spsc.c;
+         * orders the flag store before the ring's index load: a full fence,
+         * or the process-wide barrier of an asymmetric ring. */
+        rtipc__spsc_park_fence(r);
     }
     bool peer_sleeping;
     uint32_t moved = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_put(r, o->in, 1, &peer_sleeping)
