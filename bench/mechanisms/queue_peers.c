@@ -72,6 +72,15 @@ static int cxx_recv_spin(void *obj, uint32_t *seq)
 static int cxx_pairs(void *obj, uint32_t seq, int n) { return bench_peer_pairs(obj, seq, n); }
 static int cxx_push_each(void *o, const uint32_t *it, int n) { return bench_peer_push_each(o, it, n); }
 
+/* A polled C++ ring: the entry every such peer shares but for its name and
+ * its create. */
+#define POLLED_CXX_PEER(mech_name, create_fn)                                                                \
+    {                                                                                                        \
+        .name = (mech_name), .traits = BENCH_MECH_SPINS, .create = (create_fn), .destroy = cxx_destroy,      \
+        .send = cxx_send, .try_send = cxx_send, .recv = cxx_recv_spin, .pairs = cxx_pairs,                   \
+        .push_each = cxx_push_each, .pop_each = cxx_pop_each,                                                \
+    }
+
 static int cxx_pop_each(void *o, uint32_t *it, int n)
 {
     int k = bench_peer_pop_each(o, it, n);
@@ -98,18 +107,7 @@ static int aq_create(size_t depth, void **obj, char *why, size_t n)
     return cxx_make(BENCH_PEER_ATOMIC_QUEUE_SPSC, "atomic_queue/atomic_queue.h", depth, obj, why, n);
 }
 
-const bench_mech_t bench_mech_atomic_queue_spsc = {
-    .name = BENCH_MECH_ATOMIC_QUEUE_SPSC,
-    .traits = BENCH_MECH_SPINS,
-    .create = aq_create,
-    .destroy = cxx_destroy,
-    .send = cxx_send,
-    .try_send = cxx_send,
-    .recv = cxx_recv_spin,
-    .pairs = cxx_pairs,
-    .push_each = cxx_push_each,
-    .pop_each = cxx_pop_each,
-};
+const bench_mech_t bench_mech_atomic_queue_spsc = POLLED_CXX_PEER(BENCH_MECH_ATOMIC_QUEUE_SPSC, aq_create);
 #else
 const bench_mech_t bench_mech_atomic_queue_spsc = {
     .name = BENCH_MECH_ATOMIC_QUEUE_SPSC,
@@ -133,18 +131,7 @@ static int brwq_create(size_t depth, void **obj, char *why, size_t n)
     return cxx_make(BENCH_PEER_BLOCKING_RWQ, "readerwriterqueue/readerwriterqueue.h", depth, obj, why, n);
 }
 
-const bench_mech_t bench_mech_moodycamel_rwq = {
-    .name = BENCH_MECH_MOODYCAMEL_RWQ,
-    .traits = BENCH_MECH_SPINS,
-    .create = rwq_create,
-    .destroy = cxx_destroy,
-    .send = cxx_send,
-    .try_send = cxx_send,
-    .recv = cxx_recv_spin,
-    .pairs = cxx_pairs,
-    .push_each = cxx_push_each,
-    .pop_each = cxx_pop_each,
-};
+const bench_mech_t bench_mech_moodycamel_rwq = POLLED_CXX_PEER(BENCH_MECH_MOODYCAMEL_RWQ, rwq_create);
 
 /* Its semaphore is its own: a kick sets a flag the consumer's timed wait
  * (100 ms slices) sees, so the watchdog can release it. */

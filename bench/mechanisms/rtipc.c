@@ -288,21 +288,16 @@ static int spsc_push_bulk(void *obj, const uint32_t *items, int n)
 }
 static int spsc_pop_bulk(void *obj, uint32_t *items, int n) { return rtipc_spsc_pop_bulk(obj, items, (size_t)n); }
 
-const bench_mech_t bench_mech_rtipc_spsc = {
-    .name = BENCH_MECH_RTIPC_SPSC,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_SPINS,
-    .create = spsc_create,
-    .destroy = spsc_destroy,
-    .send = spsc_send,
-    .try_send = spsc_send,
-    .recv = spsc_recv,
-    .recv_spin = spsc_recv_spin,
-    .pairs = spsc_pairs,
-    .push_each = spsc_push_each,
-    .pop_each = spsc_pop_each,
-    .push_bulk = spsc_push_bulk,
-    .pop_bulk = spsc_pop_bulk,
-};
+/* rtipc-spsc and rtipc-spsc-asym: one ring, two ways of creating it. */
+#define SPSC_MECH(mech_name, create_fn)                                                                      \
+    {                                                                                                        \
+        .name = (mech_name), .traits = BENCH_MECH_PARKS | BENCH_MECH_SPINS, .create = (create_fn),           \
+        .destroy = spsc_destroy, .send = spsc_send, .try_send = spsc_send, .recv = spsc_recv,                \
+        .recv_spin = spsc_recv_spin, .pairs = spsc_pairs, .push_each = spsc_push_each,                       \
+        .pop_each = spsc_pop_each, .push_bulk = spsc_push_bulk, .pop_bulk = spsc_pop_bulk,                   \
+    }
+
+const bench_mech_t bench_mech_rtipc_spsc = SPSC_MECH(BENCH_MECH_RTIPC_SPSC, spsc_create);
 
 /* ---- rtipc-spsc-asym: the same ring created with the asymmetric fence
  * (spsc.h: a compiler barrier per push and pop, a process-wide barrier per
@@ -322,21 +317,7 @@ static int spsc_asym_create(size_t depth, void **obj, char *why, size_t n)
     return rc;
 }
 
-const bench_mech_t bench_mech_rtipc_spsc_asym = {
-    .name = BENCH_MECH_RTIPC_SPSC_ASYM,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_SPINS,
-    .create = spsc_asym_create,
-    .destroy = spsc_destroy,
-    .send = spsc_send,
-    .try_send = spsc_send,
-    .recv = spsc_recv,
-    .recv_spin = spsc_recv_spin,
-    .pairs = spsc_pairs,
-    .push_each = spsc_push_each,
-    .pop_each = spsc_pop_each,
-    .push_bulk = spsc_push_bulk,
-    .pop_bulk = spsc_pop_bulk,
-};
+const bench_mech_t bench_mech_rtipc_spsc_asym = SPSC_MECH(BENCH_MECH_RTIPC_SPSC_ASYM, spsc_asym_create);
 
 /* ---- rtipc-mailbox: the latest value; the receiver waits for a newer
  * version and checks that it advanced by exactly one (nothing missed) ---- */
