@@ -95,6 +95,13 @@ static int cxx_recv_wait(void *obj, uint32_t *seq)
 }
 
 static void cxx_kick(void *obj) { bench_peer_kick(obj); }
+
+/* The fields every blocking C++ peer shares but for its name and create. */
+#define BLOCKING_CXX_PEER(mech_name, create_fn)                                                              \
+    .name = (mech_name), .traits = BENCH_MECH_PARKS | BENCH_MECH_SPINS | BENCH_MECH_FOREIGN_WAIT,            \
+    .create = (create_fn), .destroy = cxx_destroy, .send = cxx_send, .try_send = cxx_send,                   \
+    .recv = cxx_recv_wait, .recv_spin = cxx_recv_spin, .kick = cxx_kick, .pairs = cxx_pairs,                 \
+    .push_each = cxx_push_each, .pop_each = cxx_pop_each
 #endif
 
 /* ---- atomic-queue-spsc: atomic_queue::AtomicQueueB2<uint32_t,
@@ -135,20 +142,7 @@ const bench_mech_t bench_mech_moodycamel_rwq = POLLED_CXX_PEER(BENCH_MECH_MOODYC
 
 /* Its semaphore is its own: a kick sets a flag the consumer's timed wait
  * (100 ms slices) sees, so the watchdog can release it. */
-const bench_mech_t bench_mech_moodycamel_blocking_rwq = {
-    .name = BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_SPINS | BENCH_MECH_FOREIGN_WAIT,
-    .create = brwq_create,
-    .destroy = cxx_destroy,
-    .send = cxx_send,
-    .try_send = cxx_send,
-    .recv = cxx_recv_wait,
-    .recv_spin = cxx_recv_spin,
-    .kick = cxx_kick,
-    .pairs = cxx_pairs,
-    .push_each = cxx_push_each,
-    .pop_each = cxx_pop_each,
-};
+const bench_mech_t bench_mech_moodycamel_blocking_rwq = {BLOCKING_CXX_PEER(BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, brwq_create)};
 #else
 const bench_mech_t bench_mech_moodycamel_rwq = {
     .name = BENCH_MECH_MOODYCAMEL_RWQ,
@@ -175,18 +169,7 @@ static int bcq_create(size_t depth, void **obj, char *why, size_t n)
 }
 
 const bench_mech_t bench_mech_moodycamel_blocking_cq = {
-    .name = BENCH_MECH_MOODYCAMEL_BLOCKING_CQ,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_SPINS | BENCH_MECH_FOREIGN_WAIT,
-    .create = bcq_create,
-    .destroy = cxx_destroy,
-    .send = cxx_send,
-    .try_send = cxx_send,
-    .recv = cxx_recv_wait,
-    .recv_spin = cxx_recv_spin,
-    .kick = cxx_kick,
-    .pairs = cxx_pairs,
-    .push_each = cxx_push_each,
-    .pop_each = cxx_pop_each,
+    BLOCKING_CXX_PEER(BENCH_MECH_MOODYCAMEL_BLOCKING_CQ, bcq_create),
     .push_bulk = cxx_push_bulk,
     .pop_bulk = cxx_pop_bulk,
 };

@@ -36,8 +36,9 @@
  * a sleeper no lock is taken and no system call made.
  *
  * Asymmetric fences (RTIPC__SPSC_ASYM, rtipc_spsc_set_fence, where the port
- * has a process-wide barrier: membarrier on Linux). The fast side's F1/F2 become compiler
- * barriers and the parking side's F3/F4 the process-wide barrier, which
+ * has a process-wide barrier: membarrier on Linux). The fast side's F1/F2
+ * become compiler barriers and the parking side's F3/F4 the process-wide
+ * barrier, which
  * makes the fast side's thread (wherever it runs) execute a full fence at
  * that point. So either that forced fence falls between the fast side's
  * index store and its flag load, and the pair behaves as two seq_cst

@@ -52,7 +52,6 @@ struct rtipc__fr_irq {
 static struct rtipc__fr_irq *sources; /* changed in critical sections only */
 
 volatile uint32_t rtipc__fr_irq_nesting[configNUMBER_OF_CORES];
-#define nesting rtipc__fr_irq_nesting
 static volatile uint32_t servicing[configNUMBER_OF_CORES]; /* inside rtipc__fr_irq_service */
 static volatile bool yield_requested[configNUMBER_OF_CORES];
 
@@ -71,13 +70,13 @@ static unsigned this_core(void)
 #endif
 }
 
-void rtipc_freertos_isr_enter(void) { nesting[this_core()]++; }
+void rtipc_freertos_isr_enter(void) { rtipc__fr_irq_nesting[this_core()]++; }
 
 void rtipc_freertos_isr_exit(void)
 {
     unsigned c = this_core();
-    if (nesting[c] > 0)
-        nesting[c]--;
+    if (rtipc__fr_irq_nesting[c] > 0)
+        rtipc__fr_irq_nesting[c]--;
 }
 
 bool rtipc__port_in_interrupt(void) { return rtipc__fr_in_isr(); }
@@ -93,7 +92,7 @@ bool rtipc__fr_in_isr(void)
      * core's count, and then see a handler's bracket there: read both with
      * this core's interrupts masked, so that no switch comes between. */
     UBaseType_t saved = portSET_INTERRUPT_MASK_FROM_ISR();
-    bool in = nesting[this_core()] != 0;
+    bool in = rtipc__fr_irq_nesting[this_core()] != 0;
     portCLEAR_INTERRUPT_MASK_FROM_ISR(saved);
     return in;
 }

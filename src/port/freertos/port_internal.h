@@ -287,9 +287,10 @@ struct rtipc__fr_task {
     uint32_t flags;
     volatile bool ended;     /* its entry returned: its kernel task is gone or going */
     TaskHandle_t handle;     /* the kernel's */
-    /* What the task is blocked in, so that rtipc_task_delete can take it out
-     * (all three set and cleared inside critical sections): */
     struct rtipc__fr_task *next_live;          /* list of live descriptors (task.c) */
+    /* What the task is blocked in, so that a delete can see it (waiting_on:
+     * written by the task alone, rtipc__fr_wait_in) and rtipc_task_delete
+     * take it out (the parking pair: set and cleared in critical sections): */
     volatile uint32_t *volatile waiting_on; /* the waiter counter of the object it blocks in */
     struct rtipc__fr_parked *parked;       /* its node in a mailbox/SPSC list */
     struct rtipc__fr_parked **parked_list; /* ... and that list */
