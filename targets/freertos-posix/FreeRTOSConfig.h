@@ -48,7 +48,7 @@
 #define configUSE_STREAM_BUFFERS 1
 #define configUSE_EVENT_GROUPS 1
 #define configQUEUE_REGISTRY_SIZE 0
-#define configUSE_TRACE_FACILITY 0
+#define configUSE_TRACE_FACILITY 1 /* tests/unit/test_task.c: a task's stack base (vTaskGetInfo) */
 #define configUSE_CO_ROUTINES 0
 
 /* Software timers: the timer task carries event-group changes made from

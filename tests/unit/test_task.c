@@ -219,14 +219,39 @@ typedef struct {
 
 /* Room a task's own frames use on its stack before it measures it. */
 #define STACK_USED_MAX (8 * 1024)
+/* Room the simulator's port keeps at the top of a task's stack for its own
+ * record of the host thread. */
+#define PORT_RECORD_MAX 256
 
 static void stack_body(void *arg)
 {
     stack_obs_t *o = arg;
 #if RTIPC_PORT_FREERTOS
-    /* The kernel's stack, not the simulator's host thread's: what is still
-     * free of it, a little less than its size. */
-    o->stack = (size_t)uxTaskGetStackHighWaterMark(NULL) * sizeof(StackType_t) + STACK_USED_MAX;
+    /* The kernel's stack, not the host thread's. The simulator's port runs
+     * the host thread on that stack (V10.5.1) or on a stack of its own
+     * (V11.3.0). In the first case the host thread's stack ends at the top
+     * of the kernel's, below the port's own record, and the distance from
+     * the kernel's base is the size; the high-water mark is not, for a signal handler's frame (the tick's, with
+     * the CPU's vector state) lands there at any moment and can take
+     * kilobytes. In the second the kernel's stack is untouched but for the
+     * port's first frame, and what is still free of it is a little less
+     * than its size. */
+    TaskStatus_t st;
+    vTaskGetInfo(NULL, &st, pdTRUE, eRunning);
+    const uintptr_t base = (uintptr_t)st.pxStackBase;
+    pthread_attr_t host;
+    void *host_lo = NULL;
+    size_t host_size = 0;
+    if (pthread_getattr_np(pthread_self(), &host) != 0)
+        return; /* o->got stays 0: the test fails */
+    const int have = pthread_attr_getstack(&host, &host_lo, &host_size) == 0;
+    pthread_attr_destroy(&host);
+    if (!have)
+        return;
+    if ((uintptr_t)host_lo <= base && base < (uintptr_t)host_lo + host_size)
+        o->stack = (uintptr_t)host_lo + host_size - base + PORT_RECORD_MAX;
+    else
+        o->stack = (size_t)st.usStackHighWaterMark * sizeof(StackType_t) + STACK_USED_MAX;
     o->got = 1;
     return;
 #endif
