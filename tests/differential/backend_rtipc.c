@@ -125,6 +125,21 @@ static void disturbed(const char *fmt, ...)
     va_end(ap);
 }
 
+/* A timed call ends N ticks after the tick it began in, on the kernel;
+ * rtipc's timeout is N tick periods from the call itself, which ends in
+ * the same tick only if the call began early in its tick, as every step
+ * does unless its task lost the core (a wake before it came late). */
+static void check_timed_call(int64_t ticks, const char *who)
+{
+    if (ticks <= 0)
+        return;
+    /* From the start of the tick the tick count says, which the tick thread
+     * may have begun a little before start_ns's offset says it would. */
+    int64_t into = rtipc_time_ns() - (g_b.start_ns + (int64_t)diff_backend_ticks(&g_run) * g_b.period_ns);
+    if (into > LATE_NS)
+        disturbed("%s began a timed call %.1f ms into its tick", who, (double)into / 1e6);
+}
+
 /* After waking at tick @p at of the scenario: was it late? */
 static void check_wake(unsigned at, const char *who)
 {
@@ -183,6 +198,7 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
                        : ti >= 0             ? atomic_load(&g_b.task[ti])
                                              : NULL;
     rtipc_timeout_t to = to_timeout(st->timeout);
+    check_timed_call(st->timeout, diff_task_name(run, caller));
     uint32_t u = 0;
     size_t n = 0;
     int rc;

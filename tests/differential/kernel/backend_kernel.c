@@ -35,6 +35,7 @@ typedef struct {
     TaskHandle_t task[DIFF_MAX_TASKS];
     SemaphoreHandle_t ended[DIFF_MAX_TASKS]; /* given when a task's steps are done: `join` */
     TickType_t created_tick[DIFF_MAX_TASKS]; /* the tick of its xTaskCreate */
+    TickType_t step_end_tick[DIFF_MAX_TASKS]; /* the tick its last step ended in */
 } backend_t;
 
 static diff_run_t g_run;
@@ -141,6 +142,7 @@ static BaseType_t create_task(int idx)
     const diff_task_t *t = &g_run.sc->tasks[idx];
     atomic_store(&g_run.task[idx].state, TASK_CREATED);
     g_b.created_tick[idx] = xTaskGetTickCount();
+    g_b.step_end_tick[idx] = g_b.created_tick[idx];
     BaseType_t rc = xTaskCreate(task_entry, t->name, configMINIMAL_STACK_SIZE, (void *)(intptr_t)idx, t->prio,
                                 &g_b.task[idx]);
     if (rc != pdPASS)
@@ -153,7 +155,25 @@ static void ok_fail(char *res, size_t cap, BaseType_t rc)
     diff_res(res, cap, "%s", rc == pdPASS ? "ok" : "fail");
 }
 
+static diff_exec_t exec_step(diff_run_t *run, int caller, const diff_step_t *st, char *res, size_t cap);
+
+/* Steps of one task follow each other within microseconds, and no scenario
+ * keeps a task running through a tick boundary: a step that begins in a
+ * later tick than the task's previous step ended in was kept off the CPU by
+ * the host, and a timed call in it would end a tick late. */
 diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st, char *res, size_t cap)
+{
+    /* The controller's final steps follow the joins, not a step of their own. */
+    bool task = caller >= 0 && caller < run->sc->ntasks;
+    if (task && xTaskGetTickCount() != g_b.step_end_tick[caller])
+        disturbed("a task's step began a tick after its previous one ended (the host was slow to run its thread)");
+    diff_exec_t e = exec_step(run, caller, st, res, cap);
+    if (task)
+        g_b.step_end_tick[caller] = xTaskGetTickCount();
+    return e;
+}
+
+static diff_exec_t exec_step(diff_run_t *run, int caller, const diff_step_t *st, char *res, size_t cap)
 {
     void *o = st->obj >= 0 ? g_b.obj[st->obj] : NULL;
     bool rec = st->obj >= 0 && run->sc->objs[st->obj].kind == OBJ_RMUTEX;
