@@ -28,12 +28,13 @@ printf '#define BENCH_RTIPC_VERSION "0.0"\n#define BENCH_GIT_COMMIT "check"\n#de
 port=$(sed -n '/^ *set(_rtipc_esp_srcs/,/)/p' "$src/CMakeLists.txt" | tr ' ()' '\n\n\n' | grep '\.c$' | sed "s|^|$src/|")
 [ -n "$port" ] || { echo "esp32 syntax check: no _rtipc_esp_srcs in $src/CMakeLists.txt"; exit 1; }
 # rtipc/config.h of the FreeRTOS port: ESP-IDF's priorities and slots, the
-# control blocks of the 64-bit host kernel's objects.
+# control blocks of the 64-bit host kernel's objects (the sizes CMakeLists.txt
+# gives a 64-bit FreeRTOS build).
 mkdir -p "$gen/port/rtipc"
 sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/; s/@RTIPC_PRIORITY_LEVELS@/25/; s/@RTIPC_SPIN_NS_DEFAULT@/20000/' \
     -e 's/@RTIPC_PORT@/freertos/; s/@RTIPC_PORT_IS_FREERTOS@/1/; s/@RTIPC_EVENTGROUP_STATIC_SIZE@/96/' \
     -e 's/@RTIPC_RINGBUF_STATIC_SIZE@/320/; s/@RTIPC_BYTEBUF_STATIC_SIZE@/160/; s/@RTIPC_BYTEBUF_STORAGE_EXTRA@/1/' \
-    -e 's/@RTIPC_[A-Z]*_STATIC_SIZE@/192/; s/@PROJECT_VERSION@/0.0/' \
+    -e 's/@RTIPC_[A-Z]*_STATIC_SIZE@/208/; s/@PROJECT_VERSION@/0.0/' \
     "$src/include/rtipc/config.h.in" >"$gen/port/rtipc/config.h"
 status=0
 for cc in gcc clang; do
