@@ -125,6 +125,12 @@ static void disturbed(const char *fmt, ...)
     va_end(ap);
 }
 
+/* Nanoseconds from the start of tick @p at of the scenario until now. */
+static int64_t ns_after_tick(uint64_t at)
+{
+    return rtipc_time_ns() - (g_b.start_ns + (int64_t)at * g_b.period_ns);
+}
+
 /* A timed call ends N ticks after the tick it began in, on the kernel;
  * rtipc's timeout is N tick periods from the call itself, which ends in
  * the same tick only if the call began early in its tick, as every step
@@ -135,7 +141,7 @@ static void check_timed_call(int64_t ticks, const char *who)
         return;
     /* From the start of the tick the tick count says, which the tick thread
      * may have begun a little before start_ns's offset says it would. */
-    int64_t into = rtipc_time_ns() - (g_b.start_ns + (int64_t)diff_backend_ticks(&g_run) * g_b.period_ns);
+    int64_t into = ns_after_tick(diff_backend_ticks(&g_run));
     if (into > LATE_NS)
         disturbed("%s began a timed call %.1f ms into its tick", who, (double)into / 1e6);
 }
@@ -143,7 +149,7 @@ static void check_timed_call(int64_t ticks, const char *who)
 /* After waking at tick @p at of the scenario: was it late? */
 static void check_wake(unsigned at, const char *who)
 {
-    int64_t late = rtipc_time_ns() - (g_b.start_ns + (int64_t)at * g_b.period_ns);
+    int64_t late = ns_after_tick(at);
     if (late > LATE_NS)
         disturbed("%s woke %.1f ms after tick %u", who, (double)late / 1e6, at);
 }

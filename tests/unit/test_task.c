@@ -231,13 +231,13 @@ static void stack_body(void *arg)
      * the host thread on that stack (V10.5.1) or on a stack of its own
      * (V11.3.0). In the first case the host thread's stack ends at the top
      * of the kernel's, below the port's own record, and the distance from
-     * the kernel's base is the size; the high-water mark is not, for a signal handler's frame (the tick's, with
-     * the CPU's vector state) lands there at any moment and can take
-     * kilobytes. In the second the kernel's stack is untouched but for the
-     * port's first frame, and what is still free of it is a little less
-     * than its size. */
+     * the kernel's base is the size; the high-water mark is not, for a
+     * signal handler's frame (the tick's, with the CPU's vector state) lands
+     * there at any moment and can take kilobytes. In the second the kernel's
+     * stack is untouched but for the port's first frame, and what is still
+     * free of it is a little less than its size. */
     TaskStatus_t st;
-    vTaskGetInfo(NULL, &st, pdTRUE, eRunning);
+    vTaskGetInfo(NULL, &st, pdFALSE, eRunning); /* the base; the mark only where it is used */
     const uintptr_t base = (uintptr_t)st.pxStackBase;
     pthread_attr_t host;
     void *host_lo = NULL;
@@ -251,7 +251,7 @@ static void stack_body(void *arg)
     if ((uintptr_t)host_lo <= base && base < (uintptr_t)host_lo + host_size)
         o->stack = (uintptr_t)host_lo + host_size - base + PORT_RECORD_MAX;
     else
-        o->stack = (size_t)st.usStackHighWaterMark * sizeof(StackType_t) + STACK_USED_MAX;
+        o->stack = (size_t)uxTaskGetStackHighWaterMark(NULL) * sizeof(StackType_t) + STACK_USED_MAX;
     o->got = 1;
     return;
 #endif
