@@ -77,6 +77,7 @@
 #define BENCH_MECH_POSIX_MQ "posix-mq"
 #define BENCH_MECH_POSIX_SEM "posix-sem"
 #define BENCH_MECH_MUTEX_CONDVAR "mutex-condvar"      /* a C ring under a mutex, two condvars */
+#define BENCH_MECH_MUTEX_CONDVAR_PI "mutex-condvar-pi"  /* the same ring, a priority-inheriting mutex */
 #define BENCH_MECH_MUTEX_CONDVAR_LIST "mutex-condvar-list"  /* a C list of heap nodes under a mutex */
 #define BENCH_MECH_STD_QUEUE_MUTEX "std-queue-mutex"  /* std::queue + std::mutex */
 #define BENCH_MECH_CK_RING "ck-ring"
@@ -86,6 +87,8 @@
 #define BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ "moodycamel-blocking-rwq"  /* moodycamel::BlockingReaderWriterQueue */
 #define BENCH_MECH_MOODYCAMEL_BLOCKING_CQ "moodycamel-blocking-cq"  /* moodycamel::BlockingConcurrentQueue */
 #define BENCH_MECH_URCU_WFCQ "urcu-wfcq"                            /* userspace RCU's cds_wfcq */
+/* Not a mechanism: peers' call-cost floor of a call that locks (four CAS). */
+#define BENCH_MECH_CAS_FLOOR "cas-floor"
 
 /* queue-set's two designs. */
 #define BENCH_MECH_QUEUE_SET "queue-set"  /* one consumer on a queue set */

@@ -14,6 +14,7 @@ LINUX_ONLY(bench_mech_pipe, BENCH_MECH_PIPE, "a POSIX pipe");
 LINUX_ONLY(bench_mech_posix_mq, BENCH_MECH_POSIX_MQ, "a POSIX message queue");
 LINUX_ONLY(bench_mech_posix_sem, BENCH_MECH_POSIX_SEM, "a POSIX semaphore");
 LINUX_ONLY(bench_mech_mutex_condvar, BENCH_MECH_MUTEX_CONDVAR, "pthread mutexes and condition variables");
+LINUX_ONLY(bench_mech_mutex_condvar_pi, BENCH_MECH_MUTEX_CONDVAR_PI, "priority-inheriting pthread mutexes");
 LINUX_ONLY(bench_mech_mutex_condvar_list, BENCH_MECH_MUTEX_CONDVAR_LIST, "pthread mutexes and condition variables");
 LINUX_ONLY(bench_mech_std_queue_mutex, BENCH_MECH_STD_QUEUE_MUTEX, "C++ std::mutex and std::condition_variable");
 LINUX_ONLY(bench_mech_ck_ring, BENCH_MECH_CK_RING, "Concurrency Kit");

@@ -5,6 +5,10 @@
  *   mutex-condvar       a C ring of depth items under a pthread mutex, with
  *                       "not empty" and "not full" condition variables
  *                       (signalled after the unlock)
+ *   mutex-condvar-pi    the same ring under a priority-inheriting mutex
+ *                       (PTHREAD_PRIO_INHERIT: a FUTEX_LOCK_PI lock, the
+ *                       kind rtipc's objects take on Linux), the figure
+ *                       that says what that lock costs a queue
  *   mutex-condvar-list  a C list under a pthread mutex and one condition
  *                       variable: a node malloc'd per send and freed per
  *                       receive, no bound (the "heap queue")
@@ -34,7 +38,7 @@ typedef struct {
     uint32_t buf[];
 } ring_t;
 
-static int ring_create(size_t depth, void **obj, char *why, size_t n)
+static int ring_make(size_t depth, bool inherit, void **obj, char *why, size_t n)
 {
     if (depth == 0) {
         snprintf(why, n, "a ring of depth 0");
@@ -48,11 +52,28 @@ static int ring_create(size_t depth, void **obj, char *why, size_t n)
         return bench_mech_no_memory(why, n);
     q->depth = depth;
     q->mask = slots - 1;
-    pthread_mutex_init(&q->m, NULL);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    int rc = inherit ? pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT) : 0;
+    if (rc == 0)
+        rc = pthread_mutex_init(&q->m, &attr);
+    pthread_mutexattr_destroy(&attr);
+    if (rc != 0) {
+        snprintf(why, n, "pthread_mutex_init: %s", strerror(rc));
+        free(q);
+        return inherit && rc == ENOTSUP ? 1 : -1;
+    }
     pthread_cond_init(&q->not_empty, NULL);
     pthread_cond_init(&q->not_full, NULL);
     *obj = q;
     return 0;
+}
+
+static int ring_create(size_t depth, void **obj, char *why, size_t n) { return ring_make(depth, false, obj, why, n); }
+
+static int ring_create_pi(size_t depth, void **obj, char *why, size_t n)
+{
+    return ring_make(depth, true, obj, why, n);
 }
 
 static void ring_destroy(void *obj)
@@ -130,6 +151,19 @@ const bench_mech_t bench_mech_mutex_condvar = {
     .name = BENCH_MECH_MUTEX_CONDVAR,
     .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
     .create = ring_create,
+    .destroy = ring_destroy,
+    .send = ring_send,
+    .recv = ring_recv,
+    .kick = ring_kick,
+    .pairs = ring_pairs,
+    .push_each = ring_push_each,
+    .pop_each = ring_pop_each,
+};
+
+const bench_mech_t bench_mech_mutex_condvar_pi = {
+    .name = BENCH_MECH_MUTEX_CONDVAR_PI,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
+    .create = ring_create_pi,
     .destroy = ring_destroy,
     .send = ring_send,
     .recv = ring_recv,

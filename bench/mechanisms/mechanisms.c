@@ -25,6 +25,7 @@ extern const bench_mech_t bench_mech_pipe;
 extern const bench_mech_t bench_mech_posix_mq;
 extern const bench_mech_t bench_mech_posix_sem;
 extern const bench_mech_t bench_mech_mutex_condvar;
+extern const bench_mech_t bench_mech_mutex_condvar_pi;
 extern const bench_mech_t bench_mech_mutex_condvar_list;
 extern const bench_mech_t bench_mech_std_queue_mutex;
 extern const bench_mech_t bench_mech_ck_ring;
@@ -56,6 +57,7 @@ const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_posix_mq,
     &bench_mech_posix_sem,
     &bench_mech_mutex_condvar,
+    &bench_mech_mutex_condvar_pi,
     &bench_mech_mutex_condvar_list,
     &bench_mech_std_queue_mutex,
     &bench_mech_ck_ring,

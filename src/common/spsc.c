@@ -51,6 +51,7 @@
 #include <string.h>
 
 #include "create.h"
+#include "item_copy.h"
 #include "rtipc/error.h"
 #include "spsc_internal.h"
 
@@ -177,24 +178,9 @@ int rtipc_spsc_delete(rtipc_spsc_t *handle)
 }
 
 /* ---- copying with wrap-around ------------------------------------------- */
-/* One item of a common small size: a copy of a constant size, which the
- * compiler makes a load and a store instead of a call of memcpy. False for
- * other sizes. */
-static inline bool copy_small(void *dst, const void *src, uint32_t size)
-{
-    switch (size) {
-    case 1: memcpy(dst, src, 1); return true;
-    case 2: memcpy(dst, src, 2); return true;
-    case 4: memcpy(dst, src, 4); return true;
-    case 8: memcpy(dst, src, 8); return true;
-    case 16: memcpy(dst, src, 16); return true;
-    default: return false;
-    }
-}
-
 static void copy_in(struct rtipc__spsc *r, uint32_t index, const unsigned char *src, uint32_t n)
 {
-    if (n == 1 && copy_small(r->slots + (size_t)(index & r->mask) * r->item_size, src, r->item_size))
+    if (n == 1 && rtipc__copy_small(r->slots + (size_t)(index & r->mask) * r->item_size, src, r->item_size))
         return;
     uint32_t first = index & r->mask;
     uint32_t room = r->mask + 1 - first; /* slots before the end of storage */
@@ -207,7 +193,7 @@ static void copy_in(struct rtipc__spsc *r, uint32_t index, const unsigned char *
 
 static void copy_out(const struct rtipc__spsc *r, uint32_t index, unsigned char *dst, uint32_t n)
 {
-    if (n == 1 && copy_small(dst, r->slots + (size_t)(index & r->mask) * r->item_size, r->item_size))
+    if (n == 1 && rtipc__copy_small(dst, r->slots + (size_t)(index & r->mask) * r->item_size, r->item_size))
         return;
     uint32_t first = index & r->mask;
     uint32_t room = r->mask + 1 - first;

@@ -483,6 +483,7 @@ static void peers_run_with(bench_run_t *run, bool with_futex, bool with_new_peer
         bench_add_value(run, BENCH_MECH_MOODYCAMEL_RWQ, item, BENCH_METRIC_THROUGHPUT, "items/s", 1.2e8);
         bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, item, BENCH_METRIC_THROUGHPUT, "items/s", 1.5e7);
         bench_add_value(run, BENCH_MECH_MOODYCAMEL_BLOCKING_CQ, item, BENCH_METRIC_THROUGHPUT, "items/s", 1e7);
+        add_flat(run, BENCH_MECH_CAS_FLOOR, call, BENCH_METRIC_CALL_COST, 24);
     }
     bench_audit_perf_targets(run);
     run->current = NULL;
@@ -513,6 +514,7 @@ static void test_perf_targets_from_the_rows(void **state)
     r = target_row(&run, BENCH_MECH_RTIPC_QUEUE, "call-cost-p50/mutex-condvar");
     assert_true(fabs(r->value - 1.2) < 1e-9);
     assert_non_null(strstr(r->note, "MISSED"));
+    assert_null(strstr(r->note, "floor"));  /* no cas-floor row in this run */
     r = target_row(&run, BENCH_MECH_RTIPC_NOTIFY, "call-cost-p50/25ns");
     assert_true(fabs(r->value - 0.8) < 1e-9);
     r = target_row(&run, BENCH_MECH_RTIPC_QUEUE, "control-block/64B");
@@ -557,6 +559,12 @@ static void test_perf_targets_from_the_rows(void **state)
     r = target_row(&run, BENCH_MECH_RTIPC_SPSC, "throughput-per-item/best-spsc-peer");
     assert_true(fabs(r->value - 0.125) < 1e-9);
     assert_non_null(strstr(r->note, "20.0 / 160.0 M/s = 0.125: MISSED (best peer: atomic-queue-spsc)"));
+    /* The call-cost targets say their floor: cas-floor's row over the same
+     * denominator. */
+    r = target_row(&run, BENCH_MECH_RTIPC_QUEUE, "call-cost-p50/mutex-condvar");
+    assert_non_null(strstr(r->note, "36 / 30 ns = 1.200: MISSED (floor cas-floor: 24 / 30 ns = 0.800)"));
+    r = target_row(&run, BENCH_MECH_RTIPC_NOTIFY, "call-cost-p50/25ns");
+    assert_non_null(strstr(r->note, "20 / 25 ns = 0.800: holds (floor cas-floor: 24 / 25 ns = 0.960)"));
     assert_non_null(strstr(run.notes, "| MISSED (best peer: atomic-queue-spsc)\n"));
     r = target_row(&run, BENCH_MECH_RTIPC_SPSC, "throughput-per-item/boost-spsc");  /* the older target stays */
     assert_true(fabs(r->value - 0.2) < 1e-9);

@@ -4,13 +4,12 @@
 #include <sched.h>
 #include <stdlib.h>
 
-static _Thread_local uint32_t cached_tid;
+_Thread_local uint32_t rtipc__cached_tid;
 
-uint32_t rtipc__tid(void)
+uint32_t rtipc__tid_slow(void)
 {
-    if (cached_tid == 0)
-        cached_tid = (uint32_t)syscall(SYS_gettid);
-    return cached_tid;
+    rtipc__cached_tid = (uint32_t)syscall(SYS_gettid);
+    return rtipc__cached_tid;
 }
 
 /* Spin this many rounds before asking the kernel: an rtipc critical section

@@ -21,8 +21,15 @@ typedef struct {
 
 #define RTIPC_LOCK_INIT {0}
 
-/* The calling thread's kernel thread id, cached per thread. */
-uint32_t rtipc__tid(void);
+/* The calling thread's kernel thread id, cached per thread: read in line,
+ * since every lock and unlock needs it. */
+extern _Thread_local uint32_t rtipc__cached_tid;
+uint32_t rtipc__tid_slow(void);
+static inline uint32_t rtipc__tid(void)
+{
+    uint32_t tid = rtipc__cached_tid;
+    return tid != 0 ? tid : rtipc__tid_slow();
+}
 
 void rtipc__lock_slow(rtipc_lock_t *l, uint32_t tid);
 void rtipc__unlock_slow(rtipc_lock_t *l);

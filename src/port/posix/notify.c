@@ -11,7 +11,7 @@
 
 /* Applies the action under t->lock; returns whether the owner waits on this
  * slot and must be woken. */
-static int apply(struct rtipc__task *t, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+static inline int apply(struct rtipc__task *t, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                  uint32_t *previous, bool *wake_owner)
 {
     rtipc_notify_slot_t *slot = &t->notify[index];
@@ -40,8 +40,9 @@ static int apply(struct rtipc__task *t, unsigned index, uint32_t arg, rtipc_noti
     return RTIPC_OK;
 }
 
-int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
-                 uint32_t *previous)
+/* rtipc_notify's body; in line, so that a give is compiled for its one action. */
+static inline int notify_task(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                              uint32_t *previous)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
@@ -58,6 +59,12 @@ int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notif
     if (wake)
         rtipc__wake_from_task(wake);
     return rc;
+}
+
+int rtipc_notify(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
+                 uint32_t *previous)
+{
+    return notify_task(handle, index, arg, action, previous);
 }
 
 int rtipc_notify_from_isr(rtipc_task_t *handle, unsigned index, uint32_t arg, rtipc_notify_action_t action,
@@ -84,7 +91,7 @@ int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken)
 
 int rtipc_notify_give(rtipc_task_t *task, unsigned index)
 {
-    return rtipc_notify(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL);
+    return notify_task(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL);
 }
 
 typedef struct {
@@ -137,9 +144,21 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
     struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
+    rtipc_lock(&self->lock);
+    /* The common case in line: a value there (attempt_take's success). */
+    rtipc_notify_slot_t *slot = &self->notify[index];
+    if (slot->value != 0) {
+        uint32_t was = slot->value;
+        slot->value = clear ? 0 : was - 1;
+        slot->state = RTIPC__NOTIFY_IDLE;
+        rtipc_unlock(&self->lock);
+        if (value)
+            *value = was;
+        return RTIPC_OK;
+    }
     notify_op_t o = {.op = {.attempt = attempt_take}, .self = self, .index = index, .clear = clear};
-    int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout,
-                          rtipc__spin_setting(&self->notify_spin));
+    int rc = rtipc__block_held(&self->lock, &self->notify_waiters, &o.op, timeout,
+                               rtipc__spin_setting(&self->notify_spin));
     if (value)
         *value = o.value;
     return rc;

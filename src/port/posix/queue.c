@@ -9,6 +9,7 @@
 #include "../../common/checks.h"
 #include "../../common/create.h"
 #include "../../common/handle.h"
+#include "../../common/item_copy.h"
 #include "irq_internal.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
@@ -133,7 +134,7 @@ static void put_back(struct rtipc__queue *q, const void *item)
     uint32_t tail = q->head + count_of(q);
     if (tail >= q->length)
         tail -= q->length;
-    memcpy(slot(q, tail), item, q->item_size);
+    rtipc__copy_item(slot(q, tail), item, q->item_size);
     set_count(q, count_of(q) + 1);
 }
 
@@ -146,7 +147,7 @@ static void put_front(struct rtipc__queue *q, const void *item)
 
 static void take_front(struct rtipc__queue *q, void *item)
 {
-    memcpy(item, slot(q, q->head), q->item_size);
+    rtipc__copy_item(item, slot(q, q->head), q->item_size);
     if (++q->head == q->length)
         q->head = 0;
     set_count(q, count_of(q) - 1);
@@ -210,8 +211,15 @@ static int send(rtipc_queue_t *handle, const void *item, rtipc_timeout_t timeout
     struct rtipc__queue *q = get(handle);
     if (!q || !item)
         return RTIPC_EINVAL;
+    rtipc_lock(&q->lock);
+    /* The common case in line: room, to the back, nobody to tell. */
+    if (!front && count_of(q) < q->length && !q->set && rtipc__waitlist_empty(&q->receivers)) {
+        put_back(q, item);
+        rtipc_unlock(&q->lock);
+        return RTIPC_OK;
+    }
     queue_op_t o = {.op = {.attempt = attempt_send}, .q = q, .in = item, .front = front};
-    return rtipc__block(&q->lock, &q->senders, &o.op, timeout, rtipc__spin_setting(&q->spin));
+    return rtipc__block_held(&q->lock, &q->senders, &o.op, timeout, rtipc__spin_setting(&q->spin));
 }
 
 int rtipc_queue_send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout)
@@ -231,8 +239,15 @@ static int receive(rtipc_queue_t *handle, void *item, rtipc_timeout_t timeout, i
     struct rtipc__queue *q = get(handle);
     if (!q || !item)
         return RTIPC_EINVAL;
+    rtipc_lock(&q->lock);
+    /* The common case in line: an item there, no sender waiting for room. */
+    if (attempt == attempt_receive && count_of(q) != 0 && rtipc__waitlist_empty(&q->senders)) {
+        take_front(q, item);
+        rtipc_unlock(&q->lock);
+        return RTIPC_OK;
+    }
     queue_op_t o = {.op = {.attempt = attempt}, .q = q, .out = item};
-    return rtipc__block(&q->lock, &q->receivers, &o.op, timeout, rtipc__spin_setting(&q->spin));
+    return rtipc__block_held(&q->lock, &q->receivers, &o.op, timeout, rtipc__spin_setting(&q->spin));
 }
 
 int rtipc_queue_receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)

@@ -145,8 +145,16 @@ int rtipc_sem_take(rtipc_sem_t *handle, rtipc_timeout_t timeout)
     struct rtipc__sem *s = get(handle);
     if (!s)
         return RTIPC_EINVAL;
+    rtipc_lock(&s->lock);
+    /* The common case in line: a count there (attempt_take's success). */
+    uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
+    if (count != 0) {
+        atomic_store_explicit(&s->count, count - 1, memory_order_relaxed);
+        rtipc_unlock(&s->lock);
+        return RTIPC_OK;
+    }
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
-    return rtipc__block(&s->lock, &s->takers, &o.op, timeout, rtipc__spin_setting(&s->spin));
+    return rtipc__block_held(&s->lock, &s->takers, &o.op, timeout, rtipc__spin_setting(&s->spin));
 }
 
 int rtipc_sem_set_spin(rtipc_sem_t *handle, int64_t ns)

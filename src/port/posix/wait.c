@@ -176,15 +176,14 @@ static int park(struct rtipc__task *self, rtipc_waiter_t *w, int64_t deadline, i
     return r;
 }
 
-int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
-                 int64_t spin)
+int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
+                      int64_t spin)
 {
     struct rtipc__task *self = NULL;
     int64_t deadline = 0;
     bool timed_out = false;
     rtipc_waiter_t w;
 
-    rtipc_lock(lock);
     for (;;) {
         op->wake = NULL;
         int rc = op->attempt(op);

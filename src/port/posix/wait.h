@@ -128,8 +128,19 @@ typedef struct rtipc_op {
  * budget `spin` (the object's setting: RTIPC_SPIN_DEFAULT, 0 or ns; spin.h)
  * before it parks. Must be called from task context. A task asked to delete
  * itself ends inside this call. */
-int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
-                 int64_t spin);
+static inline int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op,
+                               rtipc_timeout_t timeout, int64_t spin);
+/* The same, entered with the lock already held (a caller whose own quick
+ * path found it could not complete at once). */
+int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
+                      int64_t spin);
+
+static inline int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op,
+                               rtipc_timeout_t timeout, int64_t spin)
+{
+    rtipc_lock(lock);
+    return rtipc__block_held(lock, list, op, timeout, spin);
+}
 
 /* The calling thread's task, adopting it if needed (NULL only on ENOMEM). */
 struct rtipc__task *rtipc__self(void);
