@@ -355,10 +355,7 @@ static int run_command(bench_run_t *runp, int argc, char **argv)
         fprintf(stderr, "rtipc-bench: writing the results to stdout failed\n");
         status = 1;
     }
-    for (size_t i = 0; i < runp->n_results; i++)
-        if (runp->results[i].kind == BENCH_DIST)
-            bench_stats_free(&runp->results[i].stats);
-    free(runp->results);
+    bench_free_rows(runp);
     return status;
 }
 

@@ -59,7 +59,7 @@ static bool put_name(char *dst, size_t cap, const char *src)
  * warning when a name is longer than the harness's rows hold. */
 static void add_row(const char *path, const bench_row_t *r, bench_run_t *run)
 {
-    bench_result_t *row = &run->results[run->n_results];
+    bench_result_t *row = run->results[run->n_results];
     memset(row, 0, sizeof *row);
     const char *names[] = {r->experiment, r->mechanism, r->variant, r->metric, r->unit};
     char *fields[] = {row->experiment, row->mechanism, row->variant, row->metric, row->unit};
@@ -109,6 +109,9 @@ static int load_run(const char *path, const bench_results_t *res, bench_run_t *r
     if (!run->results)
         return -1;
     run->cap_results = res->n_rows;
+    for (size_t i = 0; i < res->n_rows; i++)
+        if (!(run->results[i] = malloc(sizeof *run->results[i])))
+            return -1;
     for (size_t i = 0; i < res->n_rows; i++)
         if (res->rows[i].dup_of == SIZE_MAX)
             add_row(path, &res->rows[i], run);
@@ -206,6 +209,6 @@ int bench_audit_main(int argc, char **argv)
         status = out && write_audited(res.root, &run, out) != 0 ? 1 : 0;
     }
     bench_results_free(&res);
-    free(run.results);
+    bench_free_rows(&run);
     return status;
 }

@@ -253,7 +253,7 @@ static void claim_staleness(const bench_run_t *run, bench_claim_t *c)
     /* The queue's row, whatever its depth (the variant). */
     const bench_result_t *q = NULL;
     for (size_t i = 0; i < run->n_results && !q; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (usable_dist(r) && !strcmp(r->experiment, e) && !strcmp(r->mechanism, BENCH_MECH_RTIPC_QUEUE) &&
             !strcmp(r->metric, metric))
             q = r;

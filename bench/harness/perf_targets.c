@@ -165,6 +165,14 @@ static double figure(const bench_run_t *run, const char *experiment, const figur
     return top;
 }
 
+/* After an snprintf into buf that wanted n characters: a cut text ends in
+ * "..." (the notes' table line keeps what a row's note cannot). */
+static void cut_mark(char *buf, size_t size, int n)
+{
+    if (n >= (int)size && size > 4)
+        memcpy(buf + size - 4, "...", 4);
+}
+
 static void audit(bench_run_t *run, const target_t *t)
 {
     const char *num_best, *den_best;
@@ -187,11 +195,15 @@ static void audit(bench_run_t *run, const target_t *t)
     if (!isnan(floor)) {
         char ffig[48];
         snprintf(ffig, sizeof ffig, t->figures, floor * t->scale, den * t->scale);
-        snprintf(who + strlen(who), sizeof who - strlen(who), " (floor %s: %s = %.3f)", t->floor, ffig, floor / den);
+        size_t used = strlen(who);
+        cut_mark(who, sizeof who,
+                 (int)used + snprintf(who + used, sizeof who - used, " (floor %s: %s = %.3f)", t->floor, ffig,
+                                      floor / den));
     }
     if (r)
-        snprintf(r->note, sizeof r->note, "target %s %s %.2f: %s = %.3f: %s%s", t->what, op, t->limit, figs, ratio,
-                 holds ? "holds" : "MISSED", who);
+        cut_mark(r->note, sizeof r->note,
+                 snprintf(r->note, sizeof r->note, "target %s %s %.2f: %s = %.3f: %s%s", t->what, op, t->limit, figs,
+                          ratio, holds ? "holds" : "MISSED", who));
     bench_note(run, "  %-12s %-34s %s %.2f | %-22s = %6.3f | %s%s", t->subject, t->what, op, t->limit, figs, ratio,
                holds ? "holds" : "MISSED", who);
 }

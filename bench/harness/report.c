@@ -8,6 +8,8 @@
 
 #include "../results/document.h"
 #include "../results/outfile.h"
+#include "../target/console.h"
+#include "../target/target.h"
 #include "run.h"
 
 /* ---------------------------------------------------------------- tables */
@@ -41,7 +43,7 @@ static size_t max_len(const bench_run_t *run, const bench_outcome_t *oc, bench_k
 {
     size_t w = floor;
     for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (r->kind != kind || strcmp(r->experiment, oc->experiment->id) != 0)
             continue;
         const char *f = field == 0 ? r->mechanism : field == 1 ? r->variant : r->metric;
@@ -61,7 +63,7 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
     int tw = (int)max_len(run, oc, BENCH_DIST, 2, 6);
     bool header = false;
     for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (r->kind != BENCH_DIST || strcmp(r->experiment, id) != 0)
             continue;
         if (!header) {
@@ -87,7 +89,7 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
     tw = (int)max_len(run, oc, BENCH_VALUE, 2, 6);
     header = false;
     for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (r->kind != BENCH_VALUE || strcmp(r->experiment, id) != 0)
             continue;
         if (!header) {
@@ -100,7 +102,7 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
                 r->metric, r->value, r->unit, r->note[0] ? "  # " : "", r->note);
     }
     for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (r->kind == BENCH_MISSING && strcmp(r->experiment, id) == 0)
             fprintf(out, "missing: %s (%s)\n", r->mechanism, r->note);
     }
@@ -217,8 +219,28 @@ char *bench_json_text(const bench_run_t *run)
     return g.text;
 }
 
+static int stdout_sink(void *ctx, const char *bytes, size_t n)
+{
+    (void)ctx;
+    return fwrite(bytes, 1, n, stdout) == n ? 0 : -1;
+}
+
 int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen)
 {
+    static const char label[] = "rtipc-bench/1 JSON";
+    if (!(bench_target_features() & BENCH_TARGET_FILES)) {
+        /* The console: streamed as it is written, never held whole (a full
+         * run's document is larger than an ESP32's free heap). */
+        bench_console_begin(label);
+        bench_jw_t w;
+        bench_doc_writer_init(&w, stdout_sink, NULL);
+        bench_doc_run(&w, run);
+        bool complete = bench_jw_finish(&w) == BENCH_JW_OK;
+        if (bench_console_end(label, complete) == 0)
+            return 0;
+        snprintf(err, errlen, "cannot print %s on the console", label);
+        return -1;
+    }
     char *text = bench_json_text(run);
     if (!text) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(ENOMEM));
@@ -227,7 +249,7 @@ int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t
     size_t len = strlen(text);
     text[len] = '\n';  /* over the terminator: the text is written by length */
     /* A file where the target has files, else the console between markers. */
-    int rc = bench_target_output("rtipc-bench/1 JSON", path, text, len + 1, err, errlen);
+    int rc = bench_target_output(label, path, text, len + 1, err, errlen);
     free(text);
     return rc;
 }
@@ -243,7 +265,7 @@ int bench_write_csv(const bench_run_t *run, const char *path, char *err, size_t 
     FILE *f = bench_outfile_stream(&o);
     fprintf(f, "experiment,mechanism,variant,metric,unit,n,min,mean,p50,p90,p99,p999,max,stddev,value\n");
     for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (r->kind == BENCH_MISSING)
             continue;
         fprintf(f, "%s,%s,%s,%s,%s,", r->experiment, r->mechanism, r->variant, r->metric, r->unit);

@@ -16,13 +16,22 @@ static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *
 {
     if (run->n_results == run->cap_results) {
         size_t cap = run->cap_results ? run->cap_results * 2 : 64;
-        bench_result_t *r = realloc(run->results, cap * sizeof *r);
+        bench_result_t **r = realloc(run->results, cap * sizeof *r);
         if (!r)
             return NULL;
+        for (size_t i = run->cap_results; i < cap; i++)
+            r[i] = NULL;
         run->results = r;
         run->cap_results = cap;
     }
-    bench_result_t *row = &run->results[run->n_results++];
+    bench_result_t *row = run->results[run->n_results];
+    if (!row) {
+        row = malloc(sizeof *row);
+        if (!row)
+            return NULL;
+        run->results[run->n_results] = row;
+    }
+    run->n_results++;
     memset(row, 0, sizeof *row);
     row->kind = kind;
     snprintf(row->experiment, sizeof row->experiment, "%s", bench_experiment_id(run));
@@ -72,7 +81,7 @@ void bench_add_missing(bench_run_t *run, const char *mechanism, const char *why)
 {
     const char *id = bench_experiment_id(run);
     for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (r->kind == BENCH_MISSING && !strcmp(r->experiment, id) && !strcmp(r->mechanism, mechanism ? mechanism : ""))
             return;
     }
@@ -146,7 +155,7 @@ const bench_result_t *bench_find(const bench_run_t *run, const char *experiment,
                                  const char *mechanism, const char *variant, const char *metric)
 {
     for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = &run->results[i];
+        const bench_result_t *r = run->results[i];
         if (r->kind == BENCH_MISSING)
             continue;
         if ((!experiment || strcmp(r->experiment, experiment) == 0) &&
@@ -315,4 +324,18 @@ void bench_progress(bench_run_t *run, double fraction)
         fraction = 1;
     fprintf(stderr, "\r  %-20s %3d%%", run->current->id, (int)(fraction * 100 + 0.5));
     fflush(stderr);
+}
+
+void bench_free_rows(bench_run_t *run)
+{
+    for (size_t i = 0; i < run->cap_results; i++) {
+        if (!run->results[i])
+            continue;
+        if (i < run->n_results && run->results[i]->kind == BENCH_DIST)
+            bench_stats_free(&run->results[i]->stats);
+        free(run->results[i]);
+    }
+    free(run->results);
+    run->results = NULL;
+    run->n_results = run->cap_results = 0;
 }

@@ -42,8 +42,11 @@ typedef struct {
 struct bench_run {
     bench_opts_t opts;
     bench_env_t env;
-    bench_result_t *results;
-    size_t n_results, cap_results;
+    /* The rows, each its own allocation (an MCU's heap has no block for
+     * hundreds of rows in one); a slot that already points at a row when
+     * the run reaches it is used as it is (storage a caller provides). */
+    bench_result_t **results;
+    size_t n_results, cap_results;  /* rows recorded; slots in results */
     const bench_experiment_t *current;  /* experiment being run */
     const char *clock;                  /* provenance of this run's timestamps
                                            (results/row_clock.h), given to each timed row */
@@ -56,6 +59,10 @@ struct bench_run {
     size_t n_outcomes;
     bench_claim_t claims[BENCH_CLAIMS];
 };
+
+/* Free the run's rows, their statistics and the slots (results.c); the run
+ * then has none. */
+void bench_free_rows(bench_run_t *run);
 
 /* ---- output (report.c) ---- */
 void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc);

@@ -69,15 +69,23 @@ int bench_stats_compute(bench_samples_t *s, bench_stats_t *st)
     memset(st, 0, sizeof *st);
     if (s->n == 0)
         return -1;
-    st->hist = calloc(BENCH_HIST_BUCKETS, sizeof *st->hist);
-    if (!st->hist)
-        return -1;
     qsort(s->ns, s->n, sizeof *s->ns, cmp_i64);
     size_t n = s->n;
+    /* Sorted samples fall into buckets in increasing order: count the
+     * distinct ones, then fill them. */
+    size_t bins = 1;
+    for (size_t i = 1; i < n; i++)
+        bins += bench_hist_bucket(s->ns[i]) != bench_hist_bucket(s->ns[i - 1]);
+    st->bins = malloc(bins * sizeof *st->bins);
+    if (!st->bins)
+        return -1;
     double sum = 0, sq = 0;
     for (size_t i = 0; i < n; i++) {
         sum += (double)s->ns[i];
-        st->hist[bench_hist_bucket(s->ns[i])]++;
+        unsigned b = bench_hist_bucket(s->ns[i]);
+        if (st->n_bins == 0 || st->bins[st->n_bins - 1].bucket != b)
+            st->bins[st->n_bins++] = (bench_stats_bin_t){.bucket = b, .count = 0};
+        st->bins[st->n_bins - 1].count++;
     }
     st->n = n;
     st->mean = sum / (double)n;
@@ -107,6 +115,7 @@ int bench_stats_compute(bench_samples_t *s, bench_stats_t *st)
 
 void bench_stats_free(bench_stats_t *st)
 {
-    free(st->hist);
-    st->hist = NULL;
+    free(st->bins);
+    st->bins = NULL;
+    st->n_bins = 0;
 }

@@ -139,12 +139,10 @@ static void dist_members(bench_jw_t *w, const bench_stats_t *s)
     bench_jw_kv_int(w, "sub_bucket_bits", BENCH_HIST_SUB_BITS);
     bench_jw_key(w, "buckets");
     bench_jw_array_begin(w);
-    for (unsigned k = 0; s->hist && k < BENCH_HIST_BUCKETS; k++) {
-        if (!s->hist[k])
-            continue;
+    for (size_t k = 0; s->bins && k < s->n_bins; k++) {
         bench_jw_array_begin(w);
-        bench_jw_int(w, bench_hist_bucket_low(k));
-        bench_jw_uint(w, s->hist[k]);
+        bench_jw_int(w, bench_hist_bucket_low(s->bins[k].bucket));
+        bench_jw_uint(w, s->bins[k].count);
         bench_jw_array_end(w);
     }
     bench_jw_array_end(w);
@@ -246,7 +244,7 @@ void bench_doc_run(bench_jw_t *w, const bench_run_t *run)
     bench_doc_list_end(w);
     bench_doc_results_begin(w);
     for (size_t i = 0; i < run->n_results; i++)
-        bench_doc_result(w, &run->results[i]);
+        bench_doc_result(w, run->results[i]);
     bench_doc_list_end(w);
     bench_doc_claims(w, run->claims);
     bench_doc_end(w);

@@ -109,13 +109,7 @@ static void add_tick_cap_rows(bench_run_t *run, double offered, double d1, doubl
     run->current = NULL;
 }
 
-static void free_rows(bench_run_t *run)
-{
-    for (size_t i = 0; i < run->n_results; i++)
-        if (run->results[i].kind == BENCH_DIST)
-            bench_stats_free(&run->results[i].stats);
-    free(run->results);
-}
+static void free_rows(bench_run_t *run) { bench_free_rows(run); }
 
 static void test_tick_cap_needs_interrupts_faster_than_the_tick(void **state)
 {
@@ -154,6 +148,7 @@ static void test_tick_cap_needs_interrupts_faster_than_the_tick(void **state)
 typedef struct {
     bench_run_t run;
     bench_result_t rows[MAX_ROWS];
+    bench_result_t *slots[MAX_ROWS];  /* run.results: the rows above */
 } audit_case_t;
 
 static bench_result_t *new_row(audit_case_t *a, bench_kind_t kind, const char *exp, const char *mech,
@@ -199,7 +194,9 @@ static void add_value(audit_case_t *a, const char *exp, const char *mech, const 
 static void build_run(audit_case_t *a, const char *unit, const char *notify_variant)
 {
     memset(a, 0, sizeof *a);
-    a->run.results = a->rows;
+    for (size_t i = 0; i < MAX_ROWS; i++)
+        a->slots[i] = &a->rows[i];
+    a->run.results = a->slots;
     a->run.cap_results = MAX_ROWS;
     a->run.env.tick_hz = 1000;
     const char *q = BENCH_MECH_RTIPC_QUEUE, *lat = BENCH_METRIC_LATENCY;
@@ -499,7 +496,7 @@ static void test_perf_targets_from_the_rows(void **state)
     peers_run(&run, true);
     size_t rows = 0;
     for (size_t i = 0; i < run.n_results; i++)
-        rows += !strcmp(run.results[i].metric, BENCH_METRIC_TARGET_RATIO);
+        rows += !strcmp(run.results[i]->metric, BENCH_METRIC_TARGET_RATIO);
     assert_int_equal(rows, 12);  /* the targets of the newer peers lack their figures */
     const bench_result_t *r = target_row(&run, BENCH_MECH_RTIPC_QUEUE, "handoff-sleeping-p50/futex");
     assert_non_null(r);
@@ -554,7 +551,7 @@ static void test_perf_targets_from_the_rows(void **state)
     peers_run_with(&run, true, true);
     rows = 0;
     for (size_t i = 0; i < run.n_results; i++)
-        rows += !strcmp(run.results[i].metric, BENCH_METRIC_TARGET_RATIO);
+        rows += !strcmp(run.results[i]->metric, BENCH_METRIC_TARGET_RATIO);
     assert_int_equal(rows, 18);
     r = target_row(&run, BENCH_MECH_RTIPC_SPSC, "throughput-per-item/best-spsc-peer");
     assert_true(fabs(r->value - 0.125) < 1e-9);
@@ -606,7 +603,7 @@ static void test_missing_once_and_failure_context(void **state)
     bench_add_missing(&run, BENCH_MECH_CK_RING, "not here either");
     bench_add_missing(&run, BENCH_MECH_BOOST_SPSC, "nor this");
     assert_int_equal(run.n_results, 2);
-    assert_string_equal(run.results[0].note, "not here");
+    assert_string_equal(run.results[0]->note, "not here");
     run.current = &isr_handoff;  /* another experiment records its own */
     bench_add_missing(&run, BENCH_MECH_CK_RING, "elsewhere");
     assert_int_equal(run.n_results, 3);
@@ -619,7 +616,7 @@ static void test_missing_once_and_failure_context(void **state)
     bench_fail_prefix(&run, "%s %s: ", BENCH_MECH_PIPE, BENCH_METRIC_THROUGHPUT);
     assert_true(bench_failed(&run));
     assert_string_equal(run.failure, "pipe throughput: sent 10, received 9");
-    free(run.results);
+    bench_free_rows(&run);
 }
 
 /* Notes beyond what a run keeps end in one marker line; none is cut

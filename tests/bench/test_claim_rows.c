@@ -183,10 +183,7 @@ static void record(bench_run_t *run, size_t skip, size_t target, change_t change
 
 static void free_run(bench_run_t *run)
 {
-    for (size_t i = 0; i < run->n_results; i++)
-        if (run->results[i].kind == BENCH_DIST)
-            bench_stats_free(&run->results[i].stats);
-    free(run->results);
+    bench_free_rows(run);
     memset(run, 0, sizeof *run);
 }
 
@@ -297,8 +294,8 @@ static void test_send_cost_falls_back_to_per_call_rows(void **state)
     (void)state;
     record(&run, SIZE_MAX, SIZE_MAX, KEEP);
     for (size_t i = 0; i < run.n_results; i++)
-        if (!strcmp(run.results[i].variant, BENCH_VARIANT_ITEM_4_BATCH_8))
-            snprintf(run.results[i].variant, sizeof run.results[i].variant, "%s", BENCH_VARIANT_ITEM_4);
+        if (!strcmp(run.results[i]->variant, BENCH_VARIANT_ITEM_4_BATCH_8))
+            snprintf(run.results[i]->variant, sizeof run.results[i]->variant, "%s", BENCH_VARIANT_ITEM_4);
     bench_audit_claims(&run);
     assert_true(testable(&run.claims[2]));
     assert_non_null(strstr(run.claims[2].evidence, "send p50 (" BENCH_VARIANT_ITEM_4 ")"));
@@ -312,7 +309,7 @@ static void test_rules_read_one_core_names(void **state)
     (void)state;
     record(&run, SIZE_MAX, SIZE_MAX, KEEP);
     for (size_t i = 0; i < N_ROWS; i++) {
-        bench_result_t *row = &run.results[i];  /* recorded in table order */
+        bench_result_t *row = run.results[i];  /* recorded in table order */
         assert_string_equal(row->variant, rows[i].variant);
         if (rows[i].one_core_variant)
             snprintf(row->variant, sizeof row->variant, "%s", rows[i].one_core_variant);

@@ -163,21 +163,22 @@ static void a_run_document_parses_with_its_clocks(void **state)
 {
     (void)state;
     static bench_result_t rows[3];
-    static uint32_t hist[BENCH_HIST_BUCKETS];
+    static bench_stats_bin_t bins[1];
     memset(rows, 0, sizeof rows);
-    hist[bench_hist_bucket(100)] = 7;
+    bins[0] = (bench_stats_bin_t){.bucket = bench_hist_bucket(100), .count = 7};
     rows[0] = (bench_result_t){.kind = BENCH_DIST, .experiment = "e", .mechanism = "m", .variant = "v",
                                .metric = "latency", .unit = "ns", .clock = "host-tsc",
                                .stats = {.n = 7, .min = 100, .mean = 100, .p50 = NAN, .p90 = NAN, .p99 = NAN,
                                          .p999 = NAN, .max = 100, .stddev = 0, .p50_lo = 100, .p50_hi = 100,
-                                         .hist = hist}};
+                                         .bins = bins, .n_bins = 1}};
     rows[1] = (bench_result_t){.kind = BENCH_VALUE, .experiment = "e", .mechanism = "m", .variant = "v",
                                .metric = "bytes", .unit = "B", .value = 64};
     rows[2] = (bench_result_t){.kind = BENCH_MISSING, .experiment = "e", .mechanism = "peer", .note = "not built"};
     static const bench_experiment_t exp = {.id = "e", .summary = "s", .definitions = "d"};
     static bench_run_t run;
     memset(&run, 0, sizeof run);
-    run.results = rows;
+    static bench_result_t *slots[3] = {&rows[0], &rows[1], &rows[2]};
+    run.results = slots;
     run.n_results = 3;
     run.outcomes[0] = (bench_outcome_t){.experiment = &exp, .seconds = 1.5};
     run.n_outcomes = 1;

@@ -4,11 +4,11 @@
 # (RTIPC_BENCH_FREERTOS_FIRMWARE_SOURCES of bench/sources.cmake) compile with ESP_PLATFORM
 # defined, rtipc's warnings and -Werror, gcc and clang, over the stand-ins
 # of tests/esp32/stand-ins and the FreeRTOS kernel of FREERTOS_KERNEL_PATH
-# (its POSIX port). So do the sources of rtipc's own ESP-IDF component (the
-# ESP_PLATFORM branch of CMakeLists.txt: the FreeRTOS port with its
-# ESP_PLATFORM code, the Task Watchdog Timer mapping included), with the
-# kernel differences of stand-ins/kernel and a FreeRTOS-port rtipc/config.h
-# sized for the host's kernel objects. Exit 77 (skipped) without a kernel.
+# (its POSIX port). So do the sources of rtipc's own ESP-IDF component
+# (cmake/esp_idf_component.cmake: the FreeRTOS port with its ESP_PLATFORM
+# code, the Task Watchdog Timer mapping included), with the kernel
+# differences of stand-ins/kernel and a FreeRTOS-port rtipc/config.h sized
+# for the host's kernel objects. Exit 77 (skipped) without a kernel.
 #   syntax_check.sh SOURCE_DIR BUILD_INCLUDE_DIR
 set -eu
 src=$1 inc=$2
@@ -24,9 +24,9 @@ files="$src/targets/esp32/main/bench_main.c $(cmake -DSRC="$src" -P "$src/tests/
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 printf '#define BENCH_RTIPC_VERSION "0.0"\n#define BENCH_GIT_COMMIT "check"\n#define BENCH_COMPILER "cc"\n#define BENCH_CFLAGS ""\n' >"$gen/bench_version.h"
-# The component's sources, as the ESP_PLATFORM branch of CMakeLists.txt lists them.
-port=$(sed -n '/^ *set(_rtipc_esp_srcs/,/)/p' "$src/CMakeLists.txt" | tr ' ()' '\n\n\n' | grep '\.c$' | sed "s|^|$src/|")
-[ -n "$port" ] || { echo "esp32 syntax check: no _rtipc_esp_srcs in $src/CMakeLists.txt"; exit 1; }
+# The component's sources, as cmake/esp_idf_component.cmake lists them.
+port=$(sed -n '/^ *set(_rtipc_esp_srcs/,/)/p' "$src/cmake/esp_idf_component.cmake" | tr ' ()' '\n\n\n' | grep '\.c$' | sed "s|^|$src/|")
+[ -n "$port" ] || { echo "esp32 syntax check: no _rtipc_esp_srcs in $src/cmake/esp_idf_component.cmake"; exit 1; }
 # rtipc/config.h of the FreeRTOS port: ESP-IDF's priorities and slots, the
 # control blocks of the 64-bit host kernel's objects (the sizes CMakeLists.txt
 # gives a 64-bit FreeRTOS build).
