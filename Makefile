@@ -6,8 +6,9 @@
 #                bare-metal Cortex-M3 checks under QEMU (check-mcu), the
 #                two-hart RV32 target under QEMU (check-rv32), the checks
 #                that need a FreeRTOS kernel (check-freertos: skipped, saying
-#                so, when FREERTOS_KERNEL_PATH is not set), then the fuzzers
-#                briefly
+#                so, when FREERTOS_KERNEL_PATH is not set), the ESP32 app under
+#                QEMU (check-esp32: skipped, saying so, without ESP32_TOOLS),
+#                then the fuzzers briefly
 #   make check-freertos  with FREERTOS_KERNEL_PATH=<FreeRTOS-Kernel checkout>:
 #                the differential suite against that kernel, the FreeRTOS
 #                port's checks on the POSIX simulator (rtipc_freertos_check) and
@@ -37,6 +38,11 @@
 #                cross-core stress firmwares and rtipc-bench's quick suite on
 #                them, validated and audited (scripts/check-rv32.sh); part of
 #                `make check`
+#   make check-esp32  with ESP32_TOOLS=<folder laid out as ../shared/vendor/esp32>:
+#                the ESP-IDF component and the ESP32 app built with that
+#                ESP-IDF, the app run on Espressif's QEMU with both cores, its
+#                JSON validated, audited and compared (scripts/check-esp32.sh,
+#                docs/esp32.md); part of `make check`
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -71,7 +77,7 @@ BUILD_DEPS += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-m
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu \
-        check-freertos record-kernel-output check-rv32
+        check-freertos record-kernel-output check-rv32 check-esp32
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -168,11 +174,17 @@ check-freertos: deps
 check-rv32: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-rv32.sh
 
+# The ESP32 app under Espressif's QEMU, both cores (docs/esp32.md): with
+# ESP32_TOOLS set to a folder laid out as ../shared/vendor/esp32 (CI sets it),
+# else skipped, saying so.
+check-esp32: deps
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh
+
 record-kernel-output: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) FREERTOS_CHECKS=diff scripts/check-freertos.sh --record
 
-check: check-release check-mcu check-rv32 check-freertos check-asan check-tsan check-fuzz
-	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, two-hart RV32 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
+check: check-release check-mcu check-rv32 check-freertos check-esp32 check-asan check-tsan check-fuzz
+	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, two-hart RV32 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ESP32 app under QEMU$(if $(ESP32_TOOLS),, skipped: ESP32_TOOLS not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
 
 clean:
 	rm -rf $(BUILD)

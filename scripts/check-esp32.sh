@@ -1,0 +1,158 @@
+#!/bin/bash
+# The ESP32 app (targets/esp32, docs/esp32.md) built with ESP-IDF and run on
+# Espressif's QEMU, machine esp32, both cores:
+#   1. the tools: ESP32_TOOLS names a folder laid out as ../shared/vendor/esp32
+#      (the xtensa-esp32-elf toolchain, qemu-esp32, esp-idf-v5.1.6 and the
+#      python sources, each a .tar.xz); they are unpacked into
+#      $BUILD/esp32-tools once, with a Python virtual environment over
+#      Debian's python3 that gets esptool and esp-idf-kconfig offline
+#   2. the app, built for esp32 with the component found by its name
+#      (components/rtipc; its sources build with -Werror), ESP-IDF's
+#      warnings counted: any in rtipc's files fails the check
+#   3. the run: the flash image under QEMU; stopped when the app prints
+#      "rtipc-bench: exit status N", or after ESP32_TIMEOUT seconds (600)
+#   4. the JSON between the console's markers must validate as rtipc-bench/1
+#      with every experiment the target runs, `rtipc-bench audit` must give
+#      claim 9 a verdict from it (an ESP-IDF SMP kernel), and `rtipc-bench
+#      compare` must accept it beside the recorded run
+#      (docs/data/esp32-qemu.json)
+# Without ESP32_TOOLS it is SKIPPED, saying so (exit 0).
+#
+#   scripts/check-esp32.sh [--args "RTIPC-BENCH ARGS"]
+#     --args  the app's command line (CONFIG_RTIPC_BENCH_ARGS; default
+#             "run --quick --no-progress --json -")
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+JOBS=${JOBS:-2}
+T=${ESP32_TIMEOUT:-600}
+ARGS="run --quick --no-progress --json -"
+if [ "${1:-}" = --args ]; then
+    [ $# -ge 2 ] || { echo "check-esp32: --args needs a value" >&2; exit 2; }
+    ARGS=$2
+    shift 2
+fi
+[ $# -eq 0 ] || { echo "check-esp32: unexpected argument '$1' (usage: check-esp32.sh [--args ARGS])" >&2; exit 2; }
+say() { echo "check-esp32: $*"; }
+
+if [ -z "${ESP32_TOOLS:-}" ]; then
+    say "SKIPPED: ESP32_TOOLS is not set (a folder laid out as ../shared/vendor/esp32: see its README.md)"
+    exit 0
+fi
+V=$(cd "$ESP32_TOOLS" 2>/dev/null && pwd) || { say "ESP32_TOOLS=$ESP32_TOOLS: no such directory"; exit 1; }
+for t in xtensa-esp32-elf qemu-esp32 esp-idf-v5.1.6 python; do
+    [ -f "$V/$t.tar.xz" ] || { say "$V/$t.tar.xz is missing"; exit 1; }
+done
+# What ESP-IDF's build and Espressif's QEMU need from Debian.
+scripts/install-deps.sh python3-venv python3-pyparsing python3-pyelftools python3-click python3-serial \
+    python3-cryptography python3-yaml python3-kconfiglib python3-bitstring python3-ecdsa python3-intelhex \
+    python3-argcomplete python3-wheel ninja-build libpixman-1-0 libfdt1 libgcrypt20 libglib2.0-0 libgnutls30 \
+    libslirp0 libpng16-16 libzstd1 || exit 1
+
+TOOLS=$PWD/$BUILD/esp32-tools
+t0=$(date +%s)
+# Unpacked again when a tarball is newer than the stamp.
+stamp=$TOOLS/.unpacked
+if [ ! -f "$stamp" ] || [ -n "$(find "$V" -name '*.tar.xz' -newer "$stamp")" ]; then
+    rm -rf "$TOOLS" && mkdir -p "$TOOLS" || exit 1
+    for t in xtensa-esp32-elf qemu-esp32 esp-idf-v5.1.6 python; do
+        tar -C "$TOOLS" -xJf "$V/$t.tar.xz" || { say "cannot unpack $t.tar.xz"; exit 1; }
+    done
+    /usr/bin/python3 -m venv --system-site-packages "$TOOLS/venv" &&
+        "$TOOLS/venv/bin/pip" install -q --no-index --no-deps --no-build-isolation \
+            "$TOOLS/python/esp-idf-kconfig" "$TOOLS/python/esptool" || { say "cannot set up the Python tools"; exit 1; }
+    touch "$stamp"
+    say "  tools unpacked into $TOOLS ($(( $(date +%s) - t0 )) s)"
+fi
+export IDF_PATH=$TOOLS/esp-idf-v5.1.6 IDF_COMPONENT_MANAGER=0 IDF_SKIP_CHECK_SUBMODULES=1
+# ESP-IDF accepts a toolchain whose version string is not Espressif's.
+export IDF_MAINTAINER=1
+export PATH=$TOOLS/xtensa-esp32-elf/bin:$TOOLS/venv/bin:$PATH
+
+dir=$PWD/$BUILD/esp32-app
+# A changed command line is a changed configuration: start from the defaults.
+if [ ! -f "$dir/args" ] || [ "$(cat "$dir/args")" != "$ARGS" ]; then
+    rm -rf "$dir"
+fi
+mkdir -p "$dir" && printf '%s' "$ARGS" >"$dir/args"
+t0=$(date +%s)
+sdkargs=$dir/sdkconfig.args
+printf 'CONFIG_RTIPC_BENCH_ARGS="%s"\n' "$ARGS" >"$sdkargs"
+cmake -G Ninja -S targets/esp32 -B "$dir" -DIDF_TARGET=esp32 -DPYTHON_DEPS_CHECKED=1 -DPYTHON="$TOOLS/venv/bin/python" \
+    -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="$PWD/targets/esp32/sdkconfig.defaults;$sdkargs" \
+    >"$dir/configure.log" 2>&1 || { tail -n 30 "$dir/configure.log"; say "configuring the app failed"; exit 1; }
+ninja -C "$dir" -j"$JOBS" >"$dir/build.log" 2>&1 || {
+    grep -E "error|Error" "$dir/build.log" | head -n 30; say "building the app failed; log in $dir/build.log"; exit 1; }
+# rtipc's own files must build without a warning under ESP-IDF's flags too.
+warnings=$(grep -E "^$PWD/(src|include|bench|targets)/.*warning:" "$dir/build.log" || true)
+if [ -n "$warnings" ]; then
+    echo "$warnings" | head -n 20
+    say "rtipc's sources warn under ESP-IDF; log in $dir/build.log"
+    exit 1
+fi
+(cd "$dir" && python -m esptool --chip esp32 merge_bin --fill-flash-size 4MB -o flash.bin @flash_args) \
+    >"$dir/merge.log" 2>&1 || { cat "$dir/merge.log"; say "making the flash image failed"; exit 1; }
+say "  app built ($(( $(date +%s) - t0 )) s; component 'rtipc' from components/rtipc)"
+
+# QEMU does not exit by itself: watch the console for the app's last line.
+out=$dir/console.txt
+t0=$(date +%s)
+"$TOOLS/qemu-esp32/bin/qemu-system-xtensa" -nographic -machine esp32 -L "$TOOLS/qemu-esp32/share" \
+    -drive file="$dir/flash.bin",if=mtd,format=raw -global driver=timer.esp32.timg,property=wdt_disable,value=true \
+    -no-reboot </dev/null >"$out" 2>&1 &
+qemu=$!
+status=""
+while kill -0 "$qemu" 2>/dev/null; do
+    status=$(sed -n 's/^rtipc-bench: exit status \([0-9]*\).*/\1/p' "$out" | head -n 1)
+    [ -n "$status" ] && break
+    if [ $(( $(date +%s) - t0 )) -ge "$T" ]; then
+        say "no 'rtipc-bench: exit status' line after ${T}s; console in $out"
+        break
+    fi
+    sleep 1
+done
+kill "$qemu" 2>/dev/null
+wait "$qemu" 2>/dev/null
+say "  app under QEMU (esp32, 2 cores) '$ARGS': exit status ${status:-none} ($(( $(date +%s) - t0 )) s)"
+[ "$status" = 0 ] || { tail -n 30 "$out"; say "the app failed; console in $out"; exit 1; }
+grep -q '^==== rtipc-bench/1 JSON aborted ====$' "$out" && { say "the app's JSON was cut short; console in $out"; exit 1; }
+case $ARGS in *--json*) ;; *) say "passed (no --json in the command line: nothing to validate)"; exit 0 ;; esac
+
+host=$BUILD/release
+cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+    cmake --build "$host" -j"$JOBS" --target validate_bench_json rtipc-bench >/dev/null || exit 1
+json=$dir/bench.json
+sed -n '/^==== rtipc-bench\/1 JSON begin ====$/,/^==== rtipc-bench\/1 JSON end ====$/p' "$out" | sed '1d;$d' >"$json"
+[ -s "$json" ] || { say "the app printed no JSON; console in $out"; exit 1; }
+# The experiments the app runs on ESP-IDF must be in the file with their
+# rows. The others need what the ESP-IDF port does not offer yet (rtipc's
+# software-triggered interrupts: rtipc_irq on ESP-IDF is irq_none.c; per-task
+# CPU time) or Linux (peers): each must say so in its notes, never vanish.
+experiments="queue-latency queue-placement blocked-producer state-vs-event core-placement batching queue-set \
+footprint notify-vs-sem round-trip lockfree-cost"
+not_here="isr-handoff mechanism-compare byte-stream interference notify-modes peers"
+# shellcheck disable=SC2086
+"$host/tests/validate_bench_json" "$json" $experiments | sed 's/^/    /' ||
+    { say "the app's JSON is not valid rtipc-bench/1 with every experiment it runs"; exit 1; }
+for e in $not_here; do
+    grep -q "{\"id\": \"$e\", [^}]*\"notes\": \"not run on this target: " "$json" ||
+        { say "experiment $e is neither measured nor reported as not run on this target"; exit 1; }
+done
+say "  not run on this target (their notes say why): $not_here"
+"$host/bench/rtipc-bench" audit "$json" >"$dir/audit.txt" 2>&1 ||
+    { cat "$dir/audit.txt"; say "rtipc-bench audit refused the app's JSON"; exit 1; }
+v9=$(sed -n 's/^9\. \[\([a-z-]*\)\].*/\1/p' "$dir/audit.txt")
+grep -A2 '^9\. ' "$dir/audit.txt" | sed 's/^/    /'
+case $v9 in
+holds | does-not-hold) say "  claim 9 on ESP-IDF's SMP kernel (emulated ESP32): $v9" ;;
+*) say "claim 9 got no verdict from the emulated ESP32 ('$v9'; audit in $dir/audit.txt)"; exit 1 ;;
+esac
+# compare exits 0 (nothing regressed) or 1 (something did: a quick run beside
+# a full one, on an emulator); 2 means it refused a file.
+if [ -f docs/data/esp32-qemu.json ]; then
+    rc=0
+    "$host/bench/rtipc-bench" compare docs/data/esp32-qemu.json "$json" >"$dir/compare.txt" 2>&1 || rc=$?
+    grep '^summary:' "$dir/compare.txt" | sed 's/^/    /'
+    [ $rc -le 1 ] || { cat "$dir/compare.txt"; say "rtipc-bench compare refused the app's JSON"; exit 1; }
+fi
+say "passed"
