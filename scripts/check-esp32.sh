@@ -49,7 +49,8 @@ scripts/install-deps.sh python3-venv python3-pyparsing python3-pyelftools python
     python3-argcomplete python3-wheel ninja-build libpixman-1-0 libfdt1 libgcrypt20 libglib2.0-0 libgnutls30 \
     libslirp0 libpng16-16 libzstd1 || exit 1
 
-TOOLS=$PWD/$BUILD/esp32-tools
+case $BUILD in /*) B=$BUILD ;; *) B=$PWD/$BUILD ;; esac
+TOOLS=$B/esp32-tools
 t0=$(date +%s)
 # Unpacked again when a tarball is newer than the stamp.
 stamp=$TOOLS/.unpacked
@@ -69,7 +70,7 @@ export IDF_PATH=$TOOLS/esp-idf-v5.1.6 IDF_COMPONENT_MANAGER=0 IDF_SKIP_CHECK_SUB
 export IDF_MAINTAINER=1
 export PATH=$TOOLS/xtensa-esp32-elf/bin:$TOOLS/venv/bin:$PATH
 
-dir=$PWD/$BUILD/esp32-app
+dir=$B/esp32-app
 # A changed command line is a changed configuration: start from the defaults.
 if [ ! -f "$dir/args" ] || [ "$(cat "$dir/args")" != "$ARGS" ]; then
     rm -rf "$dir"

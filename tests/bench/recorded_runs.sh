@@ -2,8 +2,9 @@
 # The recorded runs in docs/data stay what the docs say they are: each is
 # valid rtipc-bench/1 JSON with its experiments, and `rtipc-bench audit`
 # gives the verdicts docs/porting.md (FreeRTOS POSIX simulator) and
-# docs/mcu.md (FreeRTOS on Cortex-M3) and docs/rv32-virt.md (FreeRTOS SMP on
-# two RV32 harts) print for them.
+# docs/mcu.md (FreeRTOS on Cortex-M3), docs/rv32-virt.md (FreeRTOS SMP on
+# two RV32 harts) and docs/esp32.md (ESP-IDF on the emulated ESP32) print for
+# them.
 #   recorded_runs.sh RTIPC_BENCH VALIDATOR DOCS_DATA_DIR WORKDIR
 set -u
 bench=$1 validator=$2 data=$3 work=$4
@@ -32,6 +33,14 @@ check freertos-rv32-smp.json \
     "not-testable does-not-hold not-testable does-not-hold holds holds holds holds does-not-hold " \
     queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer state-vs-event \
     core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip lockfree-cost
+# docs/esp32.md: the emulated ESP32 (ESP-IDF's SMP kernel, two cores); the
+# experiments it runs there, the others reported as not run.
+check esp32-qemu.json \
+    "not-testable not-testable not-testable does-not-hold holds holds holds holds does-not-hold " \
+    queue-latency queue-placement blocked-producer state-vs-event core-placement batching queue-set footprint \
+    notify-vs-sem round-trip lockfree-cost
+grep -q '"kernel":[[:space:]]*"FreeRTOS V10.4.3 (ESP-IDF [^"]*), 2 core(s)"' "$data/esp32-qemu.json" ||
+    fail "the ESP32 run does not name ESP-IDF's kernel and two cores"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2), 2 core(s)"' \
     "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run does not name its kernel and two cores"
 # A full run, cross-core spans on the shared mtime, same-core ones on each

@@ -65,7 +65,7 @@
 #define configNUMBER_OF_CORES 1
 #endif
 
-/* ---- ESP-IDF (untested: docs/porting.md, "ESP-IDF (untested)") ------------- */
+/* ---- ESP-IDF (docs/porting.md, "ESP-IDF"; docs/esp32.md) ------------------ */
 #ifdef ESP_PLATFORM
 /* ESP-IDF's kernel is its own SMP variant: FreeRTOSConfig.h is generated from
  * menuconfig, so rtipc's hooks get their ESP-IDF defaults here. */
