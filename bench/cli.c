@@ -7,6 +7,7 @@
  *   rtipc-bench compare BASE.json NEW.json [--threshold PCT]   (compare/compare.h)
  *   rtipc-bench report RESULTS.json DIR
  *   rtipc-bench audit RESULTS.json [--json OUT.json]             (audit/audit.h)
+ *   rtipc-bench capture [options] SOURCE OUT.json                (capture/capture.h)
  *   rtipc-bench --help | --version
  *
  * GNU conventions throughout: options before or after the operands, `--`
@@ -16,7 +17,7 @@
  * compare: 0 nothing regressed, 1 a metric regressed, 2 usage error or
  * invalid input. report: 0 written, 1 not written, 2 usage error or invalid
  * input. audit: 0 audited, 1 OUT.json not written, 2 usage error or invalid
- * input. Results files are read by one reader (results/read.h) and every
+ * input. capture: 0 written, 1 no valid document, 2 usage error. Results files are read by one reader (results/read.h) and every
  * output is written whole or not at all (results/outfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -50,6 +51,10 @@ static const char usage_text[] =
     "       rtipc-bench audit RESULTS.json [--json OUT.json]\n"
     "                                    audit the claims on the rows of a --json file from\n"
     "                                    any target; --json: the file with the new verdicts\n"
+    "       rtipc-bench capture [options] SOURCE OUT.json\n"
+    "                                    the JSON a board prints, from a serial device, a\n"
+    "                                    file or stdin ('-'), checked, into OUT.json\n"
+    "                                    (capture --help)\n"
     "       rtipc-bench --help | --version\n"
     "\n"
     "options for run (before or after the IDs; '--' ends the options; each at most once):\n"
@@ -376,7 +381,7 @@ static int cmd_run(int argc, char **argv)
 int bench_cli(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("%s", "a command is required: list, help ID, run, compare, report or audit");
+        return usage_error("%s", "a command is required: list, help ID, run, compare, report, audit or capture");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
         fputs(usage_text, stdout);
@@ -396,10 +401,10 @@ int bench_cli(int argc, char **argv)
     else if (bench_cli_file_command(cmd, argc - 1, argv + 1, &rc))
         ;
     else if (cmd[0] == '-')
-        return usage_error("unknown option '%s' (a command comes first: list, help, run, compare, report, audit)",
+        return usage_error("unknown option '%s' (a command comes first: list, help, run, compare, report, audit, capture)",
                            cmd);
     else
-        return usage_error("unknown command '%s' (list, help, run, compare, report, audit)", cmd);
+        return usage_error("unknown command '%s' (list, help, run, compare, report, audit, capture)", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing to stdout failed\n");
         return 1;

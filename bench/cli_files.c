@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
+#include "capture/capture.h"
 #include "cli_outputs.h"
 #include "compare/compare.h"
 #include "harness/args.h"
@@ -172,6 +173,8 @@ bool bench_cli_file_command(const char *cmd, int argc, char **argv, int *status)
         *status = cmd_report(argc, argv);
     else if (!strcmp(cmd, "audit"))
         *status = bench_audit_main(argc, argv);
+    else if (!strcmp(cmd, "capture"))
+        *status = bench_capture_main(argc, argv);
     else
         return false;
     return true;

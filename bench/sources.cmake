@@ -90,6 +90,7 @@ set(RTIPC_BENCH_FILE_SOURCES
     ${_rtipc_bench_dir}/results/outfile.c
     ${_rtipc_bench_dir}/compare/compare.c
     ${_rtipc_bench_dir}/audit/audit.c
+    ${_rtipc_bench_dir}/capture/capture.c
     ${_rtipc_bench_dir}/report/html.c
     ${_rtipc_bench_dir}/report/plot.c
     ${_rtipc_bench_dir}/trace/trace_vcd.c
