@@ -72,11 +72,13 @@ export IDF_MAINTAINER=1
 export PATH=$TOOLS/xtensa-esp32-elf/bin:$TOOLS/venv/bin:$PATH
 
 dir=$B/esp32-app
-# A changed command line is a changed configuration: start from the defaults.
-if [ ! -f "$dir/args" ] || [ "$(cat "$dir/args")" != "$ARGS" ]; then
+# A changed command line or sdkconfig.defaults is a changed configuration
+# (ESP-IDF applies the defaults only to a new sdkconfig): start afresh.
+config="$ARGS $(cksum <targets/esp32/sdkconfig.defaults)"
+if [ ! -f "$dir/rtipc-check.stamp" ] || [ "$(cat "$dir/rtipc-check.stamp")" != "$config" ]; then
     rm -rf "$dir"
 fi
-mkdir -p "$dir" && printf '%s' "$ARGS" >"$dir/args"
+mkdir -p "$dir" && printf '%s' "$config" >"$dir/rtipc-check.stamp"
 t0=$(date +%s)
 sdkargs=$dir/sdkconfig.args
 printf 'CONFIG_RTIPC_BENCH_ARGS="%s"\n' "$ARGS" >"$sdkargs"
@@ -128,11 +130,11 @@ json=$dir/bench.json
 [ "${PIPESTATUS[0]}" -eq 0 ] || { say "no valid JSON in the app's console ($out)"; exit 1; }
 # The experiments the app runs on ESP-IDF must be in the file with their
 # rows. The others need what the ESP-IDF port does not offer yet (rtipc's
-# software-triggered interrupts: rtipc_irq on ESP-IDF is irq_none.c; per-task
-# CPU time) or Linux (peers): each must say so in its notes, never vanish.
-experiments="queue-latency queue-placement blocked-producer state-vs-event core-placement batching queue-set \
-footprint notify-vs-sem round-trip lockfree-cost"
-not_here="isr-handoff mechanism-compare byte-stream interference notify-modes peers"
+# software-triggered interrupts: rtipc_irq on ESP-IDF is irq_none.c) or
+# Linux (peers): each must say so in its notes, never vanish.
+experiments="queue-latency queue-placement byte-stream blocked-producer state-vs-event core-placement batching \
+queue-set footprint notify-vs-sem round-trip lockfree-cost"
+not_here="isr-handoff mechanism-compare interference notify-modes peers"
 # shellcheck disable=SC2086
 "$host/tests/validate_bench_json" "$json" $experiments | sed 's/^/    /' ||
     { say "the app's JSON is not valid rtipc-bench/1 with every experiment it runs"; exit 1; }

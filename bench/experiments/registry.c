@@ -46,6 +46,8 @@ const bench_experiment_t *const bench_experiments[] = {
     &exp_lockfree_cost,
 };
 const size_t bench_experiment_count = sizeof bench_experiments / sizeof bench_experiments[0];
+_Static_assert(sizeof bench_experiments / sizeof bench_experiments[0] <= BENCH_MAX_EXPERIMENTS,
+               "a run keeps an outcome for every experiment (run.h)");
 
 const bench_experiment_t *bench_experiment_find(const char *id)
 {

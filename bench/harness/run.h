@@ -37,7 +37,9 @@ typedef struct {
     double seconds;          /* wall time it took */
 } bench_outcome_t;
 
-#define BENCH_MAX_EXPERIMENTS 32
+/* Outcomes a run keeps: one per experiment of the registry (checked there),
+ * with room for a few more; each is 2.3 KiB, which an MCU's heap feels. */
+#define BENCH_MAX_EXPERIMENTS 20
 
 struct bench_run {
     bench_opts_t opts;

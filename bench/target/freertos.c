@@ -62,6 +62,16 @@ static bool have_interrupts(void)
     return known == 1;
 }
 
+/* ESP-IDF says its run-time counter's rate in menuconfig: esp_timer's
+ * microseconds (the default, one counter for both cores) or the CPU clock. */
+#if defined(ESP_PLATFORM) && !defined(benchCONFIG_RUN_TIME_COUNTER_HZ)
+#if defined(CONFIG_FREERTOS_RUN_TIME_STATS_USING_ESP_TIMER)
+#define benchCONFIG_RUN_TIME_COUNTER_HZ 1000000u
+#elif defined(CONFIG_FREERTOS_RUN_TIME_STATS_USING_CPU_CLK)
+#define benchCONFIG_RUN_TIME_COUNTER_HZ (CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ * 1000000u)
+#endif
+#endif
+
 /* A board has per-task CPU time when its configuration keeps the kernel's
  * run-time statistics and says the rate of their counter. */
 #if !FREERTOS_ON_HOST_OS && defined(benchCONFIG_RUN_TIME_COUNTER_HZ) && configGENERATE_RUN_TIME_STATS == 1 && \

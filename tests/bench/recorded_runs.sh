@@ -37,8 +37,8 @@ check freertos-rv32-smp.json \
 # experiments it runs there, the others reported as not run.
 check esp32-qemu.json \
     "not-testable not-testable not-testable does-not-hold holds holds holds holds does-not-hold " \
-    queue-latency queue-placement blocked-producer state-vs-event core-placement batching queue-set footprint \
-    notify-vs-sem round-trip lockfree-cost
+    queue-latency queue-placement byte-stream blocked-producer state-vs-event core-placement batching queue-set \
+    footprint notify-vs-sem round-trip lockfree-cost
 grep -q '"kernel":[[:space:]]*"FreeRTOS V10.4.3 (ESP-IDF [^"]*), 2 core(s)"' "$data/esp32-qemu.json" ||
     fail "the ESP32 run does not name ESP-IDF's kernel and two cores"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2), 2 core(s)"' \
