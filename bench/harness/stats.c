@@ -74,8 +74,11 @@ int bench_stats_compute(bench_samples_t *s, bench_stats_t *st)
     /* Sorted samples fall into buckets in increasing order: count the
      * distinct ones, then fill them. */
     size_t bins = 1;
-    for (size_t i = 1; i < n; i++)
-        bins += bench_hist_bucket(s->ns[i]) != bench_hist_bucket(s->ns[i - 1]);
+    for (size_t i = 1, prev = bench_hist_bucket(s->ns[0]); i < n; i++) {
+        size_t b = bench_hist_bucket(s->ns[i]);
+        bins += b != prev;
+        prev = b;
+    }
     st->bins = malloc(bins * sizeof *st->bins);
     if (!st->bins)
         return -1;

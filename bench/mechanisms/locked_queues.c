@@ -147,31 +147,16 @@ static int ring_pop_each(void *obj, uint32_t *items, int n)
     return rc ? rc : 1;
 }
 
-const bench_mech_t bench_mech_mutex_condvar = {
-    .name = BENCH_MECH_MUTEX_CONDVAR,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
-    .create = ring_create,
-    .destroy = ring_destroy,
-    .send = ring_send,
-    .recv = ring_recv,
-    .kick = ring_kick,
-    .pairs = ring_pairs,
-    .push_each = ring_push_each,
-    .pop_each = ring_pop_each,
-};
+/* The two rings differ only in how their mutex is made. */
+#define RING_MECH(mech_name, create_fn)                                                                      \
+    {                                                                                                        \
+        .name = mech_name, .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT, .create = create_fn,        \
+        .destroy = ring_destroy, .send = ring_send, .recv = ring_recv, .kick = ring_kick, .pairs = ring_pairs, \
+        .push_each = ring_push_each, .pop_each = ring_pop_each,                                              \
+    }
 
-const bench_mech_t bench_mech_mutex_condvar_pi = {
-    .name = BENCH_MECH_MUTEX_CONDVAR_PI,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
-    .create = ring_create_pi,
-    .destroy = ring_destroy,
-    .send = ring_send,
-    .recv = ring_recv,
-    .kick = ring_kick,
-    .pairs = ring_pairs,
-    .push_each = ring_push_each,
-    .pop_each = ring_pop_each,
-};
+const bench_mech_t bench_mech_mutex_condvar = RING_MECH(BENCH_MECH_MUTEX_CONDVAR, ring_create);
+const bench_mech_t bench_mech_mutex_condvar_pi = RING_MECH(BENCH_MECH_MUTEX_CONDVAR_PI, ring_create_pi);
 
 /* ---- mutex-condvar-list: a heap node per item --------------------------- */
 
