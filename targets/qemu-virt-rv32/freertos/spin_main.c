@@ -240,12 +240,15 @@ static int check(void)
         /* Cross-core: both sides spin and catch handoffs; side 1 catches
          * most. Side 0 shares core 0 with the runner and parks instead while
          * the runner is ready (the same-core rule at work); its start-up
-         * delay lets the runner block first, but it only has to catch some. */
+         * delay lets the runner block first, but it only has to catch some.
+         * Side 1 is judged on the waits it had: a round whose token was
+         * already there (its vCPU thread held off by the host while side 0
+         * gave) has nothing to catch, so it must wait in a quarter of the
+         * rounds and catch nine in ten of those waits. */
         if (run(&r, (enum mech)m, CHECK_ROUNDS, 0, 1, 2, 2, false) != 0)
             return 99;
-        bool ok = r.failures == 0;
-        for (int s = 0; s < 2; s++)
-            ok &= r.stats[s].spins > 0 && r.stats[s].spin_wakeups >= (s == 0 ? 1u : CHECK_ROUNDS / 2u);
+        bool ok = r.failures == 0 && r.stats[0].spins > 0 && r.stats[0].spin_wakeups >= 1u &&
+                  r.stats[1].spins >= CHECK_ROUNDS / 4u && r.stats[1].spin_wakeups * 10u >= r.stats[1].spins * 9u;
         printf("spin check %-7s cross-core: side 0 caught %llu of %llu spins, side 1 %llu of %llu, "
                "same-core parks %llu + %llu, sleeps %llu + %llu: %s\n",
                mech_name[m], (unsigned long long)r.stats[0].spin_wakeups, (unsigned long long)r.stats[0].spins,
