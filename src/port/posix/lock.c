@@ -1,5 +1,4 @@
 #include "lock.h"
-#include "spin.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@ void rtipc__lock_slow(rtipc_lock_t *l, uint32_t tid)
     for (int i = 0; i < LOCK_SPIN_ROUNDS; ++i) {
         rtipc__cpu_relax();
         uint32_t expected = 0;
-        if (atomic_load_explicit(&l->word, memory_order_relaxed) == 0 &&
+        if (rtipc_lock_looks_free(l) &&
             atomic_compare_exchange_weak_explicit(&l->word, &expected, tid, memory_order_acquire,
                                                   memory_order_relaxed))
             return;

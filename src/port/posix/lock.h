@@ -10,10 +10,12 @@
 #define RTIPC_POSIX_LOCK_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "futex.h"
 #include "sanitizer.h"
+#include "spin.h"
 
 typedef struct {
     _Atomic uint32_t word;
@@ -29,6 +31,27 @@ static inline uint32_t rtipc__tid(void)
 {
     uint32_t tid = rtipc__cached_tid;
     return tid != 0 ? tid : rtipc__tid_slow();
+}
+
+/* Whether the lock looks free: a relaxed read that orders nothing (the CAS
+ * that takes the lock does the acquire). Reading keeps the line shared with
+ * the holder, where a failing CAS would pull it away and delay its unlock. */
+static inline bool rtipc_lock_looks_free(rtipc_lock_t *l)
+{
+    return atomic_load_explicit(&l->word, memory_order_relaxed) == 0;
+}
+
+/* Read the lock up to `rounds` times, a relax hint between reads, until it
+ * looks free; whether it did. For a caller about to lock that expects the
+ * holder to let go within a few instructions. */
+static inline bool rtipc_lock_wait_free(rtipc_lock_t *l, int rounds)
+{
+    for (int i = 0; i < rounds; ++i) {
+        if (rtipc_lock_looks_free(l))
+            return true;
+        rtipc__cpu_relax();
+    }
+    return rtipc_lock_looks_free(l);
 }
 
 void rtipc__lock_slow(rtipc_lock_t *l, uint32_t tid);

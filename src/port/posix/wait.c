@@ -230,10 +230,8 @@ int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op
         /* The waker sets woken inside its critical section: read the lock
          * until it lets go rather than take the line from it with a CAS
          * that fails and delays its unlock. */
-        for (int i = 0; parked == PARK_WOKEN && i < 64 &&
-                        atomic_load_explicit(&lock->word, memory_order_relaxed) != 0;
-             ++i)
-            rtipc__cpu_relax();
+        if (parked == PARK_WOKEN)
+            (void)rtipc_lock_wait_free(lock, 64);
         rtipc_lock(lock);
         if (!is_woken(&w)) {
             rtipc__waitlist_remove(list, &w);
