@@ -68,7 +68,11 @@ typedef struct {
     const char *name;     /**< copied; at most 15 characters kept; NULL = "task" */
     unsigned priority;    /**< 0 .. RTIPC_PRIORITY_LEVELS-1 */
     int core;             /**< core id (0-based), or RTIPC_CORE_ANY */
-    size_t stack_size;    /**< bytes; 0 = system default; raised to the minimum */
+    size_t stack_size;    /**< bytes; 0 = system default (FreeRTOS:
+                               rtipcCONFIG_DEFAULT_STACK_WORDS, else
+                               configMINIMAL_STACK_SIZE; ESP-IDF: its
+                               pthread default, 3 KiB unless menuconfig
+                               says otherwise); raised to the minimum */
     rtipc_task_fn entry;  /**< required */
     void *arg;            /**< passed to entry */
 } rtipc_task_config_t;

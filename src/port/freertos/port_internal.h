@@ -75,6 +75,13 @@
 #ifndef rtipcCONFIG_IN_INTERRUPT
 #define rtipcCONFIG_IN_INTERRUPT() (xPortInIsrContext() != pdFALSE)
 #endif
+#if !defined(rtipcCONFIG_DEFAULT_STACK_WORDS) && defined(CONFIG_PTHREAD_TASK_STACK_SIZE_DEFAULT)
+/* A task created with stack_size 0 gets ESP-IDF's own default for a thread
+ * (menuconfig, 3 KiB unless changed), not configMINIMAL_STACK_SIZE: that is
+ * the idle task's 1.5 KiB, which one newlib snprintf plus an interrupt's
+ * frame on the task's stack overflows. */
+#define rtipcCONFIG_DEFAULT_STACK_WORDS (CONFIG_PTHREAD_TASK_STACK_SIZE_DEFAULT / sizeof(StackType_t))
+#endif
 #ifndef rtipcCONFIG_TLS_INDEX
 /* Index 0 is ESP-IDF's pthread layer's. */
 #define rtipcCONFIG_TLS_INDEX 1
