@@ -14,7 +14,7 @@ set(_rtipc_esp_srcs
     src/port/freertos/eventgroup.c src/port/freertos/streambuf.c src/port/freertos/msgbuf.c
     src/port/freertos/queueset.c src/port/freertos/mailbox_wait.c src/port/freertos/spsc_wait.c
     src/port/freertos/ringbuf_espidf.c src/port/freertos/wdt.c
-    src/port/freertos/irq_none.c)
+    src/port/freertos/irq_espidf.c src/port/freertos/irq_espidf_raise.S)
 set(_rtipc_esp_gen "${CMAKE_CURRENT_BINARY_DIR}/rtipc_config")
 if(NOT CMAKE_BUILD_EARLY_EXPANSION)
     # rtipc/config.h as the FreeRTOS port path generates it, with ESP-IDF's

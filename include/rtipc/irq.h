@@ -40,9 +40,11 @@
  * the one that was running on that core. Which cores have a vector depends
  * on the backend: both harts of the QEMU virt RV32 target (rv32_virt; a
  * handler of a core-1 source runs on hart 1, and its rtipc_irq_yield(true)
- * switches tasks on core 1), core 0 only on Cortex-M and the POSIX
- * simulator, none on a target without a backend (ESP-IDF among them); other
- * cores get RTIPC_ENOTSUP from rtipc_irq_create. A task readied on another
+ * switches tasks on core 1), both cores of an ESP32 on ESP-IDF (each
+ * CPU's internal software interrupt 0; a handler of a core-1 source runs
+ * on CPU 1), core 0 only on Cortex-M and the POSIX simulator, none on a
+ * target without a backend; other cores get RTIPC_ENOTSUP from
+ * rtipc_irq_create. A task readied on another
  * core than the handler's is switched to by the kernel's cross-core yield.
  * Timers are checked in the kernel's tick (rtipc_freertos_tick_hook, one
  * tick of resolution; on SMP the tick core's tick): a source of the tick's
@@ -79,7 +81,9 @@ typedef void (*rtipc_isr_fn)(void *arg);
  *         vector for @p core (see the port notes above: every core but 0 on
  *         Cortex-M and the simulator, every core without a backend).
  * @retval RTIPC_ESYSTEM the interrupt thread could not be started (Linux),
- *         or the backend could not install its vector (FreeRTOS simulator).
+ *         or the backend could not install its vector (FreeRTOS simulator;
+ *         ESP-IDF: esp_intr_alloc or the IPC call to @p core failed, or
+ *         @p core is another core before the scheduler runs).
  * @retval RTIPC_ECONTEXT called from an interrupt handler.
  */
 int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out);

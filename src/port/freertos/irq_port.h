@@ -13,8 +13,13 @@
  *                    supervisor software interrupt, pended from any hart
  *                    through that hart's SETSSIP register; every core;
  *                    its vector is rtipc_freertos_irq_vector() on each hart;
- *   irq_none.c       targets without a backend (ESP-IDF among them): no
- *                    core, so rtipc_irq_create reports RTIPC_ENOTSUP.
+ *   irq_espidf.c     ESP-IDF on the ESP32: each CPU's internal software
+ *                    interrupt 0 (CPU interrupt 7), raised directly on the
+ *                    caller's core and through ESP-IDF's IPC ISR on the
+ *                    other; every core; the backend registers the vector
+ *                    and rtipc's tick hook itself;
+ *   irq_none.c       targets without a backend: no core, so
+ *                    rtipc_irq_create reports RTIPC_ENOTSUP.
  *
  * Each core has its own vector. irq.c keeps the sources of each core apart:
  * a core's vector runs only the sources created for that core. */

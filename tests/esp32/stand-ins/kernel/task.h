@@ -4,6 +4,8 @@
  * core apart. The kernel's task.h comes first; these replace its macros. */
 #include_next <task.h>
 
+#include <stdbool.h>
+
 #ifndef RTIPC_STANDIN_KERNEL_TASK_H
 #define RTIPC_STANDIN_KERNEL_TASK_H
 
@@ -29,5 +31,7 @@ void rtipc_standin_critical_exit(portMUX_TYPE *mux);
 /* Nonzero in an interrupt handler; the calling core. */
 BaseType_t xPortInIsrContext(void);
 BaseType_t xPortGetCoreID(void);
+/* Whether the calling core's interrupts are unmasked (PS.INTLEVEL 0). */
+bool xPortCanYield(void);
 
 #endif
