@@ -73,7 +73,8 @@ static void add_row(const char *path, const bench_row_t *r, bench_run_t *run)
             return;
         }
     }
-    snprintf(row->note, sizeof row->note, "%s", r->note);
+    if (r->note[0] && bench_result_note(row, "%s", r->note) != 0)
+        fprintf(stderr, "%s: warning: %s: results[%zu]: no memory for its note\n", PROG, path, r->index);
     switch (r->kind) {
     case BENCH_ROW_MISSING: row->kind = BENCH_MISSING; break;
     case BENCH_ROW_VALUE:

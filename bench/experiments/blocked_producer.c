@@ -240,7 +240,7 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
                                                                     "count", (double)atomic_load(&trips->idle_trips))
                                                   : NULL;
             if (r && atomic_load(&trips->idle_trips))
-                snprintf(r->note, sizeof r->note, "a core's idle task was starved (by anything on the machine)");
+                bench_row_note(run, r, "a core's idle task was starved (by anything on the machine)");
         }
         bench_add_value(run, m, v->name, BENCH_METRIC_MAX_STALL, "ms", st->max_stall_ns / 1e6);
         bench_add_value(run, m, v->name, BENCH_METRIC_SENT, "count", (double)st->sent);

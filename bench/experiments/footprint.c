@@ -37,11 +37,11 @@ static void record(fp_t *fp, const char *mech, const char *shape, size_t measure
     bench_add_value(fp->run, mech, shape, BENCH_METRIC_BYTES, "B", (double)measured);
     bench_result_t *r = bench_add_value(fp->run, mech, shape, BENCH_METRIC_FORMULA, "B", (double)formula);
     if (r)
-        snprintf(r->note, sizeof r->note, "%s", formula_text);
+        bench_row_note(fp->run, r, "%s", formula_text);
     if (freertos > 0) {
         r = bench_add_value(fp->run, mech, shape, BENCH_METRIC_FREERTOS_32BIT, "B", (double)freertos);
         if (r)
-            snprintf(r->note, sizeof r->note, "reference, not measured: %s", freertos_text);
+            bench_row_note(fp->run, r, "reference, not measured: %s", freertos_text);
     }
     if (measured != formula) {
         fp->mismatches++;
@@ -146,16 +146,16 @@ static void notifications(fp_t *fp)
     const char *notify = BENCH_MECH_RTIPC_NOTIFY;
     bench_result_t *r = bench_add_value(fp->run, notify, "per-slot", BENCH_METRIC_FORMULA, "B", 8);
     if (r)
-        snprintf(r->note, sizeof r->note, "documented in notify.h (8 B per slot in the task descriptor)");
+        bench_row_note(fp->run, r, "documented in notify.h (8 B per slot in the task descriptor)");
     r = bench_add_value(fp->run, notify, "per-slot", BENCH_METRIC_FREERTOS_32BIT, "B", FRTOS_NOTIFY_SLOT);
     if (r)
-        snprintf(r->note, sizeof r->note,
-                 "reference, not measured: TCB ulNotifiedValue[] 4 B + ucNotifyState[] 1 B per slot "
-                 "(tasks.c V11.1.0)");
+        bench_row_note(fp->run, r,
+                       "reference, not measured: TCB ulNotifiedValue[] 4 B + ucNotifyState[] 1 B per slot "
+                       "(tasks.c V11.1.0)");
     bench_add_value(fp->run, notify, "per-task", "slots", "count", RTIPC_NOTIFY_SLOTS);
     r = bench_add_value(fp->run, notify, "per-task", BENCH_METRIC_FORMULA, "B", 8.0 * RTIPC_NOTIFY_SLOTS);
     if (r)
-        snprintf(r->note, sizeof r->note, "8 B x RTIPC_NOTIFY_SLOTS (%d)", RTIPC_NOTIFY_SLOTS);
+        bench_row_note(fp->run, r, "8 B x RTIPC_NOTIFY_SLOTS (%d)", RTIPC_NOTIFY_SLOTS);
     bench_note(fp->run, "notification slots: no 'bytes' row: a slot lives in the task descriptor and rtipc "
                         "exposes no task footprint call, so only notify.h's documented 8 B/slot is given");
 }

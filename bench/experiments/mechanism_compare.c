@@ -422,15 +422,15 @@ static int measure_mech(bench_run_t *run, const bench_mech_t *m, mc_state_t *st)
     bench_result_t *r = bench_add_value(run, m->name, BENCH_VARIANT_ITEM_4, BENCH_METRIC_ISR_SAFE, "bool",
                                         st->isr_ok);
     if (r && !st->isr_ok)
-        snprintf(r->note, sizeof r->note, "no interrupt-safe send offered");
+        bench_row_note(run, r, "no interrupt-safe send offered");
     else if (r)
-        snprintf(r->note, sizeof r->note, "%d items sent from an rtipc interrupt handler, received in order",
+        bench_row_note(run, r, "%d items sent from an rtipc interrupt handler, received in order",
                  ISR_ITEMS);
     if (st->mem_ok) {
         r = bench_add_value(run, m->name, BENCH_VARIANT_LEN_100_ITEM_4, BENCH_METRIC_MEMORY, "B",
                             (double)st->mem_bytes);
         if (r)
-            snprintf(r->note, sizeof r->note, "%s", st->mem_note);
+            bench_row_note(run, r, "%s", st->mem_note);
     }
 out:
     for (int k = 0; k < 2; k++)

@@ -301,7 +301,7 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
     bench_result_t *r =
         bench_add_value(run, m->mechanism, m->variant, BENCH_METRIC_PUBLISHED, "count", (double)st->sent);
     if (r && (st->repeats || st->empty))
-        snprintf(r->note, sizeof r->note, "consumer: %lu actions, %lu on a value it already had, %lu with "
+        bench_row_note(run, r, "consumer: %lu actions, %lu on a value it already had, %lu with "
                  "nothing there yet", (unsigned long)st->actions, (unsigned long)st->repeats, (unsigned long)st->empty);
     double expected = seconds * 1e9 / SV_PRODUCER_PERIOD_NS;
     if (st->sent < 0.9 * expected)

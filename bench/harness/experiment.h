@@ -59,6 +59,9 @@ void bench_row_core_clocked(const bench_run_t *run, bench_result_t *row);
 void bench_add_missing(bench_run_t *run, const char *mechanism, const char *why);
 /* A remark printed under the experiment's tables (and kept in JSON). */
 void bench_note(bench_run_t *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Set row @p r's own note (results/result.h: cut to BENCH_NOTE_MAX); when
+ * memory runs out the run fails, saying so. */
+void bench_row_note(bench_run_t *run, bench_result_t *r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Record why the experiment failed; returns -1 for `return bench_fail(...)`.
  * Only the first reason is kept (later ones are its consequences). */
 int bench_fail(bench_run_t *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -201,9 +201,8 @@ static void audit(bench_run_t *run, const target_t *t)
                                       floor / den));
     }
     if (r)
-        cut_mark(r->note, sizeof r->note,
-                 snprintf(r->note, sizeof r->note, "target %s %s %.2f: %s = %.3f: %s%s", t->what, op, t->limit, figs,
-                          ratio, holds ? "holds" : "MISSED", who));
+        bench_row_note(run, r, "target %s %s %.2f: %s = %.3f: %s%s", t->what, op, t->limit, figs, ratio,
+                       holds ? "holds" : "MISSED", who);
     bench_note(run, "  %-12s %-34s %s %.2f | %-22s = %6.3f | %s%s", t->subject, t->what, op, t->limit, figs, ratio,
                holds ? "holds" : "MISSED", who);
 }

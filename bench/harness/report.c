@@ -99,12 +99,12 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
             header = true;
         }
         fprintf(out, "%-*s  %-*s  %-*s %16.6g  %s%s%s\n", mw, r->mechanism, vw, r->variant, tw,
-                r->metric, r->value, r->unit, r->note[0] ? "  # " : "", r->note);
+                r->metric, r->value, r->unit, r->note ? "  # " : "", bench_result_note_text(r));
     }
     for (size_t i = 0; i < run->n_results; i++) {
         const bench_result_t *r = run->results[i];
         if (r->kind == BENCH_MISSING && strcmp(r->experiment, id) == 0)
-            fprintf(out, "missing: %s (%s)\n", r->mechanism, r->note);
+            fprintf(out, "missing: %s (%s)\n", r->mechanism, bench_result_note_text(r));
     }
     if (oc->notes[0]) {
         const char *p = oc->notes;

@@ -32,7 +32,7 @@ static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *
         run->results[run->n_results] = row;
     }
     run->n_results++;
-    memset(row, 0, sizeof *row);
+    memset(row, 0, sizeof *row); /* a reused row never kept a note (only a failed add returns one) */
     row->kind = kind;
     snprintf(row->experiment, sizeof row->experiment, "%s", bench_experiment_id(run));
     snprintf(row->mechanism, sizeof row->mechanism, "%s", mechanism ? mechanism : "");
@@ -87,7 +87,48 @@ void bench_add_missing(bench_run_t *run, const char *mechanism, const char *why)
     }
     bench_result_t *row = new_row(run, BENCH_MISSING, mechanism, "", "", "");
     if (row)
-        snprintf(row->note, sizeof row->note, "%s", why);
+        bench_row_note(run, row, "%s", why);
+}
+
+int bench_result_note(bench_result_t *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = bench_result_vnote(r, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int bench_result_vnote(bench_result_t *r, const char *fmt, va_list ap)
+{
+    char text[BENCH_NOTE_MAX + 1];
+    int n = vsnprintf(text, sizeof text, fmt, ap);
+    if (n >= (int)sizeof text)
+        memcpy(text + sizeof text - 4, "...", 4); /* cut: say so */
+    bench_result_note_free(r);
+    if (n <= 0)
+        return n < 0 ? -1 : 0;
+    size_t len = strlen(text) + 1;
+    if (!(r->note = malloc(len)))
+        return -1;
+    memcpy(r->note, text, len);
+    return 0;
+}
+
+void bench_result_note_free(bench_result_t *r)
+{
+    free(r->note);
+    r->note = NULL;
+}
+
+void bench_row_note(bench_run_t *run, bench_result_t *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = bench_result_vnote(r, fmt, ap);
+    va_end(ap);
+    if (rc != 0)
+        bench_fail(run, "out of memory for the note of %s/%s/%s", r->mechanism, r->variant, r->metric);
 }
 
 /* The last line of notes that no longer fit: what was cut is never dropped
@@ -333,6 +374,8 @@ void bench_free_rows(bench_run_t *run)
             continue;
         if (i < run->n_results && run->results[i]->kind == BENCH_DIST)
             bench_stats_free(&run->results[i]->stats);
+        if (i < run->n_results)
+            bench_result_note_free(run->results[i]);
         free(run->results[i]);
     }
     free(run->results);

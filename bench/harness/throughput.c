@@ -319,7 +319,7 @@ int throughput_measure(bench_run_t *run, const char *mechanism, const char *vari
     }
     bench_result_t *row = bench_add_value(run, mechanism, variant, BENCH_METRIC_THROUGHPUT, "items/s", r.rate);
     if (row)
-        snprintf(row->note, sizeof row->note, "%llu items in %.3f s; %llu sent = %llu received",
+        bench_row_note(run, row, "%llu items in %.3f s; %llu sent = %llu received",
                  (unsigned long long)r.items, r.window_s, (unsigned long long)r.sent,
                  (unsigned long long)r.received);
     return row ? 0 : -1;

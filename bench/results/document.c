@@ -157,7 +157,7 @@ void bench_doc_result(bench_jw_t *w, const bench_result_t *r)
     bench_jw_kv_string(w, "variant", r->variant);
     if (r->kind == BENCH_MISSING) {
         bench_jw_kv_bool(w, "missing", true);
-        bench_jw_kv_string(w, "note", r->note);
+        bench_jw_kv_string(w, "note", bench_result_note_text(r));
         bench_jw_object_end(w);
         return;
     }
@@ -167,8 +167,8 @@ void bench_doc_result(bench_jw_t *w, const bench_result_t *r)
         bench_jw_kv_number(w, "value", r->value);
     else
         dist_members(w, &r->stats);
-    if (r->note[0])
-        bench_jw_kv_string(w, "note", r->note);
+    if (r->note)
+        bench_jw_kv_string(w, "note", bench_result_note_text(r));
     if (r->clock[0])
         bench_jw_kv_string(w, "clock", r->clock);
     bench_jw_object_end(w);

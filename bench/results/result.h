@@ -6,6 +6,8 @@
 #ifndef BENCH_RESULTS_RESULT_H
 #define BENCH_RESULTS_RESULT_H
 
+#include <stdarg.h>
+
 #include "../harness/stats.h"
 
 typedef enum { BENCH_DIST, BENCH_VALUE, BENCH_MISSING } bench_kind_t;
@@ -20,10 +22,25 @@ typedef struct {
     char unit[16];
     bench_stats_t stats;   /* BENCH_DIST */
     double value;          /* BENCH_VALUE */
-    char note[160];        /* BENCH_MISSING: why; otherwise optional remark */
+    char *note;            /* BENCH_MISSING: why; otherwise an optional remark; NULL
+                              for none (most rows: a fixed buffer in each would cost an
+                              MCU's run tens of KiB). Owned; set with bench_result_note */
     char clock[24];        /* the clock that measured it (results/row_clock.h); "" for
                               sizes and counts, and when unknown */
 } bench_result_t;
+
+/* The longest note kept, in characters; a longer one is cut, ending in "...". */
+#define BENCH_NOTE_MAX 159
+
+/* Set @p r's note from a printf format, replacing any it had (the row owns
+ * the copy; cut to BENCH_NOTE_MAX). 0, or -1 when memory runs out (the row
+ * then has no note). Context: task. */
+int bench_result_note(bench_result_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int bench_result_vnote(bench_result_t *r, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/* @p r's note, "" when it has none. */
+static inline const char *bench_result_note_text(const bench_result_t *r) { return r->note ? r->note : ""; }
+/* Free @p r's note (the row keeps no note). */
+void bench_result_note_free(bench_result_t *r);
 
 /* Verdict of one audited claim. */
 typedef enum { CLAIM_HOLDS, CLAIM_DOES_NOT_HOLD, CLAIM_NOT_TESTABLE } bench_verdict_t;
