@@ -18,7 +18,7 @@ static const char *const mech_name[MECHS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_
 #define IRQ_PERIOD_NS 50000       /* 20 kHz */
 #define IRQ_WORK_NS 1000          /* busy work per interrupt */
 #define HOG_BYTES_MAX (64u << 20) /* far beyond a host's last-level cache */
-#define HOG_BYTES_MIN (64u << 10) /* still beyond an MCU's cache */
+#define HOG_BYTES_MIN (16u << 10) /* what an ESP32 has left beside the suite; beyond an MCU's cache */
 #define LOAD_PRIORITY 2
 
 /* ---- loads ---------------------------------------------------------------- */
@@ -60,7 +60,8 @@ static void memory_hog(void *arg)
 {
     load_t *ld = arg;
     int64_t c0 = bench_thread_cpu_ns();
-    const size_t words = ld->hog_bytes / sizeof(uint64_t), chunk = 8192; /* 64 KiB */
+    /* Chunks of 64 KiB, or the whole buffer when smaller (both powers of two). */
+    const size_t words = ld->hog_bytes / sizeof(uint64_t), chunk = words < 8192 ? words : 8192;
     uint64_t lines = 0;
     size_t i = 0;
     while (!atomic_load_explicit(&ld->stop, memory_order_relaxed)) {
@@ -201,6 +202,13 @@ static int run_interference(bench_run_t *run)
     while (loads && !buf && hog_bytes >= HOG_BYTES_MIN)
         if (!(buf = malloc(hog_bytes)))
             hog_bytes /= 2;
+    /* Where the heap set the size, take half of it: the samples and tasks
+     * of the rounds need the rest. */
+    if (buf && hog_bytes < HOG_BYTES_MAX && hog_bytes / 2 >= HOG_BYTES_MIN) {
+        free(buf);
+        hog_bytes /= 2;
+        buf = malloc(hog_bytes);
+    }
     if (!loads || !buf) {
         free(loads);
         free(buf);
@@ -208,7 +216,8 @@ static int run_interference(bench_run_t *run)
     }
     memset(buf, 1, hog_bytes);  /* fault every page in before measuring */
     if (hog_bytes < HOG_BYTES_MAX)
-        bench_note(run, "memory-hog buffer %zu KiB (the largest of 64 MiB, 32 MiB, ... that could be allocated)",
+        bench_note(run, "memory-hog buffer %zu KiB (half the largest of 64 MiB, 32 MiB, ... that could be allocated, "
+                        "down to 16 KiB: the rounds need the rest)",
                    hog_bytes >> 10);
     /* The irq storm needs an interrupt source on the producer's core; a
      * target whose sources serve fewer cores runs the other loads. */
@@ -245,6 +254,16 @@ static int run_interference(bench_run_t *run)
     };
 
     size_t rounds = bench_quick(run) ? 2 : 4;
+    /* Every case's samples are pooled until the end: on a target whose
+     * heap says how much is free (an ESP32 beside the suite's rows), they
+     * take at most half of it, the rest left to the tasks and the rounds'
+     * buffers (two of a round's share each). */
+    size_t cap = SIZE_MAX;
+    bench_memory_t mem;
+    bench_target_memory(&mem);
+    if (mem.kind == BENCH_MEMORY_HEAP_FREE && mem.now_bytes > 0)
+        cap = (size_t)mem.now_bytes / 2 / (MECHS * PROFILES + 2) / sizeof(int64_t);
+    bool capped = false;
     handoff_case_t cases[MECHS * PROFILES] = {{0}};
     int case_of[MECHS][PROFILES]; /* index in cases, -1 for a load not run */
     size_t ncases = 0;
@@ -265,6 +284,10 @@ static int run_interference(bench_run_t *run)
             c->ops = (handoff_ops_t){.send = rest_send, .recv = rest_recv, .bind = rest_bind,
                                      .before_send = rest_before_send, .obj = &inner[m]};
             c->cfg = handoff_default(run, 10000, 1000);
+            if (c->cfg.samples > cap) {
+                c->cfg.samples = cap;
+                capped = true;
+            }
             /* The producer's own wake-up (>= several us) already separates
              * the consumer's return to its receive from the next send, so a
              * shorter gap than the default keeps the run within budget. */
@@ -275,6 +298,16 @@ static int run_interference(bench_run_t *run)
             c->stop = load_stop;
             c->ctx = ld;
         }
+    }
+    if (capped)
+        bench_note(run, "samples: %zu per case, what half of the free heap (%lld KiB) holds for %zu cases", cap,
+                   (long long)(mem.now_bytes >> 10), ncases);
+    if (cap < 100) {
+        rtipc_sem_delete(back);
+        rtipc_queue_delete(q);
+        free(loads);
+        free(buf);
+        return bench_fail(run, "out of memory (%zu samples per case fit in half the free heap)", cap);
     }
     bench_progress(run, 0.0);
     if (handoff_measure_rounds(run, cases, ncases, rounds, 0.0, 1.0,
@@ -357,13 +390,14 @@ const bench_experiment_t exp_interference = {
         "  above all tasks. cpu-hog: a priority-2 task computing in a loop. memory-hog: a\n"
         "  priority-2 task reading and writing back one word of every 64-byte line of a 64 MiB\n"
         "  buffer, over and over (far beyond the last-level cache; on a target with less memory\n"
-        "  the largest power-of-two size down to 64 KiB, named in a note).\n"
+        "  half the largest power-of-two size that fits, down to 16 KiB, named in a note).\n"
         "  Where the target has no interrupt source on core 1 the irq-storm rows are missing.\n"
         "Notes: p50, p99.9 and max of each profile as a ratio to idle (p99 or p90 instead of\n"
         "  p99.9 when there are too few samples for it, as in --quick); the interrupt rate\n"
         "  achieved, the hogs' share of core 1 (their thread CPU time / wall time of the rounds)\n"
         "  and the memory hog's line traffic (lines read and written back x 64 B per second).\n"
-        "Cases run interleaved in rounds (4, quick: 2), samples pooled.\n"
+        "Cases run interleaved in rounds (4, quick: 2), samples pooled; on a target whose heap\n"
+        "  reports its free size, every case's samples fit in half of it (a note gives the count).\n"
         "On a machine so loaded that the next round would overrun the experiment's time budget,\n"
         "  no further round starts and a note says so (not with --samples).\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",

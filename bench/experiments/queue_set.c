@@ -13,7 +13,13 @@
 
 #define QS_SOURCES 3
 #define QS_LEN 10
+#ifdef ESP_PLATFORM
+/* An ESP32's heap holds the whole run's rows as well: three 16 KiB stacks
+ * do not fit beside them (a typical ESP-IDF task asks for 2-4 KiB). */
+#define QS_STACK_REQUEST 4096
+#else
 #define QS_STACK_REQUEST 16384          /* asked for every consumer task */
+#endif
 #define QS_SENTINEL UINT32_MAX          /* one per queue at the end: consumers stop */
 #define QS_STALL_NS 2000000000LL        /* a message not received by then is lost */
 
@@ -313,7 +319,7 @@ static int run_queue_set(bench_run_t *run)
     for (int d = 0; d < 2; d++) {
         bench_result_t *r = bench_add_value(run, mech[d], shape, BENCH_METRIC_MEMORY, "B", (double)(obj[d] + stk[d]));
         if (r)
-            snprintf(r->note, sizeof r->note, "objects %lu + %d stack(s) %lu; task descriptors not counted",
+            bench_row_note(run, r, "objects %lu + %d stack(s) %lu; task descriptors not counted",
                      (unsigned long)obj[d], tasks[d], (unsigned long)stk[d]);
         bench_add_value(run, mech[d], shape, BENCH_METRIC_OBJECTS, "B", (double)obj[d]);
         bench_add_value(run, mech[d], shape, "stacks", "B", (double)stk[d]);
