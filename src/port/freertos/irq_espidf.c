@@ -2,7 +2,8 @@
  *
  * Core c's vector is that CPU's internal software interrupt 0 (CPU
  * interrupt 7, level 1), allocated on core c with esp_intr_alloc
- * (ETS_INTERNAL_SW0_INTR_SOURCE) from core c's IPC task, so it takes no
+ * (ETS_INTERNAL_SW0_INTR_SOURCE) from core c's IPC task (by the caller on
+ * a unicore build, which has no IPC task), so it takes no
  * peripheral, no interrupt-matrix source and no GPIO. A CPU can raise only
  * its own software interrupts (INTSET): core c pends its own vector
  * directly; the other core asks core c to, through ESP-IDF's IPC ISR
@@ -32,8 +33,8 @@
 
 #include "esp_freertos_hooks.h"
 #include "esp_intr_alloc.h"
-#include "esp_ipc.h"
 #if configNUMBER_OF_CORES > 1
+#include "esp_ipc.h"
 #include "esp_ipc_isr.h"
 #endif
 #include "xtensa/hal.h"
@@ -84,6 +85,7 @@ static void init_here(void *arg)
 int rtipc__fr_irq_hw_init(unsigned core)
 {
     int rc = RTIPC_ESYSTEM;
+#if configNUMBER_OF_CORES > 1
     if (xTaskGetSchedulerState() == taskSCHEDULER_RUNNING) {
         /* Core c's IPC task runs every allocation for core c: one at a time. */
         if (esp_ipc_call_blocking(core, init_here, &rc) != ESP_OK)
@@ -93,6 +95,14 @@ int rtipc__fr_irq_hw_init(unsigned core)
     } else {
         return RTIPC_ESYSTEM; /* another core's IPC task needs the scheduler */
     }
+#else
+    /* One core, the caller's (a unicore build has no IPC task): two
+     * creates at once must not both allocate. */
+    (void)core;
+    vTaskSuspendAll();
+    init_here(&rc);
+    (void)xTaskResumeAll();
+#endif
     if (rc != RTIPC_OK)
         return rc;
     if (!atomic_exchange(&tick_hooked, true) &&
