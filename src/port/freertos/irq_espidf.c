@@ -84,6 +84,9 @@ static void init_here(void *arg)
 
 int rtipc__fr_irq_hw_init(unsigned core)
 {
+    /* Made ready by an earlier source of this core: no IPC round trip. */
+    if (vector_handle[core] != NULL && atomic_load(&tick_hooked))
+        return RTIPC_OK;
     int rc = RTIPC_ESYSTEM;
 #if configNUMBER_OF_CORES > 1
     if (xTaskGetSchedulerState() == taskSCHEDULER_RUNNING) {
