@@ -96,16 +96,23 @@ static int attempt(rtipc_op_t *op)
     spsc_op_t *o = (spsc_op_t *)op;
     struct rtipc__spsc *r = o->r;
     unsigned me = o->side, peer = 1 - o->side;
-    if (!o->abandoned) {
+    /* A side woken by its peer finds the ring ready without announcing
+     * itself: the flag and the fence are only owed before a park. On an
+     * asymmetric ring that fence is the process-wide barrier, which would
+     * otherwise delay every woken receive by a barrier taken while its
+     * peer runs (11 us on the development machine). */
+    bool peer_sleeping;
+    uint32_t moved = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_put(r, o->in, 1, &peer_sleeping)
+                                                : rtipc__spsc_get(r, o->out, 1, &peer_sleeping);
+    if (moved == 0 && !o->abandoned) {
         atomic_store_explicit(&r->sleeping[me], 1, memory_order_relaxed);
         /* F3 (consumer) / F4 (producer): pairs with F1 / F2 in spsc.c;
          * orders the flag store before the ring's index load: a full fence,
          * or the process-wide barrier of an asymmetric ring. */
         rtipc__spsc_park_fence(r);
+        moved = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_put(r, o->in, 1, &peer_sleeping)
+                                           : rtipc__spsc_get(r, o->out, 1, &peer_sleeping);
     }
-    bool peer_sleeping;
-    uint32_t moved = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_put(r, o->in, 1, &peer_sleeping)
-                                                : rtipc__spsc_get(r, o->out, 1, &peer_sleeping);
     if (moved == 0)
         return RTIPC_EWOULDBLOCK;
     clear_sleeping(r, me);
