@@ -72,8 +72,29 @@ static int queue_pairs(void *obj, uint32_t seq, int n)
     return 0;
 }
 
-static int queue_push_each(void *o, const uint32_t *it, int n) { return bench_mech_push_each_blocking(bench_rtipc_queue_send, o, it, n); }
-static int queue_pop_each(void *o, uint32_t *it, int n) { (void)n; return bench_mech_pop_one_blocking(bench_rtipc_queue_recv, o, it); }
+/* The per-item stream, in the loop shape of its peer moodycamel-blocking-cq
+ * (queue_peers_cxx.cpp): the producer tries (the harness spins while the
+ * queue is full), the consumer waits for one item, then takes what is there
+ * without waiting, one call per item. */
+static int queue_push_each(void *o, const uint32_t *it, int n)
+{
+    int k = 0;
+    while (k < n && rtipc_queue_send(o, &it[k], RTIPC_NO_WAIT) == 0)
+        k++;
+    return k;
+}
+static int queue_pop_each(void *o, uint32_t *it, int n)
+{
+    if (n <= 0)
+        return 0;
+    int rc = rtipc_queue_receive(o, &it[0], RTIPC_FOREVER);
+    if (rc != 0)
+        return rc;
+    int k = 1;
+    while (k < n && rtipc_queue_receive(o, &it[k], RTIPC_NO_WAIT) == 0)
+        k++;
+    return k;
+}
 
 const bench_mech_t bench_mech_rtipc_queue = {
     .name = BENCH_MECH_RTIPC_QUEUE,
