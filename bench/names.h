@@ -89,6 +89,9 @@
 #define BENCH_MECH_URCU_WFCQ "urcu-wfcq"                            /* userspace RCU's cds_wfcq */
 /* Not a mechanism: peers' call-cost floor of a call that locks (four CAS). */
 #define BENCH_MECH_CAS_FLOOR "cas-floor"
+/* Not a library: the least an SPSC ring does per item with a symmetric
+ * parking handshake (a fence and a flag load per push and pop; lockfree.c). */
+#define BENCH_MECH_SPSC_FENCE_FLOOR "spsc-fence-floor"
 
 /* queue-set's two designs. */
 #define BENCH_MECH_QUEUE_SET "queue-set"  /* one consumer on a queue set */

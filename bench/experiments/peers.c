@@ -57,6 +57,7 @@ static const char *const measured[] = {
     BENCH_MECH_RTIPC_SPSC,
     BENCH_MECH_RTIPC_SPSC_ASYM,
     BENCH_MECH_RTIPC_MAILBOX,
+    BENCH_MECH_SPSC_FENCE_FLOOR, /* call-cost and throughput only */
 };
 #define N_MEASURED (sizeof measured / sizeof measured[0])
 
@@ -70,6 +71,7 @@ static const struct {
     {BENCH_MECH_RTIPC_SPSC, false},
     {BENCH_MECH_RTIPC_SPSC_ASYM, true},
     {BENCH_MECH_RTIPC_SPSC_ASYM, false},
+    {BENCH_MECH_SPSC_FENCE_FLOOR, false},
     {BENCH_MECH_BOOST_SPSC, true},
     {BENCH_MECH_BOOST_SPSC, false},
     {BENCH_MECH_CK_RING, false},
@@ -230,8 +232,15 @@ out:
 
 /* --------------------------------------------------------- throughput */
 
-static int stream(bench_run_t *run, const bench_mech_t *m, bool bulk, double dur, double rest)
+/* One window of stream i in round r; its result in tp[i][r]. A mechanism
+ * not built here leaves it unmeasured. */
+#define TP_ROUNDS_MAX 3
+static throughput_result_t tp[N_STREAMS][TP_ROUNDS_MAX];
+
+static int stream(bench_run_t *run, size_t i, size_t r, double dur, double rest)
 {
+    const bench_mech_t *m = bench_mech_find(streams[i].mechanism);
+    bool bulk = streams[i].bulk;
     void *obj;
     int rc = make(run, m, &obj);
     if (rc == 1)
@@ -244,11 +253,55 @@ static int stream(bench_run_t *run, const bench_mech_t *m, bool bulk, double dur
                             .push_marker = m->push_marker,
                             .kick = m->kick,
                             .obj = obj};
-    const char *variant = bulk ? BENCH_VARIANT_BULK_64 : m->pop_count ? COUNTER_VARIANT : BENCH_VARIANT_PER_ITEM;
     throughput_cfg_t cfg = {.duration_s = dur, .rest_s = rest};
-    rc = throughput_measure(run, m->name, variant, &ops, &cfg);
+    rc = throughput_run(run, &ops, &cfg, &tp[i][r]);
     m->destroy(obj);
+    if (rc != 0)
+        bench_fail_prefix(run, "%s %s: ", m->name, BENCH_METRIC_THROUGHPUT);
     return rc;
+}
+
+static int by_rate(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Stream i's row: the median of its measured rounds (the middle one, or
+ * the lower middle of an even count), its note every round's rate. */
+static int stream_row(bench_run_t *run, size_t i, size_t rounds, double dur)
+{
+    const bench_mech_t *m = bench_mech_find(streams[i].mechanism);
+    const char *variant = streams[i].bulk ? BENCH_VARIANT_BULK_64 : m->pop_count ? COUNTER_VARIANT : BENCH_VARIANT_PER_ITEM;
+    double rates[TP_ROUNDS_MAX];
+    size_t n = 0;
+    uint64_t items = 0, sent = 0;
+    for (size_t r = 0; r < rounds; r++)
+        if (tp[i][r].measured) {
+            rates[n++] = tp[i][r].rate;
+            items += tp[i][r].items;
+            sent += tp[i][r].sent;
+        }
+    if (n == 0) {
+        if (tp[i][0].sent || tp[i][0].window_s > 0)
+            bench_note(run, "%s %s: no throughput row: the consumer ran through none of its %zu windows of %.0f ms "
+                       "(another program held its core)", m->name, variant, rounds, dur * 1e3);
+        return 0;
+    }
+    char each[96] = "";
+    for (size_t r = 0, used = 0; r < rounds && used < sizeof each; r++) {
+        char one[24] = "-";  /* a window the consumer did not run through */
+        if (tp[i][r].measured)
+            snprintf(one, sizeof one, "%.1f", tp[i][r].rate * 1e-6);
+        used += (size_t)snprintf(each + used, sizeof each - used, "%s%s", r ? ", " : "", one);
+    }
+    qsort(rates, n, sizeof rates[0], by_rate);
+    bench_result_t *row = bench_add_value(run, m->name, variant, BENCH_METRIC_THROUGHPUT, "items/s", rates[(n - 1) / 2]);
+    if (row)
+        bench_row_note(run, row, "%s%zu window%s of %.0f ms (M items/s: %s); %llu items counted, %llu sent = received",
+                       n > 1 ? "median of " : "", n, n > 1 ? "s" : "", dur * 1e3, each, (unsigned long long)items,
+                       (unsigned long long)sent);
+    return row ? 0 : -1;
 }
 
 /* ---------------------------------------------------------- call-cost */
@@ -481,15 +534,25 @@ static int run_peers(bench_run_t *run)
                            bench_quick(run) ? 1 : 2, 0.45, 0.55);
     }
 
-    double dur = bench_duration(run, 0.4, 0.04);
+    /* Throughput in rounds, each stream once per round (the order reversed
+     * every other round), a window of dur each: one window of a pair of
+     * tasks settles into a regime (the ring mostly full, or mostly empty)
+     * that moves its rate several-fold from one run to the next, so the row
+     * is the median of the rounds. */
+    size_t rounds = bench_quick(run) ? 1 : TP_ROUNDS_MAX;
+    double dur = bench_duration(run, 0.4, 0.04) / (double)rounds;
     double rest = bench_quick(run) ? 0.01 : 0.15;
     if (dur > 0.7)
         bench_note(run, "throughput phases of %.2f s keep both cores busy past the kernel's real-time budget "
                    "(95%% of a second): they may include throttling stalls", dur);
-    for (size_t i = 0; i < N_STREAMS && rc == 0; i++) {
-        rc = stream(run, bench_mech_find(streams[i].mechanism), streams[i].bulk, dur, rest);
-        bench_progress(run, 0.55 + 0.3 * (double)(i + 1) / N_STREAMS);
-    }
+    memset(tp, 0, sizeof tp);
+    for (size_t r = 0; r < rounds && rc == 0; r++)
+        for (size_t k = 0; k < N_STREAMS && rc == 0; k++) {
+            rc = stream(run, r % 2 ? N_STREAMS - 1 - k : k, r, dur, rest);
+            bench_progress(run, 0.55 + 0.3 * (double)(r * N_STREAMS + k + 1) / (double)(rounds * N_STREAMS));
+        }
+    for (size_t i = 0; i < N_STREAMS && rc == 0; i++)
+        rc = stream_row(run, i, rounds, dur);
 
     if (rc == 0)
         rc = call_cost(run, 0.85, 0.97);
@@ -578,13 +641,22 @@ const bench_experiment_t exp_peers = {
         "  6000 samples in 2 rounds (quick 1000). Not for the kernel-only peers.\n"
         "throughput (items/s): producer task on core 1 (priority 10) pushes sequence numbers as fast\n"
         "  as the mechanism takes them, consumer task on core 0 (priority 12) takes them and checks\n"
-        "  each. Counted from the consumer's first clock read after a warm-up (20% of the duration,\n"
-        "  at least 10 ms) to its first read bench_duration (0.4 s; quick 0.04 s) later, divided by\n"
-        "  the time between those two reads (the consumer reads its clock every 64 items).\n"
-        "  per-item: one push / pop call per item (blocking calls for the blocking peers; the SPSC\n"
+        "  each. In 3 rounds (quick: 1), every stream once per round, the order reversed every other\n"
+        "  round; a round's window is the duration (0.4 s; quick 0.04 s; --duration) over the\n"
+        "  rounds, counted from the consumer's first clock read after a warm-up (20% of the window,\n"
+        "  at least 10 ms) to its first read a window later, divided by the time between those two\n"
+        "  reads (the consumer reads its clock every 64 items). The row is the median of the\n"
+        "  rounds (the lower middle of an even count), its note every round's rate: one window\n"
+        "  settles into a regime (ring mostly full or mostly empty) that moves it several-fold.\n"
+        "  per-item: one push / pop call per item (blocking calls for the blocking C peers; the SPSC\n"
         "  rings and urcu-wfcq spin on try-push / try-pop; the moodycamel blocking queues' producer\n"
         "  spins on try_enqueue, their consumer waits in its blocking dequeue for one item, then\n"
-        "  takes what is there with try_dequeue; the C++ loops run in C++, one C call per batch).\n"
+        "  takes what is there with try_dequeue; the C++ loops run in C++, one C call per batch;\n"
+        "  rtipc-queue in the same shape: send with RTIPC_NO_WAIT, receive RTIPC_FOREVER for one\n"
+        "  item, then RTIPC_NO_WAIT). spsc-fence-floor: a ring of 1024 slots inlined in the\n"
+        "  benchmark, no library call, whose push and pop each add what a symmetric parking\n"
+        "  handshake needs (a full fence and a load of the peer's sleeping flag, never set): the\n"
+        "  most any ring that parks its peer without a process-wide barrier moves here.\n"
         "  bulk=64: rtipc_spsc_push_bulk/pop_bulk, boost's push(array, n)/pop(array, n) and\n"
         "  moodycamel-blocking-cq's try_enqueue_bulk (all or none) / try_dequeue_bulk, up to 64\n"
         "  items per call (the other libraries have no array call). eventfd (counter): write(1)\n"
@@ -599,13 +671,15 @@ const bench_experiment_t exp_peers = {
         "  (moodycamel's blocking queues: try_enqueue + try_dequeue); others: their send + receive\n"
         "  (never waiting). cas-floor: four compare-and-swaps on a word of the task's own per pair,\n"
         "  nothing else: the two uncontended lock + unlock pairs of an object that locks per call.\n"
+        "  spsc-fence-floor: its push + pop (two fences).\n"
         "target-ratio (x): the targets, each a ratio of two figures of this run (or of a figure and a\n"
         "  fixed limit); the note says the target and whether it holds: rtipc-queue, -sem, -notify,\n"
         "  -spsc handoff-sleeping p50 <= 1.10 x futex; rtipc-notify, -spsc, -mailbox, -queue, -sem\n"
         "  handoff-active p50 <= 2 x spin; rtipc-spsc handoff-active p50 <= moodycamel-blocking-rwq's;\n"
         "  rtipc-spsc throughput >= 1.2 x boost-spsc (bulk vs bulk and per-item vs per-item) and\n"
         "  per-item >= 1.2 x the best SPSC peer of the run (the largest per-item figure of\n"
-        "  boost-spsc, ck-ring, atomic-queue-spsc, moodycamel-rwq present; the note names it);\n"
+        "  boost-spsc, ck-ring, atomic-queue-spsc, moodycamel-rwq present; the note names it; both\n"
+        "  per-item notes also give spsc-fence-floor's figure over the same denominator);\n"
         "  rtipc-queue per-item throughput >= moodycamel-blocking-cq's;\n"
         "  rtipc-queue call-cost p50 <= 0.5 x mutex-condvar; rtipc-notify call-cost p50 <= 25 ns\n"
         "  (both notes also give cas-floor's call-cost over the same denominator: the floor of a\n"

@@ -69,11 +69,11 @@ static const char *const spsc_peers[] = {BENCH_MECH_BOOST_SPSC, BENCH_MECH_CK_RI
      P50(mech, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE),                                        \
      P50(BENCH_MECH_SPIN, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE), 2.0, false,                 \
      "%.3f / %.3f us", 1e-3, NULL}
-#define THROUGHPUT(var)                                                                                      \
+#define THROUGHPUT(var, floor)                                                                               \
     {PEERS, BENCH_MECH_RTIPC_SPSC, "throughput-" var "/" BENCH_MECH_BOOST_SPSC,                              \
      "throughput " var " / " BENCH_MECH_BOOST_SPSC,                                                          \
      VALUE(BENCH_MECH_RTIPC_SPSC, var, BENCH_METRIC_THROUGHPUT),                                             \
-     VALUE(BENCH_MECH_BOOST_SPSC, var, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6, NULL}
+     VALUE(BENCH_MECH_BOOST_SPSC, var, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6, floor}
 
 #define KERNEL(mech, kernel, var, metric)                                                                    \
     {BENCH_EXP_ROUND_TRIP, mech, var "/" kernel, var " p50 / " kernel, P50(mech, var, metric),                \
@@ -94,12 +94,15 @@ static const target_t targets[] = {
      P50(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE),
      P50(BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE), 1.0, false,
      "%.3f / %.3f us", 1e-3, NULL},
-    THROUGHPUT(BENCH_VARIANT_BULK_64),
-    THROUGHPUT(BENCH_VARIANT_PER_ITEM),
+    THROUGHPUT(BENCH_VARIANT_BULK_64, NULL),
+    /* Per item the floor is a ring that pays only the handshake's fence
+     * (spsc-fence-floor, lockfree.c). */
+    THROUGHPUT(BENCH_VARIANT_PER_ITEM, BENCH_MECH_SPSC_FENCE_FLOOR),
     {PEERS, BENCH_MECH_RTIPC_SPSC, "throughput-" BENCH_VARIANT_PER_ITEM "/best-spsc-peer",
      "throughput per-item / best SPSC peer",
      VALUE(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
-     BEST_VALUE(spsc_peers, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6, NULL},
+     BEST_VALUE(spsc_peers, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6,
+     BENCH_MECH_SPSC_FENCE_FLOOR},
     /* The same ring with the asymmetric fence (spsc.h): what it buys, and
      * what its parks cost against the sleeping target. */
     SLEEPING(BENCH_MECH_RTIPC_SPSC_ASYM),

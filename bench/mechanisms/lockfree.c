@@ -191,6 +191,110 @@ const bench_mech_t bench_mech_ck_ring = {
 };
 #endif
 
+/* ---- spsc-fence-floor: the least a ring that can park its peer does per
+ * item without a process-wide barrier. A textbook SPSC ring of 1024 4-byte
+ * slots (each side's index and its cache of the other's on a line of its
+ * own, as in rtipc's ring), inlined here with no handle, no call and no
+ * size switch, whose every push and pop then does what a symmetric parking
+ * handshake needs after publishing (spsc.c, F1/F2): a full fence and a load
+ * of the peer's sleeping flag. Nobody ever parks on it; its figures are the
+ * ceiling of rtipc-spsc's default ring on this machine. ---- */
+
+#define FLOOR_SLOTS 1024u
+
+typedef struct {
+    _Alignas(64) _Atomic uint32_t sleeping[2]; /* never set: only read */
+    _Alignas(64) _Atomic uint32_t tail;        /* producer's line */
+    uint32_t head_cache;
+    _Alignas(64) _Atomic uint32_t head;        /* consumer's line */
+    uint32_t tail_cache;
+    _Alignas(64) uint32_t slot[FLOOR_SLOTS];
+} floor_ring_t;
+
+static int floor_create(size_t depth, void **obj, char *why, size_t n)
+{
+    (void)depth; /* 1024, the depth every bounded peer gets */
+    floor_ring_t *f = bench_mech_alloc(sizeof *f);
+    if (!f)
+        return bench_mech_no_memory(why, n);
+    *obj = f;
+    return 0;
+}
+
+/* The flag load's result must be used, or the compiler drops the load. */
+static inline bool floor_put(floor_ring_t *f, uint32_t v, unsigned *peer)
+{
+    uint32_t t = atomic_load_explicit(&f->tail, memory_order_relaxed);
+    if (t - f->head_cache == FLOOR_SLOTS) {
+        /* Acquire: pairs with the consumer's release of head; the slot it
+         * read is free. */
+        f->head_cache = atomic_load_explicit(&f->head, memory_order_acquire);
+        if (t - f->head_cache == FLOOR_SLOTS)
+            return false;
+    }
+    f->slot[t % FLOOR_SLOTS] = v;
+    /* Release: pairs with the consumer's acquire of tail; publishes the slot. */
+    atomic_store_explicit(&f->tail, t + 1, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst); /* the handshake's store->load fence */
+    *peer |= atomic_load_explicit(&f->sleeping[0], memory_order_relaxed);
+    return true;
+}
+
+static inline bool floor_get(floor_ring_t *f, uint32_t *v, unsigned *peer)
+{
+    uint32_t h = atomic_load_explicit(&f->head, memory_order_relaxed);
+    if (h == f->tail_cache) {
+        /* Acquire: pairs with the producer's release of tail. */
+        f->tail_cache = atomic_load_explicit(&f->tail, memory_order_acquire);
+        if (h == f->tail_cache)
+            return false;
+    }
+    *v = f->slot[h % FLOOR_SLOTS];
+    /* Release: pairs with the producer's acquire of head; the slot is read. */
+    atomic_store_explicit(&f->head, h + 1, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst);
+    *peer |= atomic_load_explicit(&f->sleeping[1], memory_order_relaxed);
+    return true;
+}
+
+static int floor_pairs(void *obj, uint32_t seq, int n)
+{
+    unsigned peer = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t s = BENCH_MECH_MARKER;
+        if (!floor_put(obj, seq + (uint32_t)i, &peer) || !floor_get(obj, &s, &peer) || s != seq + (uint32_t)i)
+            return -1;
+    }
+    return peer ? -1 : 0;
+}
+
+static int floor_push_each(void *obj, const uint32_t *items, int n)
+{
+    unsigned peer = 0;
+    int k = 0;
+    while (k < n && floor_put(obj, items[k], &peer))
+        k++;
+    return peer ? -1 : k;
+}
+
+static int floor_pop_each(void *obj, uint32_t *items, int n)
+{
+    unsigned peer = 0;
+    int k = 0;
+    while (k < n && floor_get(obj, &items[k], &peer))
+        k++;
+    return peer ? -1 : k;
+}
+
+const bench_mech_t bench_mech_spsc_fence_floor = {
+    .name = BENCH_MECH_SPSC_FENCE_FLOOR,
+    .create = floor_create,
+    .destroy = free,
+    .pairs = floor_pairs,
+    .push_each = floor_push_each,
+    .pop_each = floor_pop_each,
+};
+
 /* ---- boost-spsc: boost::lockfree::spsc_queue<uint32_t> (lockfree_cxx.cpp) */
 
 #if defined(HAVE_BOOST_HEADERS)
