@@ -17,7 +17,6 @@ LINUX_ONLY(bench_mech_mutex_condvar, BENCH_MECH_MUTEX_CONDVAR, "pthread mutexes 
 LINUX_ONLY(bench_mech_mutex_condvar_pi, BENCH_MECH_MUTEX_CONDVAR_PI, "priority-inheriting pthread mutexes");
 LINUX_ONLY(bench_mech_mutex_condvar_list, BENCH_MECH_MUTEX_CONDVAR_LIST, "pthread mutexes and condition variables");
 LINUX_ONLY(bench_mech_std_queue_mutex, BENCH_MECH_STD_QUEUE_MUTEX, "C++ std::mutex and std::condition_variable");
-LINUX_ONLY(bench_mech_spsc_fence_floor, BENCH_MECH_SPSC_FENCE_FLOOR, "with the lock-free SPSC libraries (lockfree.c)");
 LINUX_ONLY(bench_mech_ck_ring, BENCH_MECH_CK_RING, "Concurrency Kit");
 LINUX_ONLY(bench_mech_boost_spsc, BENCH_MECH_BOOST_SPSC, "C++ and Boost.Lockfree");
 LINUX_ONLY(bench_mech_atomic_queue_spsc, BENCH_MECH_ATOMIC_QUEUE_SPSC, "C++ and atomic_queue");

@@ -198,7 +198,8 @@ const bench_mech_t bench_mech_ck_ring = {
  * size switch, whose every push and pop then does what a symmetric parking
  * handshake needs after publishing (spsc.c, F1/F2): a full fence and a load
  * of the peer's sleeping flag. Nobody ever parks on it; its figures are the
- * ceiling of rtipc-spsc's default ring on this machine. ---- */
+ * ceiling of rtipc-spsc's default ring on this machine. Not in the table
+ * (it has no handoff: pairs and streams only; mechanisms.h). ---- */
 
 #define FLOOR_SLOTS 1024u
 
@@ -286,13 +287,61 @@ static int floor_pop_each(void *obj, uint32_t *items, int n)
     return peer ? -1 : k;
 }
 
-const bench_mech_t bench_mech_spsc_fence_floor = {
+/* Up to n items in one call: one index store, one fence and one flag load
+ * for all of them, the slots copied in at most two runs (the wrap). */
+static int floor_push_bulk(void *obj, const uint32_t *items, int n)
+{
+    floor_ring_t *f = obj;
+    uint32_t t = atomic_load_explicit(&f->tail, memory_order_relaxed);
+    uint32_t room = FLOOR_SLOTS - (t - f->head_cache);
+    if (room < (uint32_t)n) {
+        /* Acquire: as in floor_put. */
+        f->head_cache = atomic_load_explicit(&f->head, memory_order_acquire);
+        room = FLOOR_SLOTS - (t - f->head_cache);
+    }
+    uint32_t k = room < (uint32_t)n ? room : (uint32_t)n;
+    if (k == 0)
+        return 0;
+    uint32_t first = t % FLOOR_SLOTS, run = FLOOR_SLOTS - first < k ? FLOOR_SLOTS - first : k;
+    memcpy(&f->slot[first], items, run * sizeof items[0]);
+    memcpy(&f->slot[0], items + run, (k - run) * sizeof items[0]);
+    /* Release: as in floor_put, for all k slots. */
+    atomic_store_explicit(&f->tail, t + k, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst);
+    return atomic_load_explicit(&f->sleeping[0], memory_order_relaxed) ? -1 : (int)k;
+}
+
+static int floor_pop_bulk(void *obj, uint32_t *items, int n)
+{
+    floor_ring_t *f = obj;
+    uint32_t h = atomic_load_explicit(&f->head, memory_order_relaxed);
+    uint32_t avail = f->tail_cache - h;
+    if (avail < (uint32_t)n) {
+        /* Acquire: as in floor_get. */
+        f->tail_cache = atomic_load_explicit(&f->tail, memory_order_acquire);
+        avail = f->tail_cache - h;
+    }
+    uint32_t k = avail < (uint32_t)n ? avail : (uint32_t)n;
+    if (k == 0)
+        return 0;
+    uint32_t first = h % FLOOR_SLOTS, run = FLOOR_SLOTS - first < k ? FLOOR_SLOTS - first : k;
+    memcpy(items, &f->slot[first], run * sizeof items[0]);
+    memcpy(items + run, &f->slot[0], (k - run) * sizeof items[0]);
+    /* Release: as in floor_get, for all k slots. */
+    atomic_store_explicit(&f->head, h + k, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst);
+    return atomic_load_explicit(&f->sleeping[1], memory_order_relaxed) ? -1 : (int)k;
+}
+
+const bench_mech_t bench_spsc_fence_floor = {
     .name = BENCH_MECH_SPSC_FENCE_FLOOR,
     .create = floor_create,
     .destroy = free,
     .pairs = floor_pairs,
     .push_each = floor_push_each,
     .pop_each = floor_pop_each,
+    .push_bulk = floor_push_bulk,
+    .pop_bulk = floor_pop_bulk,
 };
 
 /* ---- boost-spsc: boost::lockfree::spsc_queue<uint32_t> (lockfree_cxx.cpp) */

@@ -28,7 +28,6 @@ extern const bench_mech_t bench_mech_mutex_condvar;
 extern const bench_mech_t bench_mech_mutex_condvar_pi;
 extern const bench_mech_t bench_mech_mutex_condvar_list;
 extern const bench_mech_t bench_mech_std_queue_mutex;
-extern const bench_mech_t bench_mech_spsc_fence_floor;
 extern const bench_mech_t bench_mech_ck_ring;
 extern const bench_mech_t bench_mech_boost_spsc;
 extern const bench_mech_t bench_mech_atomic_queue_spsc;
@@ -61,7 +60,6 @@ const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_mutex_condvar_pi,
     &bench_mech_mutex_condvar_list,
     &bench_mech_std_queue_mutex,
-    &bench_mech_spsc_fence_floor,
     &bench_mech_ck_ring,
     &bench_mech_boost_spsc,
     &bench_mech_atomic_queue_spsc,

@@ -130,6 +130,11 @@ typedef struct bench_mech {
 
 /* Every mechanism, in the order of names.h. */
 extern const bench_mech_t *const bench_mechanisms[];
+/* Not in the table: the per-item floor of an SPSC ring that parks its peer
+ * with a symmetric handshake (lockfree.c; Linux only). It has pairs, the
+ * two stream ways and nothing else; peers measures it beside the rings. */
+extern const bench_mech_t bench_spsc_fence_floor;
+
 extern const size_t bench_mechanism_count;
 /* The entry named @p name, or NULL (a name no entry has: a bug). */
 const bench_mech_t *bench_mech_find(const char *name);

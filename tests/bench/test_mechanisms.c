@@ -192,11 +192,57 @@ static void test_every_mechanism_works(void **state)
     }
 }
 
+/* peers' SPSC floor (not in the table): its pairs check out, and each
+ * stream way moves items in order across the end of its 1024 slots, stops
+ * when full and gives nothing when empty. */
+static void test_fence_floor(void **state)
+{
+    (void)state;
+    const bench_mech_t *m = &bench_spsc_fence_floor;
+    assert_string_equal(m->name, BENCH_MECH_SPSC_FENCE_FLOOR);
+    assert_null(m->absent);
+    char why[160] = "";
+    void *obj = NULL;
+    assert_int_equal(m->create(16, &obj, why, sizeof why), 0);
+    assert_int_equal(m->pairs(obj, 7, 100), 0);
+    static uint32_t items[1100], got[1100];
+    uint32_t next = 0, expect = 0;
+    for (int way = 0; way < 2; way++) {
+        int (*push)(void *, const uint32_t *, int) = way ? m->push_bulk : m->push_each;
+        int (*pop)(void *, uint32_t *, int) = way ? m->pop_bulk : m->pop_each;
+        for (int lap = 0; lap < 5; lap++) {
+            for (size_t k = 0; k < 1100; k++)
+                items[k] = next + (uint32_t)k;
+            /* 64 at a time until full: 1024 of the 1100 go in. */
+            int in = 0;
+            for (int k; in < 1100 && (k = push(obj, items + in, in + 64 <= 1100 ? 64 : 1100 - in)) > 0;)
+                in += k;
+            assert_int_equal(in, 1024);
+            next += 1024;
+            int out = 0;
+            for (int k; (k = pop(obj, got + out, 64)) > 0;)
+                out += k;
+            assert_int_equal(out, 1024);
+            for (int k = 0; k < out; k++)
+                assert_int_equal(got[k], expect + (uint32_t)k);
+            expect += 1024;
+            /* Shift the indices so that the next lap wraps mid-call. */
+            uint32_t one = next++;
+            assert_int_equal(push(obj, &one, 1), 1);
+            assert_int_equal(pop(obj, got, 1), 1);
+            assert_int_equal(got[0], one);
+            expect++;
+        }
+    }
+    m->destroy(obj);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_entry_per_name),
         cmocka_unit_test(test_every_mechanism_works),
+        cmocka_unit_test(test_fence_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
