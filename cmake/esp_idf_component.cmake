@@ -40,7 +40,9 @@ endif()
 list(TRANSFORM _rtipc_esp_srcs PREPEND "${_rtipc_root}/")
 idf_component_register(SRCS ${_rtipc_esp_srcs}
                        INCLUDE_DIRS "${_rtipc_root}/include" "${_rtipc_esp_gen}"
-                       REQUIRES freertos esp_ringbuf)
+                       REQUIRES freertos esp_ringbuf
+                       # GPTimer, the interrupt timers' hardware (irq_espidf.c)
+                       PRIV_REQUIRES driver)
 if(NOT CMAKE_BUILD_EARLY_EXPANSION)
     # ESP-IDF's own warnings apply too; rtipc's sources must build clean.
     target_compile_options(${COMPONENT_LIB} PRIVATE -Wall -Wextra -Werror)

@@ -14,7 +14,9 @@
 #   4. the JSON between the console's markers, cut out by `rtipc-bench
 #      capture`, must validate as rtipc-bench/1 with every experiment the
 #      target runs, `rtipc-bench audit` must give
-#      claim 9 a verdict from it (an ESP-IDF SMP kernel), and `rtipc-bench
+#      claim 9 a verdict from it (an ESP-IDF SMP kernel), isr-handoff's
+#      10 kHz interrupt timer (a GPTimer) must fire above twice the tick
+#      rate, and `rtipc-bench
 #      compare` must accept it beside the recorded run
 #      (docs/data/esp32-qemu.json)
 # Without ESP32_TOOLS it is SKIPPED, saying so (exit 0).
@@ -158,6 +160,17 @@ case $v9 in
 holds | does-not-hold) say "  claim 9 on ESP-IDF's SMP kernel (emulated ESP32): $v9" ;;
 *) say "claim 9 got no verdict from the emulated ESP32 ('$v9'; audit in $dir/audit.txt)"; exit 1 ;;
 esac
+# rtipc's interrupt timers run on GPTimers here (irq_espidf.c): isr-handoff's
+# 10 kHz timer must raise its source well above the 1 kHz tick, which a
+# timer that followed the tick, or lost its alarms, could not.
+rate=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print(max([int(r["value"]) for r in d["results"] if r.get("experiment") == "isr-handoff"
+           and r.get("metric") == "offered" and r.get("variant", "").endswith("depth=100")] or [0]))' "$json") ||
+    { say "cannot read isr-handoff's rows from $json"; exit 1; }
+[ "$rate" -gt 2000 ] ||
+    { say "isr-handoff's timer raised its source $rate times/s (10000 asked, 1000 Hz tick): hardware timers not in use"; exit 1; }
+say "  isr-handoff's 10 kHz hardware timer: $rate interrupts/s at depth 100"
 # compare exits 0 (nothing regressed) or 1 (something did: a quick run beside
 # a full one, on an emulator); 2 means it refused a file.
 if [ -f docs/data/esp32-qemu.json ]; then

@@ -610,12 +610,13 @@ typedef struct {
 
 static void probe_isr(void *arg) { (void)arg; }
 
-/* FreeRTOS checks rtipc's interrupt timers in its tick hook
- * (src/port/freertos/irq.c): they fire at most at the tick rate, and the
- * claim is about interrupts that arrive faster. There the driver on core 1
- * raises the interrupt every timer period itself (the interrupted task
- * would release the woken consumer by its own rtipc_irq_trigger call). */
-static bool timers_follow_tick(void) { return strcmp(bench_target_name(), "freertos") == 0; }
+/* Where rtipc's interrupt timer of @p irq follows the tick (FreeRTOS
+ * without a hardware timer for it: src/port/freertos/irq.c), it fires at
+ * most at the tick rate, and the claim is about interrupts that arrive
+ * faster. There the driver on core 1 raises the interrupt every timer
+ * period itself (the interrupted task would release the woken consumer by
+ * its own rtipc_irq_trigger call). */
+static bool timers_follow_tick(const rtipc_irq_t *irq) { return !bench_target_irq_timer_between_ticks(irq); }
 
 /* One throughput phase, its rows named @p variant. */
 static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *variant, double duration_s,
@@ -659,7 +660,7 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *va
         st->busy.source = st->irq;
         st->busy.source_period = st->period_ns;
     } else {
-        st->driver_raises = timers_follow_tick();
+        st->driver_raises = timers_follow_tick(st->irq);
     }
     bench_trace_row_begin(run, BENCH_MECH_RTIPC_QUEUE, variant, 0, UINT32_MAX);  /* the first N interrupts */
     r = run_tasks(run, 0, &st->f, &st->busy, tp_consumer, tp_driver, st);

@@ -24,6 +24,7 @@
 #endif
 
 #include "../harness/env.h"
+#include "rtipc/port_freertos.h"
 #include "rtipc/rtipc.h"
 #include "target.h"
 
@@ -43,6 +44,8 @@ extern size_t xPortGetFreeHeapSize(void) __attribute__((weak));
 extern size_t xPortGetMinimumEverFreeHeapSize(void) __attribute__((weak));
 
 const char *bench_target_name(void) { return "freertos"; }
+
+bool bench_target_irq_timer_between_ticks(const rtipc_irq_t *irq) { return rtipc_freertos_irq_timer_hw(irq) == 1; }
 
 int bench_target_core_count(void) { return rtipc_core_count(); }
 

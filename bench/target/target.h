@@ -221,6 +221,12 @@ int bench_target_irq_trigger(rtipc_irq_t *irq);
 /* Delete @p irq; waits for a running handler to return. */
 int bench_target_irq_delete(rtipc_irq_t *irq);
 
+/* Whether @p irq's timer (rtipc_irq_timer_start) can expire between ticks:
+ * on Linux always; on FreeRTOS only a source with a hardware timer of its
+ * own (rtipc_freertos_irq_timer_hw: ESP-IDF's GPTimers), the others follow
+ * the tick; never on bare metal (no timer). Context: any. */
+bool bench_target_irq_timer_between_ticks(const rtipc_irq_t *irq);
+
 /* rtipc_cycles() in ns since its first reading (rtipc_targets.c): the clock
  * of the targets whose timestamps are rtipc's cycle counter. */
 int64_t bench_rtipc_cycles_ns(void);

@@ -49,7 +49,12 @@
  * Timers are checked in the kernel's tick (rtipc_freertos_tick_hook, one
  * tick of resolution; on SMP the tick core's tick): a source of the tick's
  * core runs in the tick interrupt, a source of another core in that core's
- * vector, pended by the tick. The SMP kernel's deviation when a handler does
+ * vector, pended by the tick. On ESP-IDF a source instead takes a GPTimer of
+ * its own at rtipc_irq_create while one is free (four on an ESP32; none
+ * with menuconfig's RTIPC_IRQ_TIMER_TICK_ONLY): its alarm interrupt, on the
+ * source's core, raises the source as rtipc_irq_trigger does, between
+ * ticks, at 25 ns resolution; rtipc_freertos_irq_timer_hw (port_freertos.h)
+ * tells which a source has. The SMP kernel's deviation when a handler does
  * not ask for the yield is in docs/rv32-virt.md.
  */
 #ifndef RTIPC_IRQ_H

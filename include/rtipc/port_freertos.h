@@ -1,6 +1,6 @@
 /**
  * @file port_freertos.h
- * @brief FreeRTOS port only: marking interrupt context for rtipc, and its tick hook.
+ * @brief FreeRTOS port only: marking interrupt context for rtipc, its tick hook and vector.
  *
  * FreeRTOS has no portable "am I in an interrupt?" call. rtipc treats the
  * caller as a handler when the application's rtipcCONFIG_IN_INTERRUPT() hook
@@ -10,6 +10,8 @@
  */
 #ifndef RTIPC_PORT_FREERTOS_H
 #define RTIPC_PORT_FREERTOS_H
+
+#include "rtipc/irq.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +48,18 @@ void rtipc_freertos_tick_hook(void);
  * Not defined with the other backends.
  */
 void rtipc_freertos_irq_vector(void);
+
+/**
+ * Whether @p irq's timer (rtipc_irq_timer_start) runs on a hardware timer of
+ * its own, so that it expires between ticks: on ESP-IDF each source takes a
+ * GPTimer at rtipc_irq_create while one is free (unless menuconfig's
+ * RTIPC_IRQ_TIMER_TICK_ONLY is set); every other source, on every other
+ * target, follows the tick (one tick of resolution).
+ * Context: any. Never blocks.
+ * @retval 1 a hardware timer. @retval 0 the tick.
+ * @retval RTIPC_EINVAL not a live interrupt source.
+ */
+int rtipc_freertos_irq_timer_hw(const rtipc_irq_t *irq);
 
 #ifdef __cplusplus
 }

@@ -923,6 +923,9 @@ static void check_irq(void)
     CHECK(p.runs == 1 && rtipc_irq_count(irq) == 1);
     CHECK(p.in_isr == 1 && p.core == 0);
     CHECK(!rtipc_in_interrupt() && rtipc_irq_core() == -1);
+    /* Only ESP-IDF's backend gives a source a hardware timer. */
+    CHECK_RC(rtipc_freertos_irq_timer_hw(irq), 0);
+    CHECK_RC(rtipc_freertos_irq_timer_hw(NULL), RTIPC_EINVAL);
     /* Masked by a critical section: pending until it ends. */
     taskENTER_CRITICAL();
     int rc = rtipc_irq_trigger(irq);
@@ -974,6 +977,7 @@ static void check_irq(void)
     CHECK_RC(rtipc_irq_trigger(irq), RTIPC_EINVAL);
     CHECK(rtipc_irq_count(irq) == RTIPC_EINVAL);
     CHECK_RC(rtipc_irq_timer_stop(irq), RTIPC_EINVAL);
+    CHECK_RC(rtipc_freertos_irq_timer_hw(irq), RTIPC_EINVAL);
 }
 
 /* ---- ring buffers (the port's own; the contract is the conformance suite's) ---- */

@@ -14,7 +14,9 @@
  *   handler (one for all of that core's sources, like a shared software
  *   interrupt line) runs every pending handler of that core, in list order,
  *   until none is pending. A core's vector never runs another core's source.
- * - Timers: checked in the kernel's tick interrupt, by
+ * - Timers: a source the backend gave a hardware timer (ESP-IDF: a GPTimer)
+ *   is raised by that timer's alarm, as rtipc_irq_trigger raises it. Every
+ *   other source's timer is checked in the kernel's tick interrupt, by
  *   rtipc_freertos_tick_hook() called from the application's
  *   vApplicationTickHook (on SMP kernels the tick core's, configTICK_CORE);
  *   an expired source of the tick's core runs right there, in the tick's
@@ -47,6 +49,7 @@ struct rtipc__fr_irq {
     int64_t next_ns;        /* next expiry (rtipc_time_ns clock) */
     int64_t period_ns;      /* 0: one-shot */
     volatile int64_t count; /* handler runs */
+    struct rtipc__fr_irq_hw_timer *hw_timer; /* NULL: the timer follows the tick */
 };
 
 static struct rtipc__fr_irq *sources; /* changed in critical sections only */
@@ -232,6 +235,9 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
     uintptr_t h = rtipc__handle_open_or_free(irq, RTIPC__H_IRQ, _Alignof(struct rtipc__fr_irq));
     if (h == 0)
         return RTIPC_ENOMEM;
+    /* Before it is listed, so no timer call sees it half made; its alarm
+     * raises the source through the handle, which a delete closes first. */
+    irq->hw_timer = rtipc__fr_irq_hw_timer_new((unsigned)core, (rtipc_irq_t *)h);
     RTIPC__FR_TASK_CRIT_ENTER();
     irq->next = sources;
     sources = irq;
@@ -261,6 +267,8 @@ int rtipc_irq_delete(rtipc_irq_t *handle)
     RTIPC__FR_TASK_CRIT_EXIT();
     if (!found)
         return RTIPC_EINVAL; /* another delete took it out first */
+    if (irq->hw_timer)
+        rtipc__fr_irq_hw_timer_delete(irq->hw_timer, irq->core);
     /* On one core a task never runs while a handler is being called; on
      * several, wait for another core's vector to leave it. */
     while (irq->running)
@@ -290,6 +298,8 @@ int rtipc_irq_timer_start(rtipc_irq_t *handle, int64_t delay_ns, int64_t period_
 {
     if (delay_ns < 0 || period_ns < 0)
         return RTIPC_EINVAL;
+    if (period_ns == INT64_MAX)
+        period_ns = 0; /* the second expiry would not fit */
     /* rtipc_time_ns() is the tick count: the call is somewhere inside the
      * current tick, so the time origin is taken at its end, and no expiry
      * comes early. */
@@ -299,10 +309,17 @@ int rtipc_irq_timer_start(rtipc_irq_t *handle, int64_t delay_ns, int64_t period_
     rtipc__fr_crit_t c = rtipc__fr_enter();
     struct rtipc__fr_irq *irq = get(handle);
     bool ok = irq != NULL;
-    if (ok) {
+    if (ok && irq->hw_timer) {
+        /* Inside the critical section: a delete cannot free it meanwhile.
+         * Its delay counts from now: the hardware needs no tick origin. */
+        if (delay_ns == INT64_MAX)
+            rtipc__fr_irq_hw_timer_stop(irq->hw_timer); /* never */
+        else
+            rtipc__fr_irq_hw_timer_start(irq->hw_timer, delay_ns, period_ns);
+    } else if (ok) {
         irq->timer_armed = fits;
         irq->next_ns = first;
-        irq->period_ns = period_ns == INT64_MAX ? 0 : period_ns;
+        irq->period_ns = period_ns;
     }
     rtipc__fr_exit(c);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
@@ -313,10 +330,21 @@ int rtipc_irq_timer_stop(rtipc_irq_t *handle)
     rtipc__fr_crit_t c = rtipc__fr_enter();
     struct rtipc__fr_irq *irq = get(handle);
     bool ok = irq != NULL;
-    if (ok)
+    if (ok && irq->hw_timer)
+        rtipc__fr_irq_hw_timer_stop(irq->hw_timer);
+    else if (ok)
         irq->timer_armed = false;
     rtipc__fr_exit(c);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
+}
+
+int rtipc_freertos_irq_timer_hw(const rtipc_irq_t *handle)
+{
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    struct rtipc__fr_irq *irq = get(handle);
+    int r = !irq ? RTIPC_EINVAL : irq->hw_timer ? 1 : 0;
+    rtipc__fr_exit(c);
+    return r;
 }
 
 int64_t rtipc_irq_count(const rtipc_irq_t *handle)

@@ -22,11 +22,20 @@
  *                    rtipc_irq_create reports RTIPC_ENOTSUP.
  *
  * Each core has its own vector. irq.c keeps the sources of each core apart:
- * a core's vector runs only the sources created for that core. */
+ * a core's vector runs only the sources created for that core.
+ *
+ * Timers follow the kernel's tick (rtipc_freertos_tick_hook) unless the
+ * backend gives a source a hardware timer of its own (the rtipc__fr_irq_hw_timer_*
+ * calls below; ESP-IDF: a GPTimer, irq_espidf.c). Every other backend has
+ * none: the inline versions at the end of this file say so. */
 #ifndef RTIPC_PORT_FREERTOS_IRQ_PORT_H
 #define RTIPC_PORT_FREERTOS_IRQ_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rtipc/irq.h"
 
 /* The cores whose vector the backend provides, one bit per core (bit c for
  * core c; 0: none). Constant; any context. */
@@ -54,5 +63,47 @@ void rtipc__fr_irq_hw_pend(unsigned core);
  * (rtipc_irq_yield(true)); the vector then performs it on this core with
  * portYIELD_FROM_ISR. */
 bool rtipc__fr_irq_service(void);
+
+/* A source's hardware timer: an alarm that raises the source
+ * (rtipc_irq_trigger on @p handle) on @p core between ticks. */
+struct rtipc__fr_irq_hw_timer;
+
+#ifdef ESP_PLATFORM
+/* A hardware timer for the source @p handle of @p core (task context, from
+ * rtipc_irq_create after the handle is open; may block), or NULL when the
+ * backend has none free: the source's timer then follows the tick. */
+struct rtipc__fr_irq_hw_timer *rtipc__fr_irq_hw_timer_new(unsigned core, rtipc_irq_t *handle);
+
+/* (Re)start @p t: first alarm after @p delay_ns, then every @p period_ns
+ * (0: once), both below INT64_MAX. Any context; never blocks; calls on one
+ * timer from several contexts at once are serialised. */
+void rtipc__fr_irq_hw_timer_start(struct rtipc__fr_irq_hw_timer *t, int64_t delay_ns, int64_t period_ns);
+
+/* Stop @p t (an alarm already taken completes). Any context; never blocks. */
+void rtipc__fr_irq_hw_timer_stop(struct rtipc__fr_irq_hw_timer *t);
+
+/* Release @p t of @p core (task context; may block). No alarm of it runs
+ * after this returns. */
+void rtipc__fr_irq_hw_timer_delete(struct rtipc__fr_irq_hw_timer *t, unsigned core);
+#else
+static inline struct rtipc__fr_irq_hw_timer *rtipc__fr_irq_hw_timer_new(unsigned core, rtipc_irq_t *handle)
+{
+    (void)core;
+    (void)handle;
+    return NULL;
+}
+static inline void rtipc__fr_irq_hw_timer_start(struct rtipc__fr_irq_hw_timer *t, int64_t delay_ns, int64_t period_ns)
+{
+    (void)t;
+    (void)delay_ns;
+    (void)period_ns;
+}
+static inline void rtipc__fr_irq_hw_timer_stop(struct rtipc__fr_irq_hw_timer *t) { (void)t; }
+static inline void rtipc__fr_irq_hw_timer_delete(struct rtipc__fr_irq_hw_timer *t, unsigned core)
+{
+    (void)t;
+    (void)core;
+}
+#endif
 
 #endif
