@@ -111,6 +111,7 @@
 #define BENCH_VARIANT_SAME_CORE "same-core"
 #define BENCH_VARIANT_EQUAL_PRIORITY "equal-priority"  /* two tasks of one priority on one core */
 #define BENCH_VARIANT_ONE_TASK "one-task"              /* both ends of a call in one task */
+#define BENCH_VARIANT_FROM_ISR "from-isr"              /* the call from an interrupt handler */
 
 /* queue-placement: the queue's memory cached, or evicted before each send. */
 #define BENCH_VARIANT_WARM "warm"
@@ -184,6 +185,8 @@
 #define BENCH_METRIC_ROUND_TRIP "round-trip"
 #define BENCH_METRIC_SEND_RECEIVE "send+receive"  /* a queue's send then receive in one task */
 #define BENCH_METRIC_GIVE_TAKE "give+take"        /* a semaphore's give then take in one task */
+#define BENCH_METRIC_SEND_FROM_ISR "send-from-isr"  /* a queue's send, timed inside a handler */
+#define BENCH_METRIC_GIVE_FROM_ISR "give-from-isr"  /* a semaphore's or notification's give, the same */
 #define BENCH_METRIC_SEND_OVERHEAD "send-overhead"
 #define BENCH_METRIC_STALENESS "staleness"
 #define BENCH_METRIC_TIME_PER_100B "time-per-100B"

@@ -180,6 +180,95 @@ static const bench_result_t *one_task(bench_run_t *run, const bench_mech_t *m, c
     return r;
 }
 
+/* ---- from an interrupt: the send (give) alone, timed inside the handler,
+ * into an object with room whose receiver is the experiment's own task
+ * (it takes the item back after each run, checking its number). ---- */
+
+typedef struct {
+    const bench_mech_t *m;
+    void *obj;
+    uint32_t seq;           /* the number the next run sends */
+    int64_t took;           /* the last run's call, between its two stamps */
+    int rc;                 /* the last run's result */
+    atomic_uint runs;       /* handler runs finished */
+} isr_state_t;
+
+static void isr_send_once(void *arg)
+{
+    isr_state_t *st = arg;
+    bool woken = false; /* the receiver is the task that raised us: nothing to switch to */
+    int64_t t0 = bench_core_now_ns();
+    int rc = st->m->isr_send(st->obj, st->seq, &woken);
+    int64_t t1 = bench_core_now_ns();
+    st->took = t1 - t0;
+    st->rc = rc;
+    /* Release: the task reads took and rc after it sees the count. */
+    atomic_fetch_add_explicit(&st->runs, 1, memory_order_release);
+}
+
+/* One raise of @p irq and its handler's run; false after STALL_NS. */
+static bool raise_and_wait(rtipc_irq_t *irq, isr_state_t *st)
+{
+    unsigned before = atomic_load_explicit(&st->runs, memory_order_relaxed);
+    if (bench_target_irq_trigger(irq) != 0)
+        return false;
+    int64_t give_up = bench_now_ns() + STALL_NS;
+    /* Acquire: pairs with the handler's release of runs. */
+    while (atomic_load_explicit(&st->runs, memory_order_acquire) == before) {
+        if (bench_now_ns() > give_up)
+            return false;
+        bench_cpu_relax();
+    }
+    return true;
+}
+
+static const bench_result_t *from_isr(bench_run_t *run, const bench_mech_t *m, const char *metric, size_t samples)
+{
+    isr_state_t st = {.m = m};
+    if (!m->isr_send || bench_mech_make(run, m, 1, &st.obj) != 0)
+        return NULL;
+    bind_receiver(m, st.obj);
+    rtipc_irq_t *irq = NULL;
+    bench_samples_t s = {0};
+    bench_result_t *r = NULL;
+    int rc = bench_target_irq_create(bench_cpu(run, 0), isr_send_once, &st, &irq);
+    if (rc != 0) {
+        if (rc == RTIPC_ENOTSUP)
+            bench_note(run, "%s %s: no row: no interrupt source on this target", m->name, BENCH_VARIANT_FROM_ISR);
+        else
+            bench_fail(run, "%s: rtipc_irq_create: %s", m->name, rtipc_strerror(rc));
+        goto out;
+    }
+    if (bench_samples_init(&s, samples) != 0) {
+        bench_fail(run, "%s: no memory for %lu samples", m->name, (unsigned long)samples);
+        goto out;
+    }
+    size_t total = bench_warmup_count(run, samples) + samples;
+    for (size_t i = 0; i < total; i++) {
+        st.seq = (uint32_t)i;
+        uint32_t got = UINT32_MAX;
+        if (!raise_and_wait(irq, &st)) {
+            bench_fail(run, "%s: the handler of run %lu did not run", m->name, (unsigned long)i);
+            goto out;
+        }
+        if (st.rc != 0 || m->recv(st.obj, &got) != 0 || got != (uint32_t)i) {
+            bench_fail(run, "%s: send %lu from the handler failed (%d) or came back wrong", m->name,
+                       (unsigned long)i, st.rc);
+            goto out;
+        }
+        if (i >= total - samples)
+            (void)bench_samples_push(&s, st.took);
+    }
+    r = bench_add_dist(run, m->name, BENCH_VARIANT_FROM_ISR, metric, &s);
+    bench_row_core_clocked(run, r);
+out:
+    if (irq)
+        bench_target_irq_delete(irq);
+    bench_samples_free(&s);
+    m->destroy(st.obj);
+    return r;
+}
+
 static void ratio(bench_run_t *run, const char *variant, const bench_result_t *num, const bench_result_t *den)
 {
     double r = bench_p50_ratio(num, den);
@@ -189,11 +278,14 @@ static void ratio(bench_run_t *run, const char *variant, const bench_result_t *n
 
 /* rtipc's mechanism, the kernel's twin, the one-task metric, the ratio rows. */
 static const struct {
-    const char *rtipc, *kernel, *one_task, *ratio, *ratio_one_task;
+    const char *rtipc, *kernel, *one_task, *from_isr, *ratio, *ratio_one_task, *ratio_from_isr;
 } kinds[] = {
-    {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE, BENCH_METRIC_SEND_RECEIVE, "queue", "queue/one-task"},
-    {BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM, BENCH_METRIC_GIVE_TAKE, "sem", "sem/one-task"},
-    {BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY, BENCH_METRIC_GIVE_TAKE, "notify", "notify/one-task"},
+    {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE, BENCH_METRIC_SEND_RECEIVE, BENCH_METRIC_SEND_FROM_ISR, "queue",
+     "queue/one-task", "queue/from-isr"},
+    {BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM, BENCH_METRIC_GIVE_TAKE, BENCH_METRIC_GIVE_FROM_ISR, "sem",
+     "sem/one-task", "sem/from-isr"},
+    {BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY, BENCH_METRIC_GIVE_TAKE, BENCH_METRIC_GIVE_FROM_ISR, "notify",
+     "notify/one-task", "notify/from-isr"},
 };
 
 static int run_round_trip(bench_run_t *run)
@@ -205,8 +297,11 @@ static int run_round_trip(bench_run_t *run)
         const bench_result_t *two_k = bench_failed(run) ? NULL : two_tasks(run, kern, samples);
         const bench_result_t *one_r = bench_failed(run) ? NULL : one_task(run, r, kinds[k].one_task, samples);
         const bench_result_t *one_k = bench_failed(run) ? NULL : one_task(run, kern, kinds[k].one_task, samples);
+        const bench_result_t *isr_r = bench_failed(run) ? NULL : from_isr(run, r, kinds[k].from_isr, samples);
+        const bench_result_t *isr_k = bench_failed(run) ? NULL : from_isr(run, kern, kinds[k].from_isr, samples);
         ratio(run, kinds[k].ratio, two_r, two_k);
         ratio(run, kinds[k].ratio_one_task, one_r, one_k);
+        ratio(run, kinds[k].ratio_from_isr, isr_r, isr_k);
     }
     return bench_failed(run) ? -1 : 0;
 }
@@ -221,6 +316,10 @@ const bench_experiment_t exp_round_trip = {
         "  semaphores and notifications pass it in a word.\n"
         "send+receive, give+take (ns), variant one-task: both calls in one task, nobody waiting (the\n"
         "  notification given to the task itself): the calls' own cost.\n"
+        "send-from-isr, give-from-isr (ns), variant from-isr: the interrupt-safe send (give) alone,\n"
+        "  between two timestamps inside an interrupt handler on core 0 that the experiment's task\n"
+        "  raises (rtipc_irq), into an object with room whose receiver is that task, not waiting;\n"
+        "  the task takes the item back after each run and checks its number.\n"
         "p50-ratio (x), mechanism rtipc/kernel: rtipc's median over the kernel's own call's median in the\n"
         "  same run, where rtipc runs on FreeRTOS (kernel-* rows; missing elsewhere). On the Cortex-M3\n"
         "  under QEMU -icount shift=0 one ns is one instruction.",

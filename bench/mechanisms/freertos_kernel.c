@@ -47,6 +47,21 @@ static int kq_recv(void *obj, uint32_t *seq)
     return xQueueReceive((QueueHandle_t)obj, seq, portMAX_DELAY) == pdPASS ? 0 : BENCH_MECH_EKERNEL;
 }
 
+/* From a handler: pxHigherPriorityTaskWoken -> *woken (set only). */
+static void hp_woken(BaseType_t hp, bool *woken)
+{
+    if (hp != pdFALSE)
+        *woken = true;
+}
+
+static int kq_isr_send(void *obj, uint32_t seq, bool *woken)
+{
+    BaseType_t hp = pdFALSE;
+    BaseType_t ok = xQueueSendFromISR((QueueHandle_t)obj, &seq, &hp);
+    hp_woken(hp, woken);
+    return ok == pdPASS ? 0 : BENCH_MECH_EFULL;
+}
+
 static int kq_pairs(void *obj, uint32_t seq, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -65,6 +80,7 @@ const bench_mech_t bench_mech_kernel_queue = {
     .destroy = kq_destroy,
     .send = kq_send,
     .recv = kq_recv,
+    .isr_send = kq_isr_send,
     .pairs = kq_pairs,
 };
 
@@ -101,6 +117,16 @@ static int ks_send(void *obj, uint32_t seq)
     return xSemaphoreGive(s->sem) == pdPASS ? 0 : BENCH_MECH_EKERNEL;
 }
 
+static int ks_isr_send(void *obj, uint32_t seq, bool *woken)
+{
+    ks_t *s = obj;
+    atomic_store_explicit(&s->seq, seq, memory_order_relaxed);
+    BaseType_t hp = pdFALSE;
+    BaseType_t ok = xSemaphoreGiveFromISR(s->sem, &hp);
+    hp_woken(hp, woken);
+    return ok == pdPASS ? 0 : BENCH_MECH_EKERNEL;
+}
+
 static int ks_recv(void *obj, uint32_t *seq)
 {
     ks_t *s = obj;
@@ -127,6 +153,7 @@ const bench_mech_t bench_mech_kernel_sem = {
     .destroy = ks_destroy,
     .send = ks_send,
     .recv = ks_recv,
+    .isr_send = ks_isr_send,
     .pairs = ks_pairs,
 };
 
@@ -161,6 +188,16 @@ static int kn_send(void *obj, uint32_t seq)
     return xTaskNotifyGive(k->consumer) == pdPASS ? 0 : BENCH_MECH_EKERNEL;
 }
 
+static int kn_isr_send(void *obj, uint32_t seq, bool *woken)
+{
+    kn_t *k = obj;
+    atomic_store_explicit(&k->seq, seq, memory_order_relaxed);
+    BaseType_t hp = pdFALSE;
+    vTaskNotifyGiveFromISR(k->consumer, &hp);
+    hp_woken(hp, woken);
+    return 0;
+}
+
 static int kn_recv(void *obj, uint32_t *seq)
 {
     kn_t *k = obj;
@@ -190,6 +227,7 @@ const bench_mech_t bench_mech_kernel_notify = {
     .destroy = kn_destroy,
     .send = kn_send,
     .recv = kn_recv,
+    .isr_send = kn_isr_send,
     .bind = kn_bind,
     .pairs = kn_pairs,
 };

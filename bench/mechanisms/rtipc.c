@@ -131,6 +131,13 @@ int bench_rtipc_sem_recv(void *obj, uint32_t *seq)
     return rc;
 }
 
+static int sem_isr_send(void *obj, uint32_t seq, bool *woken)
+{
+    bench_rtipc_sem_handoff_t *s = obj;
+    atomic_store_explicit(&s->seq, seq, memory_order_relaxed);
+    return rtipc_sem_give_from_isr(s->sem, woken);
+}
+
 static int sem_create(size_t depth, void **obj, char *why, size_t n)
 {
     (void)depth;
@@ -172,6 +179,7 @@ const bench_mech_t bench_mech_rtipc_sem = {
     .destroy = sem_destroy,
     .send = bench_rtipc_sem_send,
     .recv = bench_rtipc_sem_recv,
+    .isr_send = sem_isr_send,
     .pairs = sem_pairs,
 };
 
@@ -216,6 +224,13 @@ int bench_rtipc_notify_give_recv(void *obj, uint32_t *seq)
     return 0;
 }
 
+static int notify_isr_send(void *obj, uint32_t seq, bool *woken)
+{
+    bench_rtipc_notify_handoff_t *h = obj;
+    atomic_store_explicit(&h->seq, seq, memory_order_relaxed);
+    return rtipc_notify_give_from_isr(h->consumer, 0, woken);
+}
+
 static int notify_create(size_t depth, void **obj, char *why, size_t n)
 {
     (void)depth;
@@ -248,6 +263,7 @@ const bench_mech_t bench_mech_rtipc_notify = {
     .destroy = notify_destroy,
     .send = bench_rtipc_notify_give_send,
     .recv = bench_rtipc_notify_give_recv,
+    .isr_send = notify_isr_send,
     .bind = bench_rtipc_notify_bind,
     .pairs = notify_pairs,
 };

@@ -68,9 +68,18 @@ int rtipc_notify_from_isr(rtipc_task_t *handle, unsigned index, uint32_t arg, rt
     return ok == pdPASS ? RTIPC_OK : RTIPC_EPENDING;
 }
 
-int rtipc_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken)
+int rtipc_notify_give_from_isr(rtipc_task_t *handle, unsigned index, bool *woken)
 {
-    return rtipc_notify_from_isr(task, index, 0, RTIPC_NOTIFY_INCREMENT, NULL, woken);
+    /* rtipc_notify_from_isr with RTIPC_NOTIFY_INCREMENT, through the
+     * kernel's own give from a handler (the same action, nothing to query:
+     * the generic notify's value and previous-value work is skipped). */
+    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    if (!task || !rtipc__notify_index_ok(index))
+        return RTIPC_EINVAL;
+    BaseType_t hp = pdFALSE;
+    vTaskNotifyGiveIndexedFromISR(task->handle, index, &hp); /* an increment always succeeds */
+    rtipc__fr_woken(hp, woken);
+    return RTIPC_OK;
 }
 
 /* The spins' polls: the kernel's own call with no timeout. It takes the
