@@ -232,17 +232,19 @@ out:
 
 /* --------------------------------------------------------- throughput */
 
-/* One window of stream i in round r; its result in tp[i][r]. A mechanism
- * not built here leaves it unmeasured. */
-#define TP_ROUNDS_MAX 3
 /* Stream i's mechanism: one of the table, or the floor, which is not. */
 static const bench_mech_t *stream_mech(size_t i)
 {
     const char *name = streams[i].mechanism;
     return strcmp(name, BENCH_MECH_SPSC_FENCE_FLOOR) == 0 ? &bench_spsc_fence_floor : bench_mech_find(name);
 }
+
+/* Each stream's window of each round (a mechanism not built here leaves
+ * its windows zero: nothing sent, no window). */
+#define TP_ROUNDS_MAX 3
 static throughput_result_t tp[N_STREAMS][TP_ROUNDS_MAX];
 
+/* One window of stream i in round r, into tp[i][r]. */
 static int stream(bench_run_t *run, size_t i, size_t r, double dur, double rest)
 {
     const bench_mech_t *m = stream_mech(i);
@@ -376,6 +378,21 @@ static int cas_pairs(void *obj, uint32_t seq, int n)
 
 static const bench_mech_t cas_floor = {.name = BENCH_MECH_CAS_FLOOR, .pairs = cas_pairs};
 
+/* m's call-cost row, its pairs timed on an object of its own: 0 (also when
+ * m is not built here: make() records it missing), or -1 after bench_fail(). */
+static int cost_of(bench_run_t *run, const bench_mech_t *m, size_t batches, bench_samples_t *s)
+{
+    void *obj;
+    int made = make(run, m, &obj);
+    if (made != 0)
+        return made == 1 ? 0 : -1;
+    int rc = time_pairs(run, m, obj, batches, s);
+    m->destroy(obj);
+    if (rc == 0 && !bench_add_dist(run, m->name, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST, s))
+        rc = -1;
+    return rc;
+}
+
 static int call_cost(bench_run_t *run, double p0, double p1)
 {
     size_t batches = bench_sample_count(run, 200, 40);
@@ -384,19 +401,7 @@ static int call_cost(bench_run_t *run, double p0, double p1)
         return bench_fail(run, "out of memory");
     int rc = 0;
     for (size_t i = 0; i < N_MEASURED && rc == 0; i++) {
-        const bench_mech_t *m = mech(i);
-        void *obj;
-        int made = make(run, m, &obj);
-        if (made == 1)
-            continue;
-        if (made != 0) {
-            rc = -1;
-            break;
-        }
-        rc = time_pairs(run, m, obj, batches, &s);
-        m->destroy(obj);
-        if (rc == 0 && !bench_add_dist(run, m->name, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST, &s))
-            rc = -1;
+        rc = cost_of(run, mech(i), batches, &s);
         bench_progress(run, p0 + (p1 - p0) * (double)(i + 1) / N_MEASURED);
     }
     _Atomic uint32_t word = 0;
@@ -404,16 +409,8 @@ static int call_cost(bench_run_t *run, double p0, double p1)
         rc = time_pairs(run, &cas_floor, (void *)&word, batches, &s);
     if (rc == 0 && !bench_add_dist(run, cas_floor.name, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST, &s))
         rc = -1;
-    const bench_mech_t *ff = &bench_spsc_fence_floor;
-    void *ring = NULL;
-    if (rc == 0 && make(run, ff, &ring) != 0)
-        rc = -1;
-    if (rc == 0) {
-        rc = time_pairs(run, ff, ring, batches, &s);
-        ff->destroy(ring);
-        if (rc == 0 && !bench_add_dist(run, ff->name, BENCH_VARIANT_SAME_THREAD, BENCH_METRIC_CALL_COST, &s))
-            rc = -1;
-    }
+    if (rc == 0)
+        rc = cost_of(run, &bench_spsc_fence_floor, batches, &s);
     bench_samples_free(&s);
     return rc;
 }

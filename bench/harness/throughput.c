@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../names.h"
 #include "rtipc/error.h"
 #include "rtipc/task.h"
 
@@ -302,25 +301,4 @@ int throughput_run(bench_run_t *run, const throughput_ops_t *ops, const throughp
     }
     free(st);
     return result;
-}
-
-int throughput_measure(bench_run_t *run, const char *mechanism, const char *variant, const throughput_ops_t *ops,
-                       const throughput_cfg_t *cfg)
-{
-    throughput_result_t r;
-    if (throughput_run(run, ops, cfg, &r) != 0) {
-        bench_fail_prefix(run, "%s %s: ", mechanism, BENCH_METRIC_THROUGHPUT);
-        return -1;
-    }
-    if (!r.measured) {
-        bench_note(run, "%s %s: no throughput row: the consumer's window spans %.1f ms of %.0f ms (it did not run)",
-                   mechanism, variant, r.window_s * 1e3, cfg->duration_s * 1e3);
-        return 0;
-    }
-    bench_result_t *row = bench_add_value(run, mechanism, variant, BENCH_METRIC_THROUGHPUT, "items/s", r.rate);
-    if (row)
-        bench_row_note(run, row, "%llu items in %.3f s; %llu sent = %llu received",
-                 (unsigned long long)r.items, r.window_s, (unsigned long long)r.sent,
-                 (unsigned long long)r.received);
-    return row ? 0 : -1;
 }

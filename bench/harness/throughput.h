@@ -61,11 +61,4 @@ typedef struct {
 int throughput_run(bench_run_t *run, const throughput_ops_t *ops, const throughput_cfg_t *cfg,
                    throughput_result_t *out);
 
-/* throughput_run and its row: (mechanism, variant, "throughput", items/s)
- * with a note of the counts; a note instead of the row when the consumer
- * did not run through the window (another program held its core). 0, or -1
- * after bench_fail() (the reason prefixed with the mechanism). */
-int throughput_measure(bench_run_t *run, const char *mechanism, const char *variant, const throughput_ops_t *ops,
-                       const throughput_cfg_t *cfg);
-
 #endif
