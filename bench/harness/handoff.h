@@ -26,7 +26,7 @@
 #include "failure.h"
 #include "rtipc/task.h"
 
-typedef struct {
+typedef struct handoff_ops {
     /* Producer: deliver the message numbered @p seq. 0 or a negative rtipc
      * error code (which fails the run). */
     int (*send)(void *obj, uint32_t seq);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/handoff.h"
+#include "../names.h"
 #include "rtipc/error.h"
 
 /* rtipc.c, on every target. */
@@ -35,10 +37,19 @@ extern const bench_mech_t bench_mech_moodycamel_rwq;
 extern const bench_mech_t bench_mech_moodycamel_blocking_rwq;
 extern const bench_mech_t bench_mech_moodycamel_blocking_cq;
 extern const bench_mech_t bench_mech_urcu_wfcq;
-/* freertos_kernel.c on a FreeRTOS target; freertos_kernel_absent.c elsewhere. */
+/* freertos_kernel.c on a FreeRTOS target (the ring buffers on ESP-IDF
+ * only); freertos_kernel_absent.c elsewhere. */
 extern const bench_mech_t bench_mech_kernel_queue;
 extern const bench_mech_t bench_mech_kernel_sem;
 extern const bench_mech_t bench_mech_kernel_notify;
+extern const bench_mech_t bench_mech_kernel_queue_overwrite;
+extern const bench_mech_t bench_mech_kernel_streambuf;
+extern const bench_mech_t bench_mech_kernel_msgbuf;
+extern const bench_mech_t bench_mech_kernel_eventgroup;
+extern const bench_mech_t bench_mech_kernel_mutex_list;
+extern const bench_mech_t bench_mech_espidf_ringbuf_nosplit;
+extern const bench_mech_t bench_mech_espidf_ringbuf_allowsplit;
+extern const bench_mech_t bench_mech_espidf_ringbuf_bytebuf;
 
 const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_rtipc_queue,
@@ -70,6 +81,14 @@ const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_kernel_queue,
     &bench_mech_kernel_sem,
     &bench_mech_kernel_notify,
+    &bench_mech_kernel_queue_overwrite,
+    &bench_mech_kernel_streambuf,
+    &bench_mech_kernel_msgbuf,
+    &bench_mech_kernel_eventgroup,
+    &bench_mech_kernel_mutex_list,
+    &bench_mech_espidf_ringbuf_nosplit,
+    &bench_mech_espidf_ringbuf_allowsplit,
+    &bench_mech_espidf_ringbuf_bytebuf,
 };
 const size_t bench_mechanism_count = sizeof bench_mechanisms / sizeof bench_mechanisms[0];
 
@@ -147,4 +166,33 @@ const char *bench_mech_strerror(int rc, char *buf, size_t n)
         break;
     }
     return buf;
+}
+
+const bench_mech_t *bench_mech_kernel_twin(const char *name)
+{
+    static const struct {
+        const char *rtipc, *kernel;
+    } twins[] = {
+        {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE},
+        {BENCH_MECH_RTIPC_QUEUE_OVERWRITE, BENCH_MECH_KERNEL_QUEUE_OVERWRITE},
+        {BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM},
+        {BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY},
+        {BENCH_MECH_RTIPC_STREAMBUF, BENCH_MECH_KERNEL_STREAMBUF},
+        {BENCH_MECH_RTIPC_MSGBUF, BENCH_MECH_KERNEL_MSGBUF},
+        {BENCH_MECH_RTIPC_EVENTGROUP, BENCH_MECH_KERNEL_EVENTGROUP},
+        {BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, BENCH_MECH_ESPIDF_RINGBUF_NOSPLIT},
+        {BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT, BENCH_MECH_ESPIDF_RINGBUF_ALLOWSPLIT},
+        {BENCH_MECH_RTIPC_RINGBUF_BYTEBUF, BENCH_MECH_ESPIDF_RINGBUF_BYTEBUF},
+    };
+    if (!bench_mech_kernel_built)
+        return NULL;
+    for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++)
+        if (!strcmp(twins[i].rtipc, name))
+            return bench_mech_find(twins[i].kernel);
+    return NULL;
+}
+
+void bench_mech_handoff_ops(const bench_mech_t *m, void *obj, struct handoff_ops *ops)
+{
+    *ops = (handoff_ops_t){.send = m->send, .recv = m->recv, .bind = m->bind, .depth = m->depth, .obj = obj};
 }

@@ -11,7 +11,7 @@
  * condition variables, in C and, through locked_queues_cxx.cpp, C++),
  * lockfree.c (the polled word and the lock-free SPSC libraries, boost's
  * through lockfree_cxx.cpp), freertos_kernel.c (the FreeRTOS kernel's own
- * queue, semaphore and notification, where rtipc runs on FreeRTOS). A target
+ * objects and ESP-IDF's ring buffers, where rtipc runs on FreeRTOS). A target
  * that does not build a family lists its entries from absent.c (or
  * freertos_kernel_absent.c), each saying why, so that an experiment asking
  * for one records it as missing.
@@ -138,6 +138,23 @@ extern const bench_mech_t bench_spsc_fence_floor;
 extern const size_t bench_mechanism_count;
 /* The entry named @p name, or NULL (a name no entry has: a bug). */
 const bench_mech_t *bench_mech_find(const char *name);
+
+/* True where the FreeRTOS kernel's own objects are built (freertos_kernel.c:
+ * rtipc runs on FreeRTOS), false on Linux (freertos_kernel_absent.c). */
+extern const bool bench_mech_kernel_built;
+
+/* The kernel's own object that rtipc's mechanism @p name maps onto, on a
+ * FreeRTOS target: an experiment measures it beside rtipc's under the same
+ * variant (rtipc-queue -> kernel-queue, rtipc-ringbuf-* -> ESP-IDF's ring
+ * buffer, ...). NULL on Linux, and for a mechanism without one. The entry
+ * returned may be absent on this target (ESP-IDF's ring buffer elsewhere):
+ * bench_mech_make records it as missing then. */
+const bench_mech_t *bench_mech_kernel_twin(const char *name);
+
+/* The handoff driver's operations (harness/handoff.h) of @p m's object
+ * @p obj: its send, recv, bind and depth. */
+struct handoff_ops;
+void bench_mech_handoff_ops(const bench_mech_t *m, void *obj, struct handoff_ops *ops);
 
 /* Make an object for an experiment: 0 made; 1 the mechanism is absent or
  * does not exist here, recorded as a missing row (once per experiment);
