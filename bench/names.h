@@ -81,6 +81,24 @@
 #define BENCH_MECH_RTIPC_STREAMBUF "rtipc-streambuf"
 #define BENCH_MECH_RTIPC_MSGBUF "rtipc-msgbuf"
 
+/* Each rtipc mechanism and the kernel's own object it maps onto on a
+ * FreeRTOS target, as X(rtipc, kernel): an experiment there measures the
+ * second beside the first under the same variant and metric, and the claim
+ * audit decides from the kernel's row when a run has it. */
+#define BENCH_KERNEL_TWINS(X)                                                        \
+    X(BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE)                               \
+    X(BENCH_MECH_RTIPC_QUEUE_OVERWRITE, BENCH_MECH_KERNEL_QUEUE_OVERWRITE)           \
+    X(BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM)                                   \
+    X(BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY)                             \
+    X(BENCH_MECH_RTIPC_STREAMBUF, BENCH_MECH_KERNEL_STREAMBUF)                       \
+    X(BENCH_MECH_RTIPC_MSGBUF, BENCH_MECH_KERNEL_MSGBUF)                             \
+    X(BENCH_MECH_RTIPC_EVENTGROUP, BENCH_MECH_KERNEL_EVENTGROUP)                     \
+    X(BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, BENCH_MECH_ESPIDF_RINGBUF_NOSPLIT)           \
+    X(BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT, BENCH_MECH_ESPIDF_RINGBUF_ALLOWSPLIT)     \
+    X(BENCH_MECH_RTIPC_RINGBUF_BYTEBUF, BENCH_MECH_ESPIDF_RINGBUF_BYTEBUF)           \
+    X(BENCH_MECH_QUEUE_SET, BENCH_MECH_KERNEL_QUEUE_SET)                             \
+    X(BENCH_MECH_THREE_TASKS, BENCH_MECH_KERNEL_THREE_TASKS)
+
 /* The peers rtipc is compared with (mechanism-compare, peers; each is one
  * entry of bench/mechanisms/mechanisms.h, which says what it is). */
 #define BENCH_MECH_SPIN "spin"                        /* a polled word: the floor of a handoff */

@@ -170,25 +170,13 @@ const char *bench_mech_strerror(int rc, char *buf, size_t n)
 
 const bench_mech_t *bench_mech_kernel_twin(const char *name)
 {
-    static const struct {
-        const char *rtipc, *kernel;
-    } twins[] = {
-        {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_KERNEL_QUEUE},
-        {BENCH_MECH_RTIPC_QUEUE_OVERWRITE, BENCH_MECH_KERNEL_QUEUE_OVERWRITE},
-        {BENCH_MECH_RTIPC_SEM, BENCH_MECH_KERNEL_SEM},
-        {BENCH_MECH_RTIPC_NOTIFY, BENCH_MECH_KERNEL_NOTIFY},
-        {BENCH_MECH_RTIPC_STREAMBUF, BENCH_MECH_KERNEL_STREAMBUF},
-        {BENCH_MECH_RTIPC_MSGBUF, BENCH_MECH_KERNEL_MSGBUF},
-        {BENCH_MECH_RTIPC_EVENTGROUP, BENCH_MECH_KERNEL_EVENTGROUP},
-        {BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, BENCH_MECH_ESPIDF_RINGBUF_NOSPLIT},
-        {BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT, BENCH_MECH_ESPIDF_RINGBUF_ALLOWSPLIT},
-        {BENCH_MECH_RTIPC_RINGBUF_BYTEBUF, BENCH_MECH_ESPIDF_RINGBUF_BYTEBUF},
-    };
     if (!bench_mech_kernel_built)
         return NULL;
-    for (size_t i = 0; i < sizeof twins / sizeof twins[0]; i++)
-        if (!strcmp(twins[i].rtipc, name))
-            return bench_mech_find(twins[i].kernel);
+#define TWIN(rtipc, kernel)         \
+    if (!strcmp(name, rtipc))       \
+        return bench_mech_find(kernel);
+    BENCH_KERNEL_TWINS(TWIN)
+#undef TWIN
     return NULL;
 }
 
