@@ -34,6 +34,48 @@ static const bench_result_t *value(const bench_run_t *run, const char *exp, cons
     return r && r->kind == BENCH_VALUE && isfinite(r->value) ? r : NULL;
 }
 
+/* The kernel's object that rtipc's mechanism @p mech maps onto
+ * (names.h, BENCH_KERNEL_TWINS), or NULL. */
+static const char *kernel_twin(const char *mech)
+{
+#define TWIN(rtipc, kernel)   \
+    if (!strcmp(mech, rtipc)) \
+        return kernel;
+    BENCH_KERNEL_TWINS(TWIN)
+#undef TWIN
+    return NULL;
+}
+
+/* Whether the run measured the FreeRTOS kernel's own objects in experiment
+ * @p exp: any row (missing rows included: a kernel object absent on this
+ * target still says the kernel was measured) of a kernel twin. A claim is
+ * then decided from the kernel's rows alone, never from a mix; on Linux,
+ * where rtipc implements the objects, from rtipc's. */
+static bool kernel_rows(const bench_run_t *run, const char *exp)
+{
+    for (size_t i = 0; i < run->n_results; i++) {
+        const bench_result_t *r = run->results[i];
+        if (strcmp(r->experiment, exp) != 0)
+            continue;
+#define TWIN(rtipc, kernel)              \
+        if (!strcmp(r->mechanism, kernel)) \
+            return true;
+        BENCH_KERNEL_TWINS(TWIN)
+#undef TWIN
+        if (!strcmp(r->mechanism, BENCH_MECH_KERNEL_MUTEX_LIST))
+            return true;
+    }
+    return false;
+}
+
+/* The mechanism that decides a claim in experiment @p exp: the kernel's
+ * twin of rtipc's @p mech where the run has kernel rows, else @p mech. */
+static const char *decider(const bench_run_t *run, const char *exp, const char *mech)
+{
+    const char *k = kernel_rows(run, exp) ? kernel_twin(mech) : NULL;
+    return k ? k : mech;
+}
+
 /* b's median above a's, with the two 95% intervals apart. */
 static bool above(const bench_result_t *a, const bench_result_t *b)
 {
@@ -97,6 +139,8 @@ static bool ratio_ok(bench_claim_t *c, const char *exp, const bench_result_t *co
     ratio_ok((c), (exp), (const bench_result_t *const[]){__VA_ARGS__}, \
              sizeof((const bench_result_t *const[]){__VA_ARGS__}) / sizeof(const bench_result_t *))
 
+/* Ratios of figures in different units mean nothing: such a pair makes the
+ * claim not testable. True when a and b are in the same unit. */
 static bool same_unit(bench_claim_t *c, const char *exp, const bench_result_t *a, const bench_result_t *b)
 {
     if (!strcmp(a->unit, b->unit))
@@ -135,17 +179,15 @@ static fig_t fig(const bench_result_t *r, double v, int prec)
 /* The median of r, in its unit. */
 #define P50(r, prec) (fig((r), (r) ? (r)->stats.p50 : NAN, (prec)).s)
 
-/* Ratios of figures in different units mean nothing: such a pair makes the
- * claim not testable. True when a and b are in the same unit. */
-static bool same_unit(bench_claim_t *c, const char *exp, const bench_result_t *a, const bench_result_t *b);
-
 static void claim_placement(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = BENCH_EXP_QUEUE_PLACEMENT;
-    const bench_result_t *w = dist(run, e, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_WARM, BENCH_METRIC_LATENCY);
-    const bench_result_t *f = dist(run, e, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY);
-    if (!w || !f || isnan(w->stats.p99) || isnan(f->stats.p99))
-        return untestable(c, e);
+    const char *e = BENCH_EXP_QUEUE_PLACEMENT, *q = decider(run, e, BENCH_MECH_RTIPC_QUEUE);
+    const bench_result_t *w = dist(run, e, q, BENCH_VARIANT_WARM, BENCH_METRIC_LATENCY);
+    const bench_result_t *f = dist(run, e, q, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY);
+    if (!w || !f || isnan(w->stats.p99) || isnan(f->stats.p99)) {
+        static const char *const need[] = {BENCH_VARIANT_WARM, BENCH_VARIANT_FLUSHED};
+        return UNTESTABLE_WITHOUT(c, e, need, w, f);
+    }
     if (!same_unit(c, e, w, f) || !RATIO_OK(c, e, w))
         return;
     double lat = ratio(f, w);
@@ -157,13 +199,13 @@ static void claim_placement(const bench_run_t *run, bench_claim_t *c)
     double jit = jf / jw;
     bool holds = lat >= 2 && above(w, f) && jit >= 2;
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "p50 warm %s, flushed %s (x%.2f); p99-p50 spread warm %s, flushed %s (x%.2f)", P50(w, 3),
+        "%s p50 warm %s, flushed %s (x%.2f); p99-p50 spread warm %s, flushed %s (x%.2f)", q, P50(w, 3),
         P50(f, 3), lat, fig(w, jw, 3).s, fig(f, jf, 3).s, jit);
 }
 
 static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = BENCH_EXP_ISR_HANDOFF, *q = BENCH_MECH_RTIPC_QUEUE;
+    const char *e = BENCH_EXP_ISR_HANDOFF, *q = decider(run, e, BENCH_MECH_RTIPC_QUEUE);
     const bench_result_t *d1 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_1, BENCH_METRIC_THROUGHPUT);
     const bench_result_t *d100 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_100, BENCH_METRIC_THROUGHPUT);
     const bench_result_t *y1 = value(run, e, q, BENCH_VARIANT_YIELD_DEPTH_1, BENCH_METRIC_THROUGHPUT);
@@ -171,8 +213,15 @@ static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
     const bench_result_t *o1 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_1, BENCH_METRIC_OFFERED);
     const bench_result_t *o100 = value(run, e, q, BENCH_VARIANT_NO_YIELD_DEPTH_100, BENCH_METRIC_OFFERED);
     double hz = run->env.tick_hz;
-    if (!d1 || !d100 || !lat || hz <= 0)
-        return untestable(c, e);
+    if (!(hz > 0)) {
+        say(c, CLAIM_NOT_TESTABLE, "the run records no tick rate");
+        return;
+    }
+    if (!d1 || !d100 || !lat) {
+        static const char *const need[] = {BENCH_VARIANT_NO_YIELD_DEPTH_1, BENCH_VARIANT_NO_YIELD_DEPTH_100,
+                                           BENCH_VARIANT_NO_YIELD};
+        return UNTESTABLE_WITHOUT(c, e, need, d1, d100, lat);
+    }
     /* A cap at the tick rate shows only when interrupts arrive faster. */
     if (o1 && o100 && (o1->value <= 2 * hz || o100->value <= 2 * hz)) {
         say(c, CLAIM_NOT_TESTABLE, "interrupts arrived at %.0f and %.0f per second (depth 1, 100), not well "
@@ -184,27 +233,34 @@ static void claim_tick_cap(const bench_run_t *run, bench_claim_t *c)
     if (y1)
         snprintf(yielded, sizeof yielded, "%.0f msg/s", y1->value);
     say(c, capped1 && capped100 ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "tick %.0f Hz; no-yield handoff p50 %s; no-yield throughput depth 1: %.0f msg/s (%s), "
-        "depth 100: %.0f msg/s (%s); with yield depth 1: %s", hz, P50(lat, 1), d1->value,
+        "%s, tick %.0f Hz; no-yield handoff p50 %s; no-yield throughput depth 1: %.0f msg/s (%s), "
+        "depth 100: %.0f msg/s (%s); with yield depth 1: %s", q, hz, P50(lat, 1), d1->value,
         capped1 ? "capped" : "not capped", d100->value, capped100 ? "capped" : "not capped", yielded);
 }
 
 static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
 {
     const char *e = BENCH_EXP_MECHANISM_COMPARE, *m = BENCH_METRIC_SEND_OVERHEAD;
+    /* On FreeRTOS: the kernel's queue, ESP-IDF's ring buffer where the
+     * target has one (rtipc's elsewhere: the only ring buffer there), and
+     * the heap queue under a FreeRTOS mutex. */
+    bool kernel = kernel_rows(run, e);
+    const char *qn = kernel ? BENCH_MECH_KERNEL_QUEUE : BENCH_MECH_RTIPC_QUEUE;
+    const char *rbn = BENCH_MECH_RTIPC_RINGBUF_NOSPLIT;
+    if (kernel && bench_find(run, e, BENCH_MECH_ESPIDF_RINGBUF_NOSPLIT, NULL, m))
+        rbn = BENCH_MECH_ESPIDF_RINGBUF_NOSPLIT;
+    const char *hn = kernel ? BENCH_MECH_KERNEL_MUTEX_LIST : BENCH_MECH_MUTEX_CONDVAR_LIST;
     /* Sends take tens of ns here, while one timestamp pair resolves 10 ns:
      * per-call medians land on 20 or 30 ns and their ratio is mostly
      * rounding. The batched rows (8 sends between two timestamps) resolve
      * 1.25 ns; the per-call rows are used only when they are missing. */
-    const char *v = dist(run, e, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_ITEM_4_BATCH_8, m)
-                        ? BENCH_VARIANT_ITEM_4_BATCH_8 : BENCH_VARIANT_ITEM_4;
-    const bench_result_t *q = dist(run, e, BENCH_MECH_RTIPC_QUEUE, v, m);
-    const bench_result_t *rb = dist(run, e, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT, v, m);
-    const bench_result_t *h = dist(run, e, BENCH_MECH_MUTEX_CONDVAR_LIST, v, m);
+    const char *v = dist(run, e, qn, BENCH_VARIANT_ITEM_4_BATCH_8, m) ? BENCH_VARIANT_ITEM_4_BATCH_8 : BENCH_VARIANT_ITEM_4;
+    const bench_result_t *q = dist(run, e, qn, v, m);
+    const bench_result_t *rb = dist(run, e, rbn, v, m);
+    const bench_result_t *h = dist(run, e, hn, v, m);
     const bench_result_t *sq = dist(run, e, BENCH_MECH_STD_QUEUE_MUTEX, v, m);
     if (!q || !rb || !h) {
-        static const char *const need[] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT,
-                                           BENCH_MECH_MUTEX_CONDVAR_LIST};
+        const char *const need[] = {qn, rbn, hn};
         return UNTESTABLE_WITHOUT(c, e, need, q, rb, h);
     }
     if (!same_unit(c, e, q, rb) || !same_unit(c, e, q, h) || (sq && !same_unit(c, e, q, sq)) ||
@@ -220,14 +276,15 @@ static void claim_send_cost(const bench_run_t *run, bench_claim_t *c)
     if (sq)
         snprintf(sqs, sizeof sqs, "%.*f %s -> x%.2f of the queue", prec, sq->stats.p50, u, ratio(sq, q));
     say(c, rb_ok && h_ok ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "send p50 (%s): rtipc-queue %.*f %s, ring buffer (no-split) %.*f %s -> queue/ringbuf x%.2f; "
-        "C mutex+condvar heap queue %.*f %s -> x%.2f of the queue; std::queue+mutex %s",
-        v, prec, q->stats.p50, u, prec, rb->stats.p50, u, r_rb, prec, h->stats.p50, u, r_h, sqs);
+        "send p50 (%s): %s %.*f %s, %s %.*f %s -> queue/ringbuf x%.2f; %s (heap queue) %.*f %s -> x%.2f of the "
+        "queue; std-queue-mutex %s", v, qn, prec, q->stats.p50, u, rbn, prec, rb->stats.p50, u, r_rb, hn, prec,
+        h->stats.p50, u, r_h, sqs);
 }
 
 static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = BENCH_EXP_BLOCKED_PRODUCER, *q = BENCH_MECH_RTIPC_QUEUE, *m = BENCH_METRIC_WATCHDOG_TRIPS;
+    const char *e = BENCH_EXP_BLOCKED_PRODUCER, *m = BENCH_METRIC_WATCHDOG_TRIPS;
+    const char *q = decider(run, e, BENCH_MECH_RTIPC_QUEUE);
     const bench_result_t *fs = value(run, e, q, BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED, m);
     const bench_result_t *fu = value(run, e, q, BENCH_VARIANT_WAIT_FOREVER_UNSUBSCRIBED, m);
     const bench_result_t *ts = value(run, e, q, BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED, m);
@@ -240,8 +297,8 @@ static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
      * alone trips it, i.e. also without a subscription. */
     bool holds = fs->value >= 1 && fu->value >= 1;
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "watchdog trips during the consumer's stall: wait-forever subscribed %.0f, wait-forever "
-        "unsubscribed %.0f, 10 ms timeout subscribed %.0f; %s", fs->value, fu->value, ts->value,
+        "%s, watchdog trips during the consumer's stall: wait-forever subscribed %.0f, wait-forever "
+        "unsubscribed %.0f, 10 ms timeout subscribed %.0f; %s", q, fs->value, fu->value, ts->value,
         fs->value >= 1 && fu->value == 0
             ? "the trip comes from the subscription going unreset, not from blocking"
             : "see table");
@@ -250,39 +307,53 @@ static void claim_watchdog(const bench_run_t *run, bench_claim_t *c)
 static void claim_staleness(const bench_run_t *run, bench_claim_t *c)
 {
     const char *e = BENCH_EXP_STATE_VS_EVENT, *metric = BENCH_METRIC_STALENESS;
+    const char *qn = decider(run, e, BENCH_MECH_RTIPC_QUEUE);
+    const char *on = decider(run, e, BENCH_MECH_RTIPC_QUEUE_OVERWRITE);
     /* The queue's row, whatever its depth (the variant). */
     const bench_result_t *q = NULL;
     for (size_t i = 0; i < run->n_results && !q; i++) {
         const bench_result_t *r = run->results[i];
-        if (usable_dist(r) && !strcmp(r->experiment, e) && !strcmp(r->mechanism, BENCH_MECH_RTIPC_QUEUE) &&
-            !strcmp(r->metric, metric))
+        if (usable_dist(r) && !strcmp(r->experiment, e) && !strcmp(r->mechanism, qn) && !strcmp(r->metric, metric))
             q = r;
     }
-    const bench_result_t *o = dist(run, e, BENCH_MECH_RTIPC_QUEUE_OVERWRITE, NULL, metric);
+    const bench_result_t *o = dist(run, e, on, NULL, metric);
     const bench_result_t *m = dist(run, e, BENCH_MECH_RTIPC_MAILBOX, NULL, metric);
-    if (!q || !o)
-        return untestable(c, e);
+    if (!q || !o) {
+        const char *const need[] = {qn, on};
+        return UNTESTABLE_WITHOUT(c, e, need, q, o);
+    }
     if (!same_unit(c, e, q, o) || !RATIO_OK(c, e, o))
         return;
     double r = ratio(q, o);
     bool holds = r >= 2 && above(o, q);
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "staleness p50: queue (%s) %s, length-1 overwrite %s (queue x%.1f), rtipc mailbox %s", q->variant,
-        P50(q, 1), P50(o, 1), r, P50(m, 1));
+        "staleness p50: %s (%s) %s, %s (length 1) %s (queue x%.1f), rtipc mailbox %s", qn, q->variant,
+        P50(q, 1), on, P50(o, 1), r, P50(m, 1));
 }
 
 static void claim_cross_core(const bench_run_t *run, bench_claim_t *c)
 {
     const char *e = BENCH_EXP_CORE_PLACEMENT;
-    const char *mech[] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_SEM, BENCH_MECH_RTIPC_NOTIFY};
+    const char *mech[] = {decider(run, e, BENCH_MECH_RTIPC_QUEUE), decider(run, e, BENCH_MECH_RTIPC_SEM),
+                          decider(run, e, BENCH_MECH_RTIPC_NOTIFY)};
+    /* A cross-core claim needs two cores: a run on one has no cross-core
+     * row at all (queue-latency, core-placement and notify-vs-sem rename
+     * or leave out theirs there). */
+    if (!bench_find(run, NULL, NULL, BENCH_VARIANT_CROSS_CORE, BENCH_METRIC_LATENCY) &&
+        bench_find(run, NULL, NULL, BENCH_VARIANT_SAME_CORE, BENCH_METRIC_LATENCY)) {
+        say(c, CLAIM_NOT_TESTABLE, "one core in this run: no cross-core row to set beside the same-core ones");
+        return;
+    }
     char buf[400] = "";
     int dearer = 0, tested = 0;
+    const bench_result_t *pair[3] = {NULL, NULL, NULL};  /* the cross-core row of each pair tested */
     for (int i = 0; i < 3; i++) {
         const bench_result_t *s = dist(run, e, mech[i], BENCH_VARIANT_SAME_CORE, BENCH_METRIC_LATENCY);
         const bench_result_t *x = dist(run, e, mech[i], BENCH_VARIANT_CROSS_CORE, BENCH_METRIC_LATENCY);
         if (!s || !x || strcmp(s->unit, x->unit) != 0 || !(s->stats.p50 > 0))
             continue;
         tested++;
+        pair[i] = x;
         bool d = above(s, x);
         dearer += d;
         size_t l = strlen(buf);
@@ -290,64 +361,75 @@ static void claim_cross_core(const bench_run_t *run, bench_claim_t *c)
                  P50(s, 2), P50(x, 2), ratio(x, s), d ? "" : ", not apart");
     }
     if (tested < 3)
-        return untestable(c, e);
+        return untestable_without(c, e, mech, pair, 3);
     say(c, dearer == 3 ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD, "%s", buf);
 }
 
 static void claim_batching(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = BENCH_EXP_BATCHING, *q = BENCH_MECH_RTIPC_QUEUE, *m = BENCH_METRIC_TIME_PER_100B;
+    const char *e = BENCH_EXP_BATCHING, *m = BENCH_METRIC_TIME_PER_100B;
+    const char *q = decider(run, e, BENCH_MECH_RTIPC_QUEUE);
     const bench_result_t *small = dist(run, e, q, BENCH_VARIANT_100X1B, m);
     const bench_result_t *big = dist(run, e, q, BENCH_VARIANT_1X100B, m);
-    if (!small || !big)
-        return untestable(c, e);
+    if (!small || !big) {
+        static const char *const need[] = {BENCH_VARIANT_100X1B, BENCH_VARIANT_1X100B};
+        return UNTESTABLE_WITHOUT(c, e, need, small, big);
+    }
     if (!same_unit(c, e, small, big) || !RATIO_OK(c, e, big))
         return;
     double r = ratio(small, big);
     say(c, r >= 2 && above(big, small) ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "per 100 bytes p50: 100 x 1-byte items %s, 1 x 100-byte item %s (x%.1f)", P50(small, 2),
+        "%s, per 100 bytes p50: 100 x 1-byte items %s, 1 x 100-byte item %s (x%.1f)", q, P50(small, 2),
         P50(big, 2), r);
 }
 
 static void claim_queue_set(const bench_run_t *run, bench_claim_t *c)
 {
     const char *e = BENCH_EXP_QUEUE_SET;
-    const bench_result_t *set = value(run, e, BENCH_MECH_QUEUE_SET, NULL, BENCH_METRIC_MEMORY);
-    const bench_result_t *tasks = value(run, e, BENCH_MECH_THREE_TASKS, NULL, BENCH_METRIC_MEMORY);
-    if (!set || !tasks)
-        return untestable(c, e);
+    const char *sn = decider(run, e, BENCH_MECH_QUEUE_SET), *tn = decider(run, e, BENCH_MECH_THREE_TASKS);
+    const bench_result_t *set = value(run, e, sn, NULL, BENCH_METRIC_MEMORY);
+    const bench_result_t *tasks = value(run, e, tn, NULL, BENCH_METRIC_MEMORY);
+    if (!set || !tasks) {
+        const char *const need[] = {sn, tn};
+        return UNTESTABLE_WITHOUT(c, e, need, set, tasks);
+    }
     say(c, set->value < tasks->value ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
         "memory (objects + consumer task stacks; task descriptors not exposed, not counted): "
-        "queue set %.0f B, 3 consumer tasks %.0f B (%+.0f B)", set->value, tasks->value,
+        "%s %.0f B, %s %.0f B (%+.0f B)", sn, set->value, tn, tasks->value,
         tasks->value - set->value);
 }
 
 static void claim_notify(const bench_run_t *run, bench_claim_t *c)
 {
-    const char *e = BENCH_EXP_NOTIFY_VS_SEM, *where = BENCH_VARIANT_CROSS_CORE, *m = BENCH_METRIC_LATENCY;
-    const char *sem = BENCH_MECH_RTIPC_SEM, *notify = BENCH_MECH_RTIPC_NOTIFY;
+    const char *e = BENCH_EXP_NOTIFY_VS_SEM, *m = BENCH_METRIC_LATENCY;
+    const char *sem = decider(run, e, BENCH_MECH_RTIPC_SEM), *notify = decider(run, e, BENCH_MECH_RTIPC_NOTIFY);
     const bench_result_t *s = dist(run, e, sem, BENCH_VARIANT_CROSS_CORE, m);
     const bench_result_t *n = dist(run, e, notify, BENCH_VARIANT_CROSS_CORE, m);
-    /* One-core targets (the FreeRTOS POSIX simulator, a one-core MCU) name
-     * these rows same-core: with no cross-core row at all, the same rule is
-     * applied to them, and the evidence says so. */
-    bool one_core = !bench_find(run, e, sem, BENCH_VARIANT_CROSS_CORE, m) &&
-                    !bench_find(run, e, notify, BENCH_VARIANT_CROSS_CORE, m);
-    if (one_core) {
-        s = dist(run, e, sem, BENCH_VARIANT_SAME_CORE, m);
-        n = dist(run, e, notify, BENCH_VARIANT_SAME_CORE, m);
-        where = "one core: " BENCH_VARIANT_SAME_CORE;
+    /* One-core targets (the FreeRTOS POSIX simulator, a one-core MCU, a
+     * run pinned to one CPU) name these rows same-core: the claim is about
+     * two cores, so such a run cannot test it. */
+    if (!bench_find(run, e, sem, BENCH_VARIANT_CROSS_CORE, m) && !bench_find(run, e, notify, BENCH_VARIANT_CROSS_CORE, m) &&
+        bench_find(run, e, NULL, BENCH_VARIANT_SAME_CORE, m)) {
+        say(c, CLAIM_NOT_TESTABLE, "one core in this run: the claim is about cross-core give->take, and "
+            "experiment %s has only same-core rows", e);
+        return;
     }
-    if (!s || !n)
-        return untestable(c, e);
+    if (!s || !n) {
+        const char *const need[] = {sem, notify};
+        return UNTESTABLE_WITHOUT(c, e, need, s, n);
+    }
     if (!same_unit(c, e, s, n) || !RATIO_OK(c, e, n, s))
         return;
     double r = ratio(s, n);
     bool holds = r >= 3 && r <= 5 && above(n, s);
+    char faster[64];
+    if (r >= 1)
+        snprintf(faster, sizeof faster, "notification %.0f%% faster", (1 - 1 / r) * 100);
+    else
+        snprintf(faster, sizeof faster, "notification %.2fx slower", 1 / r);
     say(c, holds ? CLAIM_HOLDS : CLAIM_DOES_NOT_HOLD,
-        "%s give->take p50: semaphore %s, notification %s: semaphore/notification x%.2f (notification "
-        "%.0f%% faster)%s", where, P50(s, 2), P50(n, 2), r, (1 - 1 / r) * 100,
-        one_core ? " (the claim is about cross-core)" : "");
+        "cross-core give->take p50: %s %s, %s %s: semaphore/notification x%.2f (%s)", sem, P50(s, 2), notify,
+        P50(n, 2), r, faster);
 }
 
 static const struct {

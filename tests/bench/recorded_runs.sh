@@ -23,7 +23,7 @@ check() {
 }
 
 check freertos-posix-sim.json \
-    "does-not-hold does-not-hold not-testable not-testable holds not-testable holds holds does-not-hold " \
+    "does-not-hold does-not-hold not-testable not-testable holds not-testable holds holds not-testable " \
     queue-latency queue-placement isr-handoff byte-stream blocked-producer state-vs-event batching queue-set \
     footprint notify-vs-sem notify-modes
 check freertos-cm3.json "$(tr '\n' ' ' <"$data/../../targets/mps2-an385/freertos/claim-verdicts.txt")" \

@@ -11,7 +11,11 @@
  *                                    a run of every experiment
  *                                    (tests/bench/bench_quick.sh): the
  *                                    experiments write the rows the rules
- *                                    read */
+ *                                    read
+ *   test_claim_rows --produced-kernel FILE
+ *                                    the kernel's rows of the table are in
+ *                                    FILE, a FreeRTOS target's run, for each
+ *                                    experiment it ran (scripts/check-*.sh) */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -144,6 +148,31 @@ static void add_dist_row(bench_run_t *run, const char *mech, const char *var, co
     bench_samples_free(&s);
 }
 
+/* How the rows are named: as a run on Linux names them (rtipc's objects),
+ * or as a FreeRTOS target names them (the kernel's own objects: each rtipc
+ * mechanism's twin, the heap queue under a FreeRTOS mutex; on ESP-IDF also
+ * ESP-IDF's ring buffer). */
+typedef enum { RTIPC_ROWS, KERNEL_ROWS, ESPIDF_ROWS } naming_t;
+static naming_t naming = RTIPC_ROWS;
+
+/* @p mech as a run of @p how names it. */
+static const char *named(const char *mech, naming_t how)
+{
+    if (how == RTIPC_ROWS)
+        return mech;
+    if (!strcmp(mech, BENCH_MECH_MUTEX_CONDVAR_LIST))
+        return BENCH_MECH_KERNEL_MUTEX_LIST;
+    /* Only ESP-IDF has a ring buffer of its own: elsewhere rtipc's decides. */
+    if (how == KERNEL_ROWS && !strcmp(mech, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT))
+        return mech;
+#define TWIN(rtipc, kernel)   \
+    if (!strcmp(mech, rtipc)) \
+        return kernel;
+    BENCH_KERNEL_TWINS(TWIN)
+#undef TWIN
+    return mech;
+}
+
 /* Records every row but @p skip (SIZE_MAX: none), row @p target with one
  * name changed, the way the experiments record them. */
 static void record(bench_run_t *run, size_t skip, size_t target, change_t change)
@@ -155,7 +184,7 @@ static void record(bench_run_t *run, size_t skip, size_t target, change_t change
             continue;
         const claim_row_t *r = &rows[i];
         char mech[64], var[80], metric[48];
-        snprintf(mech, sizeof mech, "%s", r->mechanism);
+        snprintf(mech, sizeof mech, "%s", named(r->mechanism, naming));
         snprintf(var, sizeof var, "%s", r->variant);
         snprintf(metric, sizeof metric, "%s", r->metric);
         run->current = &experiments[r->exp];
@@ -166,7 +195,7 @@ static void record(bench_run_t *run, size_t skip, size_t target, change_t change
                 changed_experiments[r->exp].id = changed_ids[r->exp];
                 run->current = &changed_experiments[r->exp];
                 break;
-            case CHANGE_MECHANISM: changed(mech, sizeof mech, r->mechanism); break;
+            case CHANGE_MECHANISM: changed(mech, sizeof mech, named(r->mechanism, naming)); break;
             case CHANGE_VARIANT: changed(var, sizeof var, r->variant); break;
             case CHANGE_METRIC: changed(metric, sizeof metric, r->metric); break;
             default: break;
@@ -232,7 +261,7 @@ static bool names_the_gap(const char *evidence, const char *no_rows, const char 
     if (strncmp(evidence, prefix, strlen(prefix)) != 0)
         return false;
     const char *list = evidence + strlen(prefix);
-    return strstr(list, r->mechanism) != NULL || (r->variant && strstr(list, r->variant) != NULL);
+    return strstr(list, named(r->mechanism, naming)) != NULL || (r->variant && strstr(list, r->variant) != NULL);
 }
 
 /* Without one row: its claim is not testable, and says so naming the
@@ -302,9 +331,9 @@ static void test_send_cost_falls_back_to_per_call_rows(void **state)
     free_run(&run);
 }
 
-/* Rows named otherwise on one core (notify-vs-sem's same-core): the rule
- * reads them when no row has the two-core name (claim 9). */
-static void test_rules_read_one_core_names(void **state)
+/* Rows named otherwise on one core (notify-vs-sem's same-core): a
+ * cross-core claim is not testable on such a run, and says why (claim 9). */
+static void test_one_core_leaves_cross_core_claims_untested(void **state)
 {
     (void)state;
     record(&run, SIZE_MAX, SIZE_MAX, KEEP);
@@ -315,9 +344,58 @@ static void test_rules_read_one_core_names(void **state)
             snprintf(row->variant, sizeof row->variant, "%s", rows[i].one_core_variant);
     }
     bench_audit_claims(&run);
-    assert_true(testable(&run.claims[8]));
-    assert_non_null(strstr(run.claims[8].evidence, "one core: " BENCH_VARIANT_SAME_CORE));
+    assert_false(testable(&run.claims[8]));
+    assert_non_null(strstr(run.claims[8].evidence, "one core in this run"));
     free_run(&run);
+}
+
+/* The whole table again, named as each FreeRTOS target names its rows: every
+ * claim is decided, from the kernel's rows, and its evidence names them. */
+static void kernel_table(naming_t how)
+{
+    naming = how;
+    record(&run, SIZE_MAX, SIZE_MAX, KEEP);
+    bench_audit_claims(&run);
+    assert_all_testable(&run, how == ESPIDF_ROWS ? "ESP-IDF rows" : "kernel rows");
+    for (size_t i = 0; i < N_ROWS; i++) {
+        const char *k = named(rows[i].mechanism, how);
+        if (rows[i].use != OPTIONAL && strcmp(k, rows[i].mechanism) != 0 &&
+            !strstr(run.claims[rows[i].claim - 1].evidence, k))
+            fail_msg("claim %d's evidence does not name %s: %s", rows[i].claim, k,
+                     run.claims[rows[i].claim - 1].evidence);
+    }
+    free_run(&run);
+    naming = RTIPC_ROWS;
+}
+
+static void test_kernel_rows_decide(void **state)
+{
+    (void)state;
+    kernel_table(KERNEL_ROWS);
+    kernel_table(ESPIDF_ROWS);
+}
+
+/* A FreeRTOS run decides from the kernel's rows alone: without one of them
+ * the claim is not testable, never decided from rtipc's row beside it. */
+static void test_kernel_rows_are_never_mixed(void **state)
+{
+    (void)state;
+    naming = KERNEL_ROWS;
+    for (size_t i = 0; i < N_ROWS; i++) {
+        const claim_row_t *r = &rows[i];
+        if (r->use == OPTIONAL || !strcmp(named(r->mechanism, KERNEL_ROWS), r->mechanism))
+            continue;
+        /* The kernel's row left under rtipc's name: rtipc's row alone. */
+        record(&run, SIZE_MAX, SIZE_MAX, KEEP);
+        bench_result_t *row = run.results[i];
+        snprintf(row->mechanism, sizeof row->mechanism, "%s", r->mechanism);
+        bench_audit_claims(&run);
+        if (testable(&run.claims[r->claim - 1]))
+            fail_msg("kernel rows with %s under rtipc's name: claim %d decided: %s", r->mechanism, r->claim,
+                     run.claims[r->claim - 1].evidence);
+        free_run(&run);
+    }
+    naming = RTIPC_ROWS;
 }
 
 /* ---- the rows of a real run ---------------------------------------------- */
@@ -354,8 +432,11 @@ static bool recorded_missing(const bench_results_t *res, const char *exp, const 
 
 /* Every row of the table is in the file at PATH, under its one-core name
  * where it has one and the two-core name is absent, or recorded missing.
- * 0, or 1 after naming each row that is not. */
-static int check_produced(const char *path)
+ * With @p kernel (a FreeRTOS target's run): the kernel's rows the claims
+ * read there, of each experiment the run has rows of (ESP-IDF's ring
+ * buffer is recorded missing off ESP-IDF). 0, or 1 after naming each row
+ * that is not. */
+static int check_produced(const char *path, bool kernel)
 {
     bench_results_t res;
     char err[256];
@@ -364,9 +445,19 @@ static int check_produced(const char *path)
         return 1;
     }
     int absent = 0;
+    size_t checked = 0;
     for (size_t i = 0; i < N_ROWS; i++) {
-        const claim_row_t *r = &rows[i];
+        claim_row_t named_row = rows[i];
+        const claim_row_t *r = &named_row;
         const char *exp = experiments[r->exp].id;
+        size_t first;
+        if (kernel) {
+            named_row.mechanism = named(rows[i].mechanism, ESPIDF_ROWS);
+            if (!strcmp(named_row.mechanism, rows[i].mechanism) ||
+                bench_results_experiment_rows(&res, exp, &first) == 0)
+                continue;
+        }
+        checked++;
         const char *variant = r->use == ANY_VARIANT ? NULL : r->variant;
         if (in_file(&res, exp, r->mechanism, variant, r->metric) ||
             (r->one_core_variant && in_file(&res, exp, r->mechanism, r->one_core_variant, r->metric)) ||
@@ -379,16 +470,32 @@ static int check_produced(const char *path)
     bench_results_free(&res);
     if (absent)
         return 1;
-    printf("test_claim_rows: %s: the %zu rows the claims read are there\n", path, N_ROWS);
+    printf("test_claim_rows: %s: the %zu %srows the claims read are there\n", path, checked, kernel ? "kernel " : "");
+    return 0;
+}
+
+static int kernel_naming(void **state)
+{
+    (void)state;
+    naming = KERNEL_ROWS;
+    return 0;
+}
+
+static int rtipc_naming(void **state)
+{
+    (void)state;
+    naming = RTIPC_ROWS;
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--produced"))
-        return check_produced(argv[2]);
+        return check_produced(argv[2], false);
+    if (argc == 3 && !strcmp(argv[1], "--produced-kernel"))
+        return check_produced(argv[2], true);
     if (argc != 1) {
-        fprintf(stderr, "usage: test_claim_rows [--produced RESULTS.json]\n");
+        fprintf(stderr, "usage: test_claim_rows [--produced | --produced-kernel RESULTS.json]\n");
         return 2;
     }
     const struct CMUnitTest tests[] = {
@@ -396,7 +503,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_each_row_is_needed_or_optional),
         cmocka_unit_test(test_a_changed_name_is_not_read),
         cmocka_unit_test(test_send_cost_falls_back_to_per_call_rows),
-        cmocka_unit_test(test_rules_read_one_core_names),
+        cmocka_unit_test(test_one_core_leaves_cross_core_claims_untested),
+        cmocka_unit_test(test_kernel_rows_decide),
+        cmocka_unit_test(test_kernel_rows_are_never_mixed),
+        cmocka_unit_test_setup_teardown(test_each_row_is_needed_or_optional, kernel_naming, rtipc_naming),
+        cmocka_unit_test_setup_teardown(test_a_changed_name_is_not_read, kernel_naming, rtipc_naming),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
