@@ -13,8 +13,9 @@
 #      "rtipc-bench: exit status N", or after ESP32_TIMEOUT seconds (600)
 #   4. the JSON between the console's markers, cut out by `rtipc-bench
 #      capture`, must validate as rtipc-bench/1 with every experiment the
-#      target runs, `rtipc-bench audit` must give
-#      claim 9 a verdict from it (an ESP-IDF SMP kernel), isr-handoff's
+#      target runs, with the kernel's rows the claims read
+#      (test_claim_rows --produced-kernel), `rtipc-bench audit` must give
+#      claim 9 a verdict from the kernel's semaphore and notification, isr-handoff's
 #      10 kHz interrupt timer (a GPTimer) must fire above twice the tick
 #      rate, and `rtipc-bench
 #      compare` must accept it beside the recorded run
@@ -133,7 +134,7 @@ case $ARGS in *--json*) ;; *) say "passed (no --json in the command line: nothin
 
 host=$BUILD/release
 cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
-    cmake --build "$host" -j"$JOBS" --target validate_bench_json rtipc-bench >/dev/null || exit 1
+    cmake --build "$host" -j"$JOBS" --target validate_bench_json rtipc-bench test_claim_rows >/dev/null || exit 1
 json=$dir/bench.json
 # Cut out of the console as a board's would be (docs/esp32.md).
 "$host/bench/rtipc-bench" capture --no-progress "$out" "$json" | sed 's/^/    /'
@@ -152,12 +153,19 @@ for e in $not_here; do
         { say "experiment $e is neither measured nor reported as not run on this target"; exit 1; }
 done
 say "  not run on this target (their notes say why): $not_here"
+# Every experiment measured the kernel's (and ESP-IDF's) own objects beside
+# rtipc's: the rows the claim audit decides from.
+"$host/tests/test_claim_rows" --produced-kernel "$json" | sed 's/^/    /'
+[ "${PIPESTATUS[0]}" -eq 0 ] || { say "the app's JSON lacks kernel rows the claims read"; exit 1; }
 "$host/bench/rtipc-bench" audit "$json" >"$dir/audit.txt" 2>&1 ||
     { cat "$dir/audit.txt"; say "rtipc-bench audit refused the app's JSON"; exit 1; }
 v9=$(sed -n 's/^9\. \[\([a-z-]*\)\].*/\1/p' "$dir/audit.txt")
 grep -A2 '^9\. ' "$dir/audit.txt" | sed 's/^/    /'
 case $v9 in
-holds | does-not-hold) say "  claim 9 on ESP-IDF's SMP kernel (emulated ESP32): $v9" ;;
+holds | does-not-hold)
+    grep -A2 '^9\. ' "$dir/audit.txt" | grep -q "kernel-sem .*kernel-notify" ||
+        { say "claim 9 was not decided from xSemaphoreGive against xTaskNotifyGive"; exit 1; }
+    say "  claim 9 on ESP-IDF's SMP kernel (emulated ESP32), from the kernel's rows: $v9" ;;
 *) say "claim 9 got no verdict from the emulated ESP32 ('$v9'; audit in $dir/audit.txt)"; exit 1 ;;
 esac
 # rtipc's interrupt timers run on GPTimers here (irq_espidf.c): isr-handoff's
