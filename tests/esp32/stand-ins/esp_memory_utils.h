@@ -1,0 +1,5 @@
+/* Stand-in: ESP-IDF's address-range checks (syntax checks only). */
+#pragma once
+#include <stdbool.h>
+
+bool esp_ptr_external_ram(const void *p);
