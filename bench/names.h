@@ -72,6 +72,9 @@
 #define BENCH_MECH_KERNEL_MUTEX_LIST "kernel-mutex-list"  /* heap nodes under a FreeRTOS mutex */
 #define BENCH_MECH_KERNEL_QUEUE_SET "kernel-queue-set"    /* xQueueCreateSet, one consumer */
 #define BENCH_MECH_KERNEL_THREE_TASKS "kernel-3-tasks"    /* one kernel queue and task per source */
+#define BENCH_MECH_KERNEL_QUEUE_1B "kernel-queue-1B"      /* byte-stream: a queue of 1-byte items */
+#define BENCH_MECH_KERNEL_SEM_COUNTING "kernel-sem-counting"  /* footprint: xSemaphoreCreateCounting */
+#define BENCH_MECH_KERNEL_MUTEX "kernel-mutex"            /* footprint: xSemaphoreCreate(Recursive)Mutex */
 /* ESP-IDF's ring buffer (esp_ringbuf), on ESP-IDF only. */
 #define BENCH_MECH_ESPIDF_RINGBUF_NOSPLIT "espidf-ringbuf-nosplit"
 #define BENCH_MECH_ESPIDF_RINGBUF_ALLOWSPLIT "espidf-ringbuf-allowsplit"
@@ -130,6 +133,7 @@
 
 /* Ratio rows: the mechanism names the numerator and the denominator. */
 #define BENCH_MECH_SEM_OVER_NOTIFY "sem/notify"
+#define BENCH_MECH_KERNEL_SEM_OVER_NOTIFY "kernel-sem/kernel-notify" /* the kernel's pair (FreeRTOS) */
 
 /* An empty pair of stamps (bench_target_stamp_*), lockfree-cost's overhead. */
 #define BENCH_MECH_STAMP_PAIR "stamp-pair"
@@ -147,6 +151,7 @@
 /* queue-placement: the queue's memory cached, or evicted before each send. */
 #define BENCH_VARIANT_WARM "warm"
 #define BENCH_VARIANT_FLUSHED "flushed"
+#define BENCH_VARIANT_PSRAM "psram"  /* the kernel queue's storage in external PSRAM (ESP-IDF) */
 
 /* isr-handoff: the handler asks for the
  * switch to the woken task (yield) or not; kernel-call: no yield, but the

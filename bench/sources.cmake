@@ -45,6 +45,7 @@
 #   RTIPC_BENCH_TARGET_LINUX        the target seam (target/target.h) on Linux
 #   RTIPC_BENCH_TARGET_FREERTOS_SIM the seam on FreeRTOS's POSIX simulator
 #   RTIPC_BENCH_TARGET_FREERTOS     the seam on FreeRTOS without a host OS
+#   RTIPC_BENCH_TARGET_ESPIDF       what ESP-IDF adds to it (its clocks)
 #   RTIPC_BENCH_TARGET_BARE         the seam without a kernel
 #
 # A hosted program takes the common sources, a firmware the run (bare metal:
@@ -119,8 +120,14 @@ set(RTIPC_BENCH_ONE_CORE_EXPERIMENTS
 
 # The FreeRTOS kernel's own calls, measured beside rtipc's (round-trip):
 # on a FreeRTOS target the mechanisms, elsewhere the reason they are missing.
-set(RTIPC_BENCH_KERNEL_MECHANISMS ${_rtipc_bench_dir}/mechanisms/freertos_kernel.c)
-set(RTIPC_BENCH_KERNEL_MECHANISMS_ABSENT ${_rtipc_bench_dir}/mechanisms/freertos_kernel_absent.c)
+set(RTIPC_BENCH_KERNEL_MECHANISMS ${_rtipc_bench_dir}/mechanisms/freertos_kernel.c
+    ${_rtipc_bench_dir}/mechanisms/freertos_calls.c
+    ${_rtipc_bench_dir}/mechanisms/freertos_bytes.c
+    ${_rtipc_bench_dir}/mechanisms/freertos_isr_notify.c)
+set(RTIPC_BENCH_KERNEL_MECHANISMS_ABSENT ${_rtipc_bench_dir}/mechanisms/freertos_kernel_absent.c
+    ${_rtipc_bench_dir}/mechanisms/freertos_calls_absent.c
+    ${_rtipc_bench_dir}/mechanisms/freertos_bytes_absent.c
+    ${_rtipc_bench_dir}/mechanisms/freertos_isr_notify_absent.c)
 
 set(RTIPC_BENCH_HOST_MECHANISMS
     ${_rtipc_bench_dir}/mechanisms/posix.c
@@ -156,6 +163,8 @@ set(RTIPC_BENCH_TARGET_FREERTOS_SIM ${_rtipc_bench_target_shared}
 set(RTIPC_BENCH_TARGET_FREERTOS ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/freertos.c)
+# What an ESP-IDF app adds to the FreeRTOS seam: its clocks.
+set(RTIPC_BENCH_TARGET_ESPIDF ${_rtipc_bench_dir}/target/espidf_clock.c)
 set(RTIPC_BENCH_TARGET_BARE ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/bare.c)
 

@@ -1,10 +1,13 @@
 /* batching: 100 bytes through an rtipc queue, core 1 -> core 0, as 100 sends
- * of 1-byte items or as one send of a 100-byte item. Time per 100 bytes and
+ * of 1-byte items or as one send of a 100-byte item, and on a FreeRTOS target
+ * through the kernel's own queue the same two ways. Time per 100 bytes and
  * context switches per 100 bytes. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mechanisms/freertos_bytes.h"
+#include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 #include "needs_tasks.h"
 
@@ -17,8 +20,36 @@
  * needs ~7 ms per 100 one-byte items). */
 #define MIN_CAPPED_SAMPLES 20
 
+/* A queue, driven with waits forever: rtipc's or the kernel's. */
 typedef struct {
-    rtipc_queue_t *q;
+    const char *mech;  /* the rows' mechanism */
+    int (*create)(size_t len, size_t item, void **q);
+    void (*destroy)(void *q);
+    int (*send)(void *q, const void *item);
+    int (*recv)(void *q, void *item);
+    /* Unblocks a consumer waiting in the kernel (an end item, no wait);
+     * NULL: a failed run deletes the consumer instead (rtipc's wait). */
+    int (*kick)(void *q, const void *item);
+} bt_queue_t;
+
+static int rq_create(size_t len, size_t item, void **q) { return rtipc_queue_create(len, item, (rtipc_queue_t **)q); }
+static void rq_destroy(void *q) { rtipc_queue_delete(q); }
+static int rq_send(void *q, const void *item) { return rtipc_queue_send(q, item, RTIPC_FOREVER); }
+static int rq_recv(void *q, void *item) { return rtipc_queue_receive(q, item, RTIPC_FOREVER); }
+static const bt_queue_t rtipc_q = {BENCH_MECH_RTIPC_QUEUE, rq_create, rq_destroy, rq_send, rq_recv, NULL};
+
+/* The kernel's queue (freertos_bytes.c): xQueueSend / xQueueReceive with
+ * portMAX_DELAY. */
+static int kq_create(size_t len, size_t item, void **q) { return bench_kqueue.create(len, item, q); }
+static void kq_destroy(void *q) { bench_kqueue.destroy(q); }
+static int kq_send(void *q, const void *item) { return bench_kqueue.send(q, item, -1); }
+static int kq_recv(void *q, void *item) { return bench_kqueue.recv(q, item, -1); }
+static int kq_kick(void *q, const void *item) { return bench_kqueue.send(q, item, 0); }
+static const bt_queue_t kernel_q = {BENCH_MECH_KERNEL_QUEUE, kq_create, kq_destroy, kq_send, kq_recv, kq_kick};
+
+typedef struct {
+    const bt_queue_t *ops;
+    void *q;
     size_t item;                    /* 1 or BYTES */
     size_t samples, warmup;
     int64_t cap_ns;                 /* time cap of the run (0 = none) */
@@ -63,7 +94,7 @@ static void producer(void *arg)
             /* Keep the experiment inside its time budget on a loaded
              * machine: an end marker tells the consumer to stop. */
             memset(batch, END_BYTE, sizeof batch);
-            int rc = rtipc_queue_send(st->q, batch, RTIPC_FOREVER);
+            int rc = st->ops->send(st->q, batch);
             if (rc != 0) {
                 bench_failure_set(&st->failure, "send of the end marker failed: %s", rtipc_strerror(rc));
                 return;
@@ -82,9 +113,9 @@ static void producer(void *arg)
         int rc = 0;
         if (st->item == 1) {
             for (size_t k = 0; k < BYTES && rc == 0; k++)
-                rc = rtipc_queue_send(st->q, &batch[k], RTIPC_FOREVER);
+                rc = st->ops->send(st->q, &batch[k]);
         } else {
-            rc = rtipc_queue_send(st->q, batch, RTIPC_FOREVER);
+            rc = st->ops->send(st->q, batch);
         }
         if (rc != 0) {
             bench_failure_set(&st->failure, "send of batch %lu failed: %s", (unsigned long)i, rtipc_strerror(rc));
@@ -114,11 +145,11 @@ static void consumer(void *arg)
     atomic_store_explicit(&st->consumer_ready, 1, memory_order_release);
     for (size_t i = 0; i < total; i++) {
         /* The first item, then the rest of the batch unless it is the end. */
-        int rc = rtipc_queue_receive(st->q, batch, RTIPC_FOREVER);
+        int rc = st->ops->recv(st->q, batch);
         if (rc == 0 && batch[0] == END_BYTE)
             break;
         for (size_t k = 1; st->item == 1 && k < BYTES && rc == 0; k++)
-            rc = rtipc_queue_receive(st->q, &batch[k], RTIPC_FOREVER);
+            rc = st->ops->recv(st->q, &batch[k]);
         int64_t t = bench_now_ns();
         if (rc != 0) {
             bench_failure_set(&st->failure, "receive of batch %lu failed: %s", (unsigned long)i, rtipc_strerror(rc));
@@ -145,7 +176,8 @@ static void consumer(void *arg)
     st->csw_cons = csw1 - csw0;
 }
 
-static int measure(bench_run_t *run, const char *variant, size_t item, size_t depth, size_t samples)
+static int measure(bench_run_t *run, const bt_queue_t *ops, const char *variant, size_t item, size_t depth,
+                   size_t samples)
 {
     bt_state_t *st = calloc(1, sizeof *st);
     bench_samples_t s = {0};
@@ -154,6 +186,7 @@ static int measure(bench_run_t *run, const char *variant, size_t item, size_t de
         free(st);
         return bench_fail(run, "out of memory");
     }
+    st->ops = ops;
     st->item = item;
     st->samples = samples;
     st->warmup = bench_warmup_count(run, samples);
@@ -162,9 +195,9 @@ static int measure(bench_run_t *run, const char *variant, size_t item, size_t de
     st->out = &s;
     st->t_send = calloc(st->warmup + samples, sizeof *st->t_send);
     bench_rng_init(&st->rng, run, item);
-    int rc = st->t_send ? rtipc_queue_create(depth, item, &st->q) : RTIPC_ENOMEM;
+    int rc = st->t_send ? ops->create(depth, item, &st->q) : RTIPC_ENOMEM;
     if (rc != 0) {
-        result = bench_fail(run, "%s: queue create: %s", variant, rtipc_strerror(rc));
+        result = bench_fail(run, "%s %s: queue create: %s", ops->mech, variant, rtipc_strerror(rc));
         goto out;
     }
     rtipc_task_t *cons = NULL, *prod = NULL;
@@ -183,28 +216,36 @@ static int measure(bench_run_t *run, const char *variant, size_t item, size_t de
         /* The producer bounds every wait; the consumer may be blocked for a
          * lost item, so a failed run deletes it (a deletion point). */
         rtipc_task_join(prod);
-        if (bench_failure_is_set(&st->failure))
-            rtipc_task_delete(cons);
-        else
+        if (bench_failure_is_set(&st->failure) && ops->kick) {
+            /* An end item, which the consumer takes for the end or a
+             * mismatch: either way it returns. */
+            uint8_t end[BYTES];
+            memset(end, END_BYTE, sizeof end);
+            (void)ops->kick(st->q, end);
             rtipc_task_join(cons);
+        } else if (bench_failure_is_set(&st->failure)) {
+            rtipc_task_delete(cons);
+        } else {
+            rtipc_task_join(cons);
+        }
     }
     size_t recorded = s.n;
     if (bench_failure_is_set(&st->failure)) {
-        result = bench_fail(run, "%s: %s", variant, st->failure.why);
+        result = bench_fail(run, "%s %s: %s", ops->mech, variant, st->failure.why);
     } else if (recorded != st->batches_sent - st->warmup) {
-        result = bench_fail(run, "%s: %lu batches sent after the warm-up, %lu recorded", variant,
+        result = bench_fail(run, "%s %s: %lu batches sent after the warm-up, %lu recorded", ops->mech, variant,
                             (unsigned long)(st->batches_sent - st->warmup), (unsigned long)recorded);
-    } else if (bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_TIME_PER_100B, &s)) {
-        bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_CONTEXT_SWITCHES_PER_100B, "count",
+    } else if (bench_add_dist(run, ops->mech, variant, BENCH_METRIC_TIME_PER_100B, &s)) {
+        bench_add_value(run, ops->mech, variant, BENCH_METRIC_CONTEXT_SWITCHES_PER_100B, "count",
                         (double)(st->csw_prod + st->csw_cons) / (double)recorded);
         if (recorded < samples)
-            bench_note(run, "%s stopped %.1f s after its warm-up with %lu of %lu samples (its time cap: "
+            bench_note(run, "%s %s stopped %.1f s after its warm-up with %lu of %lu samples (its time cap: "
                        "a loaded machine or a slow simulator)",
-                       variant, (double)st->cap_ns / 1e9, (unsigned long)recorded, (unsigned long)samples);
+                       ops->mech, variant, (double)st->cap_ns / 1e9, (unsigned long)recorded, (unsigned long)samples);
     } else {
         result = -1;
     }
-    rtipc_queue_delete(st->q);
+    ops->destroy(st->q);
 out:
     bench_samples_free(&s);
     free(st->t_send);
@@ -212,22 +253,52 @@ out:
     return result;
 }
 
-static int run_batching(bench_run_t *run)
+/* The time-ratio row of mechanism @p q: its two medians divided. */
+static void ratio_row(bench_run_t *run, const char *q)
 {
-    size_t samples = bench_sample_count(run, 10000, 1000);
-    bench_progress(run, 0.0);
-    if (measure(run, BENCH_VARIANT_100X1B, 1, BYTES, samples) != 0)
-        return -1;
-    bench_progress(run, 0.6);
-    if (measure(run, BENCH_VARIANT_1X100B, BYTES, 1, samples) != 0)
-        return -1;
-    bench_progress(run, 1.0);
-    const char *e = BENCH_EXP_BATCHING, *q = BENCH_MECH_RTIPC_QUEUE, *m = BENCH_METRIC_TIME_PER_100B;
+    const char *e = BENCH_EXP_BATCHING, *m = BENCH_METRIC_TIME_PER_100B;
     const bench_result_t *a = bench_find(run, e, q, BENCH_VARIANT_100X1B, m);
     const bench_result_t *b = bench_find(run, e, q, BENCH_VARIANT_1X100B, m);
     if (a && b && b->stats.p50 > 0) {
         double r = a->stats.p50 / b->stats.p50;  /* before adding a row moves the rows */
         bench_add_value(run, q, BENCH_VARIANT_100X1B_OVER_1X100B, BENCH_METRIC_TIME_RATIO, "x", r);
+    }
+}
+
+/* rtipc's time-per-100B median over the kernel's, per variant. */
+static void over_kernel_row(bench_run_t *run, const char *variant)
+{
+    const char *e = BENCH_EXP_BATCHING, *m = BENCH_METRIC_TIME_PER_100B;
+    const bench_result_t *r = bench_find(run, e, BENCH_MECH_RTIPC_QUEUE, variant, m);
+    const bench_result_t *k = bench_find(run, e, BENCH_MECH_KERNEL_QUEUE, variant, m);
+    if (r && k && k->stats.p50 > 0) {
+        double x = r->stats.p50 / k->stats.p50;
+        bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, variant, BENCH_METRIC_P50_RATIO, "x", x);
+    }
+}
+
+static int run_batching(bench_run_t *run)
+{
+    size_t samples = bench_sample_count(run, 10000, 1000);
+    /* On a FreeRTOS target the kernel's queue right after rtipc's in each
+     * variant, so that both see the same conditions. */
+    bool kernel = bench_mech_kernel_built;
+    const bt_queue_t *qs[2] = {&rtipc_q, &kernel_q};
+    size_t nq = kernel ? 2 : 1;
+    bench_progress(run, 0.0);
+    for (size_t i = 0; i < nq; i++)
+        if (measure(run, qs[i], BENCH_VARIANT_100X1B, 1, BYTES, samples) != 0)
+            return -1;
+    bench_progress(run, 0.6);
+    for (size_t i = 0; i < nq; i++)
+        if (measure(run, qs[i], BENCH_VARIANT_1X100B, BYTES, 1, samples) != 0)
+            return -1;
+    bench_progress(run, 1.0);
+    for (size_t i = 0; i < nq; i++)
+        ratio_row(run, qs[i]->mech);
+    if (kernel) {
+        over_kernel_row(run, BENCH_VARIANT_100X1B);
+        over_kernel_row(run, BENCH_VARIANT_1X100B);
     }
     return 0;
 }
@@ -252,7 +323,11 @@ const bench_experiment_t exp_batching = {
         "  samples than planned, and a note says so.\n"
         "context-switches-per-100B: voluntary + involuntary context switches of both tasks\n"
         "  (getrusage(RUSAGE_THREAD)) over the recorded batches, divided by their number.\n"
-        "time-ratio (100x1B/1x100B): the two time-per-100B medians divided.",
+        "time-ratio (100x1B/1x100B): the two time-per-100B medians divided.\n"
+        "On a FreeRTOS target kernel-queue runs right after rtipc-queue in each variant, the\n"
+        "  same way: xQueueCreate(100, 1) or xQueueCreate(1, 100), xQueueSend / xQueueReceive\n"
+        "  with portMAX_DELAY; same rows and checks. rtipc/kernel p50-ratio (100x1B, 1x100B):\n"
+        "  rtipc-queue's time-per-100B median over kernel-queue's.",
     .run = run_batching,
     .requires = EXP_BATCHING_REQUIRES,
 };

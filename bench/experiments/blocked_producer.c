@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mechanisms/freertos_calls.h"
+#include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 #include "needs_tasks.h"
 
@@ -31,7 +33,9 @@ typedef struct {
 
 typedef struct {
     const bp_variant_t *v;
+    bool kernel;                /* the kernel's queue: xQueueSend / xQueueReceive */
     rtipc_queue_t *q;
+    bench_kq_t *kq;
     int64_t start_ns, stall_at_ns, stall_ns, end_ns;   /* absolute times except stall_ns */
     size_t cap;                 /* most items the producer may send */
     /* Producer's results (read after producer_done, acquire). */
@@ -81,7 +85,14 @@ static void producer(void *arg)
             rtipc_wdt_reset();
         uint32_t seq = (uint32_t)st->sent;
         int64_t t0 = bench_now_ns();
-        int rc = rtipc_queue_send(st->q, &seq, timeout);
+        int rc;
+        if (st->kernel) {
+            /* xQueueSend(q, &seq, portMAX_DELAY or pdMS_TO_TICKS(10)): errQUEUE_FULL only after the timeout. */
+            rc = bench_kq_send(st->kq, &seq, st->v->forever ? BENCH_KWAIT_FOREVER : 10000000);
+            rc = rc == 1 ? RTIPC_ETIMEDOUT : rc;
+        } else {
+            rc = rtipc_queue_send(st->q, &seq, timeout);
+        }
         int64_t t1 = bench_now_ns();
         if (t1 - t0 > st->max_stall_ns)
             st->max_stall_ns = t1 - t0;
@@ -116,6 +127,17 @@ static bool take(bp_state_t *st, uint32_t seq)
     return true;
 }
 
+/* One receive with the poll timeout (or @p none: no wait), rtipc's or
+ * xQueueReceive (its pdFALSE: RTIPC_ETIMEDOUT, or RTIPC_EWOULDBLOCK without
+ * a wait, as rtipc's). */
+static int recv(bp_state_t *st, uint32_t *seq, bool none)
+{
+    if (!st->kernel)
+        return rtipc_queue_receive(st->q, seq, none ? RTIPC_NO_WAIT : rtipc_ms(BP_RECV_POLL_MS));
+    int rc = bench_kq_receive(st->kq, seq, none ? 0 : (int64_t)BP_RECV_POLL_MS * 1000000);
+    return rc == 1 ? (none ? RTIPC_EWOULDBLOCK : RTIPC_ETIMEDOUT) : rc;
+}
+
 static void consumer(void *arg)
 {
     bp_state_t *st = arg;
@@ -128,7 +150,7 @@ static void consumer(void *arg)
             stalled = true;
         }
         uint32_t seq;
-        int rc = rtipc_queue_receive(st->q, &seq, rtipc_ms(BP_RECV_POLL_MS));
+        int rc = recv(st, &seq, false);
         if (rc == 0) {
             if (!take(st, seq))
                 break;
@@ -136,7 +158,7 @@ static void consumer(void *arg)
             if (!atomic_load_explicit(&st->producer_done, memory_order_acquire))
                 continue;
             /* The producer has finished its last send: drain what is left. */
-            while ((rc = rtipc_queue_receive(st->q, &seq, RTIPC_NO_WAIT)) == 0)
+            while ((rc = recv(st, &seq, true)) == 0)
                 if (!take(st, seq))
                     break;
             if (rc != RTIPC_EWOULDBLOCK && !bench_failure_is_set(&st->failure))
@@ -150,45 +172,68 @@ static void consumer(void *arg)
     atomic_store_explicit(&st->consumer_done, 1, memory_order_release);
 }
 
+/* What watches the kernel rows' producer, per target. */
+#ifdef ESP_PLATFORM
+#define KERNEL_WDT_NOTE                                                                                 \
+    "ESP-IDF's Task Watchdog Timer: the producer's subscription is esp_task_wdt_add(its handle), "     \
+    "its reset esp_task_wdt_reset(), its end esp_task_wdt_delete() (rtipc_wdt_add/_reset/_delete map " \
+    "1:1 onto them), with the timeout set by esp_task_wdt_reconfigure; a trip is one TWDT interrupt "  \
+    "naming the producer (counted in esp_task_wdt_isr_user_handler). With trigger_panic false (this "  \
+    "app's setting, CONFIG_ESP_TASK_WDT_PANIC off) ESP-IDF only logs \"Task watchdog got triggered\" " \
+    "with the tasks that did not reset and the cores' backtraces, and fires again every timeout"
+#else
+#define KERNEL_WDT_NOTE                                                                                 \
+    "this FreeRTOS kernel has no task watchdog of its own: the producer is watched by rtipc's "        \
+    "(rtipc/wdt.h: a monitor task comparing reset stamps with the timeout), the same as rtipc's rows"
+#endif
+
+static const char *mech_of(const bp_state_t *st)
+{
+    return st->kernel ? BENCH_MECH_KERNEL_QUEUE : BENCH_MECH_RTIPC_QUEUE;
+}
+
 /* Exactly one of "delivered" and "dropped" for every number sent. */
 static int check_accounting(bench_run_t *run, const bp_state_t *st)
 {
     if (st->sent != st->n_got + st->n_dropped)
-        return bench_fail(run, "%s: sent %lu != delivered %lu + dropped %lu", st->v->name, (unsigned long)st->sent,
+        return bench_fail(run, "%s %s: sent %lu != delivered %lu + dropped %lu", mech_of(st), st->v->name, (unsigned long)st->sent,
                           (unsigned long)st->n_got, (unsigned long)st->n_dropped);
     size_t j = 0;
     for (size_t seq = 0; seq < st->sent; seq++) {
         bool delivered = j < st->n_got && st->got[j] == seq;
         j += delivered;
         if (delivered == (st->dropped[seq] != 0))
-            return bench_fail(run, "%s: item %lu was %s", st->v->name, (unsigned long)seq,
+            return bench_fail(run, "%s %s: item %lu was %s", mech_of(st), st->v->name, (unsigned long)seq,
                               delivered ? "both delivered and counted dropped"
                                         : "lost (neither delivered nor dropped)");
     }
     if (j != st->n_got)
-        return bench_fail(run, "%s: item %u delivered but never sent", st->v->name, (unsigned)st->got[j]);
+        return bench_fail(run, "%s %s: item %u delivered but never sent", mech_of(st), st->v->name, (unsigned)st->got[j]);
     return 0;
 }
 
-static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trips, int64_t stall_ns,
+static int run_variant(bench_run_t *run, const bp_variant_t *v, bool kernel, bp_trips_t *trips, int64_t stall_ns,
                        int64_t pre_ns, int64_t post_ns)
 {
     bp_state_t *st = calloc(1, sizeof *st);
     if (!st)
         return bench_fail(run, "out of memory");
     st->v = v;
+    st->kernel = kernel;
     st->stall_ns = stall_ns;
     st->cap = (size_t)((pre_ns + stall_ns + post_ns) / BP_PERIOD_NS) + 64;
     st->dropped = calloc(st->cap, 1);
     st->got = calloc(st->cap, sizeof *st->got);
-    int rc = rtipc_queue_create(BP_DEPTH, sizeof(uint32_t), &st->q);
+    int rc = kernel ? (bench_kq_create(BP_DEPTH, sizeof(uint32_t), &st->kq) == 0 ? 0 : RTIPC_ENOMEM)
+                    : rtipc_queue_create(BP_DEPTH, sizeof(uint32_t), &st->q);
     if (!st->dropped || !st->got || rc != 0) {
-        if (rc == 0)
+        if (rc == 0 && !kernel)
             rtipc_queue_delete(st->q);
+        bench_kq_delete(st->kq);
         free(st->dropped);
         free(st->got);
         free(st);
-        return bench_fail(run, "%s: setup failed (%s)", v->name, rc ? rtipc_strerror(rc) : "out of memory");
+        return bench_fail(run, "%s %s: setup failed (%s)", kernel ? BENCH_MECH_KERNEL_QUEUE : BENCH_MECH_RTIPC_QUEUE, v->name, rc ? rtipc_strerror(rc) : "out of memory");
     }
 
     rtipc_task_t *prod = NULL, *cons = NULL;
@@ -230,12 +275,14 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
 
     int result = 0;
     if (bench_failure_is_set(&st->failure)) {
-        result = bench_fail(run, "%s: %s", v->name, st->failure.why);
+        result = bench_fail(run, "%s %s: %s", mech_of(st), v->name, st->failure.why);
     } else if (check_accounting(run, st) == 0) {
-        const char *m = BENCH_MECH_RTIPC_QUEUE;
+        const char *m = mech_of(st);
         if (!v->no_watchdog) {
-            bench_add_value(run, m, v->name, BENCH_METRIC_WATCHDOG_TRIPS, "count",
-                            (double)atomic_load(&trips->producer_trips));
+            bench_result_t *w = bench_add_value(run, m, v->name, BENCH_METRIC_WATCHDOG_TRIPS, "count",
+                                                (double)atomic_load(&trips->producer_trips));
+            if (w && kernel)
+                bench_row_note(run, w, "%s", KERNEL_WDT_NOTE);
             bench_result_t *r = trips->idle_check ? bench_add_value(run, m, v->name, BENCH_METRIC_IDLE_TRIPS,
                                                                     "count", (double)atomic_load(&trips->idle_trips))
                                                   : NULL;
@@ -256,7 +303,9 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bp_trips_t *trip
     } else {
         result = -1;
     }
-    rtipc_queue_delete(st->q);
+    if (st->q)
+        rtipc_queue_delete(st->q);
+    bench_kq_delete(st->kq);
     free(st->dropped);
     free(st->got);
     free(st);
@@ -303,7 +352,9 @@ static int run_blocked_producer(bench_run_t *run)
         static bp_trips_t none;  /* zero: nothing trips without a watchdog */
         for (size_t i = 0; i < 2; i++) {
             bench_progress(run, (double)i / 2.0);
-            if (run_variant(run, &unwatched[i], &none, stall_ns, pre_ns, post_ns) != 0)
+            if (run_variant(run, &unwatched[i], false, &none, stall_ns, pre_ns, post_ns) != 0)
+                return -1;
+            if (bench_mech_kernel_built && run_variant(run, &unwatched[i], true, &none, stall_ns, pre_ns, post_ns) != 0)
                 return -1;
         }
         bench_progress(run, 1.0);
@@ -322,7 +373,10 @@ static int run_blocked_producer(bench_run_t *run)
     size_t nv = sizeof variants / sizeof variants[0];
     for (size_t i = 0; i < nv && result == 0; i++) {
         bench_progress(run, (double)i / (double)nv);
-        result = run_variant(run, &variants[i], trips, stall_ns, pre_ns, post_ns);
+        /* rtipc's queue, then the kernel's under the same watchdog. */
+        result = run_variant(run, &variants[i], false, trips, stall_ns, pre_ns, post_ns);
+        if (result == 0 && bench_mech_kernel_built)
+            result = run_variant(run, &variants[i], true, trips, stall_ns, pre_ns, post_ns);
     }
     rtipc_wdt_stop();  /* back to "not running", as found */
     free(trips);
@@ -357,6 +411,12 @@ const bench_experiment_t exp_blocked_producer = {
         "watchdog-trips: trips reported for the producer's subscription during the variant.\n"
         "idle-trips: trips for a starved idle task during the variant (not caused by the producer).\n"
         "max-stall (ms): the longest time the producer spent inside one rtipc_queue_send call.\n"
+        "kernel-queue (FreeRTOS targets only; each variant right after rtipc's, same watchdog): the\n"
+        "  queue is xQueueCreate(10, 4); the producer calls xQueueSend(q, &n, portMAX_DELAY) (wait-forever)\n"
+        "  or xQueueSend(q, &n, pdMS_TO_TICKS(10)) (timeout-10ms: errQUEUE_FULL drops the item), the\n"
+        "  consumer xQueueReceive(q, &n, pdMS_TO_TICKS(20)). max-stall spans the xQueueSend call. Its\n"
+        "  watchdog: on ESP-IDF the Task Watchdog Timer (esp_task_wdt_add / _reset / _delete, which\n"
+        "  rtipc_wdt_* are on ESP-IDF); on other FreeRTOS kernels, which have none, rtipc's (row note).\n"
         "sent / delivered / dropped: items the producer sent, the consumer received, the producer\n"
         "  dropped after a timeout. sent = delivered + dropped must hold exactly, delivered numbers\n"
         "  must increase, and every gap must be an item the producer dropped; otherwise it fails.",

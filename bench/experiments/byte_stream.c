@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mechanisms/freertos_bytes.h"
+#include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 #include "needs_tasks.h"
 
@@ -30,14 +32,17 @@ typedef struct {
     void (*destroy)(void *obj);
     /* Never blocks: takes a prefix of the n bytes, *taken = its length. */
     int (*send_nb)(void *obj, const uint8_t *d, size_t n, size_t *taken);
-    /* Blocks (each wait up to t) until all n bytes are in; *taken = n. A
-     * mechanism that sends byte by byte may stop early once bench_now_ns()
-     * passes stop_at (0 = never), with *taken < n. */
-    int (*send_all)(void *obj, const uint8_t *d, size_t n, rtipc_timeout_t t, int64_t stop_at, size_t *taken);
-    /* Waits up to t for bytes; *data points to *got bytes (in @p buf, or in
-     * place for the ring buffer), to be released with done(). */
-    int (*recv)(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, rtipc_timeout_t t);
+    /* Blocks (each wait up to t ns) until all n bytes are in; *taken = n.
+     * A mechanism that sends byte by byte may stop early once
+     * bench_now_ns() passes stop_at (0 = never), with *taken < n. */
+    int (*send_all)(void *obj, const uint8_t *d, size_t n, int64_t t, int64_t stop_at, size_t *taken);
+    /* Waits up to t ns for bytes; *data points to *got bytes (in @p buf, or
+     * in place for the ring buffers), to be released with done(). */
+    int (*recv)(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, int64_t t);
     int (*done)(void *obj, const uint8_t *data);  /* NULL: nothing to release */
+    /* The kernel's entries (freertos_bytes.h): why one is not built here. */
+    const bench_kbytes_t *kbytes;
+    const bench_kqueue_t *kqueue;
 } bs_mech_t;
 
 /* ---------------------------------------------------- byte ring buffer */
@@ -69,18 +74,18 @@ static int rb_send_nb(void *obj, const uint8_t *d, size_t n, size_t *taken)
         *taken = k;
     return rc == RTIPC_EWOULDBLOCK ? 0 : rc;
 }
-static int rb_send_all(void *obj, const uint8_t *d, size_t n, rtipc_timeout_t t, int64_t stop_at, size_t *taken)
+static int rb_send_all(void *obj, const uint8_t *d, size_t n, int64_t t, int64_t stop_at, size_t *taken)
 {
     (void)stop_at;
-    int rc = rtipc_ringbuf_send(obj, d, n, t);
+    int rc = rtipc_ringbuf_send(obj, d, n, rtipc_ns(t));
     *taken = rc == 0 ? n : 0;
     return rc;
 }
-static int rb_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, rtipc_timeout_t t)
+static int rb_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, int64_t t)
 {
     (void)buf;
     void *p;
-    int rc = rtipc_ringbuf_receive_up_to(obj, &p, got, max, t);
+    int rc = rtipc_ringbuf_receive_up_to(obj, &p, got, max, rtipc_ns(t));
     if (rc == 0)
         *data = p;  /* checked in place: the ring buffer's zero-copy read */
     return rc;
@@ -100,21 +105,21 @@ static int sb_send_nb(void *obj, const uint8_t *d, size_t n, size_t *taken)
     }
     return rc;
 }
-static int sb_send_all(void *obj, const uint8_t *d, size_t n, rtipc_timeout_t t, int64_t stop_at, size_t *taken)
+static int sb_send_all(void *obj, const uint8_t *d, size_t n, int64_t t, int64_t stop_at, size_t *taken)
 {
     (void)stop_at;
     /* A send waits until the whole request fits; only a timeout writes less
      * (and those bytes are in: count them). */
     size_t sent = 0;
-    int rc = rtipc_streambuf_send(obj, d, n, &sent, t);
+    int rc = rtipc_streambuf_send(obj, d, n, &sent, rtipc_ns(t));
     *taken = rc == 0 ? sent : 0;
     if (rc == 0 && sent < n)
         rc = RTIPC_ETIMEDOUT;
     return rc;
 }
-static int sb_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, rtipc_timeout_t t)
+static int sb_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, int64_t t)
 {
-    int rc = rtipc_streambuf_receive(obj, buf, max, got, t);
+    int rc = rtipc_streambuf_receive(obj, buf, max, got, rtipc_ns(t));
     *data = buf;
     return rc;
 }
@@ -135,7 +140,7 @@ static int q_send_nb(void *obj, const uint8_t *d, size_t n, size_t *taken)
     *taken = k;
     return rc == RTIPC_EWOULDBLOCK ? 0 : rc;
 }
-static int q_send_all(void *obj, const uint8_t *d, size_t n, rtipc_timeout_t t, int64_t stop_at, size_t *taken)
+static int q_send_all(void *obj, const uint8_t *d, size_t n, int64_t t, int64_t stop_at, size_t *taken)
 {
     int rc = 0;
     size_t k = 0;
@@ -143,28 +148,105 @@ static int q_send_all(void *obj, const uint8_t *d, size_t n, rtipc_timeout_t t, 
         /* Bounded by time, not bytes: look at the clock every 64 bytes. */
         if (stop_at && (k & 63) == 0 && k && bench_now_ns() >= stop_at)
             break;
-        rc = rtipc_queue_send(obj, d + k, t);
+        rc = rtipc_queue_send(obj, d + k, rtipc_ns(t));
         if (rc != 0)
             break;
     }
     *taken = k;
     return rc;
 }
-static int q_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, rtipc_timeout_t t)
+static int q_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, int64_t t)
 {
     (void)max;
-    int rc = rtipc_queue_receive(obj, buf, t);
+    int rc = rtipc_queue_receive(obj, buf, rtipc_ns(t));
     *data = buf;
     *got = rc == 0 ? 1 : 0;
     return rc;
 }
 
+/* ------------------------------ the kernel's own (FreeRTOS targets) */
+
+/* The kernel's stream buffer and ESP-IDF's byte ring buffer
+ * (freertos_bytes.c), in this file's terms: they never stop inside a
+ * block. */
+#define KBYTES(p, K)                                                                                         \
+    static int p##_create(void **obj) { return K.create(CAPACITY, obj); }                                    \
+    static void p##_destroy(void *obj) { K.destroy(obj); }                                                   \
+    static int p##_send_nb(void *obj, const uint8_t *d, size_t n, size_t *taken)                             \
+    {                                                                                                        \
+        return K.send_nb(obj, d, n, taken);                                                                  \
+    }                                                                                                        \
+    static int p##_send_all(void *obj, const uint8_t *d, size_t n, int64_t t, int64_t stop_at, size_t *taken) \
+    {                                                                                                        \
+        (void)stop_at;                                                                                       \
+        return K.send_all(obj, d, n, t, taken);                                                              \
+    }                                                                                                        \
+    static int p##_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, int64_t t)  \
+    {                                                                                                        \
+        return K.recv(obj, buf, max, data, got, t);                                                          \
+    }                                                                                                        \
+    static int p##_done(void *obj, const uint8_t *data) { return K.done ? K.done(obj, data) : 0; }
+KBYTES(ksb, bench_kbytes_streambuf)
+KBYTES(krb, bench_kbytes_ringbuf)
+
+/* A kernel queue of 1-byte items: xQueueSend / xQueueReceive per byte. */
+static int kq_create(void **obj) { return bench_kqueue.create(CAPACITY, 1, obj); }
+static void kq_destroy(void *obj) { bench_kqueue.destroy(obj); }
+static int kq_send_nb(void *obj, const uint8_t *d, size_t n, size_t *taken)
+{
+    size_t k = 0;
+    int rc = 0;
+    for (; k < n; k++) {
+        rc = bench_kqueue.send(obj, d + k, 0);
+        if (rc != 0)
+            break;
+    }
+    *taken = k;
+    return rc == RTIPC_EWOULDBLOCK ? 0 : rc;
+}
+static int kq_send_all(void *obj, const uint8_t *d, size_t n, int64_t t, int64_t stop_at, size_t *taken)
+{
+    int rc = 0;
+    size_t k = 0;
+    for (; k < n; k++) {
+        if (stop_at && (k & 63) == 0 && k && bench_now_ns() >= stop_at)
+            break;
+        rc = bench_kqueue.send(obj, d + k, t);
+        if (rc != 0)
+            break;
+    }
+    *taken = k;
+    return rc;
+}
+static int kq_recv(void *obj, uint8_t *buf, size_t max, const uint8_t **data, size_t *got, int64_t t)
+{
+    (void)max;
+    int rc = bench_kqueue.recv(obj, buf, t);
+    *data = buf;
+    *got = rc == 0 ? 1 : 0;
+    return rc;
+}
+
+/* rtipc's objects, each followed by the kernel's own (measured only on a
+ * FreeRTOS target). */
 static const bs_mech_t mechs[] = {
-    {BENCH_MECH_RTIPC_RINGBUF_BYTEBUF, rb_create, rb_destroy, rb_send_nb, rb_send_all, rb_recv, rb_done},
-    {BENCH_MECH_RTIPC_STREAMBUF, sb_create, sb_destroy, sb_send_nb, sb_send_all, sb_recv, NULL},
-    {"rtipc-queue-1B", q_create, q_destroy, q_send_nb, q_send_all, q_recv, NULL},
+    {BENCH_MECH_RTIPC_RINGBUF_BYTEBUF, rb_create, rb_destroy, rb_send_nb, rb_send_all, rb_recv, rb_done, NULL, NULL},
+    {BENCH_MECH_ESPIDF_RINGBUF_BYTEBUF, krb_create, krb_destroy, krb_send_nb, krb_send_all, krb_recv, krb_done,
+     &bench_kbytes_ringbuf, NULL},
+    {BENCH_MECH_RTIPC_STREAMBUF, sb_create, sb_destroy, sb_send_nb, sb_send_all, sb_recv, NULL, NULL, NULL},
+    {BENCH_MECH_KERNEL_STREAMBUF, ksb_create, ksb_destroy, ksb_send_nb, ksb_send_all, ksb_recv, ksb_done,
+     &bench_kbytes_streambuf, NULL},
+    {"rtipc-queue-1B", q_create, q_destroy, q_send_nb, q_send_all, q_recv, NULL, NULL, NULL},
+    {BENCH_MECH_KERNEL_QUEUE_1B, kq_create, kq_destroy, kq_send_nb, kq_send_all, kq_recv, NULL, NULL, &bench_kqueue},
 };
 #define N_MECHS (sizeof mechs / sizeof mechs[0])
+
+/* Why the kernel's entry @p m is not built here; NULL when it is (and for
+ * rtipc's). */
+static const char *kernel_absent(const bs_mech_t *m)
+{
+    return m->kbytes ? m->kbytes->absent : m->kqueue ? m->kqueue->absent : NULL;
+}
 
 /* ------------------------------------------------------------- the run */
 
@@ -218,7 +300,7 @@ static void producer(void *arg)
         if (st->paced)
             rc = m->send_nb(st->obj, block, BLOCK, &taken);
         else
-            rc = m->send_all(st->obj, block, BLOCK, rtipc_ns(STALL_NS), st->t_first_send + st->max_ns, &taken);
+            rc = m->send_all(st->obj, block, BLOCK, STALL_NS, st->t_first_send + st->max_ns, &taken);
         st->accepted += taken;  /* bytes that went in before a failure count too */
         if (rc != 0) {
             bench_failure_set(&st->failure, "%s: send of block %lu failed: %s", m->name, (unsigned long)b,
@@ -237,7 +319,7 @@ static void producer(void *arg)
         /* In-band end of stream, so that the consumer stops at once. */
         const uint8_t end = END_BYTE;
         size_t taken;
-        int rc = m->send_all(st->obj, &end, 1, rtipc_ns(STALL_NS), 0, &taken);
+        int rc = m->send_all(st->obj, &end, 1, STALL_NS, 0, &taken);
         if (rc != 0)
             bench_failure_set(&st->failure, "%s: send of the end marker failed: %s", m->name,
                               rtipc_strerror(rc));
@@ -258,7 +340,7 @@ static void consumer(void *arg)
     while (!end) {
         const uint8_t *data = NULL;
         size_t got = 0;
-        int rc = m->recv(st->obj, buf, sizeof buf, &data, &got, rtipc_ms(POLL_MS));
+        int rc = m->recv(st->obj, buf, sizeof buf, &data, &got, POLL_MS * 1000000LL);
         if (rc == 0) {
             int64_t now = bench_now_ns();
             size_t n_data = got;
@@ -376,6 +458,13 @@ static int run_byte_stream(bench_run_t *run)
     int64_t max_ns = (int64_t)(paced_s * 1e9 / 8);  /* an eighth of the paced phase */
     for (size_t i = 0; i < N_MECHS; i++) {
         bench_progress(run, (double)i / N_MECHS);
+        bool kernel = mechs[i].kbytes || mechs[i].kqueue;
+        if (kernel && !bench_mech_kernel_built)
+            continue;  /* Linux: rtipc's objects are the implementation */
+        if (kernel_absent(&mechs[i])) {
+            bench_add_missing(run, mechs[i].name, kernel_absent(&mechs[i]));
+            continue;
+        }
         if (run_phase(run, &mechs[i], true, blocks, 0) != 0)
             return -1;
         bench_progress(run, (i + 0.8) / N_MECHS);
@@ -402,6 +491,16 @@ const bench_experiment_t exp_byte_stream = {
         "    receive_up_to(4096) checked in place, then returned.\n"
         "  rtipc-streambuf: stream buffer (trigger level 1); send of a block, receive of up to 4096 B.\n"
         "  rtipc-queue-1B: queue of 7056 1-byte items; one send and one receive per byte.\n"
+        "On a FreeRTOS target the kernel's own objects run beside them, each after rtipc's, with\n"
+        "the same phases, rows and checks:\n"
+        "  espidf-ringbuf-bytebuf (ESP-IDF only; missing, with the reason, elsewhere):\n"
+        "    xRingbufferCreate(7056, RINGBUF_TYPE_BYTEBUF); xRingbufferSend of a block (paced: with\n"
+        "    no wait, then the prefix xRingbufferGetCurFreeSize allows), xRingbufferReceiveUpTo(4096)\n"
+        "    checked in place, vRingbufferReturnItem.\n"
+        "  kernel-streambuf: xStreamBufferCreate(7056, 1); xStreamBufferSend of a block (paced: no\n"
+        "    wait, takes the prefix that fits), xStreamBufferReceive of up to 4096 B.\n"
+        "  kernel-queue-1B: xQueueCreate(7056, 1); one xQueueSend and one xQueueReceive per byte.\n"
+        "  Blocking waits are 2 s (sends) and 100 ms (receives) in ticks, rounded up.\n"
         "Every byte's value is the running count of bytes the mechanism accepted, mod 251; the\n"
         "consumer checks each one (a lost, duplicated or reordered byte fails the run), and at the\n"
         "end generated = accepted + dropped and received = accepted must hold exactly.\n"

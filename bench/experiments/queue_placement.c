@@ -2,6 +2,8 @@
  * either left warm in the caches or evicted from every cache before each
  * send (the host's stand-in for a queue placed in slow external memory). */
 #include "../harness/handoff_rounds.h"
+#include "../mechanisms/freertos_calls.h"
+#include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 #include "needs_tasks.h"
 
@@ -26,16 +28,6 @@ static void flush_range(const void *p, size_t n)
         __builtin_ia32_clflush(c);
 }
 
-/* Producer, untimed, before each send: write back and evict every line of
- * the storage and the control block from all caches of the machine; the
- * fence makes the send start only after the evictions completed. */
-static void evict_queue(void *arg)
-{
-    placed_queue_t *pq = arg;
-    flush_range(pq->items, sizeof pq->items);
-    flush_range(&pq->cb, sizeof pq->cb);
-    __builtin_ia32_mfence();
-}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -67,69 +59,170 @@ static double load_ns(placed_queue_t *pq, bool evict)
 #define HAVE_CLFLUSH 0
 #endif
 
+/* One queue in placed memory: rtipc's, or the kernel's (xQueueCreateStatic
+ * over storage the experiment placed). */
 typedef struct {
-    placed_queue_t *mem;
+    const char *mechanism, *variant;   /* its warm row (kernel PSRAM: its only row) */
     rtipc_queue_t *q;
+    bench_kq_t *kq;
+    void *mem;                    /* what was allocated for it */
+    void *items, *cb;             /* its item storage and control block, in mem */
+    size_t items_n, cb_n;
+    bool flushes;                 /* odd-numbered messages go out evicted */
     uint32_t next;                /* producer: number of the message about to be sent */
+    bench_samples_t warm, flushed;
 } placed_t;
 
-static int placed_send(void *obj, uint32_t seq) { return bench_rtipc_queue_send(((placed_t *)obj)->q, seq); }
-static int placed_recv(void *obj, uint32_t *seq) { return bench_rtipc_queue_recv(((placed_t *)obj)->q, seq); }
+static int placed_send(void *obj, uint32_t seq)
+{
+    placed_t *pl = obj;
+    if (pl->kq)  /* xQueueSend(q, &seq, portMAX_DELAY) */
+        return bench_kq_send(pl->kq, &seq, BENCH_KWAIT_FOREVER) == 0 ? 0 : BENCH_MECH_EKERNEL;
+    return bench_rtipc_queue_send(pl->q, seq);
+}
+
+static int placed_recv(void *obj, uint32_t *seq)
+{
+    placed_t *pl = obj;
+    if (pl->kq)  /* xQueueReceive(q, &seq, portMAX_DELAY) */
+        return bench_kq_receive(pl->kq, seq, BENCH_KWAIT_FOREVER) == 0 ? 0 : BENCH_MECH_EKERNEL;
+    return bench_rtipc_queue_recv(pl->q, seq);
+}
 
 /* Odd-numbered messages go out with the queue evicted, even ones warm: the
  * two placements alternate message by message, so a shared machine that
  * changes pace affects both alike. */
-static bool is_flushed(size_t message) { return HAVE_CLFLUSH && (message & 1); }
+static bool is_flushed(const placed_t *pl, size_t message) { return HAVE_CLFLUSH && pl->flushes && (message & 1); }
 
 #if HAVE_CLFLUSH
+/* Producer, untimed, before each send: write back and evict every line of
+ * the storage and the control block from all caches of the machine; the
+ * fence makes the send start only after the evictions completed. */
 static void placed_before_send(void *obj)
 {
     placed_t *pl = obj;
-    if (is_flushed(pl->next++))
-        evict_queue(pl->mem);
+    if (is_flushed(pl, pl->next++)) {
+        flush_range(pl->items, pl->items_n);
+        flush_range(pl->cb, pl->cb_n);
+        __builtin_ia32_mfence();
+    }
 }
 #endif
 
+/* The kernel's queue over storage placed @p where: items, then its
+ * StaticQueue_t on the next line. 0, 1 when the placement does not exist
+ * here (@p why says it), -1. */
+static int make_kernel(placed_t *pl, int where, char *why, size_t n)
+{
+    size_t items = (DEPTH * sizeof(uint32_t) + LINE - 1) / LINE * LINE;
+    pl->mem = bench_kplace_alloc(where, items + bench_kq_cb_size(), why, n);
+    if (!pl->mem)
+        return where == BENCH_KPLACE_INTERNAL ? -1 : 1;
+    pl->items = pl->mem;
+    pl->items_n = DEPTH * sizeof(uint32_t);
+    pl->cb = (char *)pl->mem + items;
+    pl->cb_n = bench_kq_cb_size();
+    if (bench_kq_create_static(DEPTH, sizeof(uint32_t), pl->items, pl->cb, &pl->kq) != 0) {
+        snprintf(why, n, "xQueueCreateStatic failed");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rows of one queue: warm (and flushed where it flushes) latency and, with
+ * both, the flushed/warm ratios. */
+static void add_rows(bench_run_t *run, placed_t *pl, const handoff_cfg_t *cfg, bench_result_t **w_out,
+                     bench_result_t **f_out)
+{
+    bench_result_t *w = bench_add_dist(run, pl->mechanism, pl->variant, BENCH_METRIC_LATENCY, &pl->warm);
+    bench_result_t *f = pl->flushes && HAVE_CLFLUSH && w
+        ? bench_add_dist(run, pl->mechanism, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY, &pl->flushed) : NULL;
+    if (handoff_core_clocked(run, cfg)) {  /* --cpu N,N puts both tasks on one core */
+        bench_row_core_clocked(run, w);
+        bench_row_core_clocked(run, f);
+    }
+    if (w && f) {
+        bench_add_value(run, pl->mechanism, "flushed/warm", BENCH_METRIC_P50_RATIO, "x", bench_p50_ratio(f, w));
+        bench_add_value(run, pl->mechanism, "flushed/warm", "p99-ratio", "x", f->stats.p99 / w->stats.p99);
+    }
+    *w_out = w;
+    *f_out = f;
+}
+
 static int run_queue_placement(bench_run_t *run)
 {
-    placed_t pl = {0};
-    bench_samples_t warm = {0}, flushed = {0}, round = {0};
-    pl.mem = aligned_alloc(LINE, sizeof *pl.mem);
-    if (!pl.mem)
+    /* rtipc's queue; on a FreeRTOS target the kernel's beside it (internal
+     * memory: warm and flushed as rtipc's) and, where ESP-IDF has PSRAM, the
+     * kernel's over PSRAM storage. */
+    enum { RTIPC, KERNEL, KERNEL_PSRAM, N };
+    placed_t pl[N] = {
+        {.mechanism = BENCH_MECH_RTIPC_QUEUE, .variant = BENCH_VARIANT_WARM, .flushes = true},
+        {.mechanism = BENCH_MECH_KERNEL_QUEUE, .variant = BENCH_VARIANT_WARM, .flushes = true},
+        {.mechanism = BENCH_MECH_KERNEL_QUEUE, .variant = BENCH_VARIANT_PSRAM},
+    };
+    bool used[N] = {true, bench_mech_kernel_built, bench_mech_kernel_built};
+    bench_samples_t round = {0};
+    int rc = 0;
+    placed_queue_t *mem = aligned_alloc(LINE, sizeof *mem);
+    if (!mem)
         return bench_fail(run, "out of memory");
-    int rc = rtipc_queue_create_static(DEPTH, sizeof(uint32_t), pl.mem->items, &pl.mem->cb, &pl.q);
+    pl[RTIPC].mem = mem;
+    pl[RTIPC].items = mem->items;
+    pl[RTIPC].items_n = sizeof mem->items;
+    pl[RTIPC].cb = &mem->cb;
+    pl[RTIPC].cb_n = sizeof mem->cb;
+    rc = rtipc_queue_create_static(DEPTH, sizeof(uint32_t), mem->items, &mem->cb, &pl[RTIPC].q);
     if (rc != 0) {
-        free(pl.mem);
+        free(mem);
+        pl[RTIPC].mem = NULL;
         return bench_fail(run, "static queue create: %s", rtipc_strerror(rc));
     }
-    if (!HAVE_CLFLUSH)
+    char why[160];
+    for (int k = KERNEL; k < N; k++) {
+        if (!used[k])
+            continue;
+        int mk = make_kernel(&pl[k], k == KERNEL ? BENCH_KPLACE_INTERNAL : BENCH_KPLACE_PSRAM, why, sizeof why);
+        if (mk < 0) {
+            rc = bench_fail(run, "%s/%s: %s", pl[k].mechanism, pl[k].variant, why);
+            goto out;
+        }
+        if (mk > 0) {
+            used[k] = false;
+            bench_note(run, "kernel-queue/psram: not measured: %s", why);
+        }
+    }
+    if (!HAVE_CLFLUSH) {
         bench_add_missing(run, BENCH_MECH_RTIPC_QUEUE "/" BENCH_VARIANT_FLUSHED,
                           "no portable cache-line eviction on this architecture (x86 clflush only)");
+        if (used[KERNEL])
+            bench_add_missing(run, BENCH_MECH_KERNEL_QUEUE "/" BENCH_VARIANT_FLUSHED,
+                              "no portable cache-line eviction on this architecture (x86 clflush only)");
+    }
 
-    handoff_ops_t ops = {.send = placed_send, .recv = placed_recv, .obj = &pl};
-#if HAVE_CLFLUSH
-    ops.before_send = placed_before_send;
-#endif
     /* Samples per placement; each round sends its share of both kinds. */
     handoff_cfg_t cfg = handoff_default(run, 20000, 2000);
-    const size_t kinds = 1 + HAVE_CLFLUSH;
     size_t per_kind = cfg.samples, rounds = bench_quick(run) ? 2 : 4;
     size_t share = (per_kind + rounds - 1) / rounds;
-    if (bench_samples_init(&warm, per_kind + 1) || bench_samples_init(&flushed, per_kind + 1) ||
-        bench_samples_init(&round, kinds * share)) {
+    for (int k = 0; k < N; k++)
+        if (used[k] && (bench_samples_init(&pl[k].warm, per_kind + 1) ||
+                        bench_samples_init(&pl[k].flushed, per_kind + 1))) {
+            rc = bench_fail(run, "out of memory");
+            goto out;
+        }
+    if (bench_samples_init(&round, 2 * share)) {
         rc = bench_fail(run, "out of memory");
         goto out;
     }
     double hit = NAN, miss = NAN;
 #if HAVE_CLFLUSH
-    hit = load_ns(pl.mem, false);
-    miss = load_ns(pl.mem, true);
+    hit = load_ns(mem, false);
+    miss = load_ns(mem, true);
 #endif
 
-    double budget_s = bench_quick(run) ? 1.2 : 8.5;
+    double budget_s = (bench_quick(run) ? 1.2 : 8.5) * (used[KERNEL] ? 2 : 1);
     int64_t t0 = bench_now_ns();
     bench_progress(run, 0.0);
-    for (size_t r = 0; r < rounds && warm.n < per_kind; r++) {
+    for (size_t r = 0; r < rounds && pl[RTIPC].warm.n < per_kind; r++) {
         double spent = (double)(bench_now_ns() - t0) / 1e9;
         if (r > 0 && !bench_samples_fixed(run) && spent * (double)(r + 1) / (double)r > budget_s) {
             bench_note(run,
@@ -138,35 +231,53 @@ static int run_queue_placement(bench_run_t *run)
                        (unsigned long)r, (unsigned long)rounds, spent, 100.0 * (double)r / (double)rounds);
             break;
         }
-        size_t left = per_kind - warm.n;
-        cfg.samples = kinds * (left < share ? left : share);
-        cfg.warmup = bench_warmup_count(run, cfg.samples);
-        pl.next = 0;  /* before the producer exists: its creation publishes it */
-        cfg.mechanism = BENCH_MECH_RTIPC_QUEUE;  /* traced as one row: the kinds alternate by message */
-        cfg.variant = "warm+flushed";
-        if (handoff_run(run, &ops, &cfg, &round) != 0) {
-            rc = bench_fail(run, "rtipc-queue/warm+flushed");
-            goto out;
+        /* Each queue in turn within the round: the same conditions for all. */
+        for (int k = 0; k < N; k++) {
+            if (!used[k])
+                continue;
+            placed_t *p = &pl[k];
+            const size_t kinds = 1 + (HAVE_CLFLUSH && p->flushes);
+            size_t left = per_kind - p->warm.n;
+            handoff_ops_t ops = {.send = placed_send, .recv = placed_recv, .obj = p};
+#if HAVE_CLFLUSH
+            ops.before_send = placed_before_send;
+#endif
+            cfg.samples = kinds * (left < share ? left : share);
+            cfg.warmup = bench_warmup_count(run, cfg.samples);
+            p->next = 0;  /* before the producer exists: its creation publishes it */
+            cfg.mechanism = p->mechanism;  /* traced as one row: the kinds alternate by message */
+            cfg.variant = kinds == 2 ? "warm+flushed" : p->variant;
+            if (handoff_run(run, &ops, &cfg, &round) != 0) {
+                rc = bench_fail(run, "%s/%s", cfg.mechanism, cfg.variant);
+                goto out;
+            }
+            /* Sample j belongs to message warmup + j. */
+            for (size_t j = 0; j < round.n; j++)
+                bench_samples_push(is_flushed(p, cfg.warmup + j) ? &p->flushed : &p->warm, round.ns[j]);
         }
-        /* Sample j belongs to message warmup + j. */
-        for (size_t j = 0; j < round.n; j++)
-            bench_samples_push(is_flushed(cfg.warmup + j) ? &flushed : &warm, round.ns[j]);
         bench_progress(run, (double)(r + 1) / (double)rounds);
     }
 
-    bench_result_t *w = bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_WARM, BENCH_METRIC_LATENCY, &warm);
-    bench_result_t *f = HAVE_CLFLUSH && w
-        ? bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_FLUSHED, BENCH_METRIC_LATENCY, &flushed) : NULL;
-    if (handoff_core_clocked(run, &cfg)) {  /* --cpu N,N puts both tasks on one core */
-        bench_row_core_clocked(run, w);
-        bench_row_core_clocked(run, f);
+    bench_result_t *w = NULL, *f = NULL, *kw = NULL, *kf = NULL, *pw = NULL, *unused = NULL;
+    add_rows(run, &pl[RTIPC], &cfg, &w, &f);
+    if (used[KERNEL]) {
+        add_rows(run, &pl[KERNEL], &cfg, &kw, &kf);
+        if (w && kw)
+            bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, BENCH_VARIANT_WARM, BENCH_METRIC_P50_RATIO, "x",
+                            bench_p50_ratio(w, kw));
+        if (kw)
+            bench_row_note(run, kw, "xQueueCreateStatic over %s", bench_kplace_how());
+    }
+    if (used[KERNEL_PSRAM]) {
+        add_rows(run, &pl[KERNEL_PSRAM], &cfg, &pw, &unused);
+        if (pw)
+            bench_row_note(run, pw, "xQueueCreateStatic over heap_caps_malloc(MALLOC_CAP_SPIRAM) storage, "
+                                    "esp_ptr_external_ram checked");
     }
     if (w && f) {
         double p50 = bench_p50_ratio(f, w);
         double p99 = f->stats.p99 / w->stats.p99;
-        size_t lines = (sizeof pl.mem->items + LINE - 1) / LINE + (sizeof pl.mem->cb + LINE - 1) / LINE;
-        bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, "flushed/warm", BENCH_METRIC_P50_RATIO, "x", p50);
-        bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, "flushed/warm", "p99-ratio", "x", p99);
+        size_t lines = (sizeof mem->items + LINE - 1) / LINE + (sizeof mem->cb + LINE - 1) / LINE;
         char tail[64] = "";
         if (!isnan(p99))
             snprintf(tail, sizeof tail, " and %+.3f us at the p99 (x%.3f)",
@@ -177,8 +288,8 @@ static int run_queue_placement(bench_run_t *run)
                    "(control block, the item's slot). One load from an evicted line takes %.0f ns "
                    "here, from a cached one %.0f ns (timestamps included); warm is not free either: "
                    "the consumer on the other core wrote those lines last.",
-                   (f->stats.p50 - w->stats.p50) / 1000, p50, tail, (unsigned long)lines, (unsigned long)(sizeof pl.mem->items),
-                   (unsigned long)(sizeof pl.mem->cb), miss, hit);
+                   (f->stats.p50 - w->stats.p50) / 1000, p50, tail, (unsigned long)lines, (unsigned long)(sizeof mem->items),
+                   (unsigned long)(sizeof mem->cb), miss, hit);
         bench_note(run,
                    "Host analog of PSRAM: every flushed send starts with the queue's lines in no "
                    "cache, so the first touch of each line misses to DRAM, as a miss to PSRAM goes "
@@ -189,12 +300,19 @@ static int run_queue_placement(bench_run_t *run)
     }
 out:
     bench_samples_free(&round);
-    bench_samples_free(&warm);
-    bench_samples_free(&flushed);
-    int drc = rtipc_queue_delete(pl.q);
+    for (int k = 0; k < N; k++) {
+        bench_samples_free(&pl[k].warm);
+        bench_samples_free(&pl[k].flushed);
+    }
+    int drc = rtipc_queue_delete(pl[RTIPC].q);
     if (drc != 0)
         bench_fail(run, "queue delete: %s", rtipc_strerror(drc));
-    free(pl.mem);
+    free(mem);
+    for (int k = KERNEL; k < N; k++) {
+        bench_kq_delete(pl[k].kq);  /* a static queue: its storage is freed after */
+        if (pl[k].mem)
+            bench_kplace_free(pl[k].mem);
+    }
     return bench_failed(run) ? -1 : 0;
 }
 
@@ -216,6 +334,14 @@ const bench_experiment_t exp_queue_placement = {
         "  external PSRAM.\n"
         "  Not available (recorded as missing) without clflush.\n"
         "flushed/warm p50-ratio, p99-ratio: flushed p50 / warm p50, flushed p99 / warm p99.\n"
+        "kernel-queue (FreeRTOS targets only): the kernel's queue, xQueueCreateStatic(100, 4) over item\n"
+        "  storage and a StaticQueue_t the experiment placed (its own lines; ESP-IDF:\n"
+        "  heap_caps_malloc(MALLOC_CAP_INTERNAL | MALLOC_CAP_8BIT), elsewhere the C heap), sent with\n"
+        "  xQueueSend(q, &n, portMAX_DELAY), received with xQueueReceive(q, &n, portMAX_DELAY); the same\n"
+        "  spans, warm and flushed (the same eviction, of its storage and StaticQueue_t), run in turn\n"
+        "  with rtipc's within each round. rtipc/kernel warm p50-ratio: rtipc's warm p50 / the kernel's.\n"
+        "kernel-queue psram (ESP-IDF with CONFIG_SPIRAM only): storage from heap_caps_malloc(\n"
+        "  MALLOC_CAP_SPIRAM), checked with esp_ptr_external_ram; without PSRAM a note says so.\n"
         "The placements alternate message by message in the same runs (odd-numbered messages\n"
         "flushed), so both see the same machine; 4 runs (quick: 2) of tasks, samples pooled.\n"
         "On a machine so loaded that the next round would overrun the experiment's time budget,\n"

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mechanisms/freertos_calls.h"
+#include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 #include "needs_tasks.h"
 
@@ -25,8 +27,11 @@
 
 typedef struct {
     bool use_set;
+    bool kernel;                  /* the kernel's queues and set (freertos_calls.h) */
     rtipc_queue_t *q[QS_SOURCES];
     rtipc_queueset_t *set;
+    bench_kq_t *kq[QS_SOURCES];
+    bench_kqs_t *kset;
     size_t total, warmup;
     uint8_t *target;              /* per message: the queue it was sent to */
     int64_t *t_send;              /* per message: producer's timestamp before the send */
@@ -78,6 +83,27 @@ static void set_consumer(qs_state_t *st)
 {
     int sentinels = 0;
     while (sentinels < QS_SOURCES && !bench_failure_is_set(&st->failure)) {
+        if (st->kernel) {
+            /* xQueueSelectFromSet(set, portMAX_DELAY), then xQueueReceive(member, &v, 0). */
+            int k = bench_kqs_select(st->kset, st->kq, QS_SOURCES, BENCH_KWAIT_FOREVER);
+            if (k < 0) {
+                bench_failure_set(&st->failure, "xQueueSelectFromSet returned %s",
+                                  k == -1 ? "nothing" : "a handle that is not a member");
+                break;
+            }
+            uint32_t v;
+            int rc = bench_kq_receive(st->kq[k], &v, 0);
+            int64_t t = bench_now_ns();
+            if (rc != 0) {
+                bench_failure_set(&st->failure, "queue %ld selected but xQueueReceive found it empty", (long)k);
+                break;
+            }
+            int h = handle(st, k, v, t);
+            if (h < 0)
+                break;
+            sentinels += h;
+            continue;
+        }
         void *member = NULL;
         int rc = rtipc_queueset_select(st->set, &member, RTIPC_FOREVER);
         if (rc != 0) {
@@ -110,7 +136,8 @@ static void queue_consumer(qs_state_t *st, int k)
 {
     while (!bench_failure_is_set(&st->failure)) {
         uint32_t v;
-        int rc = rtipc_queue_receive(st->q[k], &v, RTIPC_FOREVER);
+        int rc = st->kernel ? bench_kq_receive(st->kq[k], &v, BENCH_KWAIT_FOREVER)
+                            : rtipc_queue_receive(st->q[k], &v, RTIPC_FOREVER);
         int64_t t = bench_now_ns();
         if (rc != 0) {
             bench_failure_set(&st->failure, "receive on queue %ld failed with %ld", (long)k, (long)rc);
@@ -167,7 +194,8 @@ static void producer(void *arg)
         uint32_t v = (uint32_t)i;
         st->target[i] = (uint8_t)k;
         st->t_send[i] = bench_now_ns();
-        int rc = rtipc_queue_send(st->q[k], &v, RTIPC_NO_WAIT);   /* at most one in flight */
+        int rc = st->kernel ? bench_kq_send(st->kq[k], &v, 0)   /* at most one in flight */
+                            : rtipc_queue_send(st->q[k], &v, RTIPC_NO_WAIT);
         if (rc != 0) {
             bench_failure_set(&st->failure, "send of message %ld failed with %ld", (long)i, (long)rc);
             goto out;
@@ -177,7 +205,7 @@ static void producer(void *arg)
         goto out;
     for (int k = 0; k < QS_SOURCES; k++) {
         uint32_t stop = QS_SENTINEL;
-        int rc = rtipc_queue_send(st->q[k], &stop, RTIPC_NO_WAIT);
+        int rc = st->kernel ? bench_kq_send(st->kq[k], &stop, 0) : rtipc_queue_send(st->q[k], &stop, RTIPC_NO_WAIT);
         if (rc != 0) {
             bench_failure_set(&st->failure, "stop message to queue %ld failed with %ld", (long)k, (long)rc);
             break;
@@ -188,41 +216,67 @@ out:
 }
 
 /* One design: create, run, record, tear down. */
-static int run_design(bench_run_t *run, bool use_set, size_t samples, size_t warmup, size_t *objects,
+static int run_design(bench_run_t *run, bool use_set, bool kernel, size_t samples, size_t warmup, size_t *objects,
                       size_t *stacks, int *ntasks, size_t *stack_each)
 {
-    const char *mech = use_set ? BENCH_MECH_QUEUE_SET : BENCH_MECH_THREE_TASKS;
+    const char *mech = kernel ? (use_set ? BENCH_MECH_KERNEL_QUEUE_SET : BENCH_MECH_KERNEL_THREE_TASKS)
+                              : (use_set ? BENCH_MECH_QUEUE_SET : BENCH_MECH_THREE_TASKS);
     qs_state_t *st = calloc(1, sizeof *st);
     bench_samples_t s = {0};
     int rc = 0;
     if (!st)
         return bench_fail(run, "out of memory");
     st->use_set = use_set;
+    st->kernel = kernel;
     st->total = samples + warmup;
     st->warmup = warmup;
     st->target = calloc(st->total, 1);
     st->t_send = calloc(st->total, sizeof *st->t_send);
     st->out = &s;
-    bench_rng_init(&st->rng, run, use_set ? 1 : 2);
+    bench_rng_init(&st->rng, run, (use_set ? 1 : 2) + (kernel ? 2 : 0));
     if (!st->target || !st->t_send || bench_samples_init(&s, samples) != 0) {
         rc = bench_fail(run, "out of memory");
         goto free_mem;
     }
-    for (int k = 0; k < QS_SOURCES && rc == 0; k++)
-        if ((rc = rtipc_queue_create(QS_LEN, sizeof(uint32_t), &st->q[k])) != 0)
-            st->q[k] = NULL;
-    if (rc == 0 && use_set) {
-        rc = rtipc_queueset_create(QS_SOURCES * QS_LEN, &st->set);
+    if (kernel) {
+        /* Measured on the live objects: the kernel heap's free bytes before
+         * and after creating them (block headers included). */
+        size_t before = bench_kheap_free();
         for (int k = 0; k < QS_SOURCES && rc == 0; k++)
-            rc = rtipc_queueset_add_queue(st->set, st->q[k]);
+            rc = bench_kq_create(QS_LEN, sizeof(uint32_t), &st->kq[k]);
+        if (rc == 0 && use_set) {
+            rc = bench_kqs_create(QS_SOURCES * QS_LEN, &st->kset);
+            for (int k = 0; k < QS_SOURCES && rc == 0; k++)
+                rc = bench_kqs_add(st->kset, st->kq[k]);
+        }
+        size_t after = bench_kheap_free();
+        if (rc != 0) {
+            rc = bench_fail(run, "%s: setup: xQueueCreate, xQueueCreateSet or xQueueAddToSet failed", mech);
+            goto free_objects;
+        }
+        if (after >= before) {
+            rc = bench_fail(run, "%s: the kernel heap did not shrink while the objects were made "
+                                 "(freed meanwhile?): their memory cannot be measured", mech);
+            goto free_objects;
+        }
+        *objects = before - after;
+    } else {
+        for (int k = 0; k < QS_SOURCES && rc == 0; k++)
+            if ((rc = rtipc_queue_create(QS_LEN, sizeof(uint32_t), &st->q[k])) != 0)
+                st->q[k] = NULL;
+        if (rc == 0 && use_set) {
+            rc = rtipc_queueset_create(QS_SOURCES * QS_LEN, &st->set);
+            for (int k = 0; k < QS_SOURCES && rc == 0; k++)
+                rc = rtipc_queueset_add_queue(st->set, st->q[k]);
+        }
+        if (rc != 0) {
+            rc = bench_fail(run, "%s: setup: %s", mech, rtipc_strerror(rc));
+            goto free_objects;
+        }
+        *objects = use_set ? rtipc_queueset_footprint(st->set) : 0;
+        for (int k = 0; k < QS_SOURCES; k++)
+            *objects += rtipc_queue_footprint(st->q[k]);
     }
-    if (rc != 0) {
-        rc = bench_fail(run, "%s: setup: %s", mech, rtipc_strerror(rc));
-        goto free_objects;
-    }
-    *objects = use_set ? rtipc_queueset_footprint(st->set) : 0;
-    for (int k = 0; k < QS_SOURCES; k++)
-        *objects += rtipc_queue_footprint(st->q[k]);
 
     int nc = use_set ? 1 : QS_SOURCES;
     qs_arg_t args[QS_SOURCES];
@@ -276,6 +330,20 @@ static int run_design(bench_run_t *run, bool use_set, size_t samples, size_t war
         rc = -1;
 
 free_objects:
+    if (st->kset) {
+        /* After a failure a member may hold items: drain it so it can leave. */
+        for (int k = 0; k < QS_SOURCES; k++) {
+            uint32_t v;
+            if (!st->kq[k])
+                continue;
+            while (bench_kq_receive(st->kq[k], &v, 0) == 0) {
+            }
+            (void)bench_kqs_remove(st->kset, st->kq[k]);
+        }
+        bench_kqs_delete(st->kset);
+    }
+    for (int k = 0; k < QS_SOURCES; k++)
+        bench_kq_delete(st->kq[k]);
     for (int k = 0; k < QS_SOURCES; k++) {
         if (!st->q[k])
             continue;
@@ -301,29 +369,47 @@ static int run_queue_set(bench_run_t *run)
 {
     size_t samples = bench_sample_count(run, 20000, 2000);
     size_t warmup = bench_warmup_count(run, samples);
-    size_t obj[2] = {0}, stk[2] = {0}, each[2] = {0};
-    int tasks[2] = {0};
-    bench_progress(run, 0.0);
-    if (run_design(run, true, samples, warmup, &obj[0], &stk[0], &tasks[0], &each[0]) != 0)
-        return -1;
-    bench_progress(run, 0.5);
-    if (run_design(run, false, samples, warmup, &obj[1], &stk[1], &tasks[1], &each[1]) != 0)
-        return -1;
+    /* rtipc's designs, and on a FreeRTOS target the kernel's of the same
+     * shape (its queue set and queues) right after each. */
+    enum { D = 4 };
+    static const struct {
+        bool set, kernel;
+        const char *mech;
+    } designs[D] = {
+        {true, false, BENCH_MECH_QUEUE_SET},
+        {true, true, BENCH_MECH_KERNEL_QUEUE_SET},
+        {false, false, BENCH_MECH_THREE_TASKS},
+        {false, true, BENCH_MECH_KERNEL_THREE_TASKS},
+    };
+    size_t obj[D] = {0}, stk[D] = {0}, each[D] = {0};
+    int tasks[D] = {0};
+    for (int d = 0; d < D; d++) {
+        bench_progress(run, (double)d / D);
+        if (designs[d].kernel && !bench_mech_kernel_built)
+            continue;
+        if (run_design(run, designs[d].set, designs[d].kernel, samples, warmup, &obj[d], &stk[d], &tasks[d],
+                       &each[d]) != 0)
+            return -1;
+        if (each[d] != each[0])
+            return bench_fail(run, "the designs' consumer stacks differ (%lu vs %lu B)", (unsigned long)each[0],
+                              (unsigned long)each[d]);
+    }
     bench_progress(run, 1.0);
-    if (each[0] != each[1])
-        return bench_fail(run, "the two designs' consumer stacks differ (%lu vs %lu B)", (unsigned long)each[0], (unsigned long)each[1]);
 
     char shape[64];
     snprintf(shape, sizeof shape, "%dx(len=%d,item=4),stack=%lu", QS_SOURCES, QS_LEN, (unsigned long)each[0]);
-    const char *mech[2] = {BENCH_MECH_QUEUE_SET, BENCH_MECH_THREE_TASKS};
-    for (int d = 0; d < 2; d++) {
-        bench_result_t *r = bench_add_value(run, mech[d], shape, BENCH_METRIC_MEMORY, "B", (double)(obj[d] + stk[d]));
+    for (int d = 0; d < D; d++) {
+        if (designs[d].kernel && !bench_mech_kernel_built)
+            continue;
+        const char *m = designs[d].mech;
+        bench_result_t *r = bench_add_value(run, m, shape, BENCH_METRIC_MEMORY, "B", (double)(obj[d] + stk[d]));
         if (r)
-            bench_row_note(run, r, "objects %lu + %d stack(s) %lu; task descriptors not counted",
-                     (unsigned long)obj[d], tasks[d], (unsigned long)stk[d]);
-        bench_add_value(run, mech[d], shape, BENCH_METRIC_OBJECTS, "B", (double)obj[d]);
-        bench_add_value(run, mech[d], shape, "stacks", "B", (double)stk[d]);
-        bench_add_value(run, mech[d], shape, BENCH_METRIC_CONSUMER_TASKS, "count", tasks[d]);
+            bench_row_note(run, r, "objects %lu%s + %d stack(s) %lu; task descriptors not counted",
+                     (unsigned long)obj[d], designs[d].kernel ? " (kernel heap free bytes before - after creation)" : "",
+                     tasks[d], (unsigned long)stk[d]);
+        bench_add_value(run, m, shape, BENCH_METRIC_OBJECTS, "B", (double)obj[d]);
+        bench_add_value(run, m, shape, "stacks", "B", (double)stk[d]);
+        bench_add_value(run, m, shape, BENCH_METRIC_CONSUMER_TASKS, "count", tasks[d]);
     }
     const char *how;
     (void)bench_target_task_stack(QS_STACK_REQUEST, &how);
@@ -355,6 +441,14 @@ const bench_experiment_t exp_queue_set = {
         "  stacks of the consumer tasks (the size each consumer thread really got, the same for\n"
         "  both designs). The producer is common to both and not counted; task descriptors are not\n"
         "  counted (rtipc exposes no size for them). objects, stacks: the two parts.\n"
+        "kernel-queue-set, kernel-3-tasks (FreeRTOS targets only, each right after rtipc's design):\n"
+        "  the same with the kernel's own objects: three xQueueCreate(10, 4); kernel-queue-set adds\n"
+        "  xQueueCreateSet(30) and xQueueAddToSet for each, and its consumer blocks in\n"
+        "  xQueueSelectFromSet(set, portMAX_DELAY) then calls xQueueReceive(member, &v, 0); each\n"
+        "  kernel-3-tasks consumer blocks in xQueueReceive(q, &v, portMAX_DELAY). The producer sends\n"
+        "  with xQueueSend(q, &v, 0). latency: from just before xQueueSend to just after xQueueReceive.\n"
+        "  objects: the kernel heap's free bytes (xPortGetFreeHeapSize) before creating the queues (and\n"
+        "  the set) minus after, so block headers count; stacks as for rtipc's rows (the same tasks).\n"
         "Every message is checked: its number must be the next one and it must come out of the\n"
         "  queue it was sent to; otherwise the run fails.",
     .run = run_queue_set,

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../mechanisms/freertos_calls.h"
+#include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 #include "needs_tasks.h"
 
@@ -29,11 +31,13 @@ typedef enum { SV_QUEUE, SV_OVERWRITE, SV_MAILBOX } sv_kind_t;
 typedef struct {
     const char *mechanism, *variant;
     sv_kind_t kind;
+    bool kernel;   /* the kernel's own queue (freertos_calls.h), not rtipc's */
 } sv_mech_t;
 
 typedef struct {
     const sv_mech_t *m;
     rtipc_queue_t *q;
+    bench_kq_t *kq;
     rtipc_mailbox_t *mb;
     int64_t start_ns, warm_end_ns, end_ns;
     size_t cap;                   /* most values the producer may publish */
@@ -65,6 +69,8 @@ static void wait_until(int64_t due)
 static int publish(sv_state_t *st, const sv_value_t *v)
 {
     int rc;
+    if (st->m->kernel)  /* xQueueSend(.., 0) refuses (1) when full; xQueueOverwrite never */
+        return st->m->kind == SV_QUEUE ? bench_kq_send(st->kq, v, 0) : bench_kq_overwrite(st->kq, v);
     switch (st->m->kind) {
     case SV_QUEUE:
         rc = rtipc_queue_send(st->q, v, RTIPC_NO_WAIT);
@@ -142,6 +148,8 @@ static int read_value(sv_state_t *st, sv_value_t *v, uint64_t *version)
 {
     int rc;
     *version = 0;
+    if (st->m->kernel)  /* xQueueReceive / xQueuePeek with no wait: 1 when empty */
+        return st->m->kind == SV_QUEUE ? bench_kq_receive(st->kq, v, 0) : bench_kq_peek(st->kq, v, 0);
     switch (st->m->kind) {
     case SV_QUEUE:
         rc = rtipc_queue_receive(st->q, v, RTIPC_NO_WAIT);
@@ -199,13 +207,13 @@ static int finish(bench_run_t *run, sv_state_t *st, size_t *left)
     if (st->m->kind == SV_QUEUE) {
         sv_value_t v;
         int rc;
-        while ((rc = rtipc_queue_receive(st->q, &v, RTIPC_NO_WAIT)) == 0) {
+        while ((rc = st->m->kernel ? bench_kq_receive(st->kq, &v, 0) : rtipc_queue_receive(st->q, &v, RTIPC_NO_WAIT)) == 0) {
             if (!check_value(st, &v, 0))
                 return bench_fail(run, "%s: %s", name, st->failure.why);
             (*left)++;
         }
-        if (rc != RTIPC_EWOULDBLOCK)
-            return bench_fail(run, "%s: drain failed: %s", name, rtipc_strerror(rc));
+        if (st->m->kernel ? rc != 1 : rc != RTIPC_EWOULDBLOCK)
+            return bench_fail(run, "%s: drain failed (%ld)", name, (long)rc);
         size_t consumed = st->distinct - *left;
         if (st->sent != consumed + st->n_dropped + *left)
             return bench_fail(run, "%s: sent %lu != consumed %lu + dropped %lu + left %lu", name, (unsigned long)st->sent,
@@ -239,7 +247,12 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
         rc = bench_fail(run, "out of memory");
         goto out;
     }
-    if (m->kind == SV_MAILBOX)
+    if (m->kernel) {
+        if (bench_kq_create(m->kind == SV_QUEUE ? SV_QUEUE_DEPTH : 1, sizeof(sv_value_t), &st->kq) != 0) {
+            rc = bench_fail(run, "%s: xQueueCreate failed (kernel heap)", m->mechanism);
+            goto out;
+        }
+    } else if (m->kind == SV_MAILBOX)
         rc = rtipc_mailbox_create(sizeof(sv_value_t), NULL, &st->mb);
     else
         rc = rtipc_queue_create(m->kind == SV_QUEUE ? SV_QUEUE_DEPTH : 1, sizeof(sv_value_t), &st->q);
@@ -312,6 +325,7 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
 out:
     if (st->q)
         rtipc_queue_delete(st->q);
+    bench_kq_delete(st->kq);
     if (st->mb)
         rtipc_mailbox_delete(st->mb);
     bench_samples_free(&s);
@@ -323,15 +337,21 @@ out:
 
 static int run_state_vs_event(bench_run_t *run)
 {
+    /* The kernel's queue right after rtipc's of the same shape (FreeRTOS
+     * targets only: on Linux rtipc's queue is the implementation). */
     static const sv_mech_t mechs[] = {
-        {BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_DEPTH_32, SV_QUEUE},
-        {BENCH_MECH_RTIPC_QUEUE_OVERWRITE, BENCH_VARIANT_LENGTH_1, SV_OVERWRITE},
-        {BENCH_MECH_RTIPC_MAILBOX, BENCH_VARIANT_LATEST, SV_MAILBOX},
+        {BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_DEPTH_32, SV_QUEUE, false},
+        {BENCH_MECH_KERNEL_QUEUE, BENCH_VARIANT_DEPTH_32, SV_QUEUE, true},
+        {BENCH_MECH_RTIPC_QUEUE_OVERWRITE, BENCH_VARIANT_LENGTH_1, SV_OVERWRITE, false},
+        {BENCH_MECH_KERNEL_QUEUE_OVERWRITE, BENCH_VARIANT_LENGTH_1, SV_OVERWRITE, true},
+        {BENCH_MECH_RTIPC_MAILBOX, BENCH_VARIANT_LATEST, SV_MAILBOX, false},
     };
     double seconds = bench_duration(run, 2.0, 0.4);
     size_t n = sizeof mechs / sizeof mechs[0];
     for (size_t i = 0; i < n; i++) {
         bench_progress(run, (double)i / (double)n);
+        if (mechs[i].kernel && !bench_mech_kernel_built)
+            continue;
         if (run_mech(run, &mechs[i], seconds, i) != 0)
             return -1;
     }
@@ -355,6 +375,11 @@ const bench_experiment_t exp_state_vs_event = {
         "  the consumer receives one item per action (the oldest).\n"
         "rtipc-queue-overwrite length=1: rtipc_queue_overwrite; the consumer peeks the value.\n"
         "rtipc-mailbox latest: rtipc_mailbox_write; the consumer reads the newest value and version.\n"
+        "FreeRTOS targets only, the kernel's own queue with the same shapes, each right after rtipc's:\n"
+        "kernel-queue depth=32: xQueueCreate(32, 16); the producer calls xQueueSend(q, &v, 0) (errQUEUE_FULL:\n"
+        "  dropped), the consumer xQueueReceive(q, &v, 0) once per action (the oldest).\n"
+        "kernel-queue-overwrite length=1: xQueueCreate(1, 16); the producer calls xQueueOverwrite, the\n"
+        "  consumer xQueuePeek(q, &v, 0) (the value stays, as with a FreeRTOS \"mailbox\" queue).\n"
         "staleness: consumer's timestamp right after its read returned (when it acts) - the producer's\n"
         "  timestamp inside the value it got. Actions in the first 200 ms (or half the run if\n"
         "  shorter) are not recorded (the queue fills and its contents age), the same for every\n"

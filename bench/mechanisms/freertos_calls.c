@@ -33,7 +33,8 @@ static TickType_t ticks(int64_t wait_ns)
         return 0;
     int64_t per_tick = 1000000000LL / configTICK_RATE_HZ;
     int64_t t = (wait_ns + per_tick - 1) / per_tick;
-    return t >= (int64_t)portMAX_DELAY ? portMAX_DELAY - 1 : (TickType_t)t;
+    /* Unsigned: TickType_t may be 64 bits wide, portMAX_DELAY all ones. */
+    return (uint64_t)t >= (uint64_t)portMAX_DELAY ? portMAX_DELAY - 1 : (TickType_t)t;
 }
 
 int bench_kq_create(size_t length, size_t item, bench_kq_t **q)
