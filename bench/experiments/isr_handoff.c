@@ -17,6 +17,7 @@
 
 #include "experiments.h"
 #include "needs_tasks.h"
+#include "../mechanisms/freertos_isr_notify.h"
 #include "../trace/trace.h"
 
 #define CONSUMER_PRIO 12
@@ -37,6 +38,76 @@
 #define SPIN_MAX_NS 500000000
 #define REST_NS 50000000
 
+/* The queue a phase measures: rtipc's, or on FreeRTOS the kernel's own
+ * (freertos_isr_notify.h), whose rows carry the same variants. */
+typedef struct {
+    const char *mech;  /* its rows' mechanism */
+    int (*create)(unsigned depth, void **q);
+    void (*destroy)(void *q);
+    /* In the handler: the send, then (yield) the yield request with the
+     * send's woken flag. */
+    int (*send_from_isr)(void *q, uint32_t seq, bool yield, bool *woken);
+    int (*receive)(void *q, uint32_t *seq, int64_t timeout_ns);  /* 0: no wait */
+    int (*waiting)(void *q);
+    void (*task_call)(void);  /* kernel-call: the interrupted task's call */
+} isr_queue_t;
+
+static int rq_create(unsigned depth, void **q)
+{
+    rtipc_queue_t *h = NULL;
+    int rc = rtipc_queue_create(depth, sizeof(uint32_t), &h);
+    *q = h;
+    return rc;
+}
+
+static void rq_destroy(void *q) { rtipc_queue_delete(q); }
+
+static int rq_send_from_isr(void *q, uint32_t seq, bool yield, bool *woken)
+{
+    int rc = rtipc_queue_send_from_isr(q, &seq, woken);
+    if (yield)
+        rtipc_irq_yield(*woken);
+    return rc;
+}
+
+static int rq_receive(void *q, uint32_t *seq, int64_t timeout_ns)
+{
+    return rtipc_queue_receive(q, seq, rtipc_ns(timeout_ns));
+}
+
+static int rq_waiting(void *q) { return (int)rtipc_queue_messages_waiting(q); }
+
+static void rq_task_call(void) { rtipc_task_yield(); }
+
+static const isr_queue_t rtipc_q = {
+    .mech = BENCH_MECH_RTIPC_QUEUE, .create = rq_create, .destroy = rq_destroy,
+    .send_from_isr = rq_send_from_isr, .receive = rq_receive, .waiting = rq_waiting,
+    .task_call = rq_task_call,
+};
+
+/* The kernel's queue: xQueueSendFromISR, portYIELD_FROM_ISR, xQueueReceive,
+ * taskYIELD. False where rtipc does not run on FreeRTOS. */
+static bool kernel_q(isr_queue_t *q)
+{
+    const bench_fr_isr_notify_t *k = bench_fr_isr_notify;
+    if (!k)
+        return false;
+    *q = (isr_queue_t){.mech = BENCH_MECH_KERNEL_QUEUE, .create = k->queue_create, .destroy = k->queue_delete,
+                       .send_from_isr = k->queue_send_from_isr, .receive = k->queue_receive,
+                       .waiting = k->queue_waiting, .task_call = k->task_yield};
+    return true;
+}
+
+/* What a note says a phase of @p q was: rtipc's variant as it always was,
+ * the kernel's with its mechanism. */
+static const char *label(char *buf, size_t n, const isr_queue_t *q, const char *variant)
+{
+    if (q == &rtipc_q)
+        return variant;
+    snprintf(buf, n, "%s/%s", q->mech, variant);
+    return buf;
+}
+
 /* ---- shared by the phases ----------------------------------------------- */
 
 /* The interrupted task: spins on core 0 at a low priority. It never calls
@@ -49,6 +120,7 @@ typedef struct {
     _Atomic int rest_req;   /* driver -> busy: rests requested so far */
     _Atomic int rested;     /* busy -> driver: rests done (spinning again) */
     bool kernel_calls;
+    void (*call)(void);     /* the kernel call (rtipc_task_yield, or taskYIELD) */
     rtipc_irq_t *source;    /* one core: raise this interrupt ... */
     int64_t source_period;  /* ... every this many ns (0: none) */
     long calls;             /* rtipc_task_yield calls made; read after the join */
@@ -95,7 +167,7 @@ static void busy_entry(void *arg)
         if (!b->kernel_calls)
             continue;
         if (now >= next) {
-            rtipc_task_yield();
+            b->call();
             b->calls++;
             next += KERNEL_CALL_NS;
             if (next < now)
@@ -167,9 +239,10 @@ static int run_tasks(bench_run_t *run, int home, bench_failure_t *f, busy_t *bus
 typedef struct {
     bench_failure_t f;
     busy_t busy;
-    rtipc_queue_t *q;
+    const isr_queue_t *ops;
+    void *q;
     rtipc_irq_t *irq;
-    bool yield;                 /* the handler calls rtipc_irq_yield(woken) */
+    bool yield;                 /* the handler requests the yield with its woken flag */
     size_t total, warmup;
     int64_t gap_min, gap_max;   /* driver: pause after each receipt */
     int64_t stall_ns;           /* a message not received within this fails */
@@ -196,16 +269,13 @@ static void lat_isr(void *arg)
     }
     bool woken = false;
     BENCH_TRACE(TRACE_SEND_BEGIN, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
-    int rc = rtipc_queue_send_from_isr(st->q, &seq, &woken);
+    int rc = st->ops->send_from_isr(st->q, seq, st->yield, &woken);
     BENCH_TRACE(TRACE_SEND_END, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
-    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_ISR, rtipc_irq_core(), seq, rtipc_queue_messages_waiting(st->q));
+    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_ISR, rtipc_irq_core(), seq, st->ops->waiting(st->q));
     if (rc != 0)
         bench_failure_set(&st->f, "send from the handler failed with %d (message %ld)", rc, (long)seq);
-    if (st->yield) {
-        if (!woken)
-            atomic_fetch_add_explicit(&st->not_woken, 1, memory_order_relaxed);
-        rtipc_irq_yield(woken);
-    }
+    if (st->yield && !woken)
+        atomic_fetch_add_explicit(&st->not_woken, 1, memory_order_relaxed);
     /* Before the latency's start stamp: recording after it would delay the
      * consumer, which runs on this core once the handler returns. */
     BENCH_TRACE(TRACE_ISR_EXIT, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
@@ -221,7 +291,7 @@ static void lat_consumer(void *arg)
     for (size_t i = 0; i < st->total;) {
         uint32_t seq = UINT32_MAX;
         BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_CONSUMER, st->core0, i, 0);
-        int rc = rtipc_queue_receive(st->q, &seq, rtipc_ms(20));
+        int rc = st->ops->receive(st->q, &seq, 20000000);
         int64_t t = bench_now_ns();
         BENCH_TRACE_AT(t, TRACE_RUNNING, TRACE_TASK_CONSUMER, st->core0, i, 0);
         if (rc == RTIPC_ETIMEDOUT) {
@@ -256,7 +326,7 @@ static void lat_consumer(void *arg)
         if (i >= st->warmup)
             bench_samples_push(st->out, lat);
         BENCH_TRACE_AT(t, TRACE_RECEIVED, TRACE_TASK_CONSUMER, st->core0, seq, 0);
-        BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, st->core0, seq, rtipc_queue_messages_waiting(st->q));
+        BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, st->core0, seq, st->ops->waiting(st->q));
         last = t;
         i++;
         /* Release: the driver raises the next interrupt only after this. */
@@ -283,7 +353,7 @@ static void lat_driver(void *arg)
             /* One core: the driver is the interrupted task, so it makes
              * the kernel-call variant's calls. */
             if (st->driver_calls && bench_now_ns() >= next_call) {
-                rtipc_task_yield();
+                st->ops->task_call();
                 st->busy.calls++;
                 next_call = bench_now_ns() + KERNEL_CALL_NS;
             }
@@ -313,9 +383,11 @@ out:
 typedef enum { LAT_YIELD, LAT_NO_YIELD, LAT_KERNEL_CALL } lat_mode_t;
 
 /* One latency phase; records its row. 0, or -1 after bench_fail(). */
-static int lat_phase(bench_run_t *run, int home, lat_mode_t mode, const char *variant, size_t samples,
-                     size_t warmup)
+static int lat_phase(bench_run_t *run, const isr_queue_t *ops, int home, lat_mode_t mode, const char *variant,
+                     size_t samples, size_t warmup)
 {
+    char lb[96];
+    const char *what = label(lb, sizeof lb, ops, variant);
     bench_sleep_ns(bench_quick(run) ? REST_NS / 2 : REST_NS);  /* core 0 rests after the previous phase */
     int64_t tick = rtipc_tick_period_ns();
     lat_t *st = calloc(1, sizeof *st);
@@ -323,6 +395,8 @@ static int lat_phase(bench_run_t *run, int home, lat_mode_t mode, const char *va
         return bench_fail(run, "out of memory");
     bench_samples_t s = {0};
     int rc = -1;
+    st->ops = ops;
+    st->busy.call = ops->task_call;
     st->yield = mode == LAT_YIELD;
     st->busy.kernel_calls = mode == LAT_KERNEL_CALL && bench_two_cores(run);
     st->driver_calls = mode == LAT_KERNEL_CALL && !bench_two_cores(run);
@@ -340,9 +414,9 @@ static int lat_phase(bench_run_t *run, int home, lat_mode_t mode, const char *va
         bench_fail(run, "out of memory");
         goto out;
     }
-    int r = rtipc_queue_create(LAT_DEPTH, sizeof(uint32_t), &st->q);
+    int r = ops->create(LAT_DEPTH, &st->q);
     if (r != 0) {
-        bench_fail(run, "queue create: %s", rtipc_strerror(r));
+        bench_fail(run, "%s: queue create: %s", ops->mech, rtipc_strerror(r));
         goto out;
     }
     r = bench_target_irq_create(bench_cpu(run, home), lat_isr, st, &st->irq);
@@ -351,26 +425,26 @@ static int lat_phase(bench_run_t *run, int home, lat_mode_t mode, const char *va
         goto out;
     }
     st->core0 = bench_cpu(run, home);
-    bench_trace_row_begin(run, BENCH_MECH_RTIPC_QUEUE, variant, (uint32_t)warmup, (uint32_t)samples);
+    bench_trace_row_begin(run, ops->mech, variant, (uint32_t)warmup, (uint32_t)samples);
     r = run_tasks(run, home, &st->f, &st->busy, lat_consumer, lat_driver, st);
     bench_trace_row_end();
     if (r != 0) {
-        bench_fail(run, BENCH_MECH_RTIPC_QUEUE "/%s", variant);
+        bench_fail(run, "%s/%s", ops->mech, variant);
         goto out;
     }
-    if (!bench_add_dist(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_LATENCY, &s))
+    if (!bench_add_dist(run, ops->mech, variant, BENCH_METRIC_LATENCY, &s))
         goto out;
     if (bench_two_cores(run))  /* on one core the waiting driver keeps it off, by design */
-        note_stalls(run, variant, &st->busy);
+        note_stalls(run, what, &st->busy);
     long nw = atomic_load(&st->not_woken), early = atomic_load(&st->early);
     if (nw)
         bench_note(run, "%s: %ld of %lu sends from the handler readied no higher-priority task "
-                   "(woken stayed false)", variant, nw, (unsigned long)st->total);
+                   "(woken stayed false)", what, nw, (unsigned long)st->total);
     if (early)
         bench_note(run, "%s: %ld messages reached the consumer before the handler's exit stamp "
-                   "(recorded as 0; not expected under SCHED_FIFO)", variant, early);
+                   "(recorded as 0; not expected under SCHED_FIFO)", what, early);
     if (mode == LAT_KERNEL_CALL && st->busy.calls == 0) {
-        bench_fail(run, "%s: the interrupted task made no rtipc call", variant);
+        bench_fail(run, "%s: the interrupted task made no kernel call", what);
         goto out;
     }
     rc = 0;
@@ -378,7 +452,7 @@ out:
     if (st->irq)
         bench_target_irq_delete(st->irq);
     if (st->q)
-        rtipc_queue_delete(st->q);
+        ops->destroy(st->q);
     bench_samples_free(&s);
     free(st->t_exit);
     free(st);
@@ -390,7 +464,8 @@ out:
 typedef struct {
     bench_failure_t f;
     busy_t busy;
-    rtipc_queue_t *q;
+    const isr_queue_t *ops;
+    void *q;
     rtipc_irq_t *irq;
     bool yield;
     int64_t period_ns;          /* timer period */
@@ -437,9 +512,9 @@ static void tp_isr(void *arg)
     BENCH_TRACE(TRACE_ISR_ENTER, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
     bool woken = false;
     BENCH_TRACE(TRACE_SEND_BEGIN, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
-    int rc = rtipc_queue_send_from_isr(st->q, &seq, &woken);
+    int rc = st->ops->send_from_isr(st->q, seq, st->yield, &woken);
     BENCH_TRACE(TRACE_SEND_END, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
-    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_ISR, rtipc_irq_core(), seq, rtipc_queue_messages_waiting(st->q));
+    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_ISR, rtipc_irq_core(), seq, st->ops->waiting(st->q));
     if (rc == RTIPC_EWOULDBLOCK) {
         st->dropped++;
         atomic_fetch_or_explicit(&st->drop_bits[seq / 64], (uint64_t)1 << (seq % 64), memory_order_relaxed);
@@ -447,8 +522,6 @@ static void tp_isr(void *arg)
         bench_failure_set(&st->f, "send from the handler failed with %d (message %ld)", rc, (long)seq);
     }
     st->woken += woken;
-    if (st->yield)
-        rtipc_irq_yield(woken);
     BENCH_TRACE(TRACE_ISR_EXIT, TRACE_TASK_ISR, rtipc_irq_core(), seq, 0);
 }
 
@@ -479,7 +552,7 @@ static bool tp_check(tp_t *st, uint32_t seq, uint32_t *expect)
     }
     *expect = seq + 1;
     BENCH_TRACE(TRACE_RECEIVED, TRACE_TASK_CONSUMER, st->core0, seq, 0);
-    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, st->core0, seq, rtipc_queue_messages_waiting(st->q));
+    BENCH_TRACE(TRACE_DEPTH, TRACE_TASK_CONSUMER, st->core0, seq, st->ops->waiting(st->q));
     atomic_store_explicit(&st->delivered, atomic_load_explicit(&st->delivered, memory_order_relaxed) + 1,
                           memory_order_release);
     return true;
@@ -494,7 +567,7 @@ static void tp_consumer(void *arg)
     for (;;) {
         uint32_t seq;
         BENCH_TRACE(TRACE_STOPPED, TRACE_TASK_CONSUMER, st->core0, expect, 0);
-        int rc = rtipc_queue_receive(st->q, &seq, rtipc_ms(20));
+        int rc = st->ops->receive(st->q, &seq, 20000000);
         BENCH_TRACE(TRACE_RUNNING, TRACE_TASK_CONSUMER, st->core0, expect, 0);
         if (rc == RTIPC_ETIMEDOUT) {
             if (atomic_load_explicit(&st->finish, memory_order_acquire) || bench_failure_is_set(&st->f))
@@ -513,7 +586,7 @@ static void tp_consumer(void *arg)
         if (!tp_check(st, seq, &expect))
             return;
         /* Drain everything available on this wake. */
-        while (rtipc_queue_receive(st->q, &seq, RTIPC_NO_WAIT) == 0)
+        while (st->ops->receive(st->q, &seq, 0) == 0)
             if (!tp_check(st, seq, &expect))
                 return;
     }
@@ -619,9 +692,11 @@ static void probe_isr(void *arg) { (void)arg; }
 static bool timers_follow_tick(const rtipc_irq_t *irq) { return !bench_target_irq_timer_between_ticks(irq); }
 
 /* One throughput phase, its rows named @p variant. */
-static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *variant, double duration_s,
-                    tp_result_t *res)
+static int tp_phase(bench_run_t *run, const isr_queue_t *ops, bool yield, unsigned depth, const char *variant,
+                    double duration_s, tp_result_t *res)
 {
+    char lb[96];
+    const char *mech = ops->mech, *what = label(lb, sizeof lb, ops, variant);
     /* Core 0 rests after the previous phase; a phase spins at most the
      * window plus its warm-up (keep --duration below ~0.8 s to stay clear of
      * the kernel's real-time throttling). */
@@ -631,6 +706,8 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *va
     if (!st)
         return bench_fail(run, "out of memory");
     int rc = -1;
+    st->ops = ops;
+    st->busy.call = ops->task_call;
     st->yield = yield;
     st->period_ns = (int64_t)(1e9 / TIMER_HZ);
     st->window_ns = (int64_t)(duration_s * 1e9);
@@ -645,9 +722,9 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *va
         bench_fail(run, "out of memory");
         goto out;
     }
-    int r = rtipc_queue_create(depth, sizeof(uint32_t), &st->q);
+    int r = ops->create(depth, &st->q);
     if (r != 0) {
-        bench_fail(run, "queue create: %s", rtipc_strerror(r));
+        bench_fail(run, "%s: queue create: %s", mech, rtipc_strerror(r));
         goto out;
     }
     r = bench_target_irq_create(bench_cpu(run, 0), tp_isr, st, &st->irq);
@@ -662,16 +739,16 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *va
     } else {
         st->driver_raises = timers_follow_tick(st->irq);
     }
-    bench_trace_row_begin(run, BENCH_MECH_RTIPC_QUEUE, variant, 0, UINT32_MAX);  /* the first N interrupts */
+    bench_trace_row_begin(run, mech, variant, 0, UINT32_MAX);  /* the first N interrupts */
     r = run_tasks(run, 0, &st->f, &st->busy, tp_consumer, tp_driver, st);
     bench_trace_row_end();
     if (r != 0) {
-        bench_fail(run, BENCH_MECH_RTIPC_QUEUE "/%s", variant);
+        bench_fail(run, "%s/%s", mech, variant);
         goto out;
     }
     uint64_t delivered = atomic_load(&st->delivered);
     if (st->sent_total != delivered + st->dropped_total) {
-        bench_fail(run, "%s: sent %llu != delivered %llu + dropped %llu", variant,
+        bench_fail(run, "%s: sent %llu != delivered %llu + dropped %llu", what,
                    (unsigned long long)st->sent_total, (unsigned long long)delivered,
                    (unsigned long long)st->dropped_total);
         goto out;
@@ -682,12 +759,12 @@ static int tp_phase(bench_run_t *run, bool yield, unsigned depth, const char *va
     res->sent = st->sent_total;
     res->delivered = delivered;
     res->dropped = st->dropped_total;
-    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_THROUGHPUT, "msg/s", res->throughput);
-    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_OFFERED, "msg/s", res->offered);
-    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_SENT, "count", (double)res->sent);
-    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_DELIVERED, "count", (double)res->delivered);
-    bench_add_value(run, BENCH_MECH_RTIPC_QUEUE, variant, BENCH_METRIC_DROPPED, "count", (double)res->dropped);
-    note_stalls(run, variant, &st->busy);
+    bench_add_value(run, mech, variant, BENCH_METRIC_THROUGHPUT, "msg/s", res->throughput);
+    bench_add_value(run, mech, variant, BENCH_METRIC_OFFERED, "msg/s", res->offered);
+    bench_add_value(run, mech, variant, BENCH_METRIC_SENT, "count", (double)res->sent);
+    bench_add_value(run, mech, variant, BENCH_METRIC_DELIVERED, "count", (double)res->delivered);
+    bench_add_value(run, mech, variant, BENCH_METRIC_DROPPED, "count", (double)res->dropped);
+    note_stalls(run, what, &st->busy);
     rc = 0;
 out:
     if (st->irq) {
@@ -695,13 +772,44 @@ out:
         bench_target_irq_delete(st->irq);
     }
     if (st->q)
-        rtipc_queue_delete(st->q);
+        ops->destroy(st->q);
     free(st->drop_bits);
     free(st);
     return rc;
 }
 
 /* ---- the experiment ----------------------------------------------------- */
+
+/* The tick-rate cap of @p q's no-yield rows (no-yield throughput at or below
+ * 1.1 x the tick rate while the interrupts arrived well above it) and its
+ * yield throughput, as notes. */
+static void note_cap(bench_run_t *run, const isr_queue_t *q, const tp_result_t r[2][2], const unsigned depths[2])
+{
+    double hz = bench_tick_hz(run);
+    const char *who = q == &rtipc_q ? "" : q->mech;
+    const char *sep = q == &rtipc_q ? "" : ": ";
+    char buf[600];
+    size_t used = (size_t)snprintf(buf, sizeof buf, "%s%stick-rate cap (no-yield throughput <= 1.1 x %.0f Hz):",
+                                   who, sep, hz);
+    for (int d = 0; d < 2 && used < sizeof buf; d++) {
+        const tp_result_t *n = &r[0][d];
+        const char *verdict;
+        if (n->offered <= 1.1 * hz)
+            verdict = "not observable (interrupts arrived no faster than the tick)";
+        else if (n->throughput <= 1.1 * hz)
+            verdict = "appears";
+        else if (n->dropped > 0 && n->throughput / hz >= 0.9 * depths[d])
+            verdict = "does not appear, but the queue fills between ticks: depth x tick rate caps it";
+        else
+            verdict = "does not appear";
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s depth %u: %s (%.0f msg/s delivered of "
+                                 "%.0f interrupts/s, %.2f per tick)", d ? ";" : "", depths[d], verdict,
+                                 n->throughput, n->offered, n->throughput / hz);
+    }
+    bench_note(run, "%s", buf);
+    bench_note(run, "%s%swith yield: depth 1 %.0f msg/s, depth 100 %.0f msg/s (interrupts %.0f/s, %.0f/s)", who, sep,
+               r[1][0].throughput, r[1][1].throughput, r[1][0].offered, r[1][1].offered);
+}
 
 static int run_isr_handoff(bench_run_t *run)
 {
@@ -719,20 +827,34 @@ static int run_isr_handoff(bench_run_t *run)
     }
     size_t w_no = bench_warmup_count_min(run, n_no, 10);
 
+    /* rtipc's queue, and on FreeRTOS the kernel's right after it in every
+     * phase, so that both see the same conditions. */
+    isr_queue_t kq;
+    const isr_queue_t *qs[2] = {&rtipc_q, NULL};
+    int nq = kernel_q(&kq) ? 2 : 1;
+    if (nq == 2) {
+        qs[1] = &kq;
+        bench_note(run, "kernel-queue's handler: %s", bench_fr_isr_notify->yield_how);
+    }
+
     bench_progress(run, 0.0);
     if (!bench_two_cores(run))
         bench_note(run, "one core: the driver task shares core 0 and is the task each latency interrupt "
                    "preempts (it makes the kernel-call variant's rtipc_task_yield calls); the throughput "
                    "phases' interrupts are raised by the busy task with rtipc_irq_trigger every %.0f us, "
                    "not by an interrupt timer", 1e6 / TIMER_HZ);
-    if (lat_phase(run, 0, LAT_YIELD, BENCH_VARIANT_YIELD, ny_yield, bench_warmup_count(run, ny_yield)) != 0)
-        return -1;
+    for (int k = 0; k < nq; k++)
+        if (lat_phase(run, qs[k], 0, LAT_YIELD, BENCH_VARIANT_YIELD, ny_yield, bench_warmup_count(run, ny_yield)) != 0)
+            return -1;
     bench_progress(run, 0.1);
-    if (lat_phase(run, 0, LAT_NO_YIELD, BENCH_VARIANT_NO_YIELD, n_no, w_no) != 0)
-        return -1;
+    for (int k = 0; k < nq; k++)
+        if (lat_phase(run, qs[k], 0, LAT_NO_YIELD, BENCH_VARIANT_NO_YIELD, n_no, w_no) != 0)
+            return -1;
     bench_progress(run, 0.45);
-    if (lat_phase(run, 0, LAT_KERNEL_CALL, BENCH_VARIANT_NO_YIELD_KERNEL_CALL, ny_kc, bench_warmup_count(run, ny_kc)) != 0)
-        return -1;
+    for (int k = 0; k < nq; k++)
+        if (lat_phase(run, qs[k], 0, LAT_KERNEL_CALL, BENCH_VARIANT_NO_YIELD_KERNEL_CALL, ny_kc,
+                      bench_warmup_count(run, ny_kc)) != 0)
+            return -1;
     bench_progress(run, 0.5);
     /* The same handoff with the handler, the consumer and the interrupted
      * task on core 1 (the driver on core 0): where a target's interrupt
@@ -743,14 +865,22 @@ static int run_isr_handoff(bench_run_t *run)
         if (pr == 0) {
             bench_target_irq_delete(probe);
             size_t n1 = bench_sample_count(run, 2000, 500);
-            if (lat_phase(run, 1, LAT_YIELD, BENCH_VARIANT_CORE1_YIELD, n1, bench_warmup_count(run, n1)) != 0 ||
-                lat_phase(run, 1, LAT_NO_YIELD, BENCH_VARIANT_CORE1_NO_YIELD, n_no / 2 > 20 ? n_no / 2 : 20,
-                          w_no) != 0)
-                return -1;
+            for (int k = 0; k < nq; k++)
+                if (lat_phase(run, qs[k], 1, LAT_YIELD, BENCH_VARIANT_CORE1_YIELD, n1, bench_warmup_count(run, n1)) != 0)
+                    return -1;
+            for (int k = 0; k < nq; k++)
+                if (lat_phase(run, qs[k], 1, LAT_NO_YIELD, BENCH_VARIANT_CORE1_NO_YIELD, n_no / 2 > 20 ? n_no / 2 : 20,
+                              w_no) != 0)
+                    return -1;
         } else {
             const char *why = pr == RTIPC_ENOTSUP ? "no interrupt source on core 1 on this target" : rtipc_strerror(pr);
-            bench_add_missing(run, BENCH_MECH_RTIPC_QUEUE "/" BENCH_VARIANT_CORE1_YIELD, why);
-            bench_add_missing(run, BENCH_MECH_RTIPC_QUEUE "/" BENCH_VARIANT_CORE1_NO_YIELD, why);
+            for (int k = 0; k < nq; k++) {
+                char row[96];
+                snprintf(row, sizeof row, "%s/%s", qs[k]->mech, BENCH_VARIANT_CORE1_YIELD);
+                bench_add_missing(run, row, why);
+                snprintf(row, sizeof row, "%s/%s", qs[k]->mech, BENCH_VARIANT_CORE1_NO_YIELD);
+                bench_add_missing(run, row, why);
+            }
         }
     }
     bench_progress(run, 0.55);
@@ -759,7 +889,7 @@ static int run_isr_handoff(bench_run_t *run)
     if (dur > 0.8)
         bench_note(run, "throughput windows of %.2f s keep core 0 busy for longer than the kernel's "
                    "real-time budget (95%% of a second): they may include throttling stalls", dur);
-    tp_result_t r[2][2];  /* [yield][depth 1, 100] */
+    tp_result_t r[2][2][2];  /* [queue][yield][depth 1, 100] */
     static const unsigned depths[2] = {1, 100};
     static const char *const variants[2][2] = {
         {BENCH_VARIANT_NO_YIELD_DEPTH_1, BENCH_VARIANT_NO_YIELD_DEPTH_100},
@@ -768,37 +898,14 @@ static int run_isr_handoff(bench_run_t *run)
     int done = 0;
     for (int d = 0; d < 2; d++) {
         for (int y = 1; y >= 0; y--) {
-            if (tp_phase(run, y, depths[d], variants[y][d], dur, &r[y][d]) != 0)
-                return -1;
+            for (int k = 0; k < nq; k++)
+                if (tp_phase(run, qs[k], y, depths[d], variants[y][d], dur, &r[k][y][d]) != 0)
+                    return -1;
             bench_progress(run, 0.55 + 0.45 * ++done / 4.0);
         }
     }
-
-    /* The tick-rate cap, from the figures: no-yield throughput at or below
-     * 1.1 x the tick rate, while the interrupts arrived well above it. */
-    double hz = bench_tick_hz(run);
-    char buf[600];
-    size_t used = (size_t)snprintf(buf, sizeof buf, "tick-rate cap (no-yield throughput <= 1.1 x %.0f Hz):", hz);
-    for (int d = 0; d < 2; d++) {
-        const tp_result_t *n = &r[0][d];
-        const char *verdict;
-        if (n->offered <= 1.1 * hz)
-            verdict = "not observable (interrupts arrived no faster than the tick)";
-        else if (n->throughput <= 1.1 * hz)
-            verdict = "appears";
-        else if (n->dropped > 0 && n->throughput / hz >= 0.9 * depths[d])
-            verdict = "does not appear, but the queue fills between ticks: depth x tick rate caps it";
-        else
-            verdict = "does not appear";
-        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s depth %u: %s (%.0f msg/s delivered of "
-                                 "%.0f interrupts/s, %.2f per tick)", d ? ";" : "", depths[d], verdict,
-                                 n->throughput, n->offered, n->throughput / hz);
-        if (used >= sizeof buf)
-            break;
-    }
-    bench_note(run, "%s", buf);
-    bench_note(run, "with yield: depth 1 %.0f msg/s, depth 100 %.0f msg/s (interrupts %.0f/s, %.0f/s)",
-               r[1][0].throughput, r[1][1].throughput, r[1][0].offered, r[1][1].offered);
+    for (int k = 0; k < nq; k++)
+        note_cap(run, qs[k], r[k], depths);
     bench_progress(run, 1.0);
     return 0;
 }
@@ -850,8 +957,22 @@ const bench_experiment_t exp_isr_handoff = {
         "  cannot arrive faster than it. On FreeRTOS with two cores the driver on core 1 raises them\n"
         "  every 100 us instead of the timer: rtipc's interrupt timers there are checked in the tick\n"
         "  hook.\n"
+        "kernel-queue (FreeRTOS targets): every phase above again, right after rtipc's, on the kernel's\n"
+        "  own queue (xQueueCreate of uint32_t) with the same variants, metrics, interrupt source, tasks\n"
+        "  and sequence checks. The handler sends with xQueueSendFromISR(q, &seq,\n"
+        "  &xHigherPriorityTaskWoken); yield variants then portYIELD_FROM_ISR(xHigherPriorityTaskWoken),\n"
+        "  issued inside rtipc's interrupt vector: in the handler on Cortex-M (PendSV), the ESP32\n"
+        "  (Xtensa, switch at the interrupt's exit) and the RV32 SMP port (vTaskSwitchContext, restored\n"
+        "  at the trap's exit; a handler the tick hook runs is inside the tick's critical section, where\n"
+        "  the tick's own switch does it). On the POSIX simulator portYIELD_FROM_ISR switches threads at\n"
+        "  once, which would leave rtipc's vector open while other tasks run: there the kernel's flag goes\n"
+        "  to rtipc_irq_yield and rtipc's vector calls portYIELD_FROM_ISR(pdTRUE) at its end (a note says\n"
+        "  which). The consumer receives with xQueueReceive (20 ms timeouts, then 0 to drain); the\n"
+        "  latency ends right after it returned. no-yield/kernel-call: the interrupted task calls\n"
+        "  taskYIELD() every 50 us instead of rtipc_task_yield. Without portYIELD_FROM_ISR the kernel\n"
+        "  releases the woken consumer at the next tick or a switch on core 0.\n"
         "The note says whether the tick-rate cap (no-yield throughput <= 1.1 x tick rate) appears, per\n"
-        "depth. The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
+        "depth, for each queue. The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_isr_handoff,
     .requires = EXP_ISR_HANDOFF_REQUIRES,
 };
