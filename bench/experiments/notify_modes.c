@@ -11,6 +11,7 @@
 
 #include "experiments.h"
 #include "needs_tasks.h"
+#include "../mechanisms/freertos_isr_notify.h"
 
 #define RECEIVER_PRIO 12
 #define SENDER_PRIO 10
@@ -25,6 +26,13 @@ static const char *const mode_name[MODES] = {"take-clear", "take-decrement", "se
 
 typedef struct {
     nm_mode_t mode;
+    /* The kernel's notification calls (kernel-notify rows), or NULL for
+     * rtipc's (rtipc-notify rows). */
+    const bench_fr_isr_notify_t *k;
+    const char *mech;           /* the rows' mechanism */
+    char label[64];             /* the mode, and the mechanism for the kernel's: notes, failures */
+    void *k_receiver;           /* kernel: the receiver's kernel handle, set before
+                                   receiver_ready (published by its release) */
     bool burst;                 /* burst phase (else latency phase) */
     int64_t stall_ns;           /* nothing received for this long fails */
     bench_failure_t failure;    /* either side failed: the other stops */
@@ -65,9 +73,24 @@ typedef struct {
 
 /* ---- the mode's two halves ---------------------------------------------- */
 
-/* Receiver: block for the next notification of this mode. */
-static int nm_receive(nm_t *st, uint32_t *v, rtipc_timeout_t timeout)
+/* Receiver: block for the next notification of this mode, at most
+ * @p timeout_ns (0: no wait). */
+static int nm_receive(nm_t *st, uint32_t *v, int64_t timeout_ns)
 {
+    if (st->k) {
+        switch (st->mode) {
+        case TAKE_CLEAR:
+        case FROM_ISR:
+            return st->k->notify_take(true, v, timeout_ns);       /* ulTaskNotifyTake(pdTRUE) */
+        case TAKE_DECREMENT:
+            return st->k->notify_take(false, v, timeout_ns);      /* ulTaskNotifyTake(pdFALSE) */
+        case SET_BITS:
+            return st->k->notify_wait(UINT32_MAX, v, timeout_ns); /* xTaskNotifyWait(0, all bits) */
+        default:
+            return st->k->notify_wait(0, v, timeout_ns);          /* xTaskNotifyWait(0, 0) */
+        }
+    }
+    rtipc_timeout_t timeout = rtipc_ns(timeout_ns);
     switch (st->mode) {
     case TAKE_CLEAR:
     case FROM_ISR:
@@ -84,6 +107,19 @@ static int nm_receive(nm_t *st, uint32_t *v, rtipc_timeout_t timeout)
 /* Sender (task): notify with argument @p arg. */
 static int nm_send(nm_t *st, uint32_t arg)
 {
+    if (st->k && st->mode != FROM_ISR) {
+        switch (st->mode) {
+        case TAKE_CLEAR:
+        case TAKE_DECREMENT:
+            return st->k->notify_give(st->k_receiver);
+        case SET_BITS:
+            return st->k->notify(st->k_receiver, arg, BENCH_KN_SET_BITS);
+        case OVERWRITE:
+            return st->k->notify(st->k_receiver, arg, BENCH_KN_OVERWRITE);
+        default:
+            return st->k->notify(st->k_receiver, arg, BENCH_KN_NO_OVERWRITE);
+        }
+    }
     switch (st->mode) {
     case TAKE_CLEAR:
     case TAKE_DECREMENT:
@@ -115,13 +151,16 @@ static void nm_isr(void *arg)
             atomic_store_explicit(&st->t_send[seq], bench_now_ns(), memory_order_relaxed);
     }
     bool woken = false;
-    int rc = rtipc_notify_give_from_isr(st->receiver, SLOT, &woken);
+    /* The kernel's: vTaskNotifyGiveFromISR then portYIELD_FROM_ISR. */
+    int rc = st->k ? st->k->notify_give_from_isr(st->k_receiver, &woken)
+                   : rtipc_notify_give_from_isr(st->receiver, SLOT, &woken);
     if (rc != 0)
         bench_failure_set(&st->failure, "give from the handler failed with %d", rc);
     st->isr_gives++;
     if (!woken && !st->burst)
         atomic_fetch_add_explicit(&st->not_woken, 1, memory_order_relaxed);
-    rtipc_irq_yield(woken);
+    if (!st->k)
+        rtipc_irq_yield(woken);
 }
 
 /* ---- latency: one notification at a time -------------------------------- */
@@ -166,14 +205,22 @@ static void lat_sender(void *arg)
     }
 }
 
+/* The receiver's kernel handle, for the kernel's sender and handler. */
+static void publish_self(nm_t *st)
+{
+    if (st->k)
+        st->k_receiver = st->k->task_self();
+    atomic_store_explicit(&st->receiver_ready, 1, memory_order_release);
+}
+
 static void lat_receiver(void *arg)
 {
     nm_t *st = arg;
-    atomic_store_explicit(&st->receiver_ready, 1, memory_order_release);
+    publish_self(st);
     int64_t last = bench_now_ns();
     for (size_t i = 0; i < st->total;) {
         uint32_t v = 0;
-        int rc = nm_receive(st, &v, rtipc_ms(20));
+        int rc = nm_receive(st, &v, 20000000);
         int64_t t = bench_now_ns();
         if (rc == RTIPC_ETIMEDOUT) {
             if (bench_failure_is_set(&st->failure))
@@ -358,14 +405,14 @@ static bool burst_account(nm_t *st, uint32_t v)
 static void burst_receiver(void *arg)
 {
     nm_t *st = arg;
-    atomic_store_explicit(&st->receiver_ready, 1, memory_order_release);
+    publish_self(st);
     int64_t last = bench_now_ns();
     for (;;) {
         /* Acquire: pairs with the sender's release of sender_done. */
         if (atomic_load_explicit(&st->sender_done, memory_order_acquire) && st->units >= st->target)
             break;
         uint32_t v = 0;
-        int rc = nm_receive(st, &v, rtipc_ms(20));
+        int rc = nm_receive(st, &v, 20000000);
         int64_t t = bench_now_ns();
         if (rc == RTIPC_ETIMEDOUT) {
             if (bench_failure_is_set(&st->failure))
@@ -389,7 +436,7 @@ static void burst_receiver(void *arg)
     }
     /* Nothing may be left over: no count, bit or pending value. */
     uint32_t v = 0;
-    int rc = nm_receive(st, &v, RTIPC_NO_WAIT);
+    int rc = nm_receive(st, &v, 0);
     if (rc != RTIPC_EWOULDBLOCK)
         bench_failure_set(&st->failure,
                           "a notification was left over after all were accounted for (rc %d, value %u)",
@@ -407,7 +454,7 @@ static int nm_run_tasks(bench_run_t *run, nm_t *st, rtipc_task_fn receiver, rtip
     rtipc_task_t *r = NULL, *s = NULL;
     int rc = rtipc_task_create(&rc_cfg, &r);
     if (rc != 0)
-        return bench_fail(run, "%s: receiver task: %s", mode_name[st->mode], rtipc_strerror(rc));
+        return bench_fail(run, "%s: receiver task: %s", st->label, rtipc_strerror(rc));
     st->receiver = r;
     rc = rtipc_task_create(&sc_cfg, &s);
     if (rc != 0)
@@ -425,17 +472,23 @@ static int nm_run_tasks(bench_run_t *run, nm_t *st, rtipc_task_fn receiver, rtip
     }
     rtipc_task_join(r);  /* it ends on its own, or within 20 ms of a failure */
     if (bench_failure_is_set(&st->failure))
-        return bench_fail(run, "%s: %s", mode_name[st->mode], st->failure.why);
+        return bench_fail(run, "%s: %s", st->label, st->failure.why);
     return 0;
 }
 
-static nm_t *nm_new(bench_run_t *run, nm_mode_t mode, bool burst)
+static nm_t *nm_new(bench_run_t *run, const bench_fr_isr_notify_t *k, nm_mode_t mode, bool burst)
 {
     nm_t *st = calloc(1, sizeof *st);
     if (!st) {
         bench_fail(run, "out of memory");
         return NULL;
     }
+    st->k = k;
+    st->mech = k ? BENCH_MECH_KERNEL_NOTIFY : BENCH_MECH_RTIPC_NOTIFY;
+    if (k)
+        snprintf(st->label, sizeof st->label, "%s/%s", st->mech, mode_name[mode]);
+    else
+        snprintf(st->label, sizeof st->label, "%s", mode_name[mode]);
     st->mode = mode;
     st->burst = burst;
     st->stall_ns = 1000000000;
@@ -460,9 +513,10 @@ static void nm_free(nm_t *st)
     free(st);
 }
 
-static int latency_phase(bench_run_t *run, nm_mode_t mode, size_t samples, size_t warmup)
+static int latency_phase(bench_run_t *run, const bench_fr_isr_notify_t *k, nm_mode_t mode, size_t samples,
+                         size_t warmup)
 {
-    nm_t *st = nm_new(run, mode, false);
+    nm_t *st = nm_new(run, k, mode, false);
     if (!st)
         return -1;
     bench_samples_t s = {0};
@@ -478,12 +532,12 @@ static int latency_phase(bench_run_t *run, nm_mode_t mode, size_t samples, size_
     }
     if (nm_run_tasks(run, st, lat_receiver, lat_sender) != 0)
         goto out;
-    if (!bench_add_dist(run, BENCH_MECH_RTIPC_NOTIFY, mode_name[mode], BENCH_METRIC_LATENCY, &s))
+    if (!bench_add_dist(run, st->mech, mode_name[mode], BENCH_METRIC_LATENCY, &s))
         goto out;
     long nw = atomic_load(&st->not_woken);
     if (nw)
-        bench_note(run, "from-isr: %ld of %lu gives readied no task (woken stayed false; the receiver "
-                   "was not yet parked)", nw, (unsigned long)st->total);
+        bench_note(run, "%s: %ld of %lu gives readied no task (woken stayed false; the receiver "
+                   "was not yet parked)", st->label, nw, (unsigned long)st->total);
     rc = 0;
 out:
     bench_samples_free(&s);
@@ -491,9 +545,9 @@ out:
     return rc;
 }
 
-static int burst_phase(bench_run_t *run, nm_mode_t mode, uint32_t n_send)
+static int burst_phase(bench_run_t *run, const bench_fr_isr_notify_t *k, nm_mode_t mode, uint32_t n_send)
 {
-    nm_t *st = nm_new(run, mode, true);
+    nm_t *st = nm_new(run, k, mode, true);
     if (!st)
         return -1;
     int rc = -1;
@@ -544,18 +598,18 @@ static int burst_phase(bench_run_t *run, nm_mode_t mode, uint32_t n_send)
     }
     if (!ok) {
         bench_fail(run, "%s burst: invariant broken (sent %llu, received %llu, refused %llu, accounted "
-                   "%llu, last value %u)", name, (unsigned long long)sent, (unsigned long long)got,
+                   "%llu, last value %u)", st->label, (unsigned long long)sent, (unsigned long long)got,
                    (unsigned long long)refused, (unsigned long long)st->units, (unsigned)st->last_value);
         goto out;
     }
     if (mode == FROM_ISR)
-        bench_note(run, "from-isr burst: %u triggers raised, %llu handler runs gave%s", (unsigned)st->n_send,
+        bench_note(run, "%s burst: %u triggers raised, %llu handler runs gave%s", st->label, (unsigned)st->n_send,
                    (unsigned long long)sent,
                    sent < st->n_send ? " (the others arrived while one was pending and merged)" : "");
-    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_SENT, "count", (double)sent);
-    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_RECEIVED, "count", (double)got);
-    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_COALESCED, "count", (double)coalesced);
-    bench_add_value(run, BENCH_MECH_RTIPC_NOTIFY, name, BENCH_METRIC_REFUSED, "count", (double)refused);
+    bench_add_value(run, st->mech, name, BENCH_METRIC_SENT, "count", (double)sent);
+    bench_add_value(run, st->mech, name, BENCH_METRIC_RECEIVED, "count", (double)got);
+    bench_add_value(run, st->mech, name, BENCH_METRIC_COALESCED, "count", (double)coalesced);
+    bench_add_value(run, st->mech, name, BENCH_METRIC_REFUSED, "count", (double)refused);
     rc = 0;
 out:
     nm_free(st);
@@ -569,12 +623,20 @@ static int run_notify_modes(bench_run_t *run)
     uint32_t n_burst = (uint32_t)bench_sample_count(run, 10000, 1000);
     if (n_burst < 64)
         n_burst = 64;
+    /* rtipc's calls, and on FreeRTOS the kernel's right after them in each
+     * phase, so that both see the same conditions. */
+    const bench_fr_isr_notify_t *impl[2] = {NULL, bench_fr_isr_notify};
+    int n_impl = bench_fr_isr_notify ? 2 : 1;
+    if (bench_fr_isr_notify)
+        bench_note(run, "kernel-notify/from-isr's handler: %s", bench_fr_isr_notify->yield_how);
     for (int m = 0; m < MODES; m++) {
-        if (latency_phase(run, (nm_mode_t)m, samples, warmup) != 0)
-            return -1;
+        for (int i = 0; i < n_impl; i++)
+            if (latency_phase(run, impl[i], (nm_mode_t)m, samples, warmup) != 0)
+                return -1;
         bench_progress(run, (m + 0.8) / MODES);
-        if (burst_phase(run, (nm_mode_t)m, n_burst) != 0)
-            return -1;
+        for (int i = 0; i < n_impl; i++)
+            if (burst_phase(run, impl[i], (nm_mode_t)m, n_burst) != 0)
+                return -1;
         bench_progress(run, (m + 1.0) / MODES);
     }
     return 0;
@@ -614,6 +676,18 @@ const bench_experiment_t exp_notify_modes = {
         "  overwrite: values strictly increase and the last received is the last sent;\n"
         "  no-overwrite: received + refused == sent and the values received are exactly the accepted\n"
         "  ones, in order. In every mode nothing is left pending at the end.\n"
+        "kernel-notify (FreeRTOS targets): every phase again, right after rtipc's, on the kernel's own\n"
+        "  calls (notification index 0) with the same modes, metrics, tasks and checks:\n"
+        "  take-clear: ulTaskNotifyTake(pdTRUE) / xTaskNotifyGive. take-decrement:\n"
+        "  ulTaskNotifyTake(pdFALSE) / xTaskNotifyGive. set-bits: xTaskNotifyWait(0, 0xffffffff) /\n"
+        "  xTaskNotify(eSetBits). overwrite: xTaskNotifyWait(0, 0) / xTaskNotify(eSetValueWithOverwrite).\n"
+        "  no-overwrite: xTaskNotifyWait(0, 0) / xTaskNotify(eSetValueWithoutOverwrite), refused when it\n"
+        "  returns pdFAIL. from-isr: ulTaskNotifyTake(pdTRUE) / the same handler calling\n"
+        "  vTaskNotifyGiveFromISR(receiver, &xHigherPriorityTaskWoken) then\n"
+        "  portYIELD_FROM_ISR(xHigherPriorityTaskWoken) (the latency stamp just before the give); on the\n"
+        "  POSIX simulator the flag goes to rtipc_irq_yield instead and rtipc's vector yields at its end\n"
+        "  (the simulator's portYIELD_FROM_ISR switches threads at once; a note says which). Waits are\n"
+        "  20 ms timeouts rounded up to ticks, and 0 for the final nothing-left check.\n"
         "The timestamp overhead (env.timestamp_overhead_ns) is included, not subtracted.",
     .run = run_notify_modes,
     .requires = EXP_NOTIFY_MODES_REQUIRES,
