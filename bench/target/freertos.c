@@ -10,11 +10,10 @@
 #include <string.h>
 
 #ifdef ESP_PLATFORM
-/* ESP-IDF: its kernel's headers live under freertos/; the clock is
- * esp_timer, the scope lines GPIOs. */
+/* ESP-IDF: its kernel's headers live under freertos/; the clocks are
+ * espidf_clock.c's, the scope lines GPIOs. */
 #include "driver/gpio.h"
 #include "esp_idf_version.h"
-#include "esp_timer.h"
 #include "freertos/FreeRTOS.h"
 #include "freertos/task.h"
 #include "sdkconfig.h"
@@ -100,28 +99,8 @@ unsigned bench_target_features(void)
 
 /* ---- clock ---- */
 
-#ifdef ESP_PLATFORM
-/* ESP-IDF: a span may start on one core and end on the other, and each
- * core's cycle counter (CCOUNT) is its own; esp_timer's counter is one for
- * both, in microseconds. */
-int64_t bench_target_now_ns(void) { return esp_timer_get_time() * 1000; }
-
-void bench_target_clock(bench_clock_t *out)
-{
-    memset(out, 0, sizeof *out);
-#ifdef CONFIG_RTIPC_BENCH_QEMU
-    /* Espressif's QEMU drives the timer from the host's clock. */
-    snprintf(out->name, sizeof out->name, "esp_timer (one counter for both cores; QEMU: the host's time)");
-    out->provenance = BENCH_CLOCK_EMULATED_WALL;
-#else
-    snprintf(out->name, sizeof out->name, "esp_timer (one counter for both cores)");
-    out->provenance = BENCH_CLOCK_MCU_CYCLES;
-#endif
-    out->rate_hz = 1e6;
-    out->resolution = 1000;
-    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
-}
-#else
+#ifndef ESP_PLATFORM
+/* ESP-IDF's clocks are espidf_clock.c's. */
 int64_t bench_target_now_ns(void) { return bench_rtipc_cycles_ns(); }
 
 void bench_target_clock(bench_clock_t *out)
@@ -232,8 +211,8 @@ int64_t bench_target_core_now_ns(void)
         return bench_target_now_ns();
     return core_clock_ns((uint64_t)benchCONFIG_CORE_CLOCK());
 }
-#else
-/* No core clock configured (ESP-IDF's CCOUNT wraps every 18 s at 240 MHz). */
+#elif !defined(ESP_PLATFORM)
+/* No core clock configured. */
 bool bench_target_core_clock(bench_clock_t *out)
 {
     (void)out;

@@ -1,5 +1,6 @@
 /* ESP-IDF's general-purpose timer driver (GPTimer): the calls and types
- * rtipc's interrupt timers use (src/port/freertos/irq_espidf.c). */
+ * rtipc's interrupt timers use (src/port/freertos/irq_espidf.c) and
+ * rtipc-bench's shared clock (bench/target/espidf_clock.c). */
 #ifndef RTIPC_STANDIN_DRIVER_GPTIMER_H
 #define RTIPC_STANDIN_DRIVER_GPTIMER_H
 #include <stdbool.h>
@@ -39,6 +40,7 @@ esp_err_t gptimer_new_timer(const gptimer_config_t *config, gptimer_handle_t *re
 esp_err_t gptimer_del_timer(gptimer_handle_t timer);
 esp_err_t gptimer_set_raw_count(gptimer_handle_t timer, uint64_t value);
 esp_err_t gptimer_get_raw_count(gptimer_handle_t timer, uint64_t *value);
+esp_err_t gptimer_get_resolution(gptimer_handle_t timer, uint32_t *out_resolution);
 esp_err_t gptimer_register_event_callbacks(gptimer_handle_t timer, const gptimer_event_callbacks_t *cbs,
                                            void *user_data);
 esp_err_t gptimer_set_alarm_action(gptimer_handle_t timer, const gptimer_alarm_config_t *config);

@@ -10,7 +10,9 @@
 
 #include <FreeRTOS.h>
 #include <queue.h>
-#include <task.h> /* portMUX_TYPE, on the component's path (kernel/task.h) */
+#include <task.h>
+
+#include "esp_port_extras.h" /* portMUX_TYPE */
 
 typedef void *RingbufHandle_t;
 

@@ -9,12 +9,7 @@
 #ifndef RTIPC_STANDIN_KERNEL_TASK_H
 #define RTIPC_STANDIN_KERNEL_TASK_H
 
-/* A spinlock, one per protected object. */
-typedef struct {
-    volatile uint32_t owner;
-    volatile uint32_t count;
-} portMUX_TYPE;
-#define portMUX_INITIALIZER_UNLOCKED {0u, 0u}
+#include "esp_port_extras.h" /* portMUX_TYPE, xPortGetCoreID */
 
 void rtipc_standin_critical_enter(portMUX_TYPE *mux);
 void rtipc_standin_critical_exit(portMUX_TYPE *mux);
@@ -28,9 +23,8 @@ void rtipc_standin_critical_exit(portMUX_TYPE *mux);
 #define taskENTER_CRITICAL_ISR(mux) rtipc_standin_critical_enter(mux)
 #define taskEXIT_CRITICAL_ISR(mux) rtipc_standin_critical_exit(mux)
 
-/* Nonzero in an interrupt handler; the calling core. */
+/* Nonzero in an interrupt handler. */
 BaseType_t xPortInIsrContext(void);
-BaseType_t xPortGetCoreID(void);
 /* Whether the calling core's interrupts are unmasked (PS.INTLEVEL 0). */
 bool xPortCanYield(void);
 

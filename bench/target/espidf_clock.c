@@ -1,0 +1,178 @@
+/* The clocks of the target seam (target.h) on ESP-IDF.
+ *
+ * Shared clock (bench_target_now_ns): a span may start on one core and end
+ * on the other, so both read one counter. esp_timer_get_time() is one, but
+ * in whole microseconds, coarser than the effects the published reports
+ * time (0.4 to 4.5 us). A general-purpose timer of a timer group counts at
+ * 40 MHz (the 80 MHz APB clock over the divider's least value, 2): 25 ns a
+ * count, read by either core through the driver (gptimer_get_raw_count,
+ * safe from a handler). The timer is made at the first reading; where none
+ * can be had (all four taken), esp_timer's microseconds stand in and the
+ * clock's description says so.
+ *
+ * Core clock (bench_target_core_now_ns): a span within one core reads that
+ * core's own cycle counter, CCOUNT, at the configured CPU clock. It is 32
+ * bits wide (about 18 s at 240 MHz), so each core extends it to 64 bits
+ * with the readings it has seen: a span shorter than one wrap is exact.
+ * Each core's count is anchored to the shared clock at its first reading,
+ * so that core-clocked stamps sit on the run's time line (the trace). */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "driver/gptimer.h"
+#include "esp_cpu.h"
+#include "esp_timer.h"
+#include "freertos/FreeRTOS.h"
+#include "freertos/task.h"
+#include "sdkconfig.h"
+
+#include "target.h"
+
+/* ---- the shared clock ---- */
+
+#define SHARED_HZ 40000000u  /* APB 80 MHz / 2 */
+
+enum { CLOCK_UNMADE, CLOCK_MAKING, CLOCK_TIMER, CLOCK_ESP_TIMER };
+
+static struct {
+    _Atomic int state;        /* release by the maker, acquire by readers:
+                                 publishes timer and ns_per_count */
+    gptimer_handle_t timer;
+    uint32_t ns_per_count;
+} shared;
+
+/* Made by the first reader (a task: the run's start describes the clock
+ * before anything is timed). A reader that finds it being made by another
+ * reads esp_timer meanwhile. */
+static int shared_state(void)
+{
+    int s = atomic_load_explicit(&shared.state, memory_order_acquire);
+    if (s != CLOCK_UNMADE)
+        return s;
+    int expected = CLOCK_UNMADE;
+    if (!atomic_compare_exchange_strong_explicit(&shared.state, &expected, CLOCK_MAKING, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        return expected;
+    const gptimer_config_t cfg = {
+        .clk_src = GPTIMER_CLK_SRC_DEFAULT,
+        .direction = GPTIMER_COUNT_UP,
+        .resolution_hz = SHARED_HZ,
+    };
+    uint32_t hz = 0;
+    int next = CLOCK_ESP_TIMER;
+    if (gptimer_new_timer(&cfg, &shared.timer) == ESP_OK) {
+        /* A whole number of ns per count, or the timer is not used. */
+        if (gptimer_get_resolution(shared.timer, &hz) == ESP_OK && hz && 1000000000u % hz == 0 &&
+            gptimer_enable(shared.timer) == ESP_OK && gptimer_start(shared.timer) == ESP_OK) {
+            shared.ns_per_count = 1000000000u / hz;
+            next = CLOCK_TIMER;
+        } else {
+            (void)gptimer_disable(shared.timer);
+            (void)gptimer_del_timer(shared.timer);
+            shared.timer = NULL;
+        }
+    }
+    atomic_store_explicit(&shared.state, next, memory_order_release);
+    return next;
+}
+
+int64_t bench_target_now_ns(void)
+{
+    uint64_t count;
+    if (shared_state() == CLOCK_TIMER && gptimer_get_raw_count(shared.timer, &count) == ESP_OK)
+        return (int64_t)(count * shared.ns_per_count);
+    return esp_timer_get_time() * 1000;
+}
+
+void bench_target_clock(bench_clock_t *out)
+{
+    memset(out, 0, sizeof *out);
+    bool timer = shared_state() == CLOCK_TIMER;
+#ifdef CONFIG_RTIPC_BENCH_QEMU
+    /* Espressif's QEMU drives its timers from the host's clock. */
+    out->provenance = BENCH_CLOCK_EMULATED_WALL;
+    const char *where = "; QEMU: the host's time";
+#else
+    out->provenance = BENCH_CLOCK_MCU_CYCLES;
+    const char *where = "";
+#endif
+    if (timer) {
+        snprintf(out->name, sizeof out->name, "GPTimer at %u Hz (one counter for both cores%s)",
+                 (unsigned)(1000000000u / shared.ns_per_count), where);
+        out->rate_hz = 1e9 / shared.ns_per_count;
+        out->resolution = shared.ns_per_count;
+    } else {
+        snprintf(out->name, sizeof out->name, "esp_timer (no GPTimer free; one counter for both cores%s)", where);
+        out->rate_hz = 1e6;
+        out->resolution = 1000;
+    }
+    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+}
+
+/* ---- each core's own cycle counter ---- */
+
+#define CORE_HZ ((uint64_t)CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ * 1000000u)
+
+/* ESP-IDF 5.1's kernel names its core count configNUM_CORES, later ones
+ * configNUMBER_OF_CORES; portNUM_PROCESSORS is in both. */
+#define CORES portNUM_PROCESSORS
+
+/* Per core, touched only by that core with its interrupts masked. */
+static struct {
+    bool anchored;
+    uint32_t last;       /* the last CCOUNT read */
+    uint32_t wraps;      /* the extension's upper half */
+    uint64_t origin;     /* the extended count at the anchor */
+    int64_t origin_ns;   /* the shared clock then */
+} cores[CORES];
+
+/* ns per count, times 2^32: no division on a timed path. */
+static const uint64_t core_mult = (uint64_t)((1e9 / (double)CORE_HZ) * 4294967296.0 + 0.5);
+
+static int64_t core_ns(uint64_t d)
+{
+    /* d split at bit 24 keeps both products within 64 bits for days. */
+    uint64_t hi = d >> 24, lo = d & 0xffffffu;
+    return (int64_t)(((hi * core_mult) >> 8) + ((lo * core_mult) >> 32));
+}
+
+int64_t bench_target_core_now_ns(void)
+{
+    /* Masked, the task stays on its core and a handler on the core cannot
+     * update the extension between the read and the store. */
+    UBaseType_t mask = portSET_INTERRUPT_MASK_FROM_ISR();
+    int core = (int)xPortGetCoreID();
+    uint32_t c = (uint32_t)esp_cpu_get_cycle_count();
+    if (c < cores[core].last)
+        cores[core].wraps++;
+    cores[core].last = c;
+    uint64_t ext = ((uint64_t)cores[core].wraps << 32) | c;
+    if (!cores[core].anchored) {
+        cores[core].anchored = true;
+        cores[core].origin = ext;
+        cores[core].origin_ns = bench_target_now_ns();
+    }
+    int64_t ns = cores[core].origin_ns + core_ns(ext - cores[core].origin);
+    portCLEAR_INTERRUPT_MASK_FROM_ISR(mask);
+    return ns;
+}
+
+bool bench_target_core_clock(bench_clock_t *out)
+{
+    memset(out, 0, sizeof *out);
+#ifdef CONFIG_RTIPC_BENCH_QEMU
+    /* Espressif's QEMU derives CCOUNT from its virtual time, which follows
+     * the host's clock unless it counts instructions. */
+    snprintf(out->name, sizeof out->name, "CCOUNT, each core's own, at %u MHz configured (QEMU)",
+             (unsigned)CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ);
+    out->provenance = BENCH_CLOCK_EMULATED_CORE_CYCLES;
+#else
+    snprintf(out->name, sizeof out->name, "CCOUNT, each core's own, at %u MHz", (unsigned)CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ);
+    out->provenance = BENCH_CLOCK_MCU_CYCLES;
+#endif
+    out->rate_hz = (double)CORE_HZ;
+    out->resolution = 1e9 / (double)CORE_HZ;
+    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+    return true;
+}
