@@ -1,8 +1,11 @@
 /* interference: the cross-core queue and notification handoffs while the
  * producer's core (core 1, "the other core" seen from the consumer on core 0)
- * carries a load: an interrupt storm, a CPU hog or a memory-bandwidth hog. */
+ * carries a load: an interrupt storm, a CPU hog or a memory-bandwidth hog.
+ * On FreeRTOS the kernel's own queue and notification run beside rtipc's
+ * under each load, in the same rounds. */
 #include "../harness/handoff_rounds.h"
 #include "experiments.h"
+#include "kernel_rows.h"
 #include "needs_tasks.h"
 
 #include <math.h>
@@ -10,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PROFILES = 4, MECHS = 2 };
+enum { PROFILES = 4, MECHS = 2, SIDES = 2 }; /* side 0 rtipc's, 1 the kernel's twin */
 enum { LOAD_IDLE, LOAD_IRQ, LOAD_CPU, LOAD_MEM };
 static const char *const profile_name[PROFILES] = {"idle", "irq-storm", "cpu-hog", "memory-hog"};
 static const char *const mech_name[MECHS] = {BENCH_MECH_RTIPC_QUEUE, BENCH_MECH_RTIPC_NOTIFY};
@@ -194,7 +197,9 @@ static int run_interference(bench_run_t *run)
 {
     rtipc_queue_t *q = NULL;
     bench_rtipc_notify_handoff_t note = {0};
-    load_t *loads = calloc(MECHS * PROFILES, sizeof *loads);
+    load_t *loads = calloc(SIDES * MECHS * PROFILES, sizeof *loads);
+    /* The kernel's twins where rtipc runs on FreeRTOS (NULL on Linux). */
+    const bench_mech_t *twin[MECHS] = {bench_mech_kernel_twin(mech_name[0]), bench_mech_kernel_twin(mech_name[1])};
     /* As large as the target allows up to 64 MiB: a host's caches are
      * megabytes, an MCU's RAM may be less than the largest size. */
     size_t hog_bytes = HOG_BYTES_MAX;
@@ -227,12 +232,15 @@ static int run_interference(bench_run_t *run)
     if (irq_rc == 0)
         bench_target_irq_delete(probe);
     else
-        for (int m = 0; m < MECHS; m++) {
-            char what[64];
-            snprintf(what, sizeof what, "%s/%s", mech_name[m], profile_name[LOAD_IRQ]);
-            bench_add_missing(run, what, irq_rc == RTIPC_ENOTSUP ? "no interrupt source on the producer's core on this target"
-                                                             : rtipc_strerror(irq_rc));
-        }
+        for (int side = 0; side < SIDES; side++)
+            for (int m = 0; m < MECHS; m++) {
+                if (side && !twin[m])
+                    continue;
+                char what[64];
+                snprintf(what, sizeof what, "%s/%s", side ? twin[m]->name : mech_name[m], profile_name[LOAD_IRQ]);
+                bench_add_missing(run, what, irq_rc == RTIPC_ENOTSUP ? "no interrupt source on the producer's core on this target"
+                                                                 : rtipc_strerror(irq_rc));
+            }
     int rc = rtipc_queue_create(100, sizeof(uint32_t), &q);
     if (rc != 0) {
         free(loads);
@@ -252,8 +260,61 @@ static int run_interference(bench_run_t *run)
         {{.send = bench_rtipc_notify_value_send, .recv = bench_rtipc_notify_value_recv, .bind = bench_rtipc_notify_bind,
           .obj = &note}, back},
     };
+    /* The kernel's cases: each its own wrapper, whose inner operations its
+     * start hook points at that round's fresh kernel object. */
+    rest_t kinner[MECHS][PROFILES];
+    kernel_round_t kr[MECHS][PROFILES] = {{{0}}};
 
     size_t rounds = bench_quick(run) ? 2 : 4;
+    handoff_case_t cases[SIDES * MECHS * PROFILES] = {{0}};
+    int case_of[SIDES][MECHS][PROFILES]; /* index in cases, -1 for a case not run */
+    const char *name_of[SIDES][MECHS] = {{mech_name[0], mech_name[1]},
+                                         {twin[0] ? twin[0]->name : NULL, twin[1] ? twin[1]->name : NULL}};
+    size_t ncases = 0;
+    for (int m = 0; m < MECHS; m++) {
+        for (int p = 0; p < PROFILES; p++) {
+            for (int side = 0; side < SIDES; side++) {
+                case_of[side][m][p] = -1;
+                if ((p == LOAD_IRQ && irq_rc != 0) || (side && !twin[m]) || bench_failed(run))
+                    continue;
+                handoff_case_t *c = &cases[ncases];
+                load_t *ld = &loads[(side * MECHS + m) * PROFILES + p];
+                ld->kind = p;
+                ld->cpu = load_cpu;
+                ld->buf = buf;
+                ld->hog_bytes = hog_bytes;
+                c->start = load_start;
+                c->stop = load_stop;
+                c->ctx = ld;
+                rest_t *r = &inner[m];
+                if (side) {
+                    r = &kinner[m][p];
+                    *r = (rest_t){.back = back};
+                    kernel_round_t *k = &kr[m][p];
+                    k->start = load_start;
+                    k->stop = load_stop;
+                    k->ctx = ld;
+                    if (kernel_round_init(run, k, twin[m], 100, &r->inner) != 0)
+                        continue;  /* missing (recorded) or failed */
+                    c->start = kernel_round_start;
+                    c->stop = kernel_round_stop;
+                    c->ctx = k;
+                }
+                case_of[side][m][p] = (int)ncases++;
+                c->mechanism = name_of[side][m];
+                c->variant = profile_name[p];
+                c->ops = (handoff_ops_t){.send = rest_send, .recv = rest_recv, .bind = rest_bind,
+                                         .before_send = rest_before_send, .obj = r};
+                c->cfg = handoff_default(run, 10000, 1000);
+                /* The producer's own wake-up (>= several us) already separates
+                 * the consumer's return to its receive from the next send, so a
+                 * shorter gap than the default keeps the run within budget. */
+                c->cfg.gap_min_ns = 10000;
+                c->cfg.gap_max_ns = 20000;
+                c->cfg.warmup = bench_warmup_count(run, 1000); /* 100 per round unless --warmup */
+            }
+        }
+    }
     /* Every case's samples are pooled until the end: on a target whose
      * heap says how much is free (an ESP32 beside the suite's rows), they
      * take at most half of it, the rest left to the tasks and the rounds'
@@ -262,100 +323,100 @@ static int run_interference(bench_run_t *run)
     bench_memory_t mem;
     bench_target_memory(&mem);
     if (mem.kind == BENCH_MEMORY_HEAP_FREE && mem.now_bytes > 0)
-        cap = (size_t)mem.now_bytes / 2 / (MECHS * PROFILES + 2) / sizeof(int64_t);
+        cap = (size_t)mem.now_bytes / 2 / (ncases + 2) / sizeof(int64_t);
     bool capped = false;
-    handoff_case_t cases[MECHS * PROFILES] = {{0}};
-    int case_of[MECHS][PROFILES]; /* index in cases, -1 for a load not run */
-    size_t ncases = 0;
-    for (int m = 0; m < MECHS; m++) {
-        for (int p = 0; p < PROFILES; p++) {
-            case_of[m][p] = -1;
-            if (p == LOAD_IRQ && irq_rc != 0)
-                continue;
-            case_of[m][p] = (int)ncases;
-            handoff_case_t *c = &cases[ncases++];
-            load_t *ld = &loads[m * PROFILES + p];
-            ld->kind = p;
-            ld->cpu = load_cpu;
-            ld->buf = buf;
-            ld->hog_bytes = hog_bytes;
-            c->mechanism = mech_name[m];
-            c->variant = profile_name[p];
-            c->ops = (handoff_ops_t){.send = rest_send, .recv = rest_recv, .bind = rest_bind,
-                                     .before_send = rest_before_send, .obj = &inner[m]};
-            c->cfg = handoff_default(run, 10000, 1000);
-            if (c->cfg.samples > cap) {
-                c->cfg.samples = cap;
-                capped = true;
-            }
-            /* The producer's own wake-up (>= several us) already separates
-             * the consumer's return to its receive from the next send, so a
-             * shorter gap than the default keeps the run within budget. */
-            c->cfg.gap_min_ns = 10000;
-            c->cfg.gap_max_ns = 20000;
-            c->cfg.warmup = bench_warmup_count(run, 1000); /* 100 per round unless --warmup */
-            c->start = load_start;
-            c->stop = load_stop;
-            c->ctx = ld;
+    for (size_t c = 0; c < ncases; c++) {
+        if (cases[c].cfg.samples > cap) {
+            cases[c].cfg.samples = cap;
+            capped = true;
         }
     }
     if (capped)
         bench_note(run, "samples: %zu per case, what half of the free heap (%lld KiB) holds for %zu cases", cap,
                    (long long)(mem.now_bytes >> 10), ncases);
-    if (cap < 100) {
+    if (cap < 100 || bench_failed(run)) {
+        for (int m = 0; m < MECHS; m++)
+            for (int p = 0; p < PROFILES; p++)
+                kernel_round_done(&kr[m][p]);
         rtipc_sem_delete(back);
         rtipc_queue_delete(q);
         free(loads);
         free(buf);
+        if (bench_failed(run))
+            return -1;
         return bench_fail(run, "out of memory (%zu samples per case fit in half the free heap)", cap);
     }
+    /* The budget grows with the kernel's cases: each case has its share. */
+    size_t rtipc_cases = 0;
+    for (int m = 0; m < MECHS; m++)
+        for (int p = 0; p < PROFILES; p++)
+            rtipc_cases += case_of[0][m][p] >= 0;
     bench_progress(run, 0.0);
     if (handoff_measure_rounds(run, cases, ncases, rounds, 0.0, 1.0,
-                          bench_quick(run) ? 1.2 : 8.5) == 0) {
+                               (bench_quick(run) ? 1.2 : 8.5) * (double)ncases / (double)rtipc_cases) == 0) {
         int level = 2;
         for (size_t c = 0; c < ncases; c++)
             while (level > 0 && isnan(tail(cases[c].row, level)))
                 level--;
         const char *pn = level == 2 ? "p99.9" : level == 1 ? "p99" : "p90";
-        for (int m = 0; m < MECHS; m++) {
-            const bench_result_t *idle = cases[case_of[m][LOAD_IDLE]].row;
-            char line[400];
-            int len = snprintf(line, sizeof line,
-                               "%s idle: p50 %.1f us, %s %.1f us, max %.1f us; vs idle",
-                               mech_name[m], idle->stats.p50 / 1000, pn, tail(idle, level) / 1000,
-                               idle->stats.max / 1000);
-            for (int p = 1; p < PROFILES && len > 0 && (size_t)len < sizeof line; p++) {
-                if (case_of[m][p] < 0)
+        for (int side = 0; side < SIDES; side++) {
+            for (int m = 0; m < MECHS; m++) {
+                if (case_of[side][m][LOAD_IDLE] < 0)
                     continue;
-                const bench_result_t *r = cases[case_of[m][p]].row;
-                len += snprintf(line + len, sizeof line - (size_t)len,
-                                "%s %s: p50 x%.2f, %s x%.2f, max x%.2f", p == 1 || (p == 2 && case_of[m][1] < 0) ? "" : ";",
-                                profile_name[p], r->stats.p50 / idle->stats.p50, pn,
-                                tail(r, level) / tail(idle, level), r->stats.max / idle->stats.max);
+                const bench_result_t *idle = cases[case_of[side][m][LOAD_IDLE]].row;
+                char line[400];
+                int len = snprintf(line, sizeof line,
+                                   "%s idle: p50 %.1f us, %s %.1f us, max %.1f us; vs idle",
+                                   name_of[side][m], idle->stats.p50 / 1000, pn, tail(idle, level) / 1000,
+                                   idle->stats.max / 1000);
+                for (int p = 1, first = 1; p < PROFILES && len > 0 && (size_t)len < sizeof line; p++) {
+                    if (case_of[side][m][p] < 0)
+                        continue;
+                    const bench_result_t *r = cases[case_of[side][m][p]].row;
+                    len += snprintf(line + len, sizeof line - (size_t)len,
+                                    "%s %s: p50 x%.2f, %s x%.2f, max x%.2f", first ? "" : ";",
+                                    profile_name[p], r->stats.p50 / idle->stats.p50, pn,
+                                    tail(r, level) / tail(idle, level), r->stats.max / idle->stats.max);
+                    first = 0;
+                }
+                bench_note(run, "%s", line);
             }
-            bench_note(run, "%s", line);
         }
-        /* What the loads actually did during the measurement. */
+        /* What the loads actually did during the measurement: the mean over
+         * the mechanisms that ran each. */
         double irq_hz = 0, cpu_share = 0, mem_share = 0, mem_mbs = 0;
-        for (int m = 0; m < MECHS; m++) {
-            const load_t *li = &loads[m * PROFILES + LOAD_IRQ];
-            const load_t *lc = &loads[m * PROFILES + LOAD_CPU];
-            const load_t *lm = &loads[m * PROFILES + LOAD_MEM];
-            irq_hz += li->wall_ns > 0 ? (double)li->irqs / li->wall_ns * 1e9 / MECHS : 0;
-            cpu_share += lc->wall_ns > 0 ? lc->load_cpu_ns / lc->wall_ns * 100 / MECHS : 0;
-            mem_share += lm->wall_ns > 0 ? lm->load_cpu_ns / lm->wall_ns * 100 / MECHS : 0;
-            mem_mbs += lm->wall_ns > 0 ? lm->load_lines * 64 / lm->wall_ns * 1e3 / MECHS : 0;
+        int ran = 0;
+        for (int sm = 0; sm < SIDES * MECHS; sm++) {
+            if (case_of[sm / MECHS][sm % MECHS][LOAD_IDLE] < 0)
+                continue;
+            ran++;
+            const load_t *li = &loads[sm * PROFILES + LOAD_IRQ];
+            const load_t *lc = &loads[sm * PROFILES + LOAD_CPU];
+            const load_t *lm = &loads[sm * PROFILES + LOAD_MEM];
+            irq_hz += li->wall_ns > 0 ? (double)li->irqs / li->wall_ns * 1e9 : 0;
+            cpu_share += lc->wall_ns > 0 ? lc->load_cpu_ns / lc->wall_ns * 100 : 0;
+            mem_share += lm->wall_ns > 0 ? lm->load_cpu_ns / lm->wall_ns * 100 : 0;
+            mem_mbs += lm->wall_ns > 0 ? lm->load_lines * 64 / lm->wall_ns * 1e3 : 0;
+        }
+        if (ran > 0) {
+            irq_hz /= ran;
+            cpu_share /= ran;
+            mem_share /= ran;
+            mem_mbs /= ran;
         }
         char storm[96] = "irq-storm not run";
         if (irq_rc == 0)
             snprintf(storm, sizeof storm, "irq-storm ran %.0f interrupts/s (%.0f asked; late expiries merge)",
                      irq_hz, 1e9 / IRQ_PERIOD_NS);
         bench_note(run,
-                   "Loads on core 1 (mean over both mechanisms' rounds): %s; cpu-hog got %.0f%% of core 1; "
+                   "Loads on core 1 (mean over %s mechanisms' rounds): %s; cpu-hog got %.0f%% of core 1; "
                    "memory-hog got %.0f%% and read+wrote back %.0f MB/s of cache lines.",
-                   storm, cpu_share, mem_share, mem_mbs);
+                   ran == 4 ? "the four" : ran == 3 ? "the three" : "both", storm, cpu_share, mem_share, mem_mbs);
     }
 
+    for (int m = 0; m < MECHS; m++)
+        for (int p = 0; p < PROFILES; p++)
+            kernel_round_done(&kr[m][p]);
     rc = rtipc_queue_delete(q);
     if (rc != 0)
         bench_fail(run, "queue delete: %s", rtipc_strerror(rc));
@@ -376,6 +437,11 @@ const bench_experiment_t exp_interference = {
         "rtipc-queue: rtipc_queue_send -> rtipc_queue_receive, 4-byte item, depth 100.\n"
         "rtipc-notify: rtipc_notify(consumer, slot 0, seq, set-without-overwrite) ->\n"
         "  rtipc_notify_wait (clearing all bits on exit).\n"
+        "kernel-queue, kernel-notify (FreeRTOS targets only): the kernel's own calls under the same\n"
+        "  profiles, in the same rounds, a fresh object per round: xQueueSend(q, &seq,\n"
+        "  portMAX_DELAY) -> xQueueReceive(q, &seq, portMAX_DELAY), depth 100; the number stored,\n"
+        "  then xTaskNotifyGive -> ulTaskNotifyTake(pdTRUE, portMAX_DELAY), then read (a count\n"
+        "  other than 1 fails). The producer's rest semaphore is rtipc's, outside the span.\n"
         "latency (closed loop): from the producer's timestamp just before its send call to the\n"
         "  consumer's timestamp just after its receive call returned (the consumer is running).\n"
         "  Unlike queue-latency, after each send the producer blocks on a binary semaphore that\n"

@@ -132,4 +132,12 @@ expect 1 "$bench" run --quick --no-progress --report "$work/x/rep" queue-latency
 [ -s "$out" ] && fail "the run started although --report could not be written"
 expect 1 "$bench" run --quick --no-progress --json "$work" queue-latency
 says "Is a directory"
+# One core (--cpus 0,0): no experiment records a cross-core row (both tasks
+# share the core whatever the placement); a note says "one core here".
+for id in queue-latency core-placement notify-vs-sem; do
+    expect 0 "$bench" run --cpus 0,0 --quick --no-progress --samples 200 --json "$work/one.json" "$id"
+    grep -q '"variant": "cross' "$work/one.json" && fail "$id: a cross-core row with one core"
+    grep -q '"variant": "same-core' "$work/one.json" || fail "$id: no same-core row with one core"
+    grep -q "one core here" "$out" || fail "$id: no one-core note"
+done
 echo "rtipc-bench command line: ok"
