@@ -69,6 +69,7 @@ set(RTIPC_BENCH_CORE_SOURCES
     ${_rtipc_bench_dir}/results/json_writer.c
     ${_rtipc_bench_dir}/results/document.c
     ${_rtipc_bench_dir}/results/row_clock.c
+    ${_rtipc_bench_dir}/results/published.c
     ${_rtipc_bench_dir}/trace/trace.c
     ${_rtipc_bench_dir}/experiments/registry.c
     ${_rtipc_bench_dir}/experiments/lockfree_cost.c)
@@ -133,6 +134,7 @@ set(RTIPC_BENCH_HOST_MECHANISMS
     ${_rtipc_bench_dir}/mechanisms/posix.c
     ${_rtipc_bench_dir}/mechanisms/locked_queues.c
     ${_rtipc_bench_dir}/mechanisms/locked_queues_cxx.cpp
+    ${_rtipc_bench_dir}/mechanisms/std_queue.c
     ${_rtipc_bench_dir}/mechanisms/lockfree.c
     ${_rtipc_bench_dir}/mechanisms/lockfree_cxx.cpp
     ${_rtipc_bench_dir}/mechanisms/queue_peers.c
@@ -142,6 +144,11 @@ set(RTIPC_BENCH_HOST_MECHANISMS
 set(RTIPC_BENCH_HOST_EXPERIMENTS
     ${_rtipc_bench_dir}/experiments/peers.c
     ${RTIPC_BENCH_HOST_MECHANISMS})
+
+# The published std::queue + std::mutex + std::condition_variable, which the
+# ESP32 app builds too (ESP-IDF's C++ runs them on its pthreads).
+set(RTIPC_BENCH_ESPIDF_MECHANISMS ${_rtipc_bench_dir}/mechanisms/std_queue.c
+    ${_rtipc_bench_dir}/mechanisms/locked_queues_cxx.cpp)
 
 set(RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT
     ${_rtipc_bench_dir}/experiments/linux_only.c

@@ -8,6 +8,7 @@
 
 #include "../results/document.h"
 #include "../results/outfile.h"
+#include "../results/published.h"
 #include "../target/console.h"
 #include "../target/target.h"
 #include "run.h"
@@ -54,10 +55,34 @@ static size_t max_len(const bench_run_t *run, const bench_outcome_t *oc, bench_k
     return w;
 }
 
+/* Whether experiment @p id of the run measured the FreeRTOS kernel's (or
+ * ESP-IDF's) own objects: the published figures then stand beside those. */
+static bool kernel_rows(const bench_run_t *run, const char *id)
+{
+    for (size_t i = 0; i < run->n_results; i++) {
+        const bench_result_t *r = run->results[i];
+        if (!strcmp(r->experiment, id) && (!strncmp(r->mechanism, "kernel-", 7) || !strncmp(r->mechanism, "espidf-", 7)))
+            return true;
+    }
+    return false;
+}
+
+/* The published figures of row @p r, each on a line of its own below it:
+ * context for the reader, never part of the results. */
+static void print_published(FILE *out, const bench_result_t *r, bool kernel_run)
+{
+    const bench_published_t *refs[4];
+    size_t n = bench_published_for(r->experiment, r->mechanism, r->variant, r->metric, kernel_run, refs, 4);
+    char buf[256];
+    for (size_t k = 0; k < n && k < 4; k++)
+        fprintf(out, "  ^ %s\n", bench_published_text(refs[k], buf, sizeof buf));
+}
+
 void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc)
 {
     const char *id = oc->experiment->id;
     const table_unit_t u = table_unit(run);
+    const bool kernel_run = kernel_rows(run, id);
     fprintf(out, "\n== %s: %s ==\n", id, oc->experiment->summary);
     int mw = (int)max_len(run, oc, BENCH_DIST, 0, 9), vw = (int)max_len(run, oc, BENCH_DIST, 1, 7);
     int tw = (int)max_len(run, oc, BENCH_DIST, 2, 6);
@@ -83,6 +108,7 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
         for (int k = 0; k < 9; k++)
             put_figure(out, &u, figures[k], 10);
         fprintf(out, "  %.*f-%.*f\n", u.decimals, s->p50_lo / u.divisor, u.decimals, s->p50_hi / u.divisor);
+        print_published(out, r, kernel_run);
     }
     mw = (int)max_len(run, oc, BENCH_VALUE, 0, 9);
     vw = (int)max_len(run, oc, BENCH_VALUE, 1, 7);
@@ -100,6 +126,7 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
         }
         fprintf(out, "%-*s  %-*s  %-*s %16.6g  %s%s%s\n", mw, r->mechanism, vw, r->variant, tw,
                 r->metric, r->value, r->unit, r->note ? "  # " : "", bench_result_note_text(r));
+        print_published(out, r, kernel_run);
     }
     for (size_t i = 0; i < run->n_results; i++) {
         const bench_result_t *r = run->results[i];

@@ -17,6 +17,7 @@
 #include "../harness/util.h"
 #include "../names.h"
 #include "../results/outfile.h"
+#include "../results/published.h"
 #include "plot.h"
 
 #define SCHEMA "rtipc-bench/1"
@@ -209,6 +210,7 @@ static const char page_style[] =
     "tbody tr:nth-child(even){background:#fafbfc}td.num{text-align:right;"
     "font-variant-numeric:tabular-nums;white-space:nowrap}\n"
     "div.wide{overflow-x:auto}td.id{white-space:nowrap}h2 code{font-size:18px}\n"
+    "tr.published td{color:#5b4a16;background:#fdf8e8;font-style:italic;border-top:0}\n"
     "dl.env{display:grid;grid-template-columns:max-content 1fr max-content 1fr;gap:2px 12px;"
     "font-size:13px;margin:6px 0;max-width:1240px}dl.env dt{font-weight:600;text-align:right;"
     "color:#334}dl.env dd{margin:0;overflow-wrap:anywhere}\n"
@@ -633,6 +635,31 @@ static void put_row_names(FILE *f, const bench_row_t *row)
     }
 }
 
+/* Whether experiment @p id has rows of the FreeRTOS kernel's (or ESP-IDF's)
+ * own objects: the published figures then stand beside those. */
+static bool kernel_rows(rows_t rows)
+{
+    const bench_row_t *row;
+    for (EACH_ROW(row, rows))
+        if (!strncmp(row->mechanism, "kernel-", 7) || !strncmp(row->mechanism, "espidf-", 7))
+            return true;
+    return false;
+}
+
+/* The published figures of @p row, a table line each below it (spanning
+ * @p columns): context, never part of the results. */
+static void put_published(FILE *f, const bench_row_t *row, bool kernel_run, int columns)
+{
+    const bench_published_t *refs[4];
+    size_t n = bench_published_for(row->experiment, row->mechanism, row->variant, row->metric, kernel_run, refs, 4);
+    char buf[256];
+    for (size_t k = 0; k < n && k < 4; k++) {
+        fprintf(f, "<tr class=\"published\"><td colspan=\"%d\">", columns);
+        put_text(f, bench_published_text(refs[k], buf, sizeof buf));
+        fputs("</td></tr>\n", f);
+    }
+}
+
 static void put_dist_table(report_t *r, const char *id)
 {
     FILE *f = r->f;
@@ -648,6 +675,7 @@ static void put_dist_table(report_t *r, const char *id)
     }
     if (!any)
         return;
+    const bool kernel_run = kernel_rows(rows);
     fputs("<h3>Distributions</h3>\n<div class=\"wide\"><table class=\"dist\">\n<thead><tr>"
           "<th>mechanism</th><th>variant</th><th>metric</th><th>n</th><th>min [µs]</th>"
           "<th>mean [µs]</th><th>p50 [µs]</th><th>p90 [µs]</th><th>p99 [µs]</th><th>p99.9 [µs]</th>"
@@ -686,6 +714,7 @@ static void put_dist_table(report_t *r, const char *id)
             fputs("</td>", f);
         }
         fputs("</tr>\n", f);
+        put_published(f, row, kernel_run, notes ? 15 : 14);
     }
     fputs("</tbody>\n</table></div>\n", f);
 }
@@ -700,6 +729,7 @@ static void put_value_table(report_t *r, const char *id)
         any |= is_value(row);
     if (!any)
         return;
+    const bool kernel_run = kernel_rows(rows);
     fputs("<h3>Values</h3>\n<div class=\"wide\"><table class=\"values\">\n<thead><tr><th>mechanism</th>"
           "<th>variant</th><th>metric</th><th>value</th><th>unit</th><th>note</th></tr></thead>\n<tbody>\n",
           f);
@@ -715,6 +745,7 @@ static void put_value_table(report_t *r, const char *id)
         fputs("</td><td>", f);
         put_text(f, row->note);
         fputs("</td></tr>\n", f);
+        put_published(f, row, kernel_run, 6);
     }
     fputs("</tbody>\n</table></div>\n", f);
 }

@@ -23,6 +23,17 @@ ids="$with_dist footprint"
 page=$dir/run/index.html
 [ -s "$page" ] || fail "run --report wrote no $page"
 
+# The published figures stand beside the rows that measure the same span
+# (on Linux, rtipc's objects), in the console tables and the page, labelled
+# with the report and board; they never enter the JSON.
+grep -q "^  ^ published (ESP32-WROOM-32E): 2.8 us +-0.6, report 1" "$dir/run.txt" ||
+    fail "the console table does not show report 1's queue latency beside queue-latency's row"
+grep -q "^  ^ published (ESP32-WROOM-32): 15.2 us, report 2" "$dir/run.txt" ||
+    fail "the console table does not show report 2's semaphore figure"
+[ "$(count '<tr class="published">' "$page")" -ge 4 ] || fail "the page shows fewer than 4 published figures"
+grep -q "published (ESP32-WROOM-32E): 2.8 us +-0.6" "$page" || fail "the page lacks report 1's queue latency"
+grep -q "published (ESP32\|2.8 us +-0.6" "$dir/run.json" && fail "a published figure went into the JSON"
+
 # Well-formed: the page is written in XML syntax, so an XML parser must
 # accept it whole (the inline SVG included).
 if command -v xmllint >/dev/null 2>&1; then
