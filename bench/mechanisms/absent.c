@@ -16,7 +16,9 @@ LINUX_ONLY(bench_mech_posix_sem, BENCH_MECH_POSIX_SEM, "a POSIX semaphore");
 LINUX_ONLY(bench_mech_mutex_condvar, BENCH_MECH_MUTEX_CONDVAR, "pthread mutexes and condition variables");
 LINUX_ONLY(bench_mech_mutex_condvar_pi, BENCH_MECH_MUTEX_CONDVAR_PI, "priority-inheriting pthread mutexes");
 LINUX_ONLY(bench_mech_mutex_condvar_list, BENCH_MECH_MUTEX_CONDVAR_LIST, "pthread mutexes and condition variables");
+#ifndef ESP_PLATFORM /* the ESP32 app builds it (std_queue.c) */
 LINUX_ONLY(bench_mech_std_queue_mutex, BENCH_MECH_STD_QUEUE_MUTEX, "C++ std::mutex and std::condition_variable");
+#endif
 LINUX_ONLY(bench_mech_ck_ring, BENCH_MECH_CK_RING, "Concurrency Kit");
 LINUX_ONLY(bench_mech_boost_spsc, BENCH_MECH_BOOST_SPSC, "C++ and Boost.Lockfree");
 LINUX_ONLY(bench_mech_atomic_queue_spsc, BENCH_MECH_ATOMIC_QUEUE_SPSC, "C++ and atomic_queue");

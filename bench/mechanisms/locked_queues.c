@@ -12,9 +12,9 @@
  *   mutex-condvar-list  a C list under a pthread mutex and one condition
  *                       variable: a node malloc'd per send and freed per
  *                       receive, no bound (the "heap queue")
- *   std-queue-mutex     C++ std::queue + std::mutex + two
- *                       std::condition_variable, bounded to depth
- *                       (locked_queues_cxx.cpp) */
+ *
+ * std-queue-mutex, C++ std::queue + std::mutex + two std::condition_variable
+ * bounded to depth, is std_queue.c (built on ESP-IDF too). */
 #define _GNU_SOURCE  /* malloc_usable_size */
 #include <errno.h>
 #include <malloc.h>
@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "../names.h"
-#include "locked_queues_cxx.h"
 #include "mechanisms.h"
 
 /* ---- mutex-condvar: the ring ------------------------------------------- */
@@ -255,65 +254,4 @@ const bench_mech_t bench_mech_mutex_condvar_list = {
     .try_send = list_send,  /* no bound: a send never waits */
     .recv = list_recv,
     .memory = list_memory,
-};
-
-/* ---- std-queue-mutex (locked_queues_cxx.cpp) ---------------------------- */
-
-static int stdq_create(size_t depth, void **obj, char *why, size_t n)
-{
-    *obj = bench_std_queue_create(depth);
-    return *obj ? 0 : bench_mech_no_memory(why, n);
-}
-static void stdq_destroy(void *obj) { bench_std_queue_delete(obj); }
-static int stdq_send(void *obj, uint32_t v) { return bench_std_queue_push(obj, v) ? BENCH_MECH_EOS(ENOMEM) : 0; }
-static int stdq_recv(void *obj, uint32_t *v) { return bench_std_queue_pop(obj, v) ? BENCH_MECH_EOS(EIO) : 0; }
-
-static int stdq_try_send(void *obj, uint32_t v)
-{
-    int rc = bench_std_queue_try_push(obj, v);
-    return rc == 0 ? 0 : rc == 1 ? BENCH_MECH_EFULL : BENCH_MECH_EOS(ENOMEM);
-}
-
-static void stdq_kick(void *obj)
-{
-    uint32_t junk;
-    if (bench_std_queue_try_push(obj, BENCH_MECH_MARKER) == 1)
-        (void)bench_std_queue_try_pop(obj, &junk);
-}
-
-static int stdq_pairs(void *obj, uint32_t seq, int n) { return bench_std_queue_pairs(obj, seq, n); }
-
-static int stdq_memory(void *obj, size_t items, size_t *bytes, char *note, size_t n)
-{
-    size_t control, heap;
-    if (bench_std_queue_memory(obj, items, &control, &heap) != 0)
-        return BENCH_MECH_EOS(ENOMEM);
-    *bytes = control + heap;
-    snprintf(note, n, "control %zu B + heap %zu B: std::deque blocks of 512 B + block map, not a node per item "
-             "(counting allocator, usable sizes)", control, heap);
-    return 0;
-}
-
-static int stdq_push_each(void *o, const uint32_t *it, int n) { return bench_mech_push_each_blocking(stdq_send, o, it, n); }
-
-static int stdq_pop_each(void *obj, uint32_t *items, int n)
-{
-    (void)n;
-    int rc = stdq_recv(obj, items);
-    return rc ? rc : 1;
-}
-
-const bench_mech_t bench_mech_std_queue_mutex = {
-    .name = BENCH_MECH_STD_QUEUE_MUTEX,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
-    .create = stdq_create,
-    .destroy = stdq_destroy,
-    .send = stdq_send,
-    .try_send = stdq_try_send,
-    .recv = stdq_recv,
-    .kick = stdq_kick,
-    .memory = stdq_memory,
-    .pairs = stdq_pairs,
-    .push_each = stdq_push_each,
-    .pop_each = stdq_pop_each,
 };

@@ -14,6 +14,19 @@
 #include <new>
 #include <queue>
 
+// ESP-IDF builds C++ without exceptions (its default; this toolchain's
+// libgcc cannot link them on): an allocation failure aborts there, as
+// libstdc++'s own containers do, and the handlers below are left out.
+#if defined(__cpp_exceptions)
+#define BQ_TRY try
+#define BQ_CATCH_ALL catch (...)
+#define BQ_BAD_ALLOC() throw std::bad_alloc()
+#else
+#define BQ_TRY if (true)
+#define BQ_CATCH_ALL else
+#define BQ_BAD_ALLOC() std::abort()
+#endif
+
 namespace {
 
 template <class Q> struct bounded_queue {
@@ -36,7 +49,7 @@ template <class T> struct counting_alloc {
     {
         void *p = std::malloc(n * sizeof(T));
         if (!p)
-            throw std::bad_alloc();
+            BQ_BAD_ALLOC();
         counted_live += malloc_usable_size(p);
         return static_cast<T *>(p);
     }
@@ -53,7 +66,7 @@ using counted_queue = bounded_queue<std::queue<uint32_t, std::deque<uint32_t, co
 
 template <class P> int push(P *p, uint32_t v)
 {
-    try {
+    BQ_TRY {
         {
             std::unique_lock<std::mutex> lk(p->m);
             p->not_full.wait(lk, [p] { return p->q.size() < p->cap; });
@@ -61,14 +74,14 @@ template <class P> int push(P *p, uint32_t v)
         }
         p->not_empty.notify_one();
         return 0;
-    } catch (...) {
+    } BQ_CATCH_ALL {
         return -1;
     }
 }
 
 template <class P> int pop(P *p, uint32_t *v)
 {
-    try {
+    BQ_TRY {
         {
             std::unique_lock<std::mutex> lk(p->m);
             p->not_empty.wait(lk, [p] { return !p->q.empty(); });
@@ -77,7 +90,7 @@ template <class P> int pop(P *p, uint32_t *v)
         }
         p->not_full.notify_one();
         return 0;
-    } catch (...) {
+    } BQ_CATCH_ALL {
         return -1;
     }
 }
@@ -114,7 +127,7 @@ int bench_std_queue_pop(bench_std_queue_t *q, uint32_t *v)
 
 int bench_std_queue_try_push(bench_std_queue_t *q, uint32_t v)
 {
-    try {
+    BQ_TRY {
         {
             std::lock_guard<std::mutex> lk(q->m);
             if (q->q.size() >= q->cap)
@@ -123,14 +136,14 @@ int bench_std_queue_try_push(bench_std_queue_t *q, uint32_t v)
         }
         q->not_empty.notify_one();
         return 0;
-    } catch (...) {
+    } BQ_CATCH_ALL {
         return -1;
     }
 }
 
 int bench_std_queue_try_pop(bench_std_queue_t *q, uint32_t *v)
 {
-    try {
+    BQ_TRY {
         {
             std::lock_guard<std::mutex> lk(q->m);
             if (q->q.empty())
@@ -140,7 +153,7 @@ int bench_std_queue_try_pop(bench_std_queue_t *q, uint32_t *v)
         }
         q->not_full.notify_one();
         return 0;
-    } catch (...) {
+    } BQ_CATCH_ALL {
         return -1;
     }
 }
