@@ -352,7 +352,10 @@ static void kn_self(kn_t *k)
 
 /* Only the consumer knows its kernel handle (an rtipc task handle is not
  * the kernel's): a bind from another task leaves it to the consumer's
- * first receive. */
+ * first receive. The handle is learnt once: an object serves one consumer
+ * task for its life, so a run with a new consumer makes a new object (a
+ * handle learnt anew could be read by the giver before the new consumer
+ * stored it, and name a task that ended). */
 static void kn_bind(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer)
 {
     (void)producer;
