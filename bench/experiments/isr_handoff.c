@@ -10,6 +10,7 @@
  * raised by the busy task with rtipc_irq_trigger every timer period (a
  * port whose interrupt timers run from its tick cannot fire faster than the
  * tick, and the claim is about interrupts that arrive faster). */
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,10 +177,28 @@ static void busy_entry(void *arg)
     }
 }
 
-static void note_stalls(bench_run_t *run, const char *variant, const busy_t *b)
+/* A phase's note: the experiment's for rtipc's rows, as always; the row's
+ * own (@p row) for the kernel's, so that the experiment's notes, which have
+ * a bounded size, keep room for the tick-rate cap at the end. */
+static void phase_note(bench_run_t *run, bench_result_t *row, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void phase_note(bench_run_t *run, bench_result_t *row, const char *fmt, ...)
+{
+    char buf[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (row)
+        bench_row_note(run, row, "%s", buf);
+    else
+        bench_note(run, "%s", buf);
+}
+
+static void note_stalls(bench_run_t *run, bench_result_t *row, const char *variant, const busy_t *b)
 {
     if (b->stalls)
-        bench_note(run, "%s: the busy task was kept off core 0 %ld times for more than 2 ms (longest "
+        phase_note(run, row, "%s: the busy task was kept off core 0 %ld times for more than 2 ms (longest "
                    "%.1f ms, %.1f ms in all): the core was saturated or taken; the figures include it", variant,
                    b->stalls, (double)b->stall_max / 1e6, (double)b->stall_sum / 1e6);
 }
@@ -432,16 +451,19 @@ static int lat_phase(bench_run_t *run, const isr_queue_t *ops, int home, lat_mod
         bench_fail(run, "%s/%s", ops->mech, variant);
         goto out;
     }
-    if (!bench_add_dist(run, ops->mech, variant, BENCH_METRIC_LATENCY, &s))
+    bench_result_t *row = bench_add_dist(run, ops->mech, variant, BENCH_METRIC_LATENCY, &s);
+    if (!row)
         goto out;
+    if (ops == &rtipc_q)
+        row = NULL;  /* rtipc's notes stay the experiment's */
     if (bench_two_cores(run))  /* on one core the waiting driver keeps it off, by design */
-        note_stalls(run, what, &st->busy);
+        note_stalls(run, row, what, &st->busy);
     long nw = atomic_load(&st->not_woken), early = atomic_load(&st->early);
     if (nw)
-        bench_note(run, "%s: %ld of %lu sends from the handler readied no higher-priority task "
+        phase_note(run, row, "%s: %ld of %lu sends from the handler readied no higher-priority task "
                    "(woken stayed false)", what, nw, (unsigned long)st->total);
     if (early)
-        bench_note(run, "%s: %ld messages reached the consumer before the handler's exit stamp "
+        phase_note(run, row, "%s: %ld messages reached the consumer before the handler's exit stamp "
                    "(recorded as 0; not expected under SCHED_FIFO)", what, early);
     if (mode == LAT_KERNEL_CALL && st->busy.calls == 0) {
         bench_fail(run, "%s: the interrupted task made no kernel call", what);
@@ -759,12 +781,12 @@ static int tp_phase(bench_run_t *run, const isr_queue_t *ops, bool yield, unsign
     res->sent = st->sent_total;
     res->delivered = delivered;
     res->dropped = st->dropped_total;
-    bench_add_value(run, mech, variant, BENCH_METRIC_THROUGHPUT, "msg/s", res->throughput);
+    bench_result_t *row = bench_add_value(run, mech, variant, BENCH_METRIC_THROUGHPUT, "msg/s", res->throughput);
     bench_add_value(run, mech, variant, BENCH_METRIC_OFFERED, "msg/s", res->offered);
     bench_add_value(run, mech, variant, BENCH_METRIC_SENT, "count", (double)res->sent);
     bench_add_value(run, mech, variant, BENCH_METRIC_DELIVERED, "count", (double)res->delivered);
     bench_add_value(run, mech, variant, BENCH_METRIC_DROPPED, "count", (double)res->dropped);
-    note_stalls(run, what, &st->busy);
+    note_stalls(run, ops == &rtipc_q ? NULL : row, what, &st->busy);
     rc = 0;
 out:
     if (st->irq) {
