@@ -69,6 +69,7 @@ set(RTIPC_BENCH_CORE_SOURCES
     ${_rtipc_bench_dir}/results/json_writer.c
     ${_rtipc_bench_dir}/results/document.c
     ${_rtipc_bench_dir}/results/row_clock.c
+    ${_rtipc_bench_dir}/results/strpool.c
     ${_rtipc_bench_dir}/results/published.c
     ${_rtipc_bench_dir}/trace/trace.c
     ${_rtipc_bench_dir}/experiments/registry.c

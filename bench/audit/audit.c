@@ -44,35 +44,22 @@ static const char audit_usage[] =
     "Exit status: 0 audited, 1 OUT.json could not be written, 2 usage error or an\n"
     "unreadable or invalid file.\n";
 
-/* Copies a name into a row's fixed field; false when it does not fit (a
- * shortened name could match a row it is not). */
-static bool put_name(char *dst, size_t cap, const char *src)
-{
-    size_t len = strlen(src);
-    if (len >= cap)
-        return false;
-    memcpy(dst, src, len + 1);
-    return true;
-}
-
-/* One row of the model into run->results (appended), or skipped with a
- * warning when a name is longer than the harness's rows hold. */
+/* One row of the model into run->results (appended), its names kept in the
+ * run's pool; skipped with a warning when memory runs out. */
 static void add_row(const char *path, const bench_row_t *r, bench_run_t *run)
 {
     bench_result_t *row = run->results[run->n_results];
     memset(row, 0, sizeof *row);
     const char *names[] = {r->experiment, r->mechanism, r->variant, r->metric, r->unit};
-    char *fields[] = {row->experiment, row->mechanism, row->variant, row->metric, row->unit};
-    size_t caps[] = {sizeof row->experiment, sizeof row->mechanism, sizeof row->variant, sizeof row->metric,
-                     sizeof row->unit};
-    static const char *const keys[] = {"experiment", "mechanism", "variant", "metric", "unit"};
+    const char **fields[] = {&row->experiment, &row->mechanism, &row->variant, &row->metric, &row->unit};
     for (size_t k = 0; k < 5; k++) {
-        if (!put_name(fields[k], caps[k], names[k])) {
-            fprintf(stderr, "%s: warning: %s: results[%zu]: %s \"%.80s\" is longer than %zu bytes; row not "
-                    "audited\n", PROG, path, r->index, keys[k], names[k], caps[k] - 1);
+        if (!(*fields[k] = bench_strpool_get(&run->names, names[k]))) {
+            fprintf(stderr, "%s: warning: %s: results[%zu]: no memory for its names; row not audited\n", PROG,
+                    path, r->index);
             return;
         }
     }
+    row->clock = "";
     if (r->note[0] && bench_result_note(row, "%s", r->note) != 0)
         fprintf(stderr, "%s: warning: %s: results[%zu]: no memory for its note\n", PROG, path, r->index);
     switch (r->kind) {

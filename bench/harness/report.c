@@ -166,11 +166,14 @@ void bench_print_env(FILE *out, const bench_env_t *e)
                 e->core_clock.rate_hz / 1e6, e->core_clock.resolution);
 }
 
-/* Bytes as MiB with one decimal, or "unknown". */
+/* Bytes with one decimal, in MiB from 1 MiB up and in KiB below (an MCU's
+ * 44 KiB is not "0.0 MiB"), or "unknown". */
 static const char *mib(char *buf, size_t len, int64_t bytes)
 {
     if (bytes < 0)
         snprintf(buf, len, "unknown");
+    else if (bytes < 1024 * 1024)
+        snprintf(buf, len, "%.1f KiB", (double)bytes / 1024.0);
     else
         snprintf(buf, len, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
     return buf;

@@ -24,6 +24,12 @@ static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *
         run->results = r;
         run->cap_results = cap;
     }
+    const char *names[5] = {bench_strpool_get(&run->names, bench_experiment_id(run)),
+                            bench_strpool_get(&run->names, mechanism), bench_strpool_get(&run->names, variant),
+                            bench_strpool_get(&run->names, metric), bench_strpool_get(&run->names, unit)};
+    for (int k = 0; k < 5; k++)
+        if (!names[k])
+            return NULL;
     bench_result_t *row = run->results[run->n_results];
     if (!row) {
         row = malloc(sizeof *row);
@@ -34,14 +40,13 @@ static bench_result_t *new_row(bench_run_t *run, bench_kind_t kind, const char *
     run->n_results++;
     memset(row, 0, sizeof *row); /* a reused row never kept a note (only a failed add returns one) */
     row->kind = kind;
-    snprintf(row->experiment, sizeof row->experiment, "%s", bench_experiment_id(run));
-    snprintf(row->mechanism, sizeof row->mechanism, "%s", mechanism ? mechanism : "");
-    snprintf(row->variant, sizeof row->variant, "%s", variant ? variant : "");
-    snprintf(row->metric, sizeof row->metric, "%s", metric ? metric : "");
-    snprintf(row->unit, sizeof row->unit, "%s", unit ? unit : "");
+    row->experiment = names[0];
+    row->mechanism = names[1];
+    row->variant = names[2];
+    row->metric = names[3];
+    row->unit = names[4];
     /* A timed figure names the clock that measured it (results/row_clock.h). */
-    if (kind != BENCH_MISSING && !bench_row_clock_free_unit(row->unit))
-        snprintf(row->clock, sizeof row->clock, "%s", run->clock ? run->clock : "");
+    row->clock = kind != BENCH_MISSING && !bench_row_clock_free_unit(row->unit) && run->clock ? run->clock : "";
     return row;
 }
 
@@ -323,7 +328,7 @@ bool bench_has_core_clock(const bench_run_t *run) { return run->core_clock != NU
 void bench_row_core_clocked(const bench_run_t *run, bench_result_t *row)
 {
     if (row && run->core_clock && row->clock[0])
-        snprintf(row->clock, sizeof row->clock, "%s", run->core_clock);
+        row->clock = run->core_clock;
 }
 
 void bench_spin_until(int64_t t)
@@ -381,4 +386,5 @@ void bench_free_rows(bench_run_t *run)
     free(run->results);
     run->results = NULL;
     run->n_results = run->cap_results = 0;
+    bench_strpool_free(&run->names);
 }

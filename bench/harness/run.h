@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "../results/result.h"
+#include "../results/strpool.h"
 #include "env.h"
 #include "experiment.h"
 #include "stats.h"
@@ -58,6 +59,7 @@ struct bench_run {
      * the run reaches it is used as it is (storage a caller provides). */
     bench_result_t **results;
     size_t n_results, cap_results;  /* rows recorded; slots in results */
+    bench_strpool_t names;          /* the rows' names and units, each kept once */
     const bench_experiment_t *current;  /* experiment being run */
     const char *clock;                  /* provenance of this run's timestamps
                                            (results/row_clock.h), given to each timed row */
@@ -71,8 +73,8 @@ struct bench_run {
     bench_claim_t claims[BENCH_CLAIMS];
 };
 
-/* Free the run's rows, their statistics and the slots (results.c); the run
- * then has none. */
+/* Free the run's rows, their statistics, names and the slots (results.c);
+ * the run then has none. */
 void bench_free_rows(bench_run_t *run);
 
 /* ---- output (report.c) ---- */

@@ -70,13 +70,13 @@ static void row(bench_result_t *r, bench_kind_t kind, const char *experiment, co
 {
     memset(r, 0, sizeof *r);
     r->kind = kind;
-    copy(r->experiment, sizeof r->experiment, experiment);
-    copy(r->mechanism, sizeof r->mechanism, mechanism);
-    copy(r->variant, sizeof r->variant, variant);
-    copy(r->metric, sizeof r->metric, metric);
-    copy(r->unit, sizeof r->unit, unit);
-    if (!bench_row_clock_free_unit(unit))
-        copy(r->clock, sizeof r->clock, clock);
+    /* The row lives for one write: it points at the caller's strings. */
+    r->experiment = experiment ? experiment : "";
+    r->mechanism = mechanism ? mechanism : "";
+    r->variant = variant ? variant : "";
+    r->metric = metric ? metric : "";
+    r->unit = unit ? unit : "";
+    r->clock = !bench_row_clock_free_unit(r->unit) && clock ? clock : "";
 }
 
 void bench_console_dist(bench_console_t *c, const char *experiment, const char *mechanism, const char *variant,

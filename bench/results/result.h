@@ -15,18 +15,19 @@ typedef enum { BENCH_DIST, BENCH_VALUE, BENCH_MISSING } bench_kind_t;
 /* One row of results. */
 typedef struct {
     bench_kind_t kind;
-    char experiment[32];
-    char mechanism[48];
-    char variant[64];
-    char metric[32];
-    char unit[16];
+    /* The names and the unit, never NULL: a run's rows point into its
+     * string pool (bench_add_*), where each name is kept once for every row
+     * that carries it; a row made elsewhere points at strings that outlive
+     * it. */
+    const char *experiment, *mechanism, *variant, *metric, *unit;
     bench_stats_t stats;   /* BENCH_DIST */
     double value;          /* BENCH_VALUE */
     char *note;            /* BENCH_MISSING: why; otherwise an optional remark; NULL
                               for none (most rows: a fixed buffer in each would cost an
                               MCU's run tens of KiB). Owned; set with bench_result_note */
-    char clock[24];        /* the clock that measured it (results/row_clock.h); "" for
-                              sizes and counts, and when unknown */
+    const char *clock;     /* the clock that measured it (results/row_clock.h): a
+                              static provenance name; "" for sizes and counts, and
+                              when unknown */
 } bench_result_t;
 
 /* The longest note kept, in characters; a longer one is cut, ending in "...". */

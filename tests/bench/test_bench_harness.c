@@ -7,6 +7,7 @@
  * from peers' rows (perf_targets.c); a missing mechanism recorded once, a
  * failure's reason given its context; the Linux target seam
  * (bench/target/linux.c): what it reports having, and that its tasks run. */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,11 +159,13 @@ static bench_result_t *new_row(audit_case_t *a, bench_kind_t kind, const char *e
     bench_result_t *r = &a->rows[a->run.n_results++];
     memset(r, 0, sizeof *r);
     r->kind = kind;
-    snprintf(r->experiment, sizeof r->experiment, "%s", exp);
-    snprintf(r->mechanism, sizeof r->mechanism, "%s", mech);
-    snprintf(r->variant, sizeof r->variant, "%s", var);
-    snprintf(r->metric, sizeof r->metric, "%s", metric);
-    snprintf(r->unit, sizeof r->unit, "%s", unit);
+    /* Names the callers pass are literals, which outlive the rows. */
+    r->experiment = exp;
+    r->mechanism = mech;
+    r->variant = var;
+    r->metric = metric;
+    r->unit = unit;
+    r->clock = "";
     return r;
 }
 
@@ -321,7 +324,7 @@ static void test_mixed_units_are_not_testable(void **state)
     build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
     for (size_t i = 0; i < a.run.n_results; i++)
         if (!strcmp(a.rows[i].variant, BENCH_VARIANT_1X100B) || !strcmp(a.rows[i].mechanism, BENCH_MECH_RTIPC_NOTIFY))
-            snprintf(a.rows[i].unit, sizeof a.rows[i].unit, "instr");
+            a.rows[i].unit = "instr";
     bench_audit_claims(&a.run);
     assert_int_equal(a.run.claims[6].verdict, CLAIM_NOT_TESTABLE);
     assert_non_null(strstr(a.run.claims[6].evidence, "different units (ns, instr)"));
@@ -636,6 +639,29 @@ static void test_notes_that_do_not_fit_are_marked(void **state)
     assert_non_null(strstr(run.notes, "number 0\n"));
 }
 
+/* Memory figures in the unit that shows them: an MCU's heap in KiB (not
+ * "0.0 MiB"), a host's resident set in MiB. */
+static void test_memory_in_kib_below_a_mib(void **state)
+{
+    (void)state;
+    static bench_env_t e;
+    memset(&e, 0, sizeof e);
+    e.memory = (bench_memory_t){.kind = BENCH_MEMORY_HEAP_FREE, .now_bytes = 44604, .extreme_bytes = 14500};
+    char text[200] = "";
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    assert_non_null(f);
+    bench_print_memory(f, &e);
+    fclose(f);
+    assert_non_null(strstr(text, "heap free 43.6 KiB, least ever free 14.2 KiB"));
+    e.memory = (bench_memory_t){.kind = BENCH_MEMORY_RESIDENT, .now_bytes = 3 << 20, .extreme_bytes = 5 << 20};
+    memset(text, 0, sizeof text);
+    f = fmemopen(text, sizeof text - 1, "w");
+    assert_non_null(f);
+    bench_print_memory(f, &e);
+    fclose(f);
+    assert_non_null(strstr(text, "resident 3.0 MiB, peak 5.0 MiB"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -651,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_missing_figures_are_not_testable),
         cmocka_unit_test(test_perf_targets_from_the_rows),
         cmocka_unit_test(test_missing_once_and_failure_context),
+        cmocka_unit_test(test_memory_in_kib_below_a_mib),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

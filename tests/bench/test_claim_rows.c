@@ -324,7 +324,7 @@ static void test_send_cost_falls_back_to_per_call_rows(void **state)
     record(&run, SIZE_MAX, SIZE_MAX, KEEP);
     for (size_t i = 0; i < run.n_results; i++)
         if (!strcmp(run.results[i]->variant, BENCH_VARIANT_ITEM_4_BATCH_8))
-            snprintf(run.results[i]->variant, sizeof run.results[i]->variant, "%s", BENCH_VARIANT_ITEM_4);
+            run.results[i]->variant = BENCH_VARIANT_ITEM_4;
     bench_audit_claims(&run);
     assert_true(testable(&run.claims[2]));
     assert_non_null(strstr(run.claims[2].evidence, "send p50 (" BENCH_VARIANT_ITEM_4 ")"));
@@ -341,7 +341,7 @@ static void test_one_core_leaves_cross_core_claims_untested(void **state)
         bench_result_t *row = run.results[i];  /* recorded in table order */
         assert_string_equal(row->variant, rows[i].variant);
         if (rows[i].one_core_variant)
-            snprintf(row->variant, sizeof row->variant, "%s", rows[i].one_core_variant);
+            row->variant = rows[i].one_core_variant;
     }
     bench_audit_claims(&run);
     assert_false(testable(&run.claims[8]));
@@ -388,7 +388,7 @@ static void test_kernel_rows_are_never_mixed(void **state)
         /* The kernel's row left under rtipc's name: rtipc's row alone. */
         record(&run, SIZE_MAX, SIZE_MAX, KEEP);
         bench_result_t *row = run.results[i];
-        snprintf(row->mechanism, sizeof row->mechanism, "%s", r->mechanism);
+        row->mechanism = r->mechanism;
         bench_audit_claims(&run);
         if (testable(&run.claims[r->claim - 1]))
             fail_msg("kernel rows with %s under rtipc's name: claim %d decided: %s", r->mechanism, r->claim,

@@ -172,8 +172,9 @@ static void a_run_document_parses_with_its_clocks(void **state)
                                          .p999 = NAN, .max = 100, .stddev = 0, .p50_lo = 100, .p50_hi = 100,
                                          .bins = bins, .n_bins = 1}};
     rows[1] = (bench_result_t){.kind = BENCH_VALUE, .experiment = "e", .mechanism = "m", .variant = "v",
-                               .metric = "bytes", .unit = "B", .value = 64};
-    rows[2] = (bench_result_t){.kind = BENCH_MISSING, .experiment = "e", .mechanism = "peer", .note = "not built"};
+                               .metric = "bytes", .unit = "B", .clock = "", .value = 64};
+    rows[2] = (bench_result_t){.kind = BENCH_MISSING, .experiment = "e", .mechanism = "peer", .variant = "",
+                               .metric = "", .unit = "", .clock = "", .note = "not built"};
     static const bench_experiment_t exp = {.id = "e", .summary = "s", .definitions = "d"};
     static bench_run_t run;
     memset(&run, 0, sizeof run);

@@ -13,4 +13,9 @@ typedef struct {
 #define portMUX_INITIALIZER_UNLOCKED {0u, 0u}
 
 BaseType_t xPortGetCoreID(void);
+
+/* The cores the port runs, as ESP-IDF's portmacro.h names them. */
+#ifndef portNUM_PROCESSORS
+#define portNUM_PROCESSORS 2
+#endif
 #endif
