@@ -430,6 +430,17 @@ static bool recorded_missing(const bench_results_t *res, const char *exp, const 
     return false;
 }
 
+/* Whether the file has a measured row (not a missing one) of @p exp: an
+ * experiment the target does not run (two cores on one) has none. */
+static bool measured(const bench_results_t *res, const char *exp)
+{
+    size_t first, n = bench_results_experiment_rows(res, exp, &first);
+    for (size_t k = 0; k < n; k++)
+        if (res->rows[res->by_experiment[first + k]].kind != BENCH_ROW_MISSING)
+            return true;
+    return false;
+}
+
 /* Every row of the table is in the file at PATH, under its one-core name
  * where it has one and the two-core name is absent, or recorded missing.
  * With @p kernel (a FreeRTOS target's run): the kernel's rows the claims
@@ -450,11 +461,9 @@ static int check_produced(const char *path, bool kernel)
         claim_row_t named_row = rows[i];
         const claim_row_t *r = &named_row;
         const char *exp = experiments[r->exp].id;
-        size_t first;
         if (kernel) {
             named_row.mechanism = named(rows[i].mechanism, ESPIDF_ROWS);
-            if (!strcmp(named_row.mechanism, rows[i].mechanism) ||
-                bench_results_experiment_rows(&res, exp, &first) == 0)
+            if (!strcmp(named_row.mechanism, rows[i].mechanism) || !measured(&res, exp))
                 continue;
         }
         checked++;
