@@ -290,7 +290,9 @@ static void record_sizes(cost_t *c)
 
 static int run_lockfree_cost(bench_run_t *run)
 {
-    cost_t c = {.run = run, .samples = bench_sample_count(run, 20000, 2000)};
+    cost_t c = {.run = run,
+                .samples = bench_samples_fit_heap(run, bench_sample_count(run, 20000, 2000), sizeof(int64_t), 4,
+                                                  "rows")};
     if (bench_samples_init(&c.s, c.samples) != 0)
         return bench_fail(run, "no memory for %lu samples", (unsigned long)c.samples);
     bench_progress(run, 0.0);

@@ -618,7 +618,9 @@ out:
 
 static int run_notify_modes(bench_run_t *run)
 {
-    size_t samples = bench_sample_count(run, 10000, 500);
+    /* A send stamp and a sample per message, in a quarter of the heap. */
+    size_t samples = bench_samples_fit_heap(run, bench_sample_count(run, 10000, 500), 2 * sizeof(int64_t), 4,
+                                            "latency phases");
     size_t warmup = bench_warmup_count(run, samples);
     uint32_t n_burst = (uint32_t)bench_sample_count(run, 10000, 1000);
     if (n_burst < 64)

@@ -290,7 +290,8 @@ static const struct {
 
 static int run_round_trip(bench_run_t *run)
 {
-    size_t samples = bench_sample_count(run, 20000, 1000);
+    /* One sample buffer at a time, in a quarter of the heap. */
+    size_t samples = bench_samples_fit_heap(run, bench_sample_count(run, 20000, 1000), sizeof(int64_t), 4, "rows");
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !bench_failed(run); k++) {
         const bench_mech_t *r = bench_mech_find(kinds[k].rtipc), *kern = bench_mech_find(kinds[k].kernel);
         const bench_result_t *two_r = two_tasks(run, r, samples);

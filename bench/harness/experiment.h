@@ -98,6 +98,11 @@ bool bench_quick(const bench_run_t *run);
 bool bench_samples_fixed(const bench_run_t *run);
 /* Samples to record: --samples, else quick or full default. */
 size_t bench_sample_count(const bench_run_t *run, size_t full, size_t quick);
+/* @p samples, or fewer where the target's heap says how much is free (an
+ * MCU late in a run that keeps every row): as many as one @p share-th of
+ * the free heap holds at @p bytes each, their warm-up included, never fewer
+ * than 100. A cut is noted, naming @p what. */
+size_t bench_samples_fit_heap(bench_run_t *run, size_t samples, size_t bytes, unsigned share, const char *what);
 /* Warm-up samples: --warmup, else a tenth of @p samples (at least 100). */
 size_t bench_warmup_count(const bench_run_t *run, size_t samples);
 /* The same with another floor: --warmup, else a tenth of @p samples (at

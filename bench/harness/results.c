@@ -231,6 +231,23 @@ size_t bench_sample_count(const bench_run_t *run, size_t full, size_t quick)
     return run->opts.quick ? quick : full;
 }
 
+size_t bench_samples_fit_heap(bench_run_t *run, size_t samples, size_t bytes, unsigned share, const char *what)
+{
+    bench_memory_t mem;
+    bench_target_memory(&mem);
+    if (mem.kind != BENCH_MEMORY_HEAP_FREE || mem.now_bytes <= 0 || !bytes || !share)
+        return samples;
+    size_t cap = (size_t)mem.now_bytes / share / bytes;
+    cap -= cap / 11;  /* the warm-up's tenth */
+    if (cap < 100)
+        cap = 100;
+    if (samples <= cap)
+        return samples;
+    bench_note(run, "%s: %lu samples, not %lu: what 1/%u of the free heap (%ld KiB) holds", what,
+               (unsigned long)cap, (unsigned long)samples, share, (long)(mem.now_bytes >> 10));
+    return cap;
+}
+
 size_t bench_warmup_count(const bench_run_t *run, size_t samples)
 {
     return bench_warmup_count_min(run, samples, 100);
