@@ -23,21 +23,21 @@ check() {
 }
 
 check freertos-posix-sim.json \
-    "does-not-hold does-not-hold not-testable not-testable holds not-testable holds holds not-testable " \
+    "does-not-hold does-not-hold does-not-hold does-not-hold holds not-testable holds holds not-testable " \
     queue-latency queue-placement isr-handoff byte-stream blocked-producer state-vs-event batching queue-set \
     footprint notify-vs-sem notify-modes
 check freertos-cm3.json "$(tr '\n' ' ' <"$data/../../targets/mps2-an385/freertos/claim-verdicts.txt")" \
     queue-latency queue-placement isr-handoff blocked-producer state-vs-event batching queue-set footprint \
     notify-vs-sem notify-modes round-trip
 check freertos-rv32-smp.json \
-    "not-testable does-not-hold not-testable does-not-hold holds holds holds holds does-not-hold " \
+    "not-testable does-not-hold does-not-hold does-not-hold holds holds holds holds does-not-hold " \
     queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer state-vs-event \
     core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip lockfree-cost
 # docs/esp32.md: the emulated ESP32 (ESP-IDF's SMP kernel, two cores); every
 # experiment but peers (built for Linux only), the interrupt ones on rtipc's
 # ESP-IDF interrupt backend; its rows say they come from the emulator.
 check esp32-qemu.json \
-    "not-testable does-not-hold not-testable does-not-hold holds holds holds holds does-not-hold " \
+    "not-testable does-not-hold does-not-hold does-not-hold holds holds holds holds does-not-hold " \
     queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer state-vs-event \
     core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip lockfree-cost
 grep -q '"kernel":[[:space:]]*"FreeRTOS V10.4.3 (ESP-IDF v5.1.6), 2 core(s)"' "$data/esp32-qemu.json" ||
