@@ -20,6 +20,10 @@
 /* Trips seen by the watchdog callback (interrupt context: atomics only). */
 typedef struct {
     _Atomic(rtipc_task_t *) producer;   /* trips naming it count as producer trips */
+    /* The kernel rows' producer subscribes through the kernel's own
+     * watchdog calls (ESP-IDF: esp_task_wdt_add): its trips come by name,
+     * with no rtipc handle and core -1. */
+    _Atomic bool by_name;
     _Atomic uint64_t producer_trips, idle_trips, other_trips;
     bool idle_check;                    /* the watchdog watches the idle tasks (idle-trips rows) */
 } bp_trips_t;
@@ -49,12 +53,16 @@ typedef struct {
     bench_failure_t failure;
 } bp_state_t;
 
+#define BP_PRODUCER_NAME "bp-producer"
+
 static void on_trip(const rtipc_wdt_trip_t *trip, void *arg)
 {
     bp_trips_t *t = arg;
     if (trip->task && trip->task == atomic_load(&t->producer))
         atomic_fetch_add(&t->producer_trips, 1);
-    else if (!trip->task)
+    else if (!trip->task && trip->core < 0 && atomic_load(&t->by_name) && !strcmp(trip->name, BP_PRODUCER_NAME))
+        atomic_fetch_add(&t->producer_trips, 1);
+    else if (!trip->task && trip->core >= 0)
         atomic_fetch_add(&t->idle_trips, 1);
     else
         atomic_fetch_add(&t->other_trips, 1);
@@ -66,7 +74,9 @@ static void producer(void *arg)
     while (!atomic_load_explicit(&st->go, memory_order_acquire))
         rtipc_task_delay(rtipc_us(100));
     if (st->v->subscribe) {
-        int rc = rtipc_wdt_add(NULL);
+        /* The kernel's rows subscribe as a FreeRTOS user does (ESP-IDF's
+         * esp_task_wdt_add; rtipc's watchdog where the kernel has none). */
+        int rc = st->kernel ? bench_kwdt_add() : rtipc_wdt_add(NULL);
         if (rc != 0) {
             bench_failure_set(&st->failure, "producer cannot subscribe to the watchdog (%ld)", (long)rc);
             atomic_store_explicit(&st->producer_done, 1, memory_order_release);
@@ -82,7 +92,7 @@ static void producer(void *arg)
         if (next > now)
             rtipc_task_delay(rtipc_ns(next - now));
         if (st->v->subscribe)
-            rtipc_wdt_reset();
+            (void)(st->kernel ? bench_kwdt_reset() : rtipc_wdt_reset());
         uint32_t seq = (uint32_t)st->sent;
         int64_t t0 = bench_now_ns();
         int rc;
@@ -110,7 +120,7 @@ static void producer(void *arg)
             next = t1;
     }
     if (st->v->subscribe)
-        rtipc_wdt_delete(NULL);
+        (void)(st->kernel ? bench_kwdt_delete() : rtipc_wdt_delete(NULL));
     atomic_store_explicit(&st->producer_done, 1, memory_order_release);
 }
 
@@ -175,10 +185,10 @@ static void consumer(void *arg)
 /* What watches the kernel rows' producer, per target. */
 #ifdef ESP_PLATFORM
 #define KERNEL_WDT_NOTE                                                                                 \
-    "ESP-IDF's Task Watchdog Timer: the producer's subscription is esp_task_wdt_add(its handle), "     \
-    "its reset esp_task_wdt_reset(), its end esp_task_wdt_delete() (rtipc_wdt_add/_reset/_delete map " \
-    "1:1 onto them), with the timeout set by esp_task_wdt_reconfigure; a trip is one TWDT interrupt "  \
-    "naming the producer (counted in esp_task_wdt_isr_user_handler). With trigger_panic false (this "  \
+    "ESP-IDF's Task Watchdog Timer, called directly: the producer subscribes with "                   \
+    "esp_task_wdt_add(NULL), resets with esp_task_wdt_reset(), ends with esp_task_wdt_delete(NULL); "   \
+    "the timeout is the run's, set by esp_task_wdt_reconfigure; a trip is one TWDT interrupt naming "  \
+    "the producer (counted by name in esp_task_wdt_isr_user_handler). With trigger_panic false (this " \
     "app's setting, CONFIG_ESP_TASK_WDT_PANIC off) ESP-IDF only logs \"Task watchdog got triggered\" " \
     "with the tasks that did not reset and the cores' backtraces, and fires again every timeout"
 #else
@@ -239,7 +249,7 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bool kernel, bp_
     rtipc_task_t *prod = NULL, *cons = NULL;
     rtipc_task_config_t cc = {.name = "bp-consumer", .priority = 12, .core = bench_cpu(run, 0),
                               .entry = consumer, .arg = st};
-    rtipc_task_config_t pc = {.name = "bp-producer", .priority = 10, .core = bench_cpu(run, 1),
+    rtipc_task_config_t pc = {.name = BP_PRODUCER_NAME, .priority = 10, .core = bench_cpu(run, 1),
                               .entry = producer, .arg = st};
     rc = rtipc_task_create(&cc, &cons);
     if (rc == 0)
@@ -252,6 +262,7 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bool kernel, bp_
         }
     } else {
         atomic_store(&trips->producer, prod);
+        atomic_store(&trips->by_name, kernel && bench_kwdt_espidf);
         atomic_store(&trips->producer_trips, 0);
         atomic_store(&trips->idle_trips, 0);
         atomic_store(&trips->other_trips, 0);
@@ -271,6 +282,7 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bool kernel, bp_
         handoff_join_or_delete(cons, cdone);
         handoff_join_or_delete(prod, pdone);
         atomic_store(&trips->producer, NULL);
+        atomic_store(&trips->by_name, false);
     }
 
     int result = 0;
@@ -415,8 +427,9 @@ const bench_experiment_t exp_blocked_producer = {
         "  queue is xQueueCreate(10, 4); the producer calls xQueueSend(q, &n, portMAX_DELAY) (wait-forever)\n"
         "  or xQueueSend(q, &n, pdMS_TO_TICKS(10)) (timeout-10ms: errQUEUE_FULL drops the item), the\n"
         "  consumer xQueueReceive(q, &n, pdMS_TO_TICKS(20)). max-stall spans the xQueueSend call. Its\n"
-        "  watchdog: on ESP-IDF the Task Watchdog Timer (esp_task_wdt_add / _reset / _delete, which\n"
-        "  rtipc_wdt_* are on ESP-IDF); on other FreeRTOS kernels, which have none, rtipc's (row note).\n"
+        "  watchdog: on ESP-IDF the Task Watchdog Timer called directly (esp_task_wdt_add(NULL),\n"
+        "  esp_task_wdt_reset(), esp_task_wdt_delete(NULL); a trip reaches rtipc's callback by the\n"
+        "  task's name); on other FreeRTOS kernels, which have none, rtipc's (row note).\n"
         "sent / delivered / dropped: items the producer sent, the consumer received, the producer\n"
         "  dropped after a timeout. sent = delivered + dropped must hold exactly, delivered numbers\n"
         "  must increase, and every gap must be an item the producer dropped; otherwise it fails.",

@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "rtipc/wdt.h"
+
 #ifdef ESP_PLATFORM
 #include "esp_heap_caps.h"
 #include "esp_memory_utils.h"
+#include "esp_task_wdt.h"
 #include "freertos/FreeRTOS.h"
 #include "freertos/queue.h"
 #include "sdkconfig.h"
@@ -186,4 +189,18 @@ void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 void bench_kplace_free(void *p) { free(p); }
 
 const char *bench_kplace_how(void) { return "the C heap (aligned_alloc, 64 B lines)"; }
+#endif
+
+/* ---- the task watchdog ---- */
+
+#ifdef ESP_PLATFORM
+const bool bench_kwdt_espidf = true;
+int bench_kwdt_add(void) { return esp_task_wdt_add(NULL) == ESP_OK ? 0 : -1; }
+int bench_kwdt_reset(void) { return esp_task_wdt_reset() == ESP_OK ? 0 : -1; }
+int bench_kwdt_delete(void) { return esp_task_wdt_delete(NULL) == ESP_OK ? 0 : -1; }
+#else
+const bool bench_kwdt_espidf = false;
+int bench_kwdt_add(void) { return rtipc_wdt_add(NULL); }
+int bench_kwdt_reset(void) { return rtipc_wdt_reset(); }
+int bench_kwdt_delete(void) { return rtipc_wdt_delete(NULL); }
 #endif

@@ -44,6 +44,19 @@ void bench_kqs_delete(bench_kqs_t *set);
  * selected, -1 on a timeout, -2 for a handle that is no member. */
 int bench_kqs_select(bench_kqs_t *set, bench_kq_t *const *members, int n, int64_t wait_ns);
 
+/* The task watchdog as a FreeRTOS user subscribes to it, for the calling
+ * task. ESP-IDF: its Task Watchdog Timer's own calls, esp_task_wdt_add(NULL),
+ * esp_task_wdt_reset(), esp_task_wdt_delete(NULL) (the TWDT must be running:
+ * rtipc_wdt_start reconfigures it); a trip then reaches rtipc's trip
+ * callback with task NULL, core -1 and the task's name (rtipc/wdt.h). Other
+ * kernels have no task watchdog: rtipc's (rtipc_wdt_add(NULL) ...) stands
+ * in. 0, or a negative error. */
+int bench_kwdt_add(void);
+int bench_kwdt_reset(void);
+int bench_kwdt_delete(void);
+/* True where bench_kwdt_* are ESP-IDF's own calls. */
+extern const bool bench_kwdt_espidf;
+
 /* The kernel heap's free bytes now (xPortGetFreeHeapSize). */
 size_t bench_kheap_free(void);
 

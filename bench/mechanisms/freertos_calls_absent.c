@@ -68,3 +68,9 @@ void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 }
 void bench_kplace_free(void *p) { (void)p; }
 const char *bench_kplace_how(void) { return "none"; }
+
+/* No FreeRTOS: no kernel watchdog calls either. */
+const bool bench_kwdt_espidf = false;
+int bench_kwdt_add(void) { return -1; }
+int bench_kwdt_reset(void) { return -1; }
+int bench_kwdt_delete(void) { return -1; }

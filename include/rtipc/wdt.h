@@ -43,9 +43,12 @@ extern "C" {
 
 /** What tripped the watchdog. */
 typedef struct {
-    rtipc_task_t *task;   /**< the silent subscriber, or NULL for an idle check */
+    rtipc_task_t *task;   /**< the silent subscriber, or NULL for an idle check (and,
+                               ESP-IDF only, a task that subscribed through
+                               esp_task_wdt_add itself) */
     const char *name;     /**< its name, or "IDLE<core>" */
-    int core;             /**< the starved core (idle check), or the task's core */
+    int core;             /**< the starved core (idle check), or the task's core;
+                               -1 for a task subscribed through esp_task_wdt_add */
     /** Time since the last reset / idle run.
      *  Port notes: ESP-IDF: for an idle trip, the timeout (the TWDT keeps no
      *  time of the idle task's last run). */

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../common/task_lookup.h"
 #include "port_internal.h"
@@ -168,6 +169,19 @@ static void report(struct rtipc__fr_task *t, int core, int64_t silent_ns)
 #endif
 }
 
+#if USE_TWDT
+/* A trip of a task rtipc does not know (ESP-IDF: subscribed through
+ * esp_task_wdt_add), reported by name; silent for at least the timeout. */
+static void report_foreign(const char *name)
+{
+    rtipc_wdt_trip_t trip = {NULL, name, -1, config.timeout_ns};
+    rtipc__fr_crit_t c = rtipc__fr_enter();
+    trips++;
+    rtipc__fr_exit(c);
+    (config.on_trip ? config.on_trip : default_report)(&trip, config.arg);
+}
+#endif
+
 /* ---- the list lock and the subscriber list -------------------------------------- */
 #if USE_TWDT
 /* A critical section: the TWDT's interrupt walks the list too. One holder at
@@ -306,26 +320,37 @@ static void backend_unsubscribe(TaskHandle_t handle)
 
 static void backend_reset(void) { (void)esp_task_wdt_reset(); }
 
-/* One line of the TWDT's list of entries that did not reset it: the name is
- * passed as the task's own name pointer, so a pointer compare finds ours. */
+/* esp_task_wdt_print_triggered_tasks's handler: the TWDT passes its
+ * caption, then per silent entry "\n - ", the entry's name and its cores,
+ * each as a message of its own; a task's name is the pointer
+ * pcTaskGetName returns, so a pointer compare finds rtipc's subscribers and
+ * the idle tasks. Any other name is a task that subscribed through
+ * esp_task_wdt_add itself. @p opaque: whether the next message is a name. */
 static void triggered(void *opaque, const char *msg)
 {
-    (void)opaque;
+    bool *name_next = opaque;
+    if (!*name_next) {
+        *name_next = strcmp(msg, "\n - ") == 0;
+        return;
+    }
+    *name_next = false;
     for (struct rtipc__fr_task *s = subscribers; s; s = s->wdt_next) {
         if (msg == pcTaskGetName(s->handle)) {
             report(s, s->core, (int64_t)(isr_now - stamp_get(&s->wdt_last_reset)) * NS_PER_TICK);
             return;
         }
     }
-    if (!config.idle_check)
-        return;
     for (int c = 0; c < configNUMBER_OF_CORES; ++c) {
         if (msg == pcTaskGetName(xTaskGetIdleTaskHandleForCPU((UBaseType_t)c))) {
             /* The TWDT keeps no time of the idle task's last run: at least the timeout. */
-            report(NULL, c, config.timeout_ns);
+            if (config.idle_check)
+                report(NULL, c, config.timeout_ns);
             return;
         }
     }
+    /* A task that subscribed through esp_task_wdt_add itself: it has no
+     * descriptor of rtipc's, only its name. */
+    report_foreign(msg);
 }
 
 /* The TWDT's user hook (weak in ESP-IDF): its interrupt, once per timeout
@@ -339,7 +364,8 @@ void esp_task_wdt_isr_user_handler(void)
     list_lock();
     if (changing == 0) {
         isr_now = rtipc__fr_tick_count64();
-        (void)esp_task_wdt_print_triggered_tasks(triggered, NULL, NULL);
+        bool name_next = false;
+        (void)esp_task_wdt_print_triggered_tasks(triggered, &name_next, NULL);
     }
     list_unlock();
 }
