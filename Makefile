@@ -43,6 +43,10 @@
 #                ESP-IDF, the app run on Espressif's QEMU with both cores, its
 #                JSON validated, audited and compared (scripts/check-esp32.sh,
 #                docs/esp32.md); part of `make check`
+#   make check-builds  rtipc built as its users build it: the library alone
+#                with a C compiler, as a subproject (no -Werror on a consumer),
+#                rtipc-bench with RTIPC_BENCH_PEERS=OFF, the tree with clang-19
+#                (scripts/check-builds.sh); part of `make check`
 #   make clean   remove build/
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -77,7 +81,7 @@ BUILD_DEPS += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-m
 SHELL := /bin/bash
 
 .PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu \
-        check-freertos record-kernel-output check-rv32 check-esp32
+        check-freertos record-kernel-output check-rv32 check-esp32 check-builds
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -88,9 +92,13 @@ all: build
 deps:
 	@./scripts/install-deps.sh $(BUILD_DEPS)
 
+# rtipc's own gate: warnings are errors and every part that is on must
+# build (a consumer's build has neither: CMakeLists.txt, RTIPC_WERROR).
+OWN_GATE := -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON
+
 # configure DIR, then build it: $(call cmake_build,dir,extra cmake args)
 define cmake_build
-	cmake -S . -B $(BUILD)/$(1) -DCMAKE_BUILD_TYPE=$(2) $(3) >/dev/null
+	cmake -S . -B $(BUILD)/$(1) -DCMAKE_BUILD_TYPE=$(2) $(OWN_GATE) $(3) >/dev/null
 	cmake --build $(BUILD)/$(1) -j$(JOBS)
 endef
 
@@ -98,7 +106,7 @@ build: deps
 	$(call cmake_build,release,Release,-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++)
 
 bench: deps
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(OWN_GATE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc-bench
 	@mkdir -p $(RESULTS)
 	scripts/keep-output.sh $(RESULTS)/latest.txt $(BUILD)/release/bench/rtipc-bench run --json $(RESULTS)/latest.json --csv $(RESULTS)/latest.csv --report $(RESULTS) $(BENCH_FLAGS)
@@ -107,7 +115,7 @@ bench: deps
 DURATION ?= 30m
 SOAK_FLAGS ?=
 soak: deps
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(OWN_GATE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc-soak
 	@mkdir -p $(RESULTS)
 	set -o pipefail; $(BUILD)/release/tests/soak/rtipc-soak --duration $(DURATION) --json $(RESULTS)/soak-latest.json $(SOAK_FLAGS) 2>&1 | tee $(RESULTS)/soak-$$(date -u +%Y%m%d-%H%M%S).txt
@@ -132,7 +140,7 @@ check-tsan: deps
 FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 900
 define fuzz_build
-	cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRTIPC_FUZZ=ON -DRTIPC_BUILD_TESTS=OFF -DRTIPC_BUILD_BENCH=OFF >/dev/null
+	cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo $(OWN_GATE) -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DRTIPC_FUZZ=ON -DRTIPC_BUILD_TESTS=OFF -DRTIPC_BUILD_BENCH=OFF >/dev/null
 	cmake --build $(BUILD)/fuzz -j$(JOBS) --target fuzz_api fuzz_compare_json
 endef
 
@@ -150,7 +158,7 @@ fuzz: deps
 define mcu_build
 	cmake -S targets/mps2-an385/bare -B $(BUILD)/mcu -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/targets/mps2-an385/board/toolchain.cmake -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD)/mcu -j$(JOBS)
-	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(OWN_GATE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null
 	cmake --build $(BUILD)/release -j$(JOBS) --target validate_bench_json rtipc-bench
 endef
 MCU_RUN = scripts/mcu-run.sh $(BUILD)/mcu/rtipc-cm3-bare-bench.elf
@@ -180,11 +188,18 @@ check-rv32: deps
 check-esp32: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh
 
+# rtipc built as its users build it: the library alone with a C compiler,
+# as a consumer's subproject without -Werror, rtipc-bench without its
+# optional peers, and the whole tree with the newest clang Debian packages
+# (scripts/check-builds.sh; it installs clang-19).
+check-builds: deps
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-builds.sh
+
 record-kernel-output: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) FREERTOS_CHECKS=diff scripts/check-freertos.sh --record
 
-check: check-release check-mcu check-rv32 check-freertos check-esp32 check-asan check-tsan check-fuzz
-	@echo "rtipc: all test builds passed (Release gcc, bare-metal Cortex-M3 under QEMU, two-hart RV32 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ESP32 app under QEMU$(if $(ESP32_TOOLS),, skipped: ESP32_TOOLS not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
+check: check-release check-builds check-mcu check-rv32 check-freertos check-esp32 check-asan check-tsan check-fuzz
+	@echo "rtipc: all test builds passed (Release gcc, the library alone and as a subproject, rtipc-bench without its peers, clang-19, bare-metal Cortex-M3 under QEMU, two-hart RV32 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ESP32 app under QEMU$(if $(ESP32_TOOLS),, skipped: ESP32_TOOLS not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
 
 clean:
 	rm -rf $(BUILD)

@@ -189,9 +189,16 @@ set(RTIPC_BENCH_BARE_FIRMWARE_SOURCES ${RTIPC_BENCH_CORE_SOURCES} ${RTIPC_BENCH_
     ${RTIPC_BENCH_TARGET_BARE} ${_rtipc_bench_dir}/experiments/needs_tasks.c
     ${_rtipc_bench_dir}/experiments/linux_only.c)
 
-# userspace RCU's cds_wfcq (mechanisms/queue_peers.c) calls into
-# liburcu-common; without it the mechanism is absent, saying so.
+# The optional peer libraries of the host mechanisms: userspace RCU's
+# cds_wfcq (mechanisms/queue_peers.c) calls into liburcu-common, the others
+# are headers found by the sources themselves; without one the mechanism is
+# absent, saying so. RTIPC_BENCH_PEERS=OFF leaves them all out, installed
+# or not.
 function(rtipc_bench_host_libraries target)
+    if(DEFINED RTIPC_BENCH_PEERS AND NOT RTIPC_BENCH_PEERS)
+        target_compile_definitions(${target} PRIVATE BENCH_NO_PEERS=1)
+        return()
+    endif()
     find_library(RTIPC_BENCH_URCU_COMMON urcu-common)
     if(RTIPC_BENCH_URCU_COMMON)
         target_link_libraries(${target} PRIVATE ${RTIPC_BENCH_URCU_COMMON})

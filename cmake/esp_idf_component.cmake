@@ -44,6 +44,8 @@ idf_component_register(SRCS ${_rtipc_esp_srcs}
                        # GPTimer, the interrupt timers' hardware (irq_espidf.c)
                        PRIV_REQUIRES driver)
 if(NOT CMAKE_BUILD_EARLY_EXPANSION)
-    # ESP-IDF's own warnings apply too; rtipc's sources must build clean.
-    target_compile_options(${COMPONENT_LIB} PRIVATE -Wall -Wextra -Werror)
+    # Warnings on, never errors: a user's newer compiler or own flags must
+    # not stop their app's build on a warning in rtipc. rtipc's own gate is
+    # scripts/check-esp32.sh, which fails on any warning in its sources.
+    target_compile_options(${COMPONENT_LIB} PRIVATE -Wall -Wextra)
 endif()

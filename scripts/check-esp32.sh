@@ -133,7 +133,7 @@ say "  app under QEMU (esp32, 2 cores) '$ARGS': exit status ${status:-none} ($((
 case $ARGS in *--json*) ;; *) say "passed (no --json in the command line: nothing to validate)"; exit 0 ;; esac
 
 host=$BUILD/release
-cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
     cmake --build "$host" -j"$JOBS" --target validate_bench_json rtipc-bench test_claim_rows >/dev/null || exit 1
 json=$dir/bench.json
 # Cut out of the console as a board's would be (docs/esp32.md).

@@ -123,7 +123,7 @@ check_diff() {
     else
         say "no recorded output for $version ($recorded); comparing with this run only"
     fi
-    cmake -S . -B "$BUILD/release" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+    cmake -S . -B "$BUILD/release" -DCMAKE_BUILD_TYPE=Release -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
         cmake --build "$BUILD/release" -j"$JOBS" --target rtipc_differential >/dev/null || return 1
     sh tests/differential/compare.sh --runner "$BUILD/release/tests/differential/rtipc_differential" \
         --table docs/porting.md "$dir/kernel.txt" "$dir/linux"
@@ -150,7 +150,7 @@ check_cm3() {
         say "the Cortex-M3 conformance firmware failed (QEMU exit $rc); output in $dir/conformance.txt"
         return 1
     fi
-    cmake -S . -B "$BUILD/release" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+    cmake -S . -B "$BUILD/release" -DCMAKE_BUILD_TYPE=Release -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
         cmake --build "$BUILD/release" -j"$JOBS" --target validate_bench_json rtipc-bench test_claim_rows >/dev/null ||
         return 1
     # rtipc-bench's own experiments, the ones that run on one core with

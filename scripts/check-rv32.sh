@@ -138,7 +138,7 @@ check_bench() {
     kernel_and_ports bench || return $?
     configure_freertos || return 1
     local dir=$BUILD/rv32-freertos host=$BUILD/release
-    cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
+    cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&
         cmake --build "$host" -j"$JOBS" --target validate_bench_json rtipc-bench test_claim_rows >/dev/null || return 1
     local args="run --quick --no-progress --json -"
     rc=0

@@ -13,7 +13,7 @@
 #include "lockfree_cxx.h"
 #include "mechanisms.h"
 
-#if defined(__has_include)
+#if defined(BENCH_PEERS_LOOKED_FOR)
 #if __has_include(<ck_ring.h>)
 #include <ck_ring.h>
 #define HAVE_CK 1
@@ -187,7 +187,7 @@ const bench_mech_t bench_mech_ck_ring = {
 #else
 const bench_mech_t bench_mech_ck_ring = {
     .name = BENCH_MECH_CK_RING,
-    .absent = "Concurrency Kit's <ck_ring.h> was not found at build time (libck-dev)",
+    .absent = BENCH_PEER_ABSENT("Concurrency Kit's <ck_ring.h>", "libck-dev"),
 };
 #endif
 
@@ -392,6 +392,6 @@ const bench_mech_t bench_mech_boost_spsc = {
 #else
 const bench_mech_t bench_mech_boost_spsc = {
     .name = BENCH_MECH_BOOST_SPSC,
-    .absent = "<boost/lockfree/spsc_queue.hpp> was not found at build time (libboost-dev)",
+    .absent = BENCH_PEER_ABSENT("<boost/lockfree/spsc_queue.hpp>", "libboost-dev"),
 };
 #endif

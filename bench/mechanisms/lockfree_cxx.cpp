@@ -5,7 +5,7 @@
 
 #include <new>
 
-#if defined(__has_include)
+#if defined(__has_include) && !defined(BENCH_NO_PEERS)
 #if __has_include(<boost/lockfree/spsc_queue.hpp>)
 #include <boost/lockfree/spsc_queue.hpp>
 #define BENCH_HAVE_BOOST 1

@@ -13,7 +13,7 @@
 #include "mechanisms.h"
 #include "queue_peers_cxx.h"
 
-#if defined(__has_include)
+#if defined(BENCH_PEERS_LOOKED_FOR)
 #if __has_include(<atomic_queue/atomic_queue.h>)
 #define HAVE_ATOMIC_QUEUE_HEADERS 1  /* what queue_peers_cxx.cpp includes */
 #endif
@@ -118,7 +118,7 @@ const bench_mech_t bench_mech_atomic_queue_spsc = POLLED_CXX_PEER(BENCH_MECH_ATO
 #else
 const bench_mech_t bench_mech_atomic_queue_spsc = {
     .name = BENCH_MECH_ATOMIC_QUEUE_SPSC,
-    .absent = "<atomic_queue/atomic_queue.h> was not found at build time (libatomic-queue-dev)",
+    .absent = BENCH_PEER_ABSENT("<atomic_queue/atomic_queue.h>", "libatomic-queue-dev"),
 };
 #endif
 
@@ -146,11 +146,11 @@ const bench_mech_t bench_mech_moodycamel_blocking_rwq = {BLOCKING_CXX_PEER(BENCH
 #else
 const bench_mech_t bench_mech_moodycamel_rwq = {
     .name = BENCH_MECH_MOODYCAMEL_RWQ,
-    .absent = "<readerwriterqueue/readerwriterqueue.h> was not found at build time (libreaderwriterqueue-dev)",
+    .absent = BENCH_PEER_ABSENT("<readerwriterqueue/readerwriterqueue.h>", "libreaderwriterqueue-dev"),
 };
 const bench_mech_t bench_mech_moodycamel_blocking_rwq = {
     .name = BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ,
-    .absent = "<readerwriterqueue/readerwriterqueue.h> was not found at build time (libreaderwriterqueue-dev)",
+    .absent = BENCH_PEER_ABSENT("<readerwriterqueue/readerwriterqueue.h>", "libreaderwriterqueue-dev"),
 };
 #endif
 
@@ -182,7 +182,7 @@ const bench_mech_t bench_mech_moodycamel_blocking_cq = {
 #else
 const bench_mech_t bench_mech_moodycamel_blocking_cq = {
     .name = BENCH_MECH_MOODYCAMEL_BLOCKING_CQ,
-    .absent = "<concurrentqueue/blockingconcurrentqueue.h> was not found at build time (libconcurrentqueue-dev)",
+    .absent = BENCH_PEER_ABSENT("<concurrentqueue/blockingconcurrentqueue.h>", "libconcurrentqueue-dev"),
 };
 #endif
 
@@ -321,6 +321,6 @@ const bench_mech_t bench_mech_urcu_wfcq = {
 #else
 const bench_mech_t bench_mech_urcu_wfcq = {
     .name = BENCH_MECH_URCU_WFCQ,
-    .absent = "<urcu/wfcqueue.h> or liburcu-common was not found at build time (liburcu-dev)",
+    .absent = BENCH_PEER_ABSENT("<urcu/wfcqueue.h> or liburcu-common", "liburcu-dev"),
 };
 #endif

@@ -16,7 +16,7 @@
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 
-#if defined(__has_include)
+#if defined(__has_include) && !defined(BENCH_NO_PEERS)
 #if __has_include(<atomic_queue/atomic_queue.h>)
 #include <atomic_queue/atomic_queue.h>
 #define BENCH_HAVE_ATOMIC_QUEUE 1
@@ -159,6 +159,7 @@ template <class Q> int pairs(Q &p, uint32_t seq, int n)
 // Calls f with q as its own type; @p none when the kind is not built.
 template <class F, class R> R visit(bench_peer_queue *q, R none, F f)
 {
+    (void)f;  // no case calls it when no peer library was found
     switch (q->kind) {
 #ifdef BENCH_HAVE_ATOMIC_QUEUE
     case BENCH_PEER_ATOMIC_QUEUE_SPSC: return f(static_cast<AtomicQueuePeer &>(*q));
@@ -235,6 +236,7 @@ bool bench_peer_try_pop(bench_peer_queue_t *q, uint32_t *v)
 
 int bench_peer_wait_pop(bench_peer_queue_t *q, uint32_t *v)
 {
+    (void)v;  // no case reads it when neither blocking queue was found
     switch (q->kind) {
 #ifdef BENCH_HAVE_RWQ
     case BENCH_PEER_BLOCKING_RWQ: return static_cast<BlockingRwqPeer *>(q)->wait_pop(*v) ? 0 : -1;

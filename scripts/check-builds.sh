@@ -1,0 +1,83 @@
+#!/bin/bash
+# rtipc builds the ways its users build it (docs/design.md, "Dependencies"),
+# each with the project's own gate, -Werror, on rtipc's sources:
+#   lib       the library alone with a C compiler and CMake: tests and bench
+#             off, no C++ compiler at hand (CXX names none); built twice,
+#             the second time as a consumer builds it (no RTIPC_WERROR),
+#             whose compile commands must hold no -Werror; then
+#             examples/consumer with rtipc as its subproject (add_subdirectory)
+#   peers     rtipc-bench with RTIPC_BENCH_PEERS=OFF on a machine that has the
+#             peer libraries: it builds, its bench tests pass, and every peer
+#             says it was left out
+#   clang     the whole tree with the newest clang Debian 12 packages
+#             (clang-19), beside the gcc 12 of the other builds
+#   scripts/check-builds.sh [lib] [peers] [clang]   (all three by default)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+JOBS=${JOBS:-2}
+PARTS=${*:-lib peers clang}
+say() { echo "check-builds: $*"; }
+failed=""
+
+check_lib() {
+    local dir=$BUILD/lib-alone
+    rm -rf "$dir" "$dir-consumer" "$dir-subproject"
+    CXX=/nonexistent/c++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DRTIPC_BUILD_TESTS=OFF \
+        -DRTIPC_BUILD_BENCH=OFF -DRTIPC_WERROR=ON >"$dir.log" 2>&1 &&
+        cmake --build "$dir" -j"$JOBS" >>"$dir.log" 2>&1 || { tail -n 20 "$dir.log"; say "the library alone does not build"; return 1; }
+    grep -q "CMAKE_CXX_COMPILER" "$dir/CMakeCache.txt" &&
+        grep -q "^CMAKE_CXX_COMPILER:.*=/nonexistent" "$dir/CMakeCache.txt" &&
+        { say "the library alone looked for a C++ compiler"; return 1; }
+    say "  the library alone: built with a C compiler only"
+    # As a consumer builds it: warnings on, never -Werror.
+    CXX=/nonexistent/c++ cmake -S . -B "$dir-consumer" -DCMAKE_BUILD_TYPE=Release -DRTIPC_BUILD_TESTS=OFF \
+        -DRTIPC_BUILD_BENCH=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$dir.log" 2>&1 ||
+        { tail -n 20 "$dir.log"; return 1; }
+    grep -q -- "-Wall" "$dir-consumer/compile_commands.json" || { say "a consumer's build has no warnings on"; return 1; }
+    if grep -q -- "-Werror" "$dir-consumer/compile_commands.json"; then
+        say "a consumer's build of rtipc has -Werror"
+        return 1
+    fi
+    say "  a consumer's build: -Wall, no -Werror"
+    cmake -S examples/consumer -B "$dir-subproject" -DRTIPC_SOURCE_DIR="$PWD" >"$dir.log" 2>&1 &&
+        cmake --build "$dir-subproject" -j"$JOBS" >>"$dir.log" 2>&1 &&
+        "$dir-subproject/consumer_subproject" >>"$dir.log" 2>&1 || { tail -n 20 "$dir.log"; say "rtipc as a subproject failed"; return 1; }
+    say "  examples/consumer with rtipc as its subproject: built and ran"
+}
+
+check_peers() {
+    local dir=$BUILD/peers-off
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DRTIPC_BENCH_PEERS=OFF -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON \
+        -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >"$dir.log" 2>&1 &&
+        cmake --build "$dir" -j"$JOBS" >>"$dir.log" 2>&1 || { grep -E "error" "$dir.log" | head -20; say "rtipc-bench does not build without its peers"; return 1; }
+    (cd "$dir" && ctest -R "test_mechanisms|bench_quick|bench_cli" --output-on-failure) >>"$dir.log" 2>&1 ||
+        { tail -n 30 "$dir.log"; say "the bench tests fail without the peers"; return 1; }
+    local out
+    out=$("$dir/bench/rtipc-bench" help peers 2>&1; "$dir/bench/rtipc-bench" run --quick --no-progress \
+        --samples 200 peers 2>&1 | grep '^missing:') || true
+    local n
+    n=$(echo "$out" | grep -c "left out of this build (RTIPC_BENCH_PEERS=OFF)")
+    [ "$n" -ge 7 ] || { echo "$out"; say "only $n peers say they were left out (7 expected)"; return 1; }
+    say "  without the peers: built, bench tests pass, $n peers say they were left out"
+}
+
+check_clang() {
+    local dir=$BUILD/clang-newest cc=clang-19 cxx=clang++-19
+    scripts/install-deps.sh clang-19 || return 1
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON -DCMAKE_C_COMPILER=$cc \
+        -DCMAKE_CXX_COMPILER=$cxx >"$dir.log" 2>&1 &&
+        cmake --build "$dir" -j"$JOBS" >>"$dir.log" 2>&1 || { grep -E "error" "$dir.log" | head -20; say "the tree does not build with $cc"; return 1; }
+    say "  the whole tree with $($cc --version | head -n 1)"
+}
+
+for p in $PARTS; do
+    case $p in
+    lib | peers | clang)
+        t0=$(date +%s)
+        if "check_$p"; then say "$p: passed ($(( $(date +%s) - t0 )) s)"; else say "$p: FAILED"; failed="$failed $p"; fi ;;
+    *) say "unknown part '$p' (lib peers clang)"; exit 2 ;;
+    esac
+done
+[ -z "$failed" ] || { say "FAILED:$failed"; exit 1; }
+say "passed"
