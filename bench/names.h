@@ -13,12 +13,15 @@
  * The strings are those of docs/experiments.md and of every recorded run:
  * changing one renames a row of the rtipc-bench/1 output.
  *
- * Plain C string literals, for C and C++, host and firmware builds alike:
+ * Plain C string literals (and two look-ups of the twin list), for C and
+ * C++, host and firmware builds alike:
  * they concatenate (BENCH_VARIANT_CROSS_CORE "/open-loop-5kHz",
  * BENCH_MECH_RTIPC_QUEUE "/" BENCH_VARIANT_FLUSHED) and fit static
  * initialisers. */
 #ifndef BENCH_NAMES_H
 #define BENCH_NAMES_H
+
+#include <string.h>
 
 /* ---- experiment ids ------------------------------------------------------
  * rtipc-bench's experiments, in the order of the registry
@@ -268,5 +271,29 @@
 /* What --vcd/--perfetto's recorder adds to queue-latency's cross-core row. */
 #define BENCH_METRIC_TRACE_OVERHEAD_P50 "trace-overhead-p50"
 #define BENCH_METRIC_TRACE_OVERHEAD_P99 "trace-overhead-p99"
+
+/* ---- look-ups ------------------------------------------------------------ */
+
+/* The kernel's twin of rtipc's mechanism @p rtipc (BENCH_KERNEL_TWINS), or
+ * NULL; and rtipc's mechanism whose twin is @p kernel, or NULL. */
+static inline const char *bench_kernel_twin_name(const char *rtipc)
+{
+#define BENCH_TWIN_OF(r, k) \
+    if (!strcmp(rtipc, r))  \
+        return k;
+    BENCH_KERNEL_TWINS(BENCH_TWIN_OF)
+#undef BENCH_TWIN_OF
+    return NULL;
+}
+
+static inline const char *bench_rtipc_twin_name(const char *kernel)
+{
+#define BENCH_TWIN_OF(r, k) \
+    if (!strcmp(kernel, k)) \
+        return r;
+    BENCH_KERNEL_TWINS(BENCH_TWIN_OF)
+#undef BENCH_TWIN_OF
+    return NULL;
+}
 
 #endif

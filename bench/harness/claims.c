@@ -34,18 +34,6 @@ static const bench_result_t *value(const bench_run_t *run, const char *exp, cons
     return r && r->kind == BENCH_VALUE && isfinite(r->value) ? r : NULL;
 }
 
-/* The kernel's object that rtipc's mechanism @p mech maps onto
- * (names.h, BENCH_KERNEL_TWINS), or NULL. */
-static const char *kernel_twin(const char *mech)
-{
-#define TWIN(rtipc, kernel)   \
-    if (!strcmp(mech, rtipc)) \
-        return kernel;
-    BENCH_KERNEL_TWINS(TWIN)
-#undef TWIN
-    return NULL;
-}
-
 /* Whether the run measured the FreeRTOS kernel's own objects in experiment
  * @p exp: any row (missing rows included: a kernel object absent on this
  * target still says the kernel was measured) of a kernel twin. A claim is
@@ -57,12 +45,7 @@ static bool kernel_rows(const bench_run_t *run, const char *exp)
         const bench_result_t *r = run->results[i];
         if (strcmp(r->experiment, exp) != 0)
             continue;
-#define TWIN(rtipc, kernel)              \
-        if (!strcmp(r->mechanism, kernel)) \
-            return true;
-        BENCH_KERNEL_TWINS(TWIN)
-#undef TWIN
-        if (!strcmp(r->mechanism, BENCH_MECH_KERNEL_MUTEX_LIST))
+        if (bench_rtipc_twin_name(r->mechanism) || !strcmp(r->mechanism, BENCH_MECH_KERNEL_MUTEX_LIST))
             return true;
     }
     return false;
@@ -72,7 +55,7 @@ static bool kernel_rows(const bench_run_t *run, const char *exp)
  * twin of rtipc's @p mech where the run has kernel rows, else @p mech. */
 static const char *decider(const bench_run_t *run, const char *exp, const char *mech)
 {
-    const char *k = kernel_rows(run, exp) ? kernel_twin(mech) : NULL;
+    const char *k = kernel_rows(run, exp) ? bench_kernel_twin_name(mech) : NULL;
     return k ? k : mech;
 }
 

@@ -170,14 +170,8 @@ const char *bench_mech_strerror(int rc, char *buf, size_t n)
 
 const bench_mech_t *bench_mech_kernel_twin(const char *name)
 {
-    if (!bench_mech_kernel_built)
-        return NULL;
-#define TWIN(rtipc, kernel)         \
-    if (!strcmp(name, rtipc))       \
-        return bench_mech_find(kernel);
-    BENCH_KERNEL_TWINS(TWIN)
-#undef TWIN
-    return NULL;
+    const char *kernel = bench_mech_kernel_built ? bench_kernel_twin_name(name) : NULL;
+    return kernel ? bench_mech_find(kernel) : NULL;
 }
 
 void bench_mech_handoff_ops(const bench_mech_t *m, void *obj, struct handoff_ops *ops)

@@ -39,24 +39,15 @@ static const bench_published_t published[] = {
      "about 520 B", "the reports' rule of thumb: length x item size + 80-120 B of control block"},
 };
 
-/* The object of rtipc's that stands for @p kernel on Linux. */
-static const char *rtipc_twin(const char *kernel)
-{
-#define TWIN(rtipc, k)         \
-    if (!strcmp(kernel, k)) \
-        return rtipc;
-    BENCH_KERNEL_TWINS(TWIN)
-#undef TWIN
-    return kernel;
-}
-
 size_t bench_published_for(const char *experiment, const char *mechanism, const char *variant, const char *metric,
                            bool kernel_run, const bench_published_t **out, size_t cap)
 {
     size_t found = 0;
     for (size_t i = 0; i < sizeof published / sizeof published[0]; i++) {
         const bench_published_t *p = &published[i];
-        const char *mech = kernel_run ? p->mechanism : rtipc_twin(p->mechanism);
+        const char *twin = bench_rtipc_twin_name(p->mechanism);
+        /* Without kernel rows (Linux), rtipc's object of the same kind. */
+        const char *mech = kernel_run || !twin ? p->mechanism : twin;
         if (strcmp(p->experiment, experiment) || strcmp(mech, mechanism) || strcmp(p->variant, variant) ||
             strcmp(p->metric, metric))
             continue;

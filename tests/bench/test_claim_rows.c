@@ -165,12 +165,8 @@ static const char *named(const char *mech, naming_t how)
     /* Only ESP-IDF has a ring buffer of its own: elsewhere rtipc's decides. */
     if (how == KERNEL_ROWS && !strcmp(mech, BENCH_MECH_RTIPC_RINGBUF_NOSPLIT))
         return mech;
-#define TWIN(rtipc, kernel)   \
-    if (!strcmp(mech, rtipc)) \
-        return kernel;
-    BENCH_KERNEL_TWINS(TWIN)
-#undef TWIN
-    return mech;
+    const char *kernel = bench_kernel_twin_name(mech);
+    return kernel ? kernel : mech;
 }
 
 /* Records every row but @p skip (SIZE_MAX: none), row @p target with one
