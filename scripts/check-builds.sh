@@ -44,6 +44,16 @@ check_lib() {
         cmake --build "$dir-subproject" -j"$JOBS" >>"$dir.log" 2>&1 &&
         "$dir-subproject/consumer_subproject" >>"$dir.log" 2>&1 || { tail -n 20 "$dir.log"; say "rtipc as a subproject failed"; return 1; }
     say "  examples/consumer with rtipc as its subproject: built and ran"
+    # The defaults on a machine with only the required packages: no C++
+    # compiler, no pkg-config (so no cmocka), no cJSON: tests and bench are
+    # left out, saying so, and the library builds.
+    rm -rf "$dir-defaults"
+    CXX=/nonexistent/c++ cmake -S . -B "$dir-defaults" -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON \
+        -DCMAKE_DISABLE_FIND_PACKAGE_cJSON=ON >"$dir.log" 2>&1 &&
+        cmake --build "$dir-defaults" -j"$JOBS" >>"$dir.log" 2>&1 || { tail -n 20 "$dir.log"; say "the defaults do not build with the required packages only"; return 1; }
+    grep -q "RTIPC_BUILD_TESTS: cmocka" "$dir.log" && grep -q "RTIPC_BUILD_BENCH: a C++17 compiler" "$dir.log" ||
+        { cat "$dir.log"; say "the parts left out were not named"; return 1; }
+    say "  defaults with only a C compiler and CMake: the library built, tests and bench left out, saying so"
 }
 
 check_peers() {
@@ -60,6 +70,20 @@ check_peers() {
     n=$(echo "$out" | grep -c "left out of this build (RTIPC_BENCH_PEERS=OFF)")
     [ "$n" -ge 7 ] || { echo "$out"; say "only $n peers say they were left out (7 expected)"; return 1; }
     say "  without the peers: built, bench tests pass, $n peers say they were left out"
+    # Each peer alone: the peers' sources compile, -Werror, with only that
+    # one's headers looked for (BENCH_ONLY_PEER), in C and C++.
+    local p f flags inc="-Ibench -Iinclude -I$dir/include"
+    for p in CK BOOST ATOMIC_QUEUE RWQ CQ URCU; do
+        for f in bench/mechanisms/lockfree.c bench/mechanisms/queue_peers.c; do
+            gcc -std=c11 -fsyntax-only -Wall -Wextra -Werror -D_GNU_SOURCE -DBENCH_HAVE_URCU=1 -DBENCH_ONLY_PEER_$p=1 \
+                $inc "$f" || { say "$f does not build with only the $p peer"; return 1; }
+        done
+        for f in bench/mechanisms/lockfree_cxx.cpp bench/mechanisms/queue_peers_cxx.cpp; do
+            g++ -std=c++17 -fsyntax-only -Wall -Wextra -Werror -DBENCH_ONLY_PEER_$p=1 $inc "$f" ||
+                { say "$f does not build with only the $p peer"; return 1; }
+        done
+    done
+    say "  each peer alone (CK BOOST ATOMIC_QUEUE RWQ CQ URCU): the peers' sources compile with -Werror"
 }
 
 check_clang() {

@@ -12,13 +12,14 @@
 #include "../names.h"
 #include "lockfree_cxx.h"
 #include "mechanisms.h"
+#include "peers_wanted.h"
 
 #if defined(BENCH_PEERS_LOOKED_FOR)
-#if __has_include(<ck_ring.h>)
+#if defined(BENCH_LOOK_CK) && __has_include(<ck_ring.h>)
 #include <ck_ring.h>
 #define HAVE_CK 1
 #endif
-#if __has_include(<boost/lockfree/spsc_queue.hpp>)
+#if defined(BENCH_LOOK_BOOST) && __has_include(<boost/lockfree/spsc_queue.hpp>)
 #define HAVE_BOOST_HEADERS 1  /* what lockfree_cxx.cpp includes */
 #endif
 #endif

@@ -3,10 +3,12 @@
 // is paid once per batch, not per item.
 #include "lockfree_cxx.h"
 
+#include "peers_wanted.h"
+
 #include <new>
 
-#if defined(__has_include) && !defined(BENCH_NO_PEERS)
-#if __has_include(<boost/lockfree/spsc_queue.hpp>)
+#if defined(BENCH_PEERS_LOOKED_FOR)
+#if defined(BENCH_LOOK_BOOST) && __has_include(<boost/lockfree/spsc_queue.hpp>)
 #include <boost/lockfree/spsc_queue.hpp>
 #define BENCH_HAVE_BOOST 1
 #endif

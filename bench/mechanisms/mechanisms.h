@@ -194,13 +194,8 @@ static inline bool bench_mech_spin_pause(bench_mech_spin_t *s)
     return false;
 }
 
-/* The optional peer libraries (lockfree.c, queue_peers.c and their C++
- * halves) are built where their headers are found, unless the build leaves
- * them all out (CMake RTIPC_BENCH_PEERS=OFF defines BENCH_NO_PEERS): an
- * absent one's entry says which of the two. */
-#if defined(__has_include) && !defined(BENCH_NO_PEERS)
-#define BENCH_PEERS_LOOKED_FOR 1
-#endif
+/* Why an optional peer library is absent (peers_wanted.h): left out by the
+ * build (CMake RTIPC_BENCH_PEERS=OFF defines BENCH_NO_PEERS), or not found. */
 #ifdef BENCH_NO_PEERS
 #define BENCH_PEER_ABSENT(header, package) "left out of this build (RTIPC_BENCH_PEERS=OFF): " header
 #else

@@ -11,20 +11,21 @@
 
 #include "../names.h"
 #include "mechanisms.h"
+#include "peers_wanted.h"
 #include "queue_peers_cxx.h"
 
 #if defined(BENCH_PEERS_LOOKED_FOR)
-#if __has_include(<atomic_queue/atomic_queue.h>)
+#if defined(BENCH_LOOK_ATOMIC_QUEUE) && __has_include(<atomic_queue/atomic_queue.h>)
 #define HAVE_ATOMIC_QUEUE_HEADERS 1  /* what queue_peers_cxx.cpp includes */
 #endif
-#if __has_include(<readerwriterqueue/readerwriterqueue.h>)
+#if defined(BENCH_LOOK_RWQ) && __has_include(<readerwriterqueue/readerwriterqueue.h>)
 #define HAVE_RWQ_HEADERS 1
 #endif
-#if __has_include(<concurrentqueue/blockingconcurrentqueue.h>)
+#if defined(BENCH_LOOK_CQ) && __has_include(<concurrentqueue/blockingconcurrentqueue.h>)
 #define HAVE_CQ_HEADERS 1
 #endif
 /* BENCH_HAVE_URCU: set by the build when liburcu-common was found to link. */
-#if defined(BENCH_HAVE_URCU) && __has_include(<urcu/wfcqueue.h>)
+#if defined(BENCH_LOOK_URCU) && defined(BENCH_HAVE_URCU) && __has_include(<urcu/wfcqueue.h>)
 #include <urcu/wfcqueue.h>
 #define HAVE_URCU 1
 #endif

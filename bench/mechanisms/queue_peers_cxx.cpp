@@ -4,6 +4,8 @@
 // A library whose header was not there at build time makes no queue.
 #include "queue_peers_cxx.h"
 
+#include "peers_wanted.h"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -16,16 +18,16 @@
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 
-#if defined(__has_include) && !defined(BENCH_NO_PEERS)
-#if __has_include(<atomic_queue/atomic_queue.h>)
+#if defined(BENCH_PEERS_LOOKED_FOR)
+#if defined(BENCH_LOOK_ATOMIC_QUEUE) && __has_include(<atomic_queue/atomic_queue.h>)
 #include <atomic_queue/atomic_queue.h>
 #define BENCH_HAVE_ATOMIC_QUEUE 1
 #endif
-#if __has_include(<readerwriterqueue/readerwriterqueue.h>)
+#if defined(BENCH_LOOK_RWQ) && __has_include(<readerwriterqueue/readerwriterqueue.h>)
 #include <readerwriterqueue/readerwriterqueue.h>
 #define BENCH_HAVE_RWQ 1
 #endif
-#if __has_include(<concurrentqueue/blockingconcurrentqueue.h>)
+#if defined(BENCH_LOOK_CQ) && __has_include(<concurrentqueue/blockingconcurrentqueue.h>)
 #include <concurrentqueue/blockingconcurrentqueue.h>
 #define BENCH_HAVE_CQ 1
 #endif
