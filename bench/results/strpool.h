@@ -10,8 +10,8 @@ typedef struct bench_strpool_chunk bench_strpool_chunk_t;
 
 typedef struct {
     bench_strpool_chunk_t *chunks;  /* the newest first */
-    const char **strings;           /* every string kept, for the look-up */
-    size_t n, cap;
+    const char **strings;           /* hash table of the strings kept (NULL: empty slot) */
+    size_t n, cap;                  /* strings kept; slots (a power of two, at most half full) */
 } bench_strpool_t;
 
 /* The pool's copy of @p s (NULL reads as ""), made on first use; the same

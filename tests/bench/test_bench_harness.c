@@ -662,6 +662,37 @@ static void test_memory_in_kib_below_a_mib(void **state)
     assert_non_null(strstr(text, "resident 3.0 MiB, peak 5.0 MiB"));
 }
 
+/* The rows' string pool: one copy per distinct string, the same pointer for
+ * equal strings across growth, NULL read as "", and tens of thousands of
+ * names found again without a linear search. */
+static void test_string_pool(void **state)
+{
+    (void)state;
+    static bench_strpool_t pool;
+    memset(&pool, 0, sizeof pool);
+    static const char *kept[20000];
+    char name[32];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "mechanism-%d", i);
+        kept[i] = bench_strpool_get(&pool, name);
+        assert_non_null(kept[i]);
+        assert_string_equal(kept[i], name);
+    }
+    assert_int_equal(pool.n, 20000);
+    for (int i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "mechanism-%d", i);
+        assert_ptr_equal(bench_strpool_get(&pool, name), kept[i]);
+    }
+    assert_int_equal(pool.n, 20000);
+    const char *empty = bench_strpool_get(&pool, NULL);
+    assert_non_null(empty);
+    assert_string_equal(empty, "");
+    assert_ptr_equal(bench_strpool_get(&pool, ""), empty);
+    bench_strpool_free(&pool);
+    assert_int_equal(pool.n, 0);
+    assert_null(pool.strings);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -678,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_perf_targets_from_the_rows),
         cmocka_unit_test(test_missing_once_and_failure_context),
         cmocka_unit_test(test_memory_in_kib_below_a_mib),
+        cmocka_unit_test(test_string_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
