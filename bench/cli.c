@@ -176,7 +176,14 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
     if (run->opts.progress)
         fprintf(stderr, "[%lu/%lu] %s ...\n", (unsigned long)(index + 1), (unsigned long)count, e->id);
     int64_t t0 = bench_now_ns();
+    (void)bench_target_native_strays();  /* counted from here on */
     int rc = e->run(run);
+    /* A kernel row's task must need nothing of rtipc's (target.h): one that
+     * got an rtipc descriptor fails the experiment. */
+    unsigned strays = bench_target_native_strays();
+    if (strays && !run->failure[0])
+        rc = bench_fail(run, "%u of the kernel's own tasks called into rtipc's port: the kernel's rows are "
+                             "not the kernel's alone (a harness bug)", strays);
     /* Its performance targets, from its rows, under its tables. */
     if (rc == 0 && !run->failure[0])
         bench_audit_perf_targets(run);

@@ -167,10 +167,12 @@ set(RTIPC_BENCH_TARGET_LINUX ${_rtipc_bench_target_shared}
 set(RTIPC_BENCH_TARGET_FREERTOS_SIM ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/host.c
-    ${_rtipc_bench_dir}/target/freertos.c)
+    ${_rtipc_bench_dir}/target/freertos.c
+    ${_rtipc_bench_dir}/target/freertos_tasks.c)
 set(RTIPC_BENCH_TARGET_FREERTOS ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/rtipc_targets.c
-    ${_rtipc_bench_dir}/target/freertos.c)
+    ${_rtipc_bench_dir}/target/freertos.c
+    ${_rtipc_bench_dir}/target/freertos_tasks.c)
 # What an ESP-IDF app adds to the FreeRTOS seam: its clocks.
 set(RTIPC_BENCH_TARGET_ESPIDF ${_rtipc_bench_dir}/target/espidf_clock.c)
 set(RTIPC_BENCH_TARGET_BARE ${_rtipc_bench_target_shared}

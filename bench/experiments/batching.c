@@ -200,33 +200,34 @@ static int measure(bench_run_t *run, const bt_queue_t *ops, const char *variant,
         result = bench_fail(run, "%s %s: queue create: %s", ops->mech, variant, rtipc_strerror(rc));
         goto out;
     }
-    rtipc_task_t *cons = NULL, *prod = NULL;
-    rtipc_task_config_t cc = {.name = "bt-consumer", .priority = 12, .core = bench_cpu(run, 0),
-                              .entry = consumer, .arg = st};
-    rtipc_task_config_t pc = {.name = "bt-producer", .priority = 10, .core = bench_cpu(run, 1),
-                              .entry = producer, .arg = st};
-    rc = rtipc_task_create(&cc, &cons);
+    bench_task_t *cons = NULL, *prod = NULL;
+    bool native = ops == &kernel_q;  /* the kernel's queue on the kernel's own tasks */
+    bench_task_spec_t cc = {.name = "bt-consumer", .priority = 12, .core = bench_cpu(run, 0),
+                            .entry = consumer, .arg = st, .native = native};
+    bench_task_spec_t pc = {.name = "bt-producer", .priority = 10, .core = bench_cpu(run, 1),
+                            .entry = producer, .arg = st, .native = native};
+    rc = bench_target_task_start(&cc, &cons);
     if (rc == 0)
-        rc = rtipc_task_create(&pc, &prod);
+        rc = bench_target_task_start(&pc, &prod);
     if (rc != 0) {
         bench_failure_set(&st->failure, "task creation: %s", rtipc_strerror(rc));
         if (cons)
-            rtipc_task_delete(cons);
+            bench_target_task_delete(cons);
     } else {
         /* The producer bounds every wait; the consumer may be blocked for a
          * lost item, so a failed run deletes it (a deletion point). */
-        rtipc_task_join(prod);
+        bench_target_task_join(prod);
         if (bench_failure_is_set(&st->failure) && ops->kick) {
             /* An end item, which the consumer takes for the end or a
              * mismatch: either way it returns. */
             uint8_t end[BYTES];
             memset(end, END_BYTE, sizeof end);
             (void)ops->kick(st->q, end);
-            rtipc_task_join(cons);
+            bench_target_task_join(cons);
         } else if (bench_failure_is_set(&st->failure)) {
-            rtipc_task_delete(cons);
+            bench_target_task_delete(cons);
         } else {
-            rtipc_task_join(cons);
+            bench_target_task_join(cons);
         }
     }
     size_t recorded = s.n;

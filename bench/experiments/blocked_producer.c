@@ -72,7 +72,7 @@ static void producer(void *arg)
 {
     bp_state_t *st = arg;
     while (!atomic_load_explicit(&st->go, memory_order_acquire))
-        rtipc_task_delay(rtipc_us(100));
+        bench_delay_ns(100000);
     if (st->v->subscribe) {
         /* The kernel's rows subscribe as a FreeRTOS user does (ESP-IDF's
          * esp_task_wdt_add; rtipc's watchdog where the kernel has none). */
@@ -90,7 +90,7 @@ static void producer(void *arg)
         if (now >= st->end_ns || st->sent == st->cap || bench_failure_is_set(&st->failure))
             break;
         if (next > now)
-            rtipc_task_delay(rtipc_ns(next - now));
+            bench_delay_ns(next - now);
         if (st->v->subscribe)
             (void)(st->kernel ? bench_kwdt_reset() : rtipc_wdt_reset());
         uint32_t seq = (uint32_t)st->sent;
@@ -152,11 +152,11 @@ static void consumer(void *arg)
 {
     bp_state_t *st = arg;
     while (!atomic_load_explicit(&st->go, memory_order_acquire))
-        rtipc_task_delay(rtipc_us(100));
+        bench_delay_ns(100000);
     bool stalled = false;
     while (!bench_failure_is_set(&st->failure)) {
         if (!stalled && bench_now_ns() >= st->stall_at_ns) {
-            rtipc_task_delay(rtipc_ns(st->stall_ns));  /* the bus timeout: nothing is read */
+            bench_delay_ns(st->stall_ns);  /* the bus timeout: nothing is read */
             stalled = true;
         }
         uint32_t seq;
@@ -194,7 +194,9 @@ static void consumer(void *arg)
 #else
 #define KERNEL_WDT_NOTE                                                                                 \
     "this FreeRTOS kernel has no task watchdog of its own: the producer is watched by rtipc's "        \
-    "(rtipc/wdt.h: a monitor task comparing reset stamps with the timeout), the same as rtipc's rows"
+    "(rtipc/wdt.h: a monitor task comparing reset stamps with the timeout), the same as rtipc's rows; " \
+    "so that producer is an rtipc task (rtipc's watchdog watches rtipc's tasks), the consumer the "     \
+    "kernel's own"
 #endif
 
 static const char *mech_of(const bp_state_t *st)
@@ -246,22 +248,25 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bool kernel, bp_
         return bench_fail(run, "%s %s: setup failed (%s)", kernel ? BENCH_MECH_KERNEL_QUEUE : BENCH_MECH_RTIPC_QUEUE, v->name, rc ? rtipc_strerror(rc) : "out of memory");
     }
 
-    rtipc_task_t *prod = NULL, *cons = NULL;
-    rtipc_task_config_t cc = {.name = "bp-consumer", .priority = 12, .core = bench_cpu(run, 0),
-                              .entry = consumer, .arg = st};
-    rtipc_task_config_t pc = {.name = BP_PRODUCER_NAME, .priority = 10, .core = bench_cpu(run, 1),
-                              .entry = producer, .arg = st};
-    rc = rtipc_task_create(&cc, &cons);
+    /* The kernel's rows run on the kernel's own tasks; a producer that
+     * subscribes is rtipc's where the kernel has no watchdog of its own
+     * (rtipc's watches rtipc's tasks). */
+    bench_task_t *prod = NULL, *cons = NULL;
+    bench_task_spec_t cc = {.name = "bp-consumer", .priority = 12, .core = bench_cpu(run, 0),
+                            .entry = consumer, .arg = st, .native = kernel};
+    bench_task_spec_t pc = {.name = BP_PRODUCER_NAME, .priority = 10, .core = bench_cpu(run, 1),
+                            .entry = producer, .arg = st, .native = kernel && (bench_kwdt_espidf || !v->subscribe)};
+    rc = bench_target_task_start(&cc, &cons);
     if (rc == 0)
-        rc = rtipc_task_create(&pc, &prod);
+        rc = bench_target_task_start(&pc, &prod);
     if (rc != 0) {
         bench_failure_set(&st->failure, "task creation failed: %s", rtipc_strerror(rc));
         if (cons) {
             atomic_store_explicit(&st->go, 1, memory_order_release);
-            rtipc_task_delete(cons);
+            bench_target_task_delete(cons);
         }
     } else {
-        atomic_store(&trips->producer, prod);
+        atomic_store(&trips->producer, bench_target_task_rtipc(prod));
         atomic_store(&trips->by_name, kernel && bench_kwdt_espidf);
         atomic_store(&trips->producer_trips, 0);
         atomic_store(&trips->idle_trips, 0);

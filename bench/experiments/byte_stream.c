@@ -284,8 +284,8 @@ static void producer(void *arg)
     const bs_mech_t *m = st->m;
     uint8_t block[BLOCK];
     while (!atomic_load_explicit(&st->consumer_ready, memory_order_acquire))
-        rtipc_task_delay(rtipc_us(100));
-    rtipc_task_delay(rtipc_ms(1));  /* let the consumer park in its receive */
+        bench_delay_ns(100000);
+    bench_delay_ns(1000000);  /* let the consumer park in its receive */
 
     int64_t cpu0 = bench_thread_cpu_ns();
     st->t_first_send = bench_now_ns();
@@ -402,19 +402,20 @@ static int run_phase(bench_run_t *run, const bs_mech_t *m, bool paced, size_t bl
         free(st);
         return bench_fail(run, "%s: create: %s", m->name, rtipc_strerror(rc));
     }
-    rtipc_task_t *cons = NULL, *prod = NULL;
-    rtipc_task_config_t cc = {.name = "bs-consumer", .priority = 12, .core = bench_cpu(run, 0),
-                              .stack_size = TASK_STACK, .entry = consumer, .arg = st};
-    rtipc_task_config_t pc = {.name = "bs-producer", .priority = 10, .core = bench_cpu(run, 1),
-                              .stack_size = TASK_STACK, .entry = producer, .arg = st};
-    rc = rtipc_task_create(&cc, &cons);
+    bool native = m->kbytes || m->kqueue;  /* the kernel's object on the kernel's own tasks */
+    bench_task_t *cons = NULL, *prod = NULL;
+    bench_task_spec_t cc = {.name = "bs-consumer", .priority = 12, .core = bench_cpu(run, 0),
+                            .stack_bytes = TASK_STACK, .entry = consumer, .arg = st, .native = native};
+    bench_task_spec_t pc = {.name = "bs-producer", .priority = 10, .core = bench_cpu(run, 1),
+                            .stack_bytes = TASK_STACK, .entry = producer, .arg = st, .native = native};
+    rc = bench_target_task_start(&cc, &cons);
     if (rc == 0) {
-        rc = rtipc_task_create(&pc, &prod);
+        rc = bench_target_task_start(&pc, &prod);
         if (rc != 0)  /* the consumer stops at its next timeout */
             bench_failure_set(&st->failure, "task creation failed");
-        rtipc_task_join(cons);
+        bench_target_task_join(cons);
         if (prod)
-            rtipc_task_join(prod);
+            bench_target_task_join(prod);
     }
     int result = 0;
     if (rc != 0) {

@@ -4,6 +4,7 @@
  * On FreeRTOS the kernel's own queue and notification run beside rtipc's
  * under each load, in the same rounds. */
 #include "../harness/handoff_rounds.h"
+#include "../mechanisms/freertos_calls.h"
 #include "experiments.h"
 #include "kernel_rows.h"
 #include "needs_tasks.h"
@@ -33,7 +34,8 @@ typedef struct {
     int cpu;
     uint64_t *buf;                /* memory hog: shared buffer of hog_bytes */
     size_t hog_bytes;
-    rtipc_task_t *task;           /* CPU and memory hogs */
+    bench_task_t *task;           /* CPU and memory hogs */
+    bool native;                  /* beside the kernel's rows: the kernel's own task */
     rtipc_irq_t *irq;             /* interrupt storm */
     _Atomic int stop;
     int64_t started;              /* wall clock at start (ns) */
@@ -101,10 +103,11 @@ static int load_start(bench_run_t *run, void *ctx)
             }
         }
     } else if (ld->kind == LOAD_CPU || ld->kind == LOAD_MEM) {
-        rtipc_task_config_t cfg = {.name = ld->kind == LOAD_CPU ? "cpu-hog" : "memory-hog",
-                                   .priority = LOAD_PRIORITY, .core = ld->cpu,
-                                   .entry = ld->kind == LOAD_CPU ? cpu_hog : memory_hog, .arg = ld};
-        rc = rtipc_task_create(&cfg, &ld->task);
+        bench_task_spec_t cfg = {.name = ld->kind == LOAD_CPU ? "cpu-hog" : "memory-hog",
+                                 .priority = LOAD_PRIORITY, .core = ld->cpu,
+                                 .entry = ld->kind == LOAD_CPU ? cpu_hog : memory_hog, .arg = ld,
+                                 .native = ld->native};
+        rc = bench_target_task_start(&cfg, &ld->task);
     }
     if (rc != 0)
         return bench_fail(run, "%s: load start failed: %s", profile_name[ld->kind],
@@ -126,7 +129,7 @@ static void load_stop(bench_run_t *run, void *ctx)
         atomic_store_explicit(&ld->stop, 1, memory_order_relaxed);
         /* Bounded: the hog checks the flag every few microseconds, and its
          * core is free again now that the producer has ended. */
-        rtipc_task_join(ld->task);
+        bench_target_task_join(ld->task);
         ld->task = NULL;
         ld->load_cpu_ns += (double)ld->cpu_ns;
         ld->load_lines += (double)ld->lines;
@@ -146,6 +149,8 @@ static void load_stop(bench_run_t *run, void *ctx)
 typedef struct {
     handoff_ops_t inner;
     rtipc_sem_t *back;            /* consumer -> producer: "receiving again" */
+    bench_ksem_t *kback;          /* the same, the kernel's binary semaphore for the
+                                     kernel's rows (their tasks are the kernel's own) */
 } rest_t;
 
 #define REST_BOUND_NS 2000000
@@ -155,8 +160,12 @@ typedef struct {
 static void rest_before_send(void *obj)
 {
     rest_t *r = obj;
-    while (rtipc_sem_take(r->back, RTIPC_NO_WAIT) == 0)
-        ;
+    if (r->kback)
+        while (bench_ksem_take(r->kback, 0) == 0)
+            ;
+    else
+        while (rtipc_sem_take(r->back, RTIPC_NO_WAIT) == 0)
+            ;
 }
 
 static int rest_send(void *obj, uint32_t seq)
@@ -165,6 +174,8 @@ static int rest_send(void *obj, uint32_t seq)
     int rc = r->inner.send(r->inner.obj, seq);
     if (rc != 0)
         return rc;
+    if (r->kback)
+        return bench_ksem_take(r->kback, REST_BOUND_NS) < 0 ? BENCH_MECH_EKERNEL : 0;
     rc = rtipc_sem_take(r->back, rtipc_ns(REST_BOUND_NS));
     return rc == RTIPC_ETIMEDOUT ? 0 : rc;
 }
@@ -172,13 +183,14 @@ static int rest_send(void *obj, uint32_t seq)
 static int rest_recv(void *obj, uint32_t *seq)
 {
     rest_t *r = obj;
-    int rc = rtipc_sem_give(r->back);
-    if (rc != 0 && rc != RTIPC_EOVERFLOW) /* overflow: an earlier give not yet drained */
+    /* Already given: an earlier give not yet drained. */
+    int rc = r->kback ? (bench_ksem_give(r->kback) < 0 ? BENCH_MECH_EKERNEL : 0) : rtipc_sem_give(r->back);
+    if (rc != 0 && rc != RTIPC_EOVERFLOW)
         return rc;
     return r->inner.recv(r->inner.obj, seq);
 }
 
-static void rest_bind(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer)
+static void rest_bind(void *obj, bench_task_t *producer, bench_task_t *consumer)
 {
     rest_t *r = obj;
     if (r->inner.bind)
@@ -255,10 +267,19 @@ static int run_interference(bench_run_t *run)
         free(buf);
         return bench_fail(run, "semaphore create: %s", rtipc_strerror(rc));
     }
+    /* The kernel's rows wait on the kernel's own binary semaphore. */
+    bench_ksem_t *kback = NULL;
+    if ((twin[0] || twin[1]) && bench_ksem_create(&kback) != 0) {
+        rtipc_sem_delete(back);
+        rtipc_queue_delete(q);
+        free(loads);
+        free(buf);
+        return bench_fail(run, "xSemaphoreCreateBinary failed (kernel heap)");
+    }
     rest_t inner[MECHS] = {
-        {{.send = bench_rtipc_queue_send, .recv = bench_rtipc_queue_recv, .obj = q}, back},
+        {{.send = bench_rtipc_queue_send, .recv = bench_rtipc_queue_recv, .obj = q}, back, NULL},
         {{.send = bench_rtipc_notify_value_send, .recv = bench_rtipc_notify_value_recv, .bind = bench_rtipc_notify_bind,
-          .obj = &note}, back},
+          .obj = &note}, back, NULL},
     };
     /* The kernel's cases: each its own wrapper, whose inner operations its
      * start hook points at that round's fresh kernel object. */
@@ -283,13 +304,14 @@ static int run_interference(bench_run_t *run)
                 ld->cpu = load_cpu;
                 ld->buf = buf;
                 ld->hog_bytes = hog_bytes;
+                ld->native = side == 1;
                 c->start = load_start;
                 c->stop = load_stop;
                 c->ctx = ld;
                 rest_t *r = &inner[m];
                 if (side) {
                     r = &kinner[m][p];
-                    *r = (rest_t){.back = back};
+                    *r = (rest_t){.kback = kback};
                     kernel_round_t *k = &kr[m][p];
                     k->start = load_start;
                     k->stop = load_stop;
@@ -304,7 +326,7 @@ static int run_interference(bench_run_t *run)
                 c->mechanism = name_of[side][m];
                 c->variant = profile_name[p];
                 c->ops = (handoff_ops_t){.send = rest_send, .recv = rest_recv, .bind = rest_bind,
-                                         .before_send = rest_before_send, .obj = r};
+                                         .before_send = rest_before_send, .obj = r, .native = side == 1};
                 c->cfg = handoff_default(run, 10000, 1000);
                 /* The producer's own wake-up (>= several us) already separates
                  * the consumer's return to its receive from the next send, so a
@@ -338,6 +360,7 @@ static int run_interference(bench_run_t *run)
         for (int m = 0; m < MECHS; m++)
             for (int p = 0; p < PROFILES; p++)
                 kernel_round_done(&kr[m][p]);
+        bench_ksem_delete(kback);
         rtipc_sem_delete(back);
         rtipc_queue_delete(q);
         free(loads);
@@ -423,6 +446,7 @@ static int run_interference(bench_run_t *run)
     rc = rtipc_sem_delete(back);
     if (rc != 0)
         bench_fail(run, "semaphore delete: %s", rtipc_strerror(rc));
+    bench_ksem_delete(kback);
     free(loads);
     free(buf);
     return bench_failed(run) ? -1 : 0;

@@ -216,7 +216,7 @@ static bool busy_rest_if_due(busy_t *b, int64_t *spin_start)
     while (atomic_load_explicit(&b->rested, memory_order_acquire) != req) {
         if (bench_now_ns() > end)
             return false;
-        rtipc_task_delay(rtipc_ms(1));
+        bench_delay_ns(1000000);
     }
     *spin_start = bench_now_ns();
     return true;
@@ -224,23 +224,24 @@ static bool busy_rest_if_due(busy_t *b, int64_t *spin_start)
 
 /* Create the consumer (core 0), the driver (core 1) and the busy task (core
  * 0), then join them. The driver stops the busy task when it ends; the
- * consumer ends on its own or on failure, so joins never hang. */
-/* The consumer, the interrupted task and the handler run on logical core
- * @p home (0, or 1 for the core-1 variants); the driver on the other. */
+ * consumer ends on its own or on failure, so joins never hang. The
+ * consumer, the interrupted task and the handler run on logical core
+ * @p home (0, or 1 for the core-1 variants); the driver on the other. The
+ * kernel's rows run on the kernel's own tasks (@p native). */
 static int run_tasks(bench_run_t *run, int home, bench_failure_t *f, busy_t *busy, rtipc_task_fn consumer,
-                     rtipc_task_fn driver, void *arg)
+                     rtipc_task_fn driver, void *arg, bool native)
 {
-    rtipc_task_config_t cfg[3] = {
+    bench_task_spec_t cfg[3] = {
         {.name = "isr-consumer", .priority = CONSUMER_PRIO, .core = bench_cpu(run, home),
-         .entry = consumer, .arg = arg},
+         .entry = consumer, .arg = arg, .native = native},
         {.name = "isr-driver", .priority = TRIGGER_PRIO, .core = bench_cpu(run, 1 - home),
-         .entry = driver, .arg = arg},
+         .entry = driver, .arg = arg, .native = native},
         {.name = "isr-busy", .priority = BUSY_PRIO, .core = bench_cpu(run, home),
-         .entry = busy_entry, .arg = busy},
+         .entry = busy_entry, .arg = busy, .native = native},
     };
-    rtipc_task_t *t[3] = {NULL, NULL, NULL};
+    bench_task_t *t[3] = {NULL, NULL, NULL};
     for (int i = 0; i < 3; i++) {
-        int rc = rtipc_task_create(&cfg[i], &t[i]);
+        int rc = bench_target_task_start(&cfg[i], &t[i]);
         if (rc != 0) {
             bench_failure_set(f, "task creation failed (%d, task %d)", rc, i);
             atomic_store(&busy->stop, 1);
@@ -249,7 +250,7 @@ static int run_tasks(bench_run_t *run, int home, bench_failure_t *f, busy_t *bus
     }
     for (int i = 0; i < 3; i++)
         if (t[i])
-            rtipc_task_join(t[i]);
+            bench_target_task_join(t[i]);
     return bench_failure_is_set(f) ? bench_fail(run, "%s", f->why) : 0;
 }
 
@@ -361,7 +362,7 @@ static void lat_driver(void *arg)
         bench_failure_set(&st->f, "tasks did not start within 2 s");
         goto out;
     }
-    rtipc_task_delay(rtipc_ms(2));  /* the consumer reaches its receive */
+    bench_delay_ns(2000000);  /* the consumer reaches its receive */
     int64_t spin_start = bench_now_ns();
     int64_t next_call = spin_start + KERNEL_CALL_NS;
     for (size_t i = 0; i <= st->total; i++) {
@@ -445,7 +446,7 @@ static int lat_phase(bench_run_t *run, const isr_queue_t *ops, int home, lat_mod
     }
     st->core0 = bench_cpu(run, home);
     bench_trace_row_begin(run, ops->mech, variant, (uint32_t)warmup, (uint32_t)samples);
-    r = run_tasks(run, home, &st->f, &st->busy, lat_consumer, lat_driver, st);
+    r = run_tasks(run, home, &st->f, &st->busy, lat_consumer, lat_driver, st, ops != &rtipc_q);
     bench_trace_row_end();
     if (r != 0) {
         bench_fail(run, "%s/%s", ops->mech, variant);
@@ -619,7 +620,7 @@ static void sleep_until(int64_t t)
     int64_t now = bench_now_ns();
     int64_t margin = 200000 + bench_sleep_overshoot_ns();
     if (t - now > margin + 100000)
-        rtipc_task_delay(rtipc_ns(t - now - margin));
+        bench_delay_ns(t - now - margin);
     bench_spin_until(t);
 }
 
@@ -650,7 +651,7 @@ static void tp_driver(void *arg)
         bench_failure_set(&st->f, "tasks did not start within 2 s");
         goto out;
     }
-    rtipc_task_delay(rtipc_ms(2));
+    bench_delay_ns(2000000);
     int64_t start = bench_now_ns();
     bool timer = !st->busy.source && !st->driver_raises;
     int rc = timer ? rtipc_irq_timer_start(st->irq, st->period_ns, st->period_ns) : 0;
@@ -691,7 +692,7 @@ static void tp_driver(void *arg)
                               (long)atomic_load(&st->delivered), (long)want);
             goto out;
         }
-        rtipc_task_delay(rtipc_us(200));
+        bench_delay_ns(200000);
     }
 out:
     atomic_store_explicit(&st->finish, 1, memory_order_release);
@@ -762,7 +763,7 @@ static int tp_phase(bench_run_t *run, const isr_queue_t *ops, bool yield, unsign
         st->driver_raises = timers_follow_tick(st->irq);
     }
     bench_trace_row_begin(run, mech, variant, 0, UINT32_MAX);  /* the first N interrupts */
-    r = run_tasks(run, 0, &st->f, &st->busy, tp_consumer, tp_driver, st);
+    r = run_tasks(run, 0, &st->f, &st->busy, tp_consumer, tp_driver, st, ops != &rtipc_q);
     bench_trace_row_end();
     if (r != 0) {
         bench_fail(run, "%s/%s", mech, variant);

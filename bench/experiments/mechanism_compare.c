@@ -332,14 +332,14 @@ static void rt_responder(void *arg)
 
 /* Start the tasks, watch them, and when one fails or nothing moves for
  * STALL_NS, unblock every receiver with a poison item; then join. */
-static int supervise(bench_run_t *run, mc_state_t *st, const rtipc_task_config_t *cfg, int n)
+static int supervise(bench_run_t *run, mc_state_t *st, const bench_task_spec_t *cfg, int n)
 {
-    rtipc_task_t *t[2] = {NULL, NULL};
+    bench_task_t *t[2] = {NULL, NULL};
     int started = 0;
     atomic_store(&st->done, 0);
     atomic_store(&st->progress, 0);
     for (; started < n; started++) {
-        int rc = rtipc_task_create(&cfg[started], &t[started]);
+        int rc = bench_target_task_start(&cfg[started], &t[started]);
         if (rc != 0) {
             bench_failure_set(&st->failure, "%s: task creation: %s", st->m->name, rtipc_strerror(rc));
             break;
@@ -367,7 +367,7 @@ static int supervise(bench_run_t *run, mc_state_t *st, const rtipc_task_config_t
         }
     }
     for (int k = 0; k < started; k++)
-        rtipc_task_join(t[k]);
+        bench_target_task_join(t[k]);
     if (bench_failure_is_set(&st->failure))
         return bench_fail(run, "%s", st->failure.why);
     return 0;
@@ -406,8 +406,10 @@ static int measure_mech(bench_run_t *run, const bench_mech_t *m, mc_state_t *st)
             goto out;
         }
     }
-    rtipc_task_config_t ov = {.name = "mc-overhead", .priority = 10, .core = bench_cpu(run, 1),
-                              .entry = overhead_task, .arg = st};
+    /* A kernel object runs on the kernel's own tasks. */
+    bool native = (m->traits & BENCH_MECH_NATIVE) != 0;
+    bench_task_spec_t ov = {.name = "mc-overhead", .priority = 10, .core = bench_cpu(run, 1),
+                            .entry = overhead_task, .arg = st, .native = native};
     result = supervise(run, st, &ov, 1);
     if (st->irq) {
         bench_target_irq_delete(st->irq);
@@ -421,9 +423,11 @@ static int measure_mech(bench_run_t *run, const bench_mech_t *m, mc_state_t *st)
         result = bench_fail(run, "%s (second instance): %s", m->name, why);
         goto out;
     }
-    rtipc_task_config_t rt[2] = {
-        {.name = "mc-responder", .priority = 12, .core = bench_cpu(run, 0), .entry = rt_responder, .arg = st},
-        {.name = "mc-initiator", .priority = 10, .core = bench_cpu(run, 1), .entry = rt_initiator, .arg = st},
+    bench_task_spec_t rt[2] = {
+        {.name = "mc-responder", .priority = 12, .core = bench_cpu(run, 0), .entry = rt_responder, .arg = st,
+         .native = native},
+        {.name = "mc-initiator", .priority = 10, .core = bench_cpu(run, 1), .entry = rt_initiator, .arg = st,
+         .native = native},
     };
     result = supervise(run, st, rt, 2);
     if (result != 0)

@@ -36,7 +36,7 @@ typedef struct {
     bool burst;                 /* burst phase (else latency phase) */
     int64_t stall_ns;           /* nothing received for this long fails */
     bench_failure_t failure;    /* either side failed: the other stops */
-    rtipc_task_t *receiver;     /* published to the sender by go */
+    rtipc_task_t *receiver;     /* rtipc's rows: published to the sender by go */
     rtipc_irq_t *irq;           /* from-isr: the interrupt on core 0 */
     _Atomic int go;             /* main -> sender: receiver handle is set */
     _Atomic int receiver_ready;
@@ -178,7 +178,7 @@ static void lat_sender(void *arg)
         bench_failure_set(&st->failure, "tasks did not start within 2 s");
         return;
     }
-    rtipc_task_delay(rtipc_ms(2));  /* the receiver reaches its take/wait */
+    bench_delay_ns(2000000);  /* the receiver reaches its take/wait */
     for (size_t i = 0; i <= st->total; i++) {
         int64_t end = bench_now_ns() + st->stall_ns;
         while (atomic_load_explicit(&st->received, memory_order_acquire) < i) {
@@ -272,7 +272,7 @@ static void burst_sender(void *arg)
         bench_failure_set(&st->failure, "tasks did not start within 2 s");
         goto out;
     }
-    rtipc_task_delay(rtipc_ms(2));
+    bench_delay_ns(2000000);
     if (st->mode == SET_BITS) {
         /* Rounds of bits 0..31 in order; a round starts once the receiver has
          * collected every bit of the previous one, so each bit is set once. */
@@ -447,30 +447,31 @@ static void burst_receiver(void *arg)
 
 static int nm_run_tasks(bench_run_t *run, nm_t *st, rtipc_task_fn receiver, rtipc_task_fn sender)
 {
-    rtipc_task_config_t rc_cfg = {.name = "nm-receiver", .priority = RECEIVER_PRIO,
-                                  .core = bench_cpu(run, 0), .entry = receiver, .arg = st};
-    rtipc_task_config_t sc_cfg = {.name = "nm-sender", .priority = SENDER_PRIO,
-                                  .core = bench_cpu(run, 1), .entry = sender, .arg = st};
-    rtipc_task_t *r = NULL, *s = NULL;
-    int rc = rtipc_task_create(&rc_cfg, &r);
+    /* The kernel's rows run on the kernel's own tasks. */
+    bench_task_spec_t rc_cfg = {.name = "nm-receiver", .priority = RECEIVER_PRIO, .core = bench_cpu(run, 0),
+                                .entry = receiver, .arg = st, .native = st->k != NULL};
+    bench_task_spec_t sc_cfg = {.name = "nm-sender", .priority = SENDER_PRIO, .core = bench_cpu(run, 1),
+                                .entry = sender, .arg = st, .native = st->k != NULL};
+    bench_task_t *r = NULL, *s = NULL;
+    int rc = bench_target_task_start(&rc_cfg, &r);
     if (rc != 0)
         return bench_fail(run, "%s: receiver task: %s", st->label, rtipc_strerror(rc));
-    st->receiver = r;
-    rc = rtipc_task_create(&sc_cfg, &s);
+    st->receiver = bench_target_task_rtipc(r);
+    rc = bench_target_task_start(&sc_cfg, &s);
     if (rc != 0)
         bench_failure_set(&st->failure, "sender task: %s", rtipc_strerror(rc));
     /* Release: the sender (and, through its triggers, the handler) see the
      * receiver's handle. */
     atomic_store_explicit(&st->go, 1, memory_order_release);
     if (s)
-        rtipc_task_join(s);
+        bench_target_task_join(s);
     /* No handler may run once the receiver's handle is gone (a failure can
      * leave a trigger pending): delete the interrupt first. */
     if (st->irq) {
         bench_target_irq_delete(st->irq);
         st->irq = NULL;
     }
-    rtipc_task_join(r);  /* it ends on its own, or within 20 ms of a failure */
+    bench_target_task_join(r);  /* it ends on its own, or within 20 ms of a failure */
     if (bench_failure_is_set(&st->failure))
         return bench_fail(run, "%s: %s", st->label, st->failure.why);
     return 0;

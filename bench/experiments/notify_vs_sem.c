@@ -6,6 +6,7 @@
  * (xSemaphoreGive/xSemaphoreTake against xTaskNotifyGive/ulTaskNotifyTake)
  * is measured beside rtipc's, by both methods, in the same rounds. */
 #include "../harness/handoff_rounds.h"
+#include "../mechanisms/freertos_calls.h"
 #include "experiments.h"
 #include "kernel_rows.h"
 #include "needs_tasks.h"
@@ -28,7 +29,7 @@ typedef struct {
     const bench_mech_t *km;       /* the kernel's object instead of rtipc's (FreeRTOS) */
     void *kobj;
     rtipc_sem_t *sem;             /* MECH_SEM */
-    rtipc_task_t *receiver;       /* MECH_NOTIFY; set before the sender starts */
+    rtipc_task_t *receiver;       /* rtipc's MECH_NOTIFY; set before the sender starts */
     _Atomic uint32_t seq;         /* written before give, read after take */
     int64_t *t_give;              /* per message: sender's stamp before give */
     size_t total, warmup;
@@ -118,7 +119,12 @@ static void naive_sender(void *arg)
             bench_failure_set(&nv->failure, "naive: give of message %ld failed with %ld", (long)i, (long)rc);
             return;
         }
-        rtipc_task_delay(rtipc_ns(nv->tick_ns));
+        /* A FreeRTOS user's "one tick" is vTaskDelay(1); rtipc's is a
+         * delay of one tick period (at least that long). */
+        if (nv->km)
+            bench_kdelay_ticks(1);
+        else
+            bench_delay_ns(nv->tick_ns);
     }
     naive_wait_acked(nv, nv->total);
 }
@@ -156,26 +162,29 @@ static int naive_run(bench_run_t *run, int mech, rtipc_sem_t *sem, const bench_m
         bench_samples_init(&nv->handoff, samples) || bench_samples_init(&nv->waiting, samples))
         rc = bench_fail(run, "out of memory");
 
-    rtipc_task_t *rx = NULL, *tx = NULL;
+    bench_task_t *rx = NULL, *tx = NULL;
     if (rc == 0) {
-        rtipc_task_config_t rc_cfg = {.name = "naive-receiver", .priority = 12,
-                                      .core = bench_cpu(run, 1), .entry = naive_receiver, .arg = nv};
-        rtipc_task_config_t tc_cfg = {.name = "naive-sender", .priority = 10,
-                                      .core = bench_cpu(run, 0), .entry = naive_sender, .arg = nv};
-        int cr = rtipc_task_create(&rc_cfg, &rx);
-        nv->receiver = rx;  /* before the sender exists: its creation publishes it */
-        if (cr == 0)
-            cr = rtipc_task_create(&tc_cfg, &tx);
+        bench_task_spec_t rc_cfg = {.name = "naive-receiver", .priority = 12, .core = bench_cpu(run, 1),
+                                    .entry = naive_receiver, .arg = nv, .native = km != NULL};
+        bench_task_spec_t tc_cfg = {.name = "naive-sender", .priority = 10, .core = bench_cpu(run, 0),
+                                    .entry = naive_sender, .arg = nv, .native = km != NULL};
+        int cr = bench_target_task_start(&rc_cfg, &rx);
+        if (cr == 0) {
+            nv->receiver = bench_target_task_rtipc(rx); /* before the sender exists: its creation publishes it */
+            if (km && km->bind)
+                km->bind(kobj, NULL, rx);
+            cr = bench_target_task_start(&tc_cfg, &tx);
+        }
         if (cr != 0) {
             rc = bench_fail(run, "naive: task creation failed: %s", rtipc_strerror(cr));
             if (rx)
-                rtipc_task_delete(rx);
+                bench_target_task_delete(rx);
         } else {
-            rtipc_task_join(tx);
+            bench_target_task_join(tx);
             if (bench_failure_is_set(&nv->failure))
-                rtipc_task_delete(rx);  /* it may be blocked for a lost give */
+                bench_target_task_delete(rx);  /* it may be blocked for a lost give */
             else
-                rtipc_task_join(rx);
+                bench_target_task_join(rx);
             if (bench_failure_is_set(&nv->failure))
                 rc = bench_fail(run, "%s: %s", name, nv->failure.why);
         }
@@ -359,7 +368,7 @@ const bench_experiment_t exp_notify_vs_sem = {
         "  a fresh object per round and per naive run: the number stored, then xSemaphoreGive on a\n"
         "  binary semaphore -> xSemaphoreTake(portMAX_DELAY), then read; the number stored, then\n"
         "  xTaskNotifyGive -> ulTaskNotifyTake(pdTRUE, portMAX_DELAY), then read (a count other\n"
-        "  than 1 fails). They run in the same rounds as rtipc's.\n"
+        "  than 1 fails). They run in the same rounds as rtipc's, on the kernel's own tasks.\n"
         "latency, variant cross-core (closed loop, as queue-latency): from the sender's timestamp\n"
         "  just before the give to the receiver's timestamp just after the take returned. The\n"
         "  sender gives only after the previous message was acknowledged and a random 20-40 us\n"
@@ -370,7 +379,8 @@ const bench_experiment_t exp_notify_vs_sem = {
         "With one core every row is same-core (variant same-core; a note says so).\n"
         "latency, variant naive (the report's method): the receiver takes a timestamp, blocks in\n"
         "  take (2 s bound), takes a timestamp when it returns and records the difference; the\n"
-        "  sender gives once, then sleeps one tick period (rtipc_task_delay), in a loop: 1000\n"
+        "  sender gives once, then sleeps one tick (rtipc's rows: rtipc_task_delay of one tick\n"
+        "  period; the kernel's: vTaskDelay(1), as a FreeRTOS user writes it), in a loop: 1000\n"
         "  iterations (quick: 200; fewer with --samples, at most ~1 s of ticks), the first 10 not\n"
         "  recorded. The sender gives only after the previous give was taken (normally long\n"
         "  done; this keeps a stalled receiver from seeing two gives merge).\n"

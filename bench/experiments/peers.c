@@ -137,7 +137,7 @@ static int counted_recv(void *o, uint32_t *seq)
     return c->m->recv(c->obj, seq);
 }
 
-static void counted_bind(void *o, rtipc_task_t *producer, rtipc_task_t *consumer)
+static void counted_bind(void *o, bench_task_t *producer, bench_task_t *consumer)
 {
     counted_t *c = o;
     c->m->bind(c->obj, producer, consumer);

@@ -240,7 +240,8 @@ static int run_queue_placement(bench_run_t *run)
             placed_t *p = &pl[k];
             const size_t kinds = 1 + (HAVE_CLFLUSH && p->flushes);
             size_t left = per_kind - p->warm.n;
-            handoff_ops_t ops = {.send = placed_send, .recv = placed_recv, .obj = p};
+            handoff_ops_t ops = {.send = placed_send, .recv = placed_recv, .obj = p,
+                                 .native = p->kq != NULL};  /* the kernel's queue on its own tasks */
 #if HAVE_CLFLUSH
             ops.before_send = placed_before_send;
 #endif

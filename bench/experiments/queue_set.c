@@ -280,23 +280,24 @@ static int run_design(bench_run_t *run, bool use_set, bool kernel, size_t sample
 
     int nc = use_set ? 1 : QS_SOURCES;
     qs_arg_t args[QS_SOURCES];
-    rtipc_task_t *cons[QS_SOURCES] = {0}, *prod = NULL;
+    bench_task_t *cons[QS_SOURCES] = {0}, *prod = NULL;
     for (int c = 0; c < nc && rc == 0; c++) {
         args[c] = (qs_arg_t){st, use_set ? -1 : c};
-        rtipc_task_config_t cc = {.name = "qs-consumer", .priority = 12, .core = bench_cpu(run, 0),
-                                  .stack_size = QS_STACK_REQUEST, .entry = consumer, .arg = &args[c]};
-        rc = rtipc_task_create(&cc, &cons[c]);
+        bench_task_spec_t cc = {.name = "qs-consumer", .priority = 12, .core = bench_cpu(run, 0),
+                                .stack_bytes = QS_STACK_REQUEST, .entry = consumer, .arg = &args[c],
+                                .native = kernel};
+        rc = bench_target_task_start(&cc, &cons[c]);
     }
     if (rc == 0) {
-        rtipc_task_config_t pc = {.name = "qs-producer", .priority = 10, .core = bench_cpu(run, 1),
-                                  .entry = producer, .arg = st};
-        rc = rtipc_task_create(&pc, &prod);
+        bench_task_spec_t pc = {.name = "qs-producer", .priority = 10, .core = bench_cpu(run, 1),
+                                .entry = producer, .arg = st, .native = kernel};
+        rc = bench_target_task_start(&pc, &prod);
     }
     if (rc != 0) {
         bench_failure_set(&st->failure, "task creation failed (%ld)", (long)rc);
     } else {
         atomic_store_explicit(&st->go, 1, memory_order_release);
-        rtipc_task_join(prod);   /* its waits are bounded */
+        bench_target_task_join(prod);   /* its waits are bounded */
     }
     /* Consumers end on their stop messages; one that does not within 2 s
      * (or after a failure) is deleted. */

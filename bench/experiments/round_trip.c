@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "../harness/handoff.h"
 #include "../mechanisms/mechanisms.h"
 #include "experiments.h"
 #include "needs_tasks.h"
@@ -25,22 +26,28 @@ typedef struct {
     size_t total, warmup;
     bench_samples_t *out;
     atomic_size_t done;        /* rounds the pinger finished */
-    atomic_int echo_ready;     /* the echo bound itself and waits */
+    atomic_int go;             /* both objects bound to their receivers (release by
+                                  the runner, acquire by the tasks) */
+    atomic_int echo_ready;     /* the echo is on its way into its first receive */
     bench_failure_t failure;
 } rt_state_t;
 
-/* Each side binds the object it receives on, as its consumer (a
- * notification is given to its consumer's task). */
-static void bind_receiver(const bench_mech_t *m, void *obj)
+/* Until the runner has bound the objects; false when it failed meanwhile. */
+static bool wait_go(rt_state_t *st)
 {
-    if (m->bind)
-        m->bind(obj, NULL, rtipc_task_current());
+    while (!atomic_load_explicit(&st->go, memory_order_acquire)) {
+        if (bench_failure_is_set(&st->failure))
+            return false;
+        bench_sleep_ns(1000000);
+    }
+    return true;
 }
 
 static void echo_task(void *arg)
 {
     rt_state_t *st = arg;
-    bind_receiver(st->m, st->there);
+    if (!wait_go(st))
+        return;
     atomic_store_explicit(&st->echo_ready, 1, memory_order_release);
     for (size_t i = 0; i < st->total; i++) {
         uint32_t v = UINT32_MAX;
@@ -54,7 +61,12 @@ static void echo_task(void *arg)
 static void ping_task(void *arg)
 {
     rt_state_t *st = arg;
-    bind_receiver(st->m, st->back);
+    if (!wait_go(st))
+        return;
+    /* The echo first, so that it waits when the first request comes. */
+    while (!atomic_load_explicit(&st->echo_ready, memory_order_acquire))
+        bench_sleep_ns(1000000);
+    bench_sleep_ns(1000000);
     for (size_t i = 0; i < st->total; i++) {
         uint32_t got = UINT32_MAX;
         int64_t t0 = bench_core_now_ns();  /* both stamps in this task, on one core */
@@ -73,19 +85,21 @@ static void ping_task(void *arg)
     }
 }
 
-static rtipc_task_t *start(bench_run_t *run, const char *name, rtipc_task_fn fn, rt_state_t *st)
+/* A task of the round, the kernel's own for a kernel mechanism. */
+static bench_task_t *start(bench_run_t *run, const char *name, rtipc_task_fn fn, rt_state_t *st)
 {
-    rtipc_task_config_t c = {.name = name, .priority = PRIORITY, .core = bench_cpu(run, 0), .entry = fn, .arg = st};
-    rtipc_task_t *t = NULL;
-    int rc = rtipc_task_create(&c, &t);
+    bench_task_spec_t c = {.name = name, .priority = PRIORITY, .core = bench_cpu(run, 0), .entry = fn, .arg = st,
+                           .native = (st->m->traits & BENCH_MECH_NATIVE) != 0};
+    bench_task_t *t = NULL;
+    int rc = bench_target_task_start(&c, &t);
     if (rc != 0)
         bench_failure_set(&st->failure, "%s: task creation: %s", st->m->name, rtipc_strerror(rc));
     return rc == 0 ? t : NULL;
 }
 
-/* Two tasks of one priority: the echo first, so that it waits when the
- * pinger's first request comes. The row, or NULL (absent: recorded as
- * missing; or failed). */
+/* Two tasks of one priority, bound before they start: each object to the
+ * task that receives on it (a notification is given to its consumer's
+ * task). The row, or NULL (absent: recorded as missing; or failed). */
 static const bench_result_t *two_tasks(bench_run_t *run, const bench_mech_t *m, size_t samples)
 {
     static rt_state_t st;
@@ -104,11 +118,14 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_mech_t *m, 
         bench_fail(run, "%s: no memory for %lu samples", m->name, (unsigned long)samples);
         return NULL;
     }
-    rtipc_task_t *echo = start(run, "rt-echo", echo_task, &st), *ping = NULL;
-    while (echo && !atomic_load_explicit(&st.echo_ready, memory_order_acquire))
-        bench_sleep_ns(1000000);
+    bench_task_t *echo = start(run, "rt-echo", echo_task, &st), *ping = NULL;
     if (echo)
         ping = start(run, "rt-ping", ping_task, &st);
+    if (ping && m->bind) {
+        m->bind(st.there, NULL, echo);
+        m->bind(st.back, NULL, ping);
+    }
+    atomic_store_explicit(&st.go, 1, memory_order_release);
     /* Bounded: a lost reply leaves both blocked for ever, and deleting them
      * (a deletion point; a kernel wait ends with the kernel's task) ends the
      * run. */
@@ -128,12 +145,12 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_mech_t *m, 
     }
     if (bench_failure_is_set(&st.failure)) {
         if (ping)
-            rtipc_task_delete(ping);
+            bench_target_task_delete(ping);
         if (echo)
-            rtipc_task_delete(echo);
+            bench_target_task_delete(echo);
     } else {
-        rtipc_task_join(ping);
-        rtipc_task_join(echo);
+        bench_target_task_join(ping);
+        bench_target_task_join(echo);
     }
     m->destroy(st.there);
     m->destroy(st.back);
@@ -147,9 +164,10 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_mech_t *m, 
     return r;
 }
 
-/* Both ends in the experiment's own task, nobody waiting: one round of the
- * mechanism's pairs (send then receive, give then take). */
-static const bench_result_t *one_task(bench_run_t *run, const bench_mech_t *m, const char *metric, size_t samples)
+/* Both ends in one task, nobody waiting: one round of the mechanism's
+ * pairs (send then receive, give then take). */
+static const bench_result_t *one_task_body(bench_run_t *run, const bench_mech_t *m, const char *metric,
+                                           size_t samples)
 {
     void *obj;
     if (!m->pairs || bench_mech_make(run, m, 1, &obj) != 0)
@@ -222,12 +240,14 @@ static bool raise_and_wait(rtipc_irq_t *irq, isr_state_t *st)
     return true;
 }
 
-static const bench_result_t *from_isr(bench_run_t *run, const bench_mech_t *m, const char *metric, size_t samples)
+static const bench_result_t *from_isr_body(bench_run_t *run, const bench_mech_t *m, const char *metric,
+                                           size_t samples, bench_task_t *self)
 {
     isr_state_t st = {.m = m};
     if (!m->isr_send || bench_mech_make(run, m, 1, &st.obj) != 0)
         return NULL;
-    bind_receiver(m, st.obj);
+    if (m->bind)
+        m->bind(st.obj, NULL, self);
     rtipc_irq_t *irq = NULL;
     bench_samples_t s = {0};
     bench_result_t *r = NULL;
@@ -267,6 +287,43 @@ out:
     bench_samples_free(&s);
     m->destroy(st.obj);
     return r;
+}
+
+/* The one-task and interrupt rows run in a task of their own: the kernel's
+ * for a kernel mechanism, as the published programs run them. */
+typedef struct {
+    bench_run_t *run;
+    const bench_mech_t *m;
+    const char *metric;
+    size_t samples;
+    bool isr;
+    const bench_result_t *row;
+} own_task_t;
+
+static void own_task_entry(void *arg, bench_task_t *self)
+{
+    own_task_t *o = arg;
+    o->row = o->isr ? from_isr_body(o->run, o->m, o->metric, o->samples, self)
+                    : one_task_body(o->run, o->m, o->metric, o->samples);
+}
+
+static const bench_result_t *in_own_task(bench_run_t *run, const bench_mech_t *m, const char *metric,
+                                         size_t samples, bool isr)
+{
+    own_task_t o = {.run = run, .m = m, .metric = metric, .samples = samples, .isr = isr};
+    if (handoff_in_task(run, (m->traits & BENCH_MECH_NATIVE) != 0, bench_cpu(run, 0), PRIORITY, own_task_entry, &o))
+        return NULL;
+    return o.row;
+}
+
+static const bench_result_t *one_task(bench_run_t *run, const bench_mech_t *m, const char *metric, size_t samples)
+{
+    return in_own_task(run, m, metric, samples, false);
+}
+
+static const bench_result_t *from_isr(bench_run_t *run, const bench_mech_t *m, const char *metric, size_t samples)
+{
+    return in_own_task(run, m, metric, samples, true);
 }
 
 static void ratio(bench_run_t *run, const char *variant, const bench_result_t *num, const bench_result_t *den)

@@ -61,7 +61,7 @@ static void wait_until(int64_t due)
     int64_t now = bench_now_ns();
     int64_t margin = 100000 + bench_sleep_overshoot_ns();
     if (due - now > margin + 100000)
-        rtipc_task_delay(rtipc_ns(due - now - margin));
+        bench_delay_ns(due - now - margin);
     bench_spin_until(due);
 }
 
@@ -88,7 +88,7 @@ static void producer(void *arg)
 {
     sv_state_t *st = arg;
     while (!atomic_load_explicit(&st->go, memory_order_acquire))
-        rtipc_task_delay(rtipc_us(100));
+        bench_delay_ns(100000);
     int64_t next = st->start_ns;
     while (st->sent < st->cap && !bench_failure_is_set(&st->failure)) {
         wait_until(next);
@@ -168,7 +168,7 @@ static void consumer(void *arg)
 {
     sv_state_t *st = arg;
     while (!atomic_load_explicit(&st->go, memory_order_acquire))
-        rtipc_task_delay(rtipc_us(100));
+        bench_delay_ns(100000);
     for (int64_t k = 1;; k++) {
         /* A random phase against the producer's grid each period. */
         int64_t due = st->start_ns + k * SV_CONSUMER_PERIOD_NS +
@@ -261,19 +261,19 @@ static int run_mech(bench_run_t *run, const sv_mech_t *m, double seconds, uint64
         goto out;
     }
 
-    rtipc_task_t *prod = NULL, *cons = NULL;
-    rtipc_task_config_t cc = {.name = "sv-consumer", .priority = 12, .core = bench_cpu(run, 0),
-                              .entry = consumer, .arg = st};
-    rtipc_task_config_t pc = {.name = "sv-producer", .priority = 10, .core = bench_cpu(run, 1),
-                              .entry = producer, .arg = st};
-    rc = rtipc_task_create(&cc, &cons);
+    bench_task_t *prod = NULL, *cons = NULL;
+    bench_task_spec_t cc = {.name = "sv-consumer", .priority = 12, .core = bench_cpu(run, 0),
+                            .entry = consumer, .arg = st, .native = m->kernel};
+    bench_task_spec_t pc = {.name = "sv-producer", .priority = 10, .core = bench_cpu(run, 1),
+                            .entry = producer, .arg = st, .native = m->kernel};
+    rc = bench_target_task_start(&cc, &cons);
     if (rc == 0)
-        rc = rtipc_task_create(&pc, &prod);
+        rc = bench_target_task_start(&pc, &prod);
     if (rc != 0) {
         bench_failure_set(&st->failure, "task creation failed (%ld)", (long)rc);
         if (cons) {
             atomic_store_explicit(&st->go, 1, memory_order_release);
-            rtipc_task_delete(cons);
+            bench_target_task_delete(cons);
         }
     } else {
         st->start_ns = bench_now_ns() + 2000000;

@@ -155,10 +155,14 @@ static inline void bench_cpu_relax(void)
 }
 /* Sleep at least @p ns nanoseconds: bench_target_sleep_ns. Linux:
  * nanosleep, no rtipc call, so a task that sleeps this way releases nothing
- * rtipc defers to its next call. FreeRTOS: rtipc_task_delay (whole ticks;
- * the kernel must run others). */
+ * rtipc defers to its next call. FreeRTOS: vTaskDelay (whole ticks; the
+ * kernel must run others), which a native task may call too. */
 void bench_sleep_ns(int64_t ns);
-/* How much longer than asked a sleep (bench_sleep_ns, rtipc_task_delay) may
+/* Block in the kernel's delay, as a published program's task sleeps:
+ * bench_target_delay_ns (rtipc_task_delay on Linux, vTaskDelay on
+ * FreeRTOS, in rtipc's and native tasks alike). */
+void bench_delay_ns(int64_t ns);
+/* How much longer than asked a sleep (bench_sleep_ns, bench_delay_ns) may
  * last by design: bench_target_sleep_overshoot_ns, 0 on Linux
  * (high-resolution timers), two tick periods on FreeRTOS (delays are whole
  * ticks, rounded up). Code that sleeps, then spins to a deadline, sleeps

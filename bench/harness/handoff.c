@@ -194,11 +194,11 @@ int handoff_run(bench_run_t *run, const handoff_ops_t *ops, const handoff_cfg_t 
     /* Before the tasks exist and after they are joined: their creation and
      * joins order the trace's state with their hooks. */
     bench_trace_row_begin(run, cfg->mechanism, cfg->variant, (uint32_t)cfg->warmup, (uint32_t)cfg->samples);
-    rtipc_task_t *cons = NULL, *prod = NULL;
+    bench_task_t *cons = NULL, *prod = NULL;
     bench_task_spec_t cc = {.name = "bench-consumer", .priority = cfg->consumer_prio,
-                            .core = cfg->consumer_cpu, .entry = consumer, .arg = st};
+                            .core = cfg->consumer_cpu, .entry = consumer, .arg = st, .native = ops->native};
     bench_task_spec_t pc = {.name = "bench-producer", .priority = cfg->producer_prio,
-                            .core = cfg->producer_cpu, .entry = producer, .arg = st};
+                            .core = cfg->producer_cpu, .entry = producer, .arg = st, .native = ops->native};
     int rc = bench_target_task_start(&cc, &cons);
     if (rc == 0)
         rc = bench_target_task_start(&pc, &prod);
@@ -259,7 +259,7 @@ void handoff_wait_done(_Atomic int *first, _Atomic int *second, int64_t deadline
     *second_set = atomic_load_explicit(second, memory_order_acquire);
 }
 
-void handoff_join_or_delete(rtipc_task_t *task, bool finished)
+void handoff_join_or_delete(bench_task_t *task, bool finished)
 {
     if (finished)
         bench_target_task_join(task);
@@ -273,7 +273,36 @@ bool handoff_task_wait_flag(_Atomic int *flag, const bench_failure_t *failure, i
     while (!atomic_load_explicit(flag, memory_order_acquire)) {
         if (bench_failure_is_set(failure) || bench_now_ns() > end)
             return false;
-        rtipc_task_delay(rtipc_us(200));
+        bench_delay_ns(200000);
     }
     return true;
+}
+
+typedef struct {
+    void (*fn)(void *arg, bench_task_t *self);
+    void *arg;
+    bench_task_t *self;
+    _Atomic int go;  /* self is set (release by the runner, acquire by the task) */
+} in_task_t;
+
+static void in_task_entry(void *p)
+{
+    in_task_t *it = p;
+    while (!atomic_load_explicit(&it->go, memory_order_acquire))
+        bench_delay_ns(1000000);
+    it->fn(it->arg, it->self);
+}
+
+int handoff_in_task(bench_run_t *run, bool native, int core, unsigned priority,
+                    void (*fn)(void *arg, bench_task_t *self), void *arg)
+{
+    in_task_t it = {.fn = fn, .arg = arg};
+    bench_task_spec_t spec = {.name = "bench-one-task", .core = core, .priority = priority,
+                              .entry = in_task_entry, .arg = &it, .native = native};
+    int rc = bench_target_task_start(&spec, &it.self);
+    if (rc != 0)
+        return bench_fail(run, "task creation failed (%d)", rc);
+    atomic_store_explicit(&it.go, 1, memory_order_release);
+    bench_target_task_join(it.self);
+    return 0;
 }

@@ -32,9 +32,9 @@ typedef struct handoff_ops {
     int (*send)(void *obj, uint32_t seq);
     /* Consumer: block until the next message; store its number in *seq. */
     int (*recv)(void *obj, uint32_t *seq);
-    /* Optional: told both task handles before any message is sent (a
+    /* Optional: told both tasks before any message is sent (a
      * notification needs the consumer's handle). */
-    void (*bind)(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer);
+    void (*bind)(void *obj, bench_task_t *producer, bench_task_t *consumer);
     /* Optional, untimed, in the producer before each send (e.g. evicting the
      * mechanism's storage from the cache). */
     void (*before_send)(void *obj);
@@ -43,6 +43,9 @@ typedef struct handoff_ops {
      * and after the consumer's latency stamp (the trace's queue depth). */
     int (*depth)(void *obj);
     void *obj;
+    /* The producer and the consumer are the kernel's own tasks (a kernel
+     * mechanism's rows: bench_task_spec_t.native). */
+    bool native;
 } handoff_ops_t;
 
 typedef enum { HANDOFF_CLOSED_LOOP, HANDOFF_OPEN_LOOP } handoff_mode_t;
@@ -99,9 +102,18 @@ void handoff_wait_done(_Atomic int *first, _Atomic int *second, int64_t deadline
 
 /* Join @p task when it has finished; else delete it (after its deadline it is
  * blocked for good, and a join would hang). */
-void handoff_join_or_delete(rtipc_task_t *task, bool finished);
+void handoff_join_or_delete(bench_task_t *task, bool finished);
 
-/* In a task: wait (rtipc delays of 200 us) until *flag is non-zero (acquire).
+/* Run fn(arg, self) in a task of its own on @p core at @p priority (the
+ * kernel's own when @p native: the experiment's one-task and interrupt
+ * rows of a kernel mechanism) and wait until it returns; self is the task,
+ * for a bind. The task may record rows and fail the run: the caller is
+ * blocked in the join meanwhile. 0, or -1 after bench_fail() when it could
+ * not start. */
+int handoff_in_task(bench_run_t *run, bool native, int core, unsigned priority,
+                    void (*fn)(void *arg, bench_task_t *self), void *arg);
+
+/* In a task: wait (kernel delays of 200 us) until *flag is non-zero (acquire).
  * False when @p failure is set first or @p timeout_ns passes. */
 bool handoff_task_wait_flag(_Atomic int *flag, const bench_failure_t *failure, int64_t timeout_ns);
 

@@ -356,6 +356,8 @@ void bench_spin_until(int64_t t)
 
 void bench_sleep_ns(int64_t ns) { bench_target_sleep_ns(ns); }
 
+void bench_delay_ns(int64_t ns) { bench_target_delay_ns(ns); }
+
 int64_t bench_sleep_overshoot_ns(void) { return bench_target_sleep_overshoot_ns(); }
 
 void bench_sleep_until(int64_t t)

@@ -12,10 +12,14 @@
 #include "esp_task_wdt.h"
 #include "freertos/FreeRTOS.h"
 #include "freertos/queue.h"
+#include "freertos/semphr.h"
+#include "freertos/task.h"
 #include "sdkconfig.h"
 #else
 #include "FreeRTOS.h"
 #include "queue.h"
+#include "semphr.h"
+#include "task.h"
 #endif
 
 const bool bench_kcalls_built = true;
@@ -25,6 +29,9 @@ struct bench_kq {
 };
 struct bench_kqs {
     QueueSetHandle_t h;
+};
+struct bench_ksem {
+    SemaphoreHandle_t h;
 };
 
 /* ns -> ticks, rounded up (a wait never ends early); FOREVER -> portMAX_DELAY. */
@@ -138,6 +145,33 @@ int bench_kqs_select(bench_kqs_t *set, bench_kq_t *const *members, int n, int64_
             return i;
     return -2;
 }
+
+int bench_ksem_create(bench_ksem_t **s)
+{
+    bench_ksem_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return -1;
+    if (!(k->h = xSemaphoreCreateBinary())) {
+        free(k);
+        return -1;
+    }
+    *s = k;
+    return 0;
+}
+
+void bench_ksem_delete(bench_ksem_t *s)
+{
+    if (!s)
+        return;
+    vSemaphoreDelete(s->h);
+    free(s);
+}
+
+int bench_ksem_give(bench_ksem_t *s) { return xSemaphoreGive(s->h) == pdPASS ? 0 : 1; }
+
+int bench_ksem_take(bench_ksem_t *s, int64_t wait_ns) { return xSemaphoreTake(s->h, ticks(wait_ns)) == pdPASS ? 0 : 1; }
+
+void bench_kdelay_ticks(unsigned n) { vTaskDelay((TickType_t)n); }
 
 size_t bench_kheap_free(void) { return xPortGetFreeHeapSize(); }
 

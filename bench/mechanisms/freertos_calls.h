@@ -34,6 +34,15 @@ int bench_kq_overwrite(bench_kq_t *q, const void *item);               /* xQueue
 int bench_kq_receive(bench_kq_t *q, void *item, int64_t wait_ns);      /* xQueueReceive */
 int bench_kq_peek(bench_kq_t *q, void *item, int64_t wait_ns);         /* xQueuePeek */
 
+/* A binary semaphore (xSemaphoreCreateBinary): 0 or -1 (out of memory). */
+typedef struct bench_ksem bench_ksem_t;
+int bench_ksem_create(bench_ksem_t **s);
+void bench_ksem_delete(bench_ksem_t *s);
+/* 0 given, 1 already given (xSemaphoreGive's pdFAIL), <0 never. */
+int bench_ksem_give(bench_ksem_t *s);
+/* 0 taken, 1 not within the wait (pdFALSE), <0 never. */
+int bench_ksem_take(bench_ksem_t *s, int64_t wait_ns);
+
 /* A queue set (xQueueCreateSet(length)) and its members. */
 typedef struct bench_kqs bench_kqs_t;
 int bench_kqs_create(size_t length, bench_kqs_t **set);
@@ -56,6 +65,10 @@ int bench_kwdt_reset(void);
 int bench_kwdt_delete(void);
 /* True where bench_kwdt_* are ESP-IDF's own calls. */
 extern const bool bench_kwdt_espidf;
+
+/* vTaskDelay(ticks), as a FreeRTOS user sleeps "one tick": until the
+ * tick after next at most, the next at least (on Linux it never runs). */
+void bench_kdelay_ticks(unsigned n);
 
 /* The kernel heap's free bytes now (xPortGetFreeHeapSize). */
 size_t bench_kheap_free(void);

@@ -59,6 +59,23 @@ int bench_kqs_select(bench_kqs_t *set, bench_kq_t *const *members, int n, int64_
     (void)set, (void)members, (void)n, (void)wait_ns;
     return -2;
 }
+int bench_ksem_create(bench_ksem_t **s)
+{
+    (void)s;
+    return -1;
+}
+void bench_ksem_delete(bench_ksem_t *s) { (void)s; }
+int bench_ksem_give(bench_ksem_t *s)
+{
+    (void)s;
+    return -1;
+}
+int bench_ksem_take(bench_ksem_t *s, int64_t wait_ns)
+{
+    (void)s, (void)wait_ns;
+    return -1;
+}
+void bench_kdelay_ticks(unsigned n) { (void)n; }
 size_t bench_kheap_free(void) { return 0; }
 void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 {

@@ -174,7 +174,7 @@ static int kq_pop_each(void *obj, uint32_t *it, int n)
 
 const bench_mech_t bench_mech_kernel_queue = {
     .name = BENCH_MECH_KERNEL_QUEUE,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,
     .create = kq_make,
     .destroy = kq_destroy,
     .send = kq_send,
@@ -219,7 +219,7 @@ static int kqo_memory(void *obj, size_t items, size_t *bytes, char *note, size_t
 
 const bench_mech_t bench_mech_kernel_queue_overwrite = {
     .name = BENCH_MECH_KERNEL_QUEUE_OVERWRITE,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,
     .create = kqo_create,
     .destroy = kq_destroy,
     .send = kqo_send,
@@ -314,7 +314,7 @@ static int ks_pairs(void *obj, uint32_t seq, int n)
 
 const bench_mech_t bench_mech_kernel_sem = {
     .name = BENCH_MECH_KERNEL_SEM,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,
     .create = ks_create,
     .destroy = ks_destroy,
     .send = ks_send,
@@ -350,17 +350,20 @@ static void kn_self(kn_t *k)
         atomic_store_explicit(&k->consumer, xTaskGetCurrentTaskHandle(), memory_order_release);
 }
 
-/* Only the consumer knows its kernel handle (an rtipc task handle is not
- * the kernel's): a bind from another task leaves it to the consumer's
- * first receive. The handle is learnt once: an object serves one consumer
- * task for its life, so a run with a new consumer makes a new object (a
- * handle learnt anew could be read by the giver before the new consumer
- * stored it, and name a task that ended). */
-static void kn_bind(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer)
+/* A native consumer's kernel handle is known at the bind; otherwise (a
+ * caller that binds nothing) the consumer stores its own at its first
+ * receive. The handle is learnt once: an object serves one consumer task
+ * for its life, so a run with a new consumer makes a new object (a handle
+ * learnt anew could be read by the giver before the new consumer stored
+ * it, and name a task that ended). */
+static void kn_bind(void *obj, bench_task_t *producer, bench_task_t *consumer)
 {
+    kn_t *k = obj;
     (void)producer;
-    if (consumer == rtipc_task_current())
-        kn_self(obj);
+    TaskHandle_t h = bench_target_task_kernel(consumer);
+    TaskHandle_t none = NULL;
+    if (h)
+        atomic_compare_exchange_strong_explicit(&k->consumer, &none, h, memory_order_release, memory_order_relaxed);
 }
 
 /* The consumer's handle; before its first receive, wait a tick at a time. */
@@ -427,7 +430,7 @@ static int kn_pairs(void *obj, uint32_t seq, int n)
 
 const bench_mech_t bench_mech_kernel_notify = {
     .name = BENCH_MECH_KERNEL_NOTIFY,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,
     .create = kn_create,
     .destroy = kn_destroy,
     .send = kn_send,
@@ -563,7 +566,7 @@ static int kb_pairs(void *obj, uint32_t seq, int n)
 #define KERNEL_BUFFER(ident, mech_name, make)                                                          \
     const bench_mech_t ident = {                                                                       \
         .name = mech_name,                                                                             \
-        .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,                                          \
+        .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,                                          \
         .create = make,                                                                                \
         .destroy = kb_destroy,                                                                         \
         .send = kb_send,                                                                               \
@@ -644,7 +647,7 @@ static int ke_memory(void *obj, size_t items, size_t *bytes, char *note, size_t 
 
 const bench_mech_t bench_mech_kernel_eventgroup = {
     .name = BENCH_MECH_KERNEL_EVENTGROUP,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_MERGES | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,
     .create = ke_create,
     .destroy = ke_destroy,
     .send = ke_send,
@@ -779,7 +782,7 @@ static int kml_pairs(void *obj, uint32_t seq, int n)
 
 const bench_mech_t bench_mech_kernel_mutex_list = {
     .name = BENCH_MECH_KERNEL_MUTEX_LIST,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,
     .create = kml_create,
     .destroy = kml_destroy,
     .send = kml_send,
@@ -920,7 +923,7 @@ static int kr_pairs(void *obj, uint32_t seq, int n)
 #define ESPIDF_RINGBUF(ident, mech_name, make)                                                         \
     const bench_mech_t ident = {                                                                       \
         .name = mech_name,                                                                             \
-        .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,                                          \
+        .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,                                          \
         .create = make,                                                                                \
         .destroy = kr_destroy,                                                                         \
         .send = kr_send,                                                                               \

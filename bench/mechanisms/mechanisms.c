@@ -176,5 +176,6 @@ const bench_mech_t *bench_mech_kernel_twin(const char *name)
 
 void bench_mech_handoff_ops(const bench_mech_t *m, void *obj, struct handoff_ops *ops)
 {
-    *ops = (handoff_ops_t){.send = m->send, .recv = m->recv, .bind = m->bind, .depth = m->depth, .obj = obj};
+    *ops = (handoff_ops_t){.send = m->send, .recv = m->recv, .bind = m->bind, .depth = m->depth, .obj = obj,
+                           .native = (m->traits & BENCH_MECH_NATIVE) != 0};
 }

@@ -59,6 +59,9 @@ enum {
     BENCH_MECH_FOREIGN_WAIT = 1u << 3,  /* it blocks outside rtipc (the kernel, a condition
                                            variable): deleting a task blocked in it does not
                                            release it, only kick does */
+    BENCH_MECH_NATIVE = 1u << 4,  /* the kernel's own object (FreeRTOS, ESP-IDF, the
+                                     published C++ queue), driven by the kernel's own
+                                     tasks (bench_task_spec_t.native) */
 };
 
 typedef struct bench_mech {
@@ -67,7 +70,7 @@ typedef struct bench_mech {
      * why ("Concurrency Kit's <ck_ring.h> was not found at build time").
      * create is then NULL. */
     const char *absent;
-    unsigned traits;        /* BENCH_MECH_PARKS | _SPINS | _MERGES | _FOREIGN_WAIT */
+    unsigned traits;        /* BENCH_MECH_PARKS | _SPINS | _MERGES | _FOREIGN_WAIT | _NATIVE */
 
     /* One object holding up to @p depth items where the mechanism has a
      * bound (a word, a semaphore and a count have none; a pipe holds what
@@ -93,7 +96,7 @@ typedef struct bench_mech {
     int (*isr_send)(void *obj, uint32_t seq, bool *woken);
     /* Told both task handles before the first item (a notification needs
      * the consumer's). */
-    void (*bind)(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer);
+    void (*bind)(void *obj, bench_task_t *producer, bench_task_t *consumer);
     /* Items waiting now (>= 0), for the trace; negative when unknown. */
     int (*depth)(void *obj);
     /* Items the object holds, as made (posix-mq: what the kernel granted). */
@@ -152,7 +155,8 @@ extern const bool bench_mech_kernel_built;
 const bench_mech_t *bench_mech_kernel_twin(const char *name);
 
 /* The handoff driver's operations (harness/handoff.h) of @p m's object
- * @p obj: its send, recv, bind and depth. */
+ * @p obj: its send, recv, bind and depth, and native tasks for a
+ * BENCH_MECH_NATIVE mechanism. */
 struct handoff_ops;
 void bench_mech_handoff_ops(const bench_mech_t *m, void *obj, struct handoff_ops *ops);
 

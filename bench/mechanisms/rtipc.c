@@ -185,10 +185,10 @@ const bench_mech_t bench_mech_rtipc_sem = {
 
 /* ---- rtipc-notify: give to the receiver's slot 0, take with clear -------- */
 
-void bench_rtipc_notify_bind(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer)
+void bench_rtipc_notify_bind(void *obj, bench_task_t *producer, bench_task_t *consumer)
 {
     (void)producer;
-    ((bench_rtipc_notify_handoff_t *)obj)->consumer = consumer;
+    ((bench_rtipc_notify_handoff_t *)obj)->consumer = bench_target_task_rtipc(consumer);
 }
 
 int bench_rtipc_notify_value_send(void *obj, uint32_t seq)

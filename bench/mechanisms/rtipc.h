@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "../target/target.h"
 #include "rtipc/rtipc.h"
 
 /* An rtipc queue of uint32_t items (obj = the rtipc_queue_t *): send blocks
@@ -43,7 +44,7 @@ typedef struct {
     rtipc_task_t *consumer;
     _Atomic uint32_t seq;
 } bench_rtipc_notify_handoff_t;
-void bench_rtipc_notify_bind(void *obj, rtipc_task_t *producer, rtipc_task_t *consumer);
+void bench_rtipc_notify_bind(void *obj, bench_task_t *producer, bench_task_t *consumer);
 int bench_rtipc_notify_value_send(void *obj, uint32_t seq);
 int bench_rtipc_notify_value_recv(void *obj, uint32_t *seq);
 int bench_rtipc_notify_give_send(void *obj, uint32_t seq);

@@ -56,7 +56,7 @@ static int stdq_pop_each(void *obj, uint32_t *items, int n)
 
 const bench_mech_t bench_mech_std_queue_mutex = {
     .name = BENCH_MECH_STD_QUEUE_MUTEX,
-    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT,
+    .traits = BENCH_MECH_PARKS | BENCH_MECH_FOREIGN_WAIT | BENCH_MECH_NATIVE,
     .create = stdq_create,
     .destroy = stdq_destroy,
     .send = stdq_send,

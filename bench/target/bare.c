@@ -67,6 +67,8 @@ void bench_target_sleep_ns(int64_t ns)
         ;
 }
 
+void bench_target_delay_ns(int64_t ns) { bench_target_sleep_ns(ns); }
+
 int64_t bench_target_sleep_overshoot_ns(void) { return 0; }
 
 /* ---- stamps: the board's, else two readings of the counter ---- */
@@ -117,24 +119,38 @@ long bench_target_thread_switches(void) { return 0; }
 
 /* ---- tasks: none ---- */
 
-int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out)
+int bench_target_task_start(const bench_task_spec_t *spec, bench_task_t **out)
 {
     (void)spec;
     *out = NULL;
     return RTIPC_ENOTSUP;
 }
 
-int bench_target_task_join(rtipc_task_t *task)
+int bench_target_task_join(bench_task_t *task)
 {
     (void)task;
     return RTIPC_ENOTSUP;
 }
 
-int bench_target_task_delete(rtipc_task_t *task)
+int bench_target_task_delete(bench_task_t *task)
 {
     (void)task;
     return RTIPC_ENOTSUP;
 }
+
+rtipc_task_t *bench_target_task_rtipc(const bench_task_t *task)
+{
+    (void)task;
+    return NULL;
+}
+
+void *bench_target_task_kernel(const bench_task_t *task)
+{
+    (void)task;
+    return NULL;
+}
+
+unsigned bench_target_native_strays(void) { return 0; }
 
 size_t bench_target_task_stack(size_t requested, const char **how)
 {

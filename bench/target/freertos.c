@@ -224,14 +224,23 @@ int64_t bench_target_core_now_ns(void) { return bench_target_now_ns(); }
 
 /* ---- sleeping ---- */
 
-void bench_target_sleep_ns(int64_t ns)
+/* The kernel's own delay, in the ticks rtipc_task_delay would wait: those
+ * that cover ns, plus one for the tick in progress. Any task may call it,
+ * rtipc's or native. */
+void bench_target_delay_ns(int64_t ns)
 {
-    /* A host-OS sleep would keep the simulated core: block in the kernel. */
-    if (ns > 0)
-        rtipc_task_delay(rtipc_ns(ns));
+    if (ns <= 0)
+        return;
+    const int64_t tick_ns = 1000000000 / (int64_t)configTICK_RATE_HZ;
+    int64_t ticks = (ns + tick_ns - 1) / tick_ns + 1;
+    /* Unsigned: TickType_t may be 64 bits wide, portMAX_DELAY all ones. */
+    vTaskDelay((uint64_t)ticks >= (uint64_t)portMAX_DELAY ? portMAX_DELAY - 1 : (TickType_t)ticks);
 }
 
-int64_t bench_target_sleep_overshoot_ns(void) { return 2 * rtipc_tick_period_ns(); }
+/* A host-OS sleep would keep the simulated core: block in the kernel. */
+void bench_target_sleep_ns(int64_t ns) { bench_target_delay_ns(ns); }
+
+int64_t bench_target_sleep_overshoot_ns(void) { return 2 * (1000000000 / (int64_t)configTICK_RATE_HZ); }
 
 /* ---- per-task accounting ---- */
 
@@ -277,7 +286,7 @@ size_t bench_target_task_stack(size_t requested, const char **how)
     return words * sizeof(StackType_t);
 }
 
-/* Tasks and interrupt sources are rtipc's own: rtipc_targets.c. */
+/* Tasks: freertos_tasks.c; interrupt sources are rtipc's own: rtipc_targets.c. */
 
 /* ---- memory ---- */
 

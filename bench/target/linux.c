@@ -3,6 +3,7 @@
  * files for the rest. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -67,6 +68,12 @@ void bench_target_sleep_ns(int64_t ns)
     nanosleep(&ts, NULL);
 }
 
+void bench_target_delay_ns(int64_t ns)
+{
+    if (ns > 0)
+        rtipc_task_delay(rtipc_ns(ns));
+}
+
 int64_t bench_target_sleep_overshoot_ns(void) { return 0; }
 
 /* ---- per-task accounting ---- */
@@ -85,7 +92,54 @@ size_t bench_target_task_stack(size_t requested, const char **how)
     return bench_host_thread_stack();
 }
 
-/* Tasks and interrupt sources are rtipc's own: rtipc_targets.c. */
+/* rtipc is the kernel here: every task is rtipc's, native or not. */
+struct bench_task {
+    rtipc_task_t *rtipc;
+};
+
+int bench_target_task_start(const bench_task_spec_t *spec, bench_task_t **out)
+{
+    bench_task_t *t = malloc(sizeof *t);
+    if (!t)
+        return RTIPC_ENOMEM;
+    rtipc_task_config_t cfg = {.name = spec->name, .priority = spec->priority, .core = spec->core,
+                               .stack_size = spec->stack_bytes, .entry = spec->entry, .arg = spec->arg};
+    int rc = rtipc_task_create(&cfg, &t->rtipc);
+    if (rc != 0) {
+        free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+int bench_target_task_join(bench_task_t *task)
+{
+    int rc = rtipc_task_join(task->rtipc);
+    if (rc == 0)
+        free(task);
+    return rc;
+}
+
+int bench_target_task_delete(bench_task_t *task)
+{
+    int rc = rtipc_task_delete(task->rtipc);
+    if (rc == 0)
+        free(task);
+    return rc;
+}
+
+rtipc_task_t *bench_target_task_rtipc(const bench_task_t *task) { return task->rtipc; }
+
+void *bench_target_task_kernel(const bench_task_t *task)
+{
+    (void)task;
+    return NULL;
+}
+
+unsigned bench_target_native_strays(void) { return 0; }
+
+/* Interrupt sources are rtipc's own: rtipc_targets.c. */
 
 /* ---- memory ---- */
 

@@ -1,7 +1,8 @@
-/* The target seam's tasks, interrupt sources, tick and scheduler facts
- * where rtipc has them (Linux and every FreeRTOS port): rtipc's own calls,
- * the same on each (target.h); and rtipc's cycle counter as a clock, read
- * twice for a stamp span. The bare-metal target has no tasks and no tick
+/* The target seam's interrupt sources, tick and scheduler facts where
+ * rtipc has them (Linux and every FreeRTOS port): rtipc's own calls, the
+ * same on each (target.h); and rtipc's cycle counter as a clock, read twice
+ * for a stamp span. Tasks differ (FreeRTOS has native ones besides):
+ * linux.c and freertos_tasks.c. The bare-metal target has no tasks and no tick
  * and says so itself (bare.c). */
 #include <stdio.h>
 
@@ -19,17 +20,6 @@ int64_t bench_rtipc_cycles_ns(void)
         origin = rtipc_cycles();
     return rtipc_cycles_to_ns(rtipc_cycles() - origin);
 }
-
-int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out)
-{
-    rtipc_task_config_t cfg = {.name = spec->name, .priority = spec->priority, .core = spec->core,
-                               .stack_size = spec->stack_bytes, .entry = spec->entry, .arg = spec->arg};
-    return rtipc_task_create(&cfg, out);
-}
-
-int bench_target_task_join(rtipc_task_t *task) { return rtipc_task_join(task); }
-
-int bench_target_task_delete(rtipc_task_t *task) { return rtipc_task_delete(task); }
 
 int bench_target_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
 {

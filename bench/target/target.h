@@ -142,12 +142,20 @@ int bench_target_set_tick_rate(uint32_t hz);
 
 /* Sleep at least @p ns nanoseconds; blocks. Linux: nanosleep, no rtipc call,
  * so a task that sleeps this way releases nothing rtipc defers to its next
- * call. FreeRTOS: rtipc_task_delay (whole ticks: a host-OS sleep would keep
- * the simulated core). Bare metal: spins on the clock (nothing else could
- * run meanwhile). */
+ * call. FreeRTOS: bench_target_delay_ns (whole ticks: a host-OS sleep would
+ * keep the simulated core), so a native task may sleep. Bare metal: spins on
+ * the clock (nothing else could run meanwhile). */
 void bench_target_sleep_ns(int64_t ns);
 
-/* How much longer than asked bench_target_sleep_ns (and rtipc_task_delay)
+/* Block the calling task in the kernel's own delay for at least @p ns
+ * nanoseconds, as the tasks of a published program sleep: Linux
+ * rtipc_task_delay (rtipc is the kernel there); FreeRTOS vTaskDelay of the
+ * whole ticks rtipc_task_delay would wait (the ticks that cover @p ns, plus
+ * one for the tick in progress), which a native task may call; bare metal
+ * spins on the clock. Context: a task. */
+void bench_target_delay_ns(int64_t ns);
+
+/* How much longer than asked bench_target_sleep_ns (and bench_target_delay_ns)
  * may last by design: 0 on Linux (high-resolution timers) and bare metal
  * (a spin), two tick periods on FreeRTOS (delays are whole ticks, rounded
  * up). Code that sleeps, then spins to a deadline, sleeps this much less. */
@@ -166,31 +174,60 @@ long bench_target_thread_switches(void);
 
 /* ---- tasks ----------------------------------------------------------------- */
 
+/* A task the harness started: rtipc's task, or the kernel's own (native). */
+typedef struct bench_task bench_task_t;
+
 /* A task to start: rtipc_task_config_t's fields, named for the bench. */
 typedef struct {
     const char *name;         /* at most 15 characters kept */
     int core;                 /* the CPU it runs on (bench_cpu() maps logical cores) */
-    unsigned priority;        /* rtipc priority */
+    unsigned priority;        /* rtipc priority; a native task gets the same kernel
+                                 priority (rtipc's FreeRTOS port maps them 1:1) */
     size_t stack_bytes;       /* 0 = the target's default */
     rtipc_task_fn entry;
     void *arg;
+    /* The kernel's own task, for the rows of a kernel mechanism: on FreeRTOS
+     * xTaskCreatePinnedToCore (ESP-IDF), xTaskCreateAffinitySet (an SMP
+     * kernel with core affinity) or xTaskCreate (one core), which nothing
+     * of rtipc's port serves: no descriptor, no thread-local-storage slot,
+     * no notification index of rtipc's. Its code blocks in the kernel's
+     * calls only (bench_target_sleep_ns is vTaskDelay). Ignored on Linux,
+     * where rtipc is the kernel the tasks run on. */
+    bool native;
 } bench_task_spec_t;
 
 /* Start a task; it runs at once if it outranks the caller. 0 and *out set
- * (join it with bench_target_task_join), or an rtipc error code:
- * RTIPC_ENOTSUP on a target without tasks (bare metal). Linux and FreeRTOS:
- * rtipc_task_create (a SCHED_FIFO thread pinned to the CPU, a kernel task
- * pinned where the kernel has more than one core). */
-int bench_target_task_start(const bench_task_spec_t *spec, rtipc_task_t **out);
+ * (join it with bench_target_task_join or end it with
+ * bench_target_task_delete), or an rtipc error code: RTIPC_ENOMEM (no memory
+ * for it), RTIPC_EINVAL (a core it cannot be pinned to), RTIPC_ENOTSUP on a
+ * target without tasks (bare metal). Linux: rtipc_task_create (a SCHED_FIFO
+ * thread pinned to the CPU). FreeRTOS: rtipc_task_create, or for a native
+ * task the kernel's own creation call (see bench_task_spec_t.native). */
+int bench_target_task_start(const bench_task_spec_t *spec, bench_task_t **out);
 
 /* Wait until @p task has returned from its entry, and free it. Blocks.
  * 0 or an rtipc error code (RTIPC_ENOTSUP on bare metal). */
-int bench_target_task_join(rtipc_task_t *task);
+int bench_target_task_join(bench_task_t *task);
 
 /* End @p task wherever it is (blocked for a message that was lost, after a
- * failure) and free it: rtipc_task_delete. 0 or an rtipc error code
- * (RTIPC_ENOTSUP on bare metal). */
-int bench_target_task_delete(rtipc_task_t *task);
+ * failure) and free it: rtipc_task_delete, or vTaskDelete for a native
+ * task. 0 or an rtipc error code (RTIPC_ENOTSUP on bare metal). */
+int bench_target_task_delete(bench_task_t *task);
+
+/* rtipc's handle of @p task (for a notification's target), or NULL for a
+ * native task. Context: any task; never blocks. */
+rtipc_task_t *bench_target_task_rtipc(const bench_task_t *task);
+
+/* The kernel's handle of a native @p task (a FreeRTOS TaskHandle_t), or
+ * NULL for an rtipc task and on Linux. Context: any task; never blocks. */
+void *bench_target_task_kernel(const bench_task_t *task);
+
+/* Native tasks that called into rtipc's port (rtipc made a descriptor for
+ * one: it blocked in an rtipc call, or asked rtipc who it is) since the last
+ * call, counted as each ends: the rows they served are not the kernel's
+ * alone. The harness fails the experiment that started them. 0 on Linux
+ * and bare metal (no native tasks). Context: a task. */
+unsigned bench_target_native_strays(void);
 
 /* Called by a task started with stack_bytes = @p requested: the bytes of
  * stack it has, and in *how (when how is not NULL) where that figure comes

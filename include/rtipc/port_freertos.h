@@ -61,6 +61,19 @@ void rtipc_freertos_irq_vector(void);
  */
 int rtipc_freertos_irq_timer_hw(const rtipc_irq_t *irq);
 
+/**
+ * Whether rtipc keeps a descriptor for the calling task: one rtipc_task_create
+ * made, or one rtipc made when a task it did not create first made a call
+ * that needs one (a blocking call, rtipc_task_current, a watchdog
+ * subscription, ...). A task that has only ever called the kernel has none:
+ * nothing of rtipc's (its thread-local-storage slot, its notification index)
+ * was used for it. Context: a task.
+ * Never blocks; never makes a descriptor.
+ * @retval 1 it has one. @retval 0 it has none.
+ * @retval RTIPC_ECONTEXT called from an interrupt handler.
+ */
+int rtipc_freertos_task_known(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -80,10 +80,20 @@ static void test_linux_target(void **state)
 
     int ran = 0;
     bench_task_spec_t spec = {.name = "seam-task", .priority = 5, .core = 0, .entry = set_flag, .arg = &ran};
-    rtipc_task_t *t;
+    bench_task_t *t;
     assert_int_equal(bench_target_task_start(&spec, &t), 0);
+    assert_non_null(bench_target_task_rtipc(t));
+    assert_null(bench_target_task_kernel(t));
     assert_int_equal(bench_target_task_join(t), 0);
     assert_int_equal(ran, 1);
+    /* Linux has no kernel besides rtipc: a native task is rtipc's. */
+    ran = 0;
+    spec.native = true;
+    assert_int_equal(bench_target_task_start(&spec, &t), 0);
+    assert_non_null(bench_target_task_rtipc(t));
+    assert_int_equal(bench_target_task_join(t), 0);
+    assert_int_equal(ran, 1);
+    assert_int_equal(bench_target_native_strays(), 0);
     const char *how = NULL;
     assert_true(bench_target_task_stack(16384, &how) > 0);  /* this thread's own stack */
     assert_non_null(how);

@@ -101,7 +101,7 @@ static void test_no_tasks_no_tick(void **state)
     assert_int_equal(bench_target_features(), BENCH_TARGET_INTERRUPTS);
     assert_int_equal(bench_target_core_count(), 1);
     bench_task_spec_t spec = {.name = "t", .priority = 10, .entry = entry};
-    rtipc_task_t *t = (rtipc_task_t *)&spec;
+    bench_task_t *t = (bench_task_t *)&spec;
     assert_int_equal(bench_target_task_start(&spec, &t), RTIPC_ENOTSUP);
     assert_null(t);
     assert_int_equal(bench_target_set_tick_rate(1000), RTIPC_ENOTSUP);

@@ -4,6 +4,7 @@
  * a time come back in order, the call-cost loop checks out, a stream's
  * pushes come back through its pops (or its count), a bounded one holds
  * the depth asked for and reports its memory, a kick never blocks. */
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -91,6 +92,8 @@ static void test_one_entry_per_name(void **state)
  * notification needs the task's handle). */
 typedef struct {
     const bench_mech_t *m;
+    bench_task_t *self;  /* the task it runs in, for a bind */
+    _Atomic int go;      /* self is set (release by the test, acquire by the task) */
     char failure[200];
 } check_t;
 
@@ -112,9 +115,10 @@ static void check_mechanism(void *arg)
     if (rc == 1)
         return;  /* does not exist on this host: the entry says why, nothing to check */
     CHECK(rc == 0, "create: %s", why);
-    rtipc_task_t *self = rtipc_task_current();
+    while (!atomic_load_explicit(&c->go, memory_order_acquire))
+        bench_sleep_ns(100000);
     if (m->bind)
-        m->bind(obj, self, self);
+        m->bind(obj, c->self, c->self);
 
     /* One item at a time (a count, a word, a semaphore hold one). */
     for (uint32_t i = 0; i < 10; i++) {
@@ -190,11 +194,11 @@ static void test_every_mechanism_works(void **state)
         if (m->absent)
             continue;
         check_t c = {.m = m};
-        rtipc_task_t *t;
-        rtipc_task_config_t cfg = {.name = "mech-check", .priority = 5, .core = RTIPC_CORE_ANY,
-                                   .entry = check_mechanism, .arg = &c};
-        assert_int_equal(rtipc_task_create(&cfg, &t), 0);
-        assert_int_equal(rtipc_task_join(t), 0);
+        bench_task_spec_t spec = {.name = "mech-check", .priority = 5, .core = 0, .entry = check_mechanism,
+                                  .arg = &c, .native = (m->traits & BENCH_MECH_NATIVE) != 0};
+        assert_int_equal(bench_target_task_start(&spec, &c.self), 0);
+        atomic_store_explicit(&c.go, 1, memory_order_release);
+        assert_int_equal(bench_target_task_join(c.self), 0);
         if (c.failure[0])
             fail_msg("%s: %s", m->name, c.failure);
     }

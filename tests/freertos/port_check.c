@@ -199,6 +199,48 @@ static void check_tasks(void)
     CHECK_RC(rtipc_irq_yield(true), RTIPC_ECONTEXT);
 }
 
+/* A plain kernel task: no descriptor until its first rtipc call that needs
+ * one (rtipc_task_current), which it then keeps until it deletes itself. */
+typedef struct {
+    int before, kernel_only, after;
+    volatile int done;
+} known_t;
+
+static void known_probe(void *arg)
+{
+    known_t *k = arg;
+    k->before = rtipc_freertos_task_known();
+    vTaskDelay(1);  /* a kernel call: still nothing of rtipc's */
+    k->kernel_only = rtipc_freertos_task_known();
+    (void)rtipc_task_current();
+    k->after = rtipc_freertos_task_known();
+    k->done = 1;
+    rtipc_task_delete(NULL); /* releases the descriptor it was given */
+}
+
+static void record_known(void *arg) { *(int *)arg = rtipc_freertos_task_known(); }
+
+static void check_task_known(void)
+{
+    CHECK(rtipc_freertos_task_known() == 1); /* adopted when the checks began */
+    known_t k = {-9, -9, -9, 0};
+    CHECK(xTaskCreate(known_probe, "known", configMINIMAL_STACK_SIZE * 2, &k, CHECK_PRIO + 1, NULL) == pdPASS);
+    while (!k.done)
+        vTaskDelay(1);
+    CHECK(k.before == 0 && k.kernel_only == 0 && k.after == 1);
+    int created = -9;
+    rtipc_task_t *t = NULL;
+    rtipc_task_config_t cfg = {.name = "known-rtipc", .priority = CHECK_PRIO + 1, .core = RTIPC_CORE_ANY,
+                               .entry = record_known, .arg = &created};
+    CHECK_RC(rtipc_task_create(&cfg, &t), RTIPC_OK);
+    join(t);
+    CHECK(created == 1); /* rtipc's own task has one from the start */
+    UBaseType_t s = isr_begin();
+    int in_isr = rtipc_freertos_task_known();
+    isr_end(s);
+    CHECK_RC(in_isr, RTIPC_ECONTEXT);
+}
+
 /* ---- queues ------------------------------------------------------------------- */
 typedef struct {
     rtipc_queue_t *q;
@@ -1413,6 +1455,7 @@ static void check_task(void *arg)
            (unsigned)configTICK_RATE_HZ, rtipc_sched_policy_describe());
     run_section("time/tick", check_time);
     run_section("tasks", check_tasks);
+    run_section("task known", check_task_known);
     run_section("queues", check_queues);
     run_section("semaphores", check_sems);
     run_section("mutexes", check_mutexes);

@@ -8,6 +8,7 @@
 #include "park.h"
 #include "bytebuf.h"
 #include "port_internal.h"
+#include "rtipc/port_freertos.h"
 
 struct rtipc__fr_task *rtipc__fr_task_of(TaskHandle_t handle)
 {
@@ -349,6 +350,13 @@ int rtipc_task_delete(rtipc_task_t *handle)
 }
 
 rtipc_task_t *rtipc_task_current(void) { return rtipc__fr_task_id(rtipc__fr_self()); }
+
+int rtipc_freertos_task_known(void)
+{
+    if (rtipc__fr_in_isr())
+        return RTIPC_ECONTEXT;
+    return rtipc__fr_task_of(NULL) != NULL;
+}
 
 int rtipc_task_delay(rtipc_timeout_t timeout)
 {
