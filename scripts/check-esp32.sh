@@ -22,21 +22,40 @@
 #      (docs/data/esp32-qemu.json)
 # Without ESP32_TOOLS it is SKIPPED, saying so (exit 0).
 #
-#   scripts/check-esp32.sh [--args "RTIPC-BENCH ARGS"]
-#     --args  the app's command line (CONFIG_RTIPC_BENCH_ARGS; default
-#             "run --quick --no-progress --json -")
+# The run is in instruction time (the vendored QEMU's deterministic mode):
+# the same app image gives the same figures on every run, however loaded the
+# host is. When the app's inputs (rtipc's sources, the app, the toolchain,
+# ESP-IDF, QEMU, the command line) are those of the recorded run
+# (docs/data/esp32-qemu.inputs), every row must equal the recorded run's
+# exactly; otherwise they are compared with compare's thresholds.
+#
+#   scripts/check-esp32.sh [--args "RTIPC-BENCH ARGS"] [--record]
+#     --args    the app's command line (CONFIG_RTIPC_BENCH_ARGS; default
+#               "run --quick --no-progress --json -")
+#     --record  on a clean checkout, make this run the recorded one
+#               (docs/data/esp32-qemu.json and .inputs)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
 T=${ESP32_TIMEOUT:-600}
+# Instruction time (the vendored QEMU's deterministic mode, its README's
+# "Deterministic runs"): one instruction is 2^shift ns of virtual time, both
+# cores run in turns of the quantum, and no host timing enters.
+ICOUNT_SHIFT=2
+ICOUNT_QUANTUM=1000
 ARGS="run --quick --no-progress --json -"
-if [ "${1:-}" = --args ]; then
-    [ $# -ge 2 ] || { echo "check-esp32: --args needs a value" >&2; exit 2; }
-    ARGS=$2
-    shift 2
-fi
-[ $# -eq 0 ] || { echo "check-esp32: unexpected argument '$1' (usage: check-esp32.sh [--args ARGS])" >&2; exit 2; }
+RECORD=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --args)
+        [ $# -ge 2 ] || { echo "check-esp32: --args needs a value" >&2; exit 2; }
+        ARGS=$2
+        shift 2 ;;
+    --record) RECORD=1; shift ;;
+    *) echo "check-esp32: unexpected argument '$1' (usage: check-esp32.sh [--args ARGS] [--record])" >&2; exit 2 ;;
+    esac
+done
 say() { echo "check-esp32: $*"; }
 
 if [ -z "${ESP32_TOOLS:-}" ]; then
@@ -82,7 +101,7 @@ dir=$B/esp32-app
 # A changed command line, sdkconfig.defaults or app option is a changed
 # configuration (ESP-IDF applies the defaults only to a new sdkconfig):
 # start afresh.
-config="$ARGS qemu $(cksum <targets/esp32/sdkconfig.defaults) $(cksum <targets/esp32/main/Kconfig.projbuild)"
+config="$ARGS qemu icount $ICOUNT_SHIFT $ICOUNT_QUANTUM $(cksum <targets/esp32/sdkconfig.defaults) $(cksum <targets/esp32/main/Kconfig.projbuild)"
 if [ ! -f "$dir/rtipc-check.stamp" ] || [ "$(cat "$dir/rtipc-check.stamp")" != "$config" ]; then
     rm -rf "$dir"
 fi
@@ -90,7 +109,8 @@ mkdir -p "$dir" && printf '%s' "$config" >"$dir/rtipc-check.stamp"
 t0=$(date +%s)
 sdkargs=$dir/sdkconfig.args
 # The results say they come from the emulator (Kconfig.projbuild).
-printf 'CONFIG_RTIPC_BENCH_ARGS="%s"\nCONFIG_RTIPC_BENCH_QEMU=y\n' "$ARGS" >"$sdkargs"
+printf 'CONFIG_RTIPC_BENCH_ARGS="%s"\nCONFIG_RTIPC_BENCH_QEMU=y\nCONFIG_RTIPC_BENCH_QEMU_ICOUNT_SHIFT=%d\nCONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM=%d\n' \
+    "$ARGS" "$ICOUNT_SHIFT" "$ICOUNT_QUANTUM" >"$sdkargs"
 cmake -G Ninja -S targets/esp32 -B "$dir" -DIDF_TARGET=esp32 -DPYTHON_DEPS_CHECKED=1 -DPYTHON="$TOOLS/venv/bin/python" \
     -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="$PWD/targets/esp32/sdkconfig.defaults;$sdkargs" \
     >"$dir/configure.log" 2>&1 || { tail -n 30 "$dir/configure.log"; say "configuring the app failed"; exit 1; }
@@ -113,8 +133,10 @@ say "  app built ($(( $(date +%s) - t0 )) s; component 'rtipc' from components/r
 # interrupt watchdog off instead, sdkconfig.defaults).
 out=$dir/console.txt
 t0=$(date +%s)
-"$TOOLS/qemu-esp32/bin/qemu-system-xtensa" -nographic -machine esp32 -L "$TOOLS/qemu-esp32/share" \
-    -drive file="$dir/flash.bin",if=mtd,format=raw -no-reboot </dev/null >"$out" 2>&1 &
+QEMU_ICOUNT_DETERMINISTIC=1 QEMU_ICOUNT_RR_QUANTUM=$ICOUNT_QUANTUM QEMU_ICOUNT_PARALLEL=1 \
+    "$TOOLS/qemu-esp32/bin/qemu-system-xtensa" -nographic -machine esp32 -L "$TOOLS/qemu-esp32/share" \
+    -drive file="$dir/flash.bin",if=mtd,format=raw,snapshot=on -no-reboot \
+    -icount shift=$ICOUNT_SHIFT,sleep=off </dev/null >"$out" 2>&1 &
 qemu=$!
 status=""
 while kill -0 "$qemu" 2>/dev/null; do
@@ -128,7 +150,7 @@ while kill -0 "$qemu" 2>/dev/null; do
 done
 kill "$qemu" 2>/dev/null
 wait "$qemu" 2>/dev/null
-say "  app under QEMU (esp32, 2 cores) '$ARGS': exit status ${status:-none} ($(( $(date +%s) - t0 )) s)"
+say "  app under QEMU (esp32, 2 cores, -icount shift=$ICOUNT_SHIFT, turns of $ICOUNT_QUANTUM) '$ARGS': exit status ${status:-none} ($(( $(date +%s) - t0 )) s)"
 [ "$status" = 0 ] || { tail -n 30 "$out"; say "the app failed; console in $out"; exit 1; }
 case $ARGS in *--json*) ;; *) say "passed (no --json in the command line: nothing to validate)"; exit 0 ;; esac
 
@@ -179,12 +201,55 @@ print(max([int(r["value"]) for r in d["results"] if r.get("experiment") == "isr-
 [ "$rate" -gt 2000 ] ||
     { say "isr-handoff's timer raised its source $rate times/s (10000 asked, 1000 Hz tick): hardware timers not in use"; exit 1; }
 say "  isr-handoff's 10 kHz hardware timer: $rate interrupts/s at depth 100"
-# compare exits 0 (nothing regressed) or 1 (something did: a quick run beside
-# a full one, on an emulator); 2 means it refused a file.
-if [ -f docs/data/esp32-qemu.json ]; then
-    rc=0
-    "$host/bench/rtipc-bench" compare docs/data/esp32-qemu.json "$json" >"$dir/compare.txt" 2>&1 || rc=$?
-    grep '^summary:' "$dir/compare.txt" | sed 's/^/    /'
-    [ $rc -le 1 ] || { cat "$dir/compare.txt"; say "rtipc-bench compare refused the app's JSON"; exit 1; }
+# What the figures depend on: rtipc's and the app's files as checked out,
+# whether the checkout is clean (the version string's length), the tools and
+# the run's settings. The results files and the docs are not among them.
+inputs() {
+    {
+        git ls-files -z -- src include bench targets/esp32 components cmake CMakeLists.txt | xargs -0 sha256sum
+        case $(git describe --always --dirty --abbrev=12 2>/dev/null) in *-dirty) echo dirty ;; *) echo clean ;; esac
+        for t in xtensa-esp32-elf qemu-esp32 esp-idf-v5.1.6 python; do sha256sum <"$V/$t.tar.xz"; done
+        echo "$ARGS icount $ICOUNT_SHIFT $ICOUNT_QUANTUM"
+    } | sha256sum | cut -d' ' -f1
+}
+digest=$(inputs)
+recorded=docs/data/esp32-qemu.json
+if [ $RECORD -eq 1 ]; then
+    [ -z "$(git status --porcelain -- src include bench targets/esp32 components cmake CMakeLists.txt)" ] ||
+        { say "--record needs a clean checkout of rtipc's and the app's files (git status)"; exit 1; }
+    cp "$json" "$recorded" && echo "$digest" >"${recorded%.json}.inputs" ||
+        { say "cannot write $recorded"; exit 1; }
+    say "recorded: $recorded and ${recorded%.json}.inputs"
+elif [ -f "$recorded" ] && [ "$digest" = "$(cat "${recorded%.json}.inputs" 2>/dev/null)" ]; then
+    # The same inputs: the same figures, row for row, and the same verdicts.
+    python3 - "$recorded" "$json" <<'PY' || { say "the run differs from the recorded one with the same inputs"; exit 1; }
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for key in ("results", "claims"):
+    if a.get(key) != b.get(key):
+        for i, (x, y) in enumerate(zip(a.get(key, []), b.get(key, []))):
+            if x != y:
+                print("    %s[%d]: recorded %s\n    %s[%d]: now      %s" % (key, i, json.dumps(x)[:300], key, i, json.dumps(y)[:300]))
+                break
+        else:
+            print("    %s: %d recorded, %d now" % (key, len(a.get(key, [])), len(b.get(key, []))))
+        sys.exit(1)
+skip = {"git_commit", "started_utc", "hostname"}
+for k in sorted(set(a["env"]) | set(b["env"])):
+    if k not in skip and a["env"].get(k) != b["env"].get(k):
+        print("    env.%s: recorded %r, now %r" % (k, a["env"].get(k), b["env"].get(k)))
+        sys.exit(1)
+print("    %d rows and %d claim verdicts equal the recorded run's exactly" % (len(b["results"]), len(b["claims"])))
+PY
+else
+    # Other inputs: compare exits 0 (nothing regressed) or 1 (something did);
+    # 2 means it refused a file.
+    say "  the app's inputs differ from the recorded run's: compared with thresholds, not exactly"
+    if [ -f "$recorded" ]; then
+        rc=0
+        "$host/bench/rtipc-bench" compare "$recorded" "$json" >"$dir/compare.txt" 2>&1 || rc=$?
+        grep '^summary:' "$dir/compare.txt" | sed 's/^/    /'
+        [ $rc -le 1 ] || { cat "$dir/compare.txt"; say "rtipc-bench compare refused the app's JSON"; exit 1; }
+    fi
 fi
 say "passed"

@@ -29,6 +29,13 @@
 
 #include "target.h"
 
+/* Under QEMU's instruction counting every clock follows the instructions
+ * (docs/esp32.md, "Deterministic runs"): the figures are virtual ns,
+ * 2^shift of them per instruction. */
+#if defined(CONFIG_RTIPC_BENCH_QEMU_ICOUNT_SHIFT) && CONFIG_RTIPC_BENCH_QEMU_ICOUNT_SHIFT >= 0
+#define ICOUNT_SHIFT CONFIG_RTIPC_BENCH_QEMU_ICOUNT_SHIFT
+#endif
+
 /* ---- the shared clock ---- */
 
 #define SHARED_HZ 40000000u  /* APB 80 MHz / 2 */
@@ -77,6 +84,18 @@ static int shared_state(void)
     return next;
 }
 
+/* The unit of the figures: virtual ns under instruction counting (an
+ * instruction is 2^shift of them, not one), else the provenance's. */
+static const char *clock_unit(bench_clock_provenance_t p)
+{
+#if defined(ICOUNT_SHIFT)
+    (void)p;
+    return "ns";
+#else
+    return bench_clock_provenance_unit(p);
+#endif
+}
+
 int64_t bench_target_now_ns(void)
 {
     uint64_t count;
@@ -89,7 +108,12 @@ void bench_target_clock(bench_clock_t *out)
 {
     memset(out, 0, sizeof *out);
     bool timer = shared_state() == CLOCK_TIMER;
-#ifdef CONFIG_RTIPC_BENCH_QEMU
+#if defined(ICOUNT_SHIFT)
+    out->provenance = BENCH_CLOCK_EMULATED_INSTRUCTIONS;
+    char where[40];
+    snprintf(where, sizeof where, "; QEMU icount %d ns/instr, turns %d", 1 << ICOUNT_SHIFT,
+             CONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM);
+#elif defined(CONFIG_RTIPC_BENCH_QEMU)
     /* Espressif's QEMU drives its timers from the host's clock. */
     out->provenance = BENCH_CLOCK_EMULATED_WALL;
     const char *where = "; QEMU: the host's time";
@@ -98,16 +122,16 @@ void bench_target_clock(bench_clock_t *out)
     const char *where = "";
 #endif
     if (timer) {
-        snprintf(out->name, sizeof out->name, "GPTimer at %u Hz (one counter for both cores%s)",
+        snprintf(out->name, sizeof out->name, "GPTimer at %u Hz, one counter for both cores%s",
                  (unsigned)(1000000000u / shared.ns_per_count), where);
         out->rate_hz = 1e9 / shared.ns_per_count;
         out->resolution = shared.ns_per_count;
     } else {
-        snprintf(out->name, sizeof out->name, "esp_timer (no GPTimer free; one counter for both cores%s)", where);
+        snprintf(out->name, sizeof out->name, "esp_timer, both cores (no GPTimer free)%s", where);
         out->rate_hz = 1e6;
         out->resolution = 1000;
     }
-    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+    snprintf(out->unit, sizeof out->unit, "%s", clock_unit(out->provenance));
 }
 
 /* ---- each core's own cycle counter ---- */
@@ -161,7 +185,12 @@ int64_t bench_target_core_now_ns(void)
 bool bench_target_core_clock(bench_clock_t *out)
 {
     memset(out, 0, sizeof *out);
-#ifdef CONFIG_RTIPC_BENCH_QEMU
+#if defined(ICOUNT_SHIFT)
+    /* CCOUNT = virtual ns x the configured MHz: counted instructions too. */
+    snprintf(out->name, sizeof out->name, "CCOUNT, each core's own, %u MHz of QEMU icount time (%d ns/instr)",
+             (unsigned)CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ, 1 << ICOUNT_SHIFT);
+    out->provenance = BENCH_CLOCK_EMULATED_INSTRUCTIONS;
+#elif defined(CONFIG_RTIPC_BENCH_QEMU)
     /* Espressif's QEMU derives CCOUNT from its virtual time, which follows
      * the host's clock unless it counts instructions. */
     snprintf(out->name, sizeof out->name, "CCOUNT, each core's own, at %u MHz configured (QEMU)",
@@ -173,6 +202,6 @@ bool bench_target_core_clock(bench_clock_t *out)
 #endif
     out->rate_hz = (double)CORE_HZ;
     out->resolution = 1e9 / (double)CORE_HZ;
-    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+    snprintf(out->unit, sizeof out->unit, "%s", clock_unit(out->provenance));
     return true;
 }
