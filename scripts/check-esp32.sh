@@ -207,7 +207,10 @@ say "  isr-handoff's 10 kHz hardware timer: $rate interrupts/s at depth 100"
 inputs() {
     {
         git ls-files -z -- src include bench targets/esp32 components cmake CMakeLists.txt | xargs -0 sha256sum
-        case $(git describe --always --dirty --abbrev=12 2>/dev/null) in *-dirty) echo dirty ;; *) echo clean ;; esac
+        # The source commit the app prints (cmake/BenchVersion.cmake).
+        git log -1 --format=%H -- src include bench targets components cmake CMakeLists.txt
+        [ -z "$(git status --porcelain --untracked-files=no -- src include bench targets components cmake CMakeLists.txt)" ] &&
+            echo clean || echo dirty
         for t in xtensa-esp32-elf qemu-esp32 esp-idf-v5.1.6 python; do sha256sum <"$V/$t.tar.xz"; done
         echo "$ARGS icount $ICOUNT_SHIFT $ICOUNT_QUANTUM"
     } | sha256sum | cut -d' ' -f1
@@ -215,7 +218,7 @@ inputs() {
 digest=$(inputs)
 recorded=docs/data/esp32-qemu.json
 if [ $RECORD -eq 1 ]; then
-    [ -z "$(git status --porcelain -- src include bench targets/esp32 components cmake CMakeLists.txt)" ] ||
+    [ -z "$(git status --porcelain --untracked-files=no -- src include bench targets components cmake CMakeLists.txt)" ] ||
         { say "--record needs a clean checkout of rtipc's and the app's files (git status)"; exit 1; }
     cp "$json" "$recorded" && echo "$digest" >"${recorded%.json}.inputs" ||
         { say "cannot write $recorded"; exit 1; }

@@ -33,7 +33,8 @@ check freertos-rv32-smp.json \
     "not-testable does-not-hold does-not-hold does-not-hold holds holds holds holds does-not-hold " \
     queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer state-vs-event \
     core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip lockfree-cost
-# docs/esp32.md: the emulated ESP32 (ESP-IDF's SMP kernel, two cores); every
+# docs/esp32.md: the emulated ESP32 (ESP-IDF's SMP kernel, two cores), a
+# quick run in instruction time; every
 # experiment but peers (built for Linux only), the interrupt ones on rtipc's
 # ESP-IDF interrupt backend; its rows say they come from the emulator.
 check esp32-qemu.json \
@@ -44,9 +45,14 @@ grep -q '"kernel":[[:space:]]*"FreeRTOS V10.4.3 (ESP-IDF v5.1.6), 2 core(s)"' "$
     fail "the ESP32 run does not name ESP-IDF's kernel, its version and two cores"
 grep -q '"cpu_model":[[:space:]]*"emulated ESP32 (QEMU)' "$data/esp32-qemu.json" ||
     fail "the ESP32 run does not say it ran on the emulator"
+# In instruction time (the vendored QEMU's deterministic mode), with the
+# digest of the inputs check-esp32 compares it exactly under.
 grep '"experiment": "queue-latency", "mechanism": "rtipc-queue", "variant": "cross-core"' "$data/esp32-qemu.json" |
-    grep -q '"clock":[[:space:]]*"emulated-wall-clock"' ||
-    fail "the ESP32 run's cross-core latency is not labelled emulated-wall-clock"
+    grep -q '"clock":[[:space:]]*"emulated-instructions"' ||
+    fail "the ESP32 run's cross-core latency is not labelled emulated-instructions"
+grep -q '"clock_source":[[:space:]]*"GPTimer at 40000000 Hz, one counter for both cores; QEMU icount 4 ns/instr' \
+    "$data/esp32-qemu.json" || fail "the ESP32 run's clock does not say it counts instructions, 4 ns each"
+grep -Eq '^[0-9a-f]{64}$' "$data/esp32-qemu.inputs" || fail "the ESP32 run has no digest of its inputs"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2), 2 core(s)"' \
     "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run does not name its kernel and two cores"
 # A full run, cross-core spans on the shared mtime, same-core ones on each
