@@ -26,9 +26,8 @@
 # the same app image gives the same figures on every run, however loaded the
 # host is. When the app's inputs (rtipc's sources, the app, the toolchain,
 # ESP-IDF, QEMU, the command line) are those of the recorded run
-# (docs/data/esp32-qemu.inputs), the rows are compared with the recorded
-# run's exactly and any difference is reported (not yet a failure: see the
-# note there); compare's thresholds always apply.
+# (docs/data/esp32-qemu.inputs), every row must equal the recorded run's
+# exactly; compare's thresholds apply as well.
 #
 #   scripts/check-esp32.sh [--args "RTIPC-BENCH ARGS"] [--record]
 #     --args    the app's command line (CONFIG_RTIPC_BENCH_ARGS; default
@@ -225,12 +224,10 @@ if [ $RECORD -eq 1 ]; then
         { say "cannot write $recorded"; exit 1; }
     say "recorded: $recorded and ${recorded%.json}.inputs"
 elif [ -f "$recorded" ] && [ "$digest" = "$(cat "${recorded%.json}.inputs" 2>/dev/null)" ]; then
-    # The same inputs: the same figures, row for row, and the same verdicts,
-    # where the image is the same byte for byte. Not yet enforced: an image
-    # built in another checkout still differs in the ELF hash ESP-IDF keeps
-    # in it and prints at boot, which shifts later figures a little
-    # (docs/esp32.md, "Deterministic runs").
-    python3 - "$recorded" "$json" <<'PY' || say "  the run differs from the recorded one with the same inputs (reported, not enforced)"
+    # The same inputs make the same image, byte for byte (a reproducible
+    # build, wherever it is checked out): the same figures, row for row,
+    # and the same verdicts. A difference is a change of behaviour.
+    python3 - "$recorded" "$json" <<'PY' || { say "the run differs from the recorded one with the same inputs"; exit 1; }
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for key in ("results", "claims"):
