@@ -99,6 +99,19 @@ unsigned bench_target_features(void)
 
 /* ---- clock ---- */
 
+/* The figures' unit: the provenance's, unless the configuration says
+ * (benchCONFIG_CLOCK_UNIT "ns": instructions counted at 2^shift virtual ns
+ * each, kept in virtual ns). */
+static inline const char *clock_unit(bench_clock_provenance_t p)
+{
+#ifdef benchCONFIG_CLOCK_UNIT
+    (void)p;
+    return benchCONFIG_CLOCK_UNIT;
+#else
+    return bench_clock_provenance_unit(p);
+#endif
+}
+
 #ifndef ESP_PLATFORM
 /* ESP-IDF's clocks are espidf_clock.c's. */
 int64_t bench_target_now_ns(void) { return bench_rtipc_cycles_ns(); }
@@ -126,7 +139,7 @@ void bench_target_clock(bench_clock_t *out)
     out->rate_hz = (double)rtipc_tick_rate();
     out->resolution = (double)rtipc_tick_period_ns();
 #endif
-    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+    snprintf(out->unit, sizeof out->unit, "%s", clock_unit(out->provenance));
 }
 #endif
 
@@ -201,7 +214,7 @@ bool bench_target_core_clock(bench_clock_t *out)
 #endif
     out->rate_hz = core_clock.hz;
     out->resolution = 1e9 / core_clock.hz;
-    snprintf(out->unit, sizeof out->unit, "%s", bench_clock_provenance_unit(out->provenance));
+    snprintf(out->unit, sizeof out->unit, "%s", clock_unit(out->provenance));
     return true;
 }
 

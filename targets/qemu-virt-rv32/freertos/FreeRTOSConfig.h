@@ -91,8 +91,17 @@
 uint64_t board_mtime(void);
 #define rtipcCONFIG_CYCLES() board_mtime()
 #define rtipcCONFIG_CYCLES_HZ 10000000u
+#if defined(RTIPC_RV32_ICOUNT_SHIFT) && RTIPC_RV32_ICOUNT_SHIFT >= 0
+/* Under QEMU's instruction counting (the vendored build's deterministic
+ * mode, docs/rv32-virt.md) the virtual time is 2^shift ns per instruction,
+ * and every clock follows it: the figures stay in virtual ns. */
+#define rtipcCONFIG_CYCLES_NAME "clint-mtime (10 MHz of QEMU icount time, shared by both harts)"
+#define rtipcCONFIG_CYCLES_PROVENANCE "emulated-instructions"
+#define benchCONFIG_CLOCK_UNIT "ns"
+#else
 #define rtipcCONFIG_CYCLES_NAME "clint-mtime (10 MHz, shared by both harts)"
 #define rtipcCONFIG_CYCLES_PROVENANCE "emulated-wall-clock"
+#endif
 
 /* rtipc-bench: spans within one core (same-core handoffs, round trips,
  * stamp pairs) read the hart's own mcycle instead (bench/target/target.h,
@@ -101,8 +110,13 @@ uint64_t board_mtime(void);
  * it resolves far below mtime's 100 ns. */
 uint64_t board_cycles(void);
 #define benchCONFIG_CORE_CLOCK() board_cycles()
+#if defined(RTIPC_RV32_ICOUNT_SHIFT) && RTIPC_RV32_ICOUNT_SHIFT >= 0
+#define benchCONFIG_CORE_CLOCK_NAME "mcycle (per hart; QEMU icount: the virtual time)"
+#define benchCONFIG_CORE_CLOCK_PROVENANCE "emulated-instructions"
+#else
 #define benchCONFIG_CORE_CLOCK_NAME "mcycle (per hart; QEMU: the host's cycle counter)"
 #define benchCONFIG_CORE_CLOCK_PROVENANCE "emulated-core-cycles"
+#endif
 
 /* rtipc-bench: per-task CPU time (byte-stream's cpu-per-MB, interference's
  * hog time) from the kernel's run-time statistics, counted on mtime at
