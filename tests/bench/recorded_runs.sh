@@ -55,15 +55,16 @@ grep -q '"clock_source":[[:space:]]*"GPTimer at 40000000 Hz, one counter for bot
 grep -Eq '^[0-9a-f]{64}$' "$data/esp32-qemu.inputs" || fail "the ESP32 run has no digest of its inputs"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2), 2 core(s)"' \
     "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run does not name its kernel and two cores"
-# A full run, cross-core spans on the shared mtime, same-core ones on each
-# hart's own mcycle (docs/rv32-virt.md, "Clock").
+# A full run in instruction time (the vendored QEMU's deterministic mode):
+# cross-core spans on the shared mtime, same-core ones on each hart's own
+# mcycle, both counting instructions (docs/rv32-virt.md, "Clock").
 grep -q '"quick":[[:space:]]*false' "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run is a quick one"
 row() { grep "\"experiment\": \"$1\", \"mechanism\": \"$2\", \"variant\": \"$3\", \"metric\": \"$4\"" "$data/freertos-rv32-smp.json"; }
-row queue-latency rtipc-queue cross-core latency | grep -q '"clock":[[:space:]]*"emulated-wall-clock"' ||
-    fail "the RV32 SMP run's cross-core latency is not labelled emulated-wall-clock"
-row queue-latency rtipc-queue same-core latency | grep -q '"clock":[[:space:]]*"emulated-core-cycles"' ||
-    fail "the RV32 SMP run's same-core latency is not labelled emulated-core-cycles"
-grep -q '"core_clock_provenance":[[:space:]]*"emulated-core-cycles"' "$data/freertos-rv32-smp.json" ||
+row queue-latency rtipc-queue cross-core latency | grep -q '"clock":[[:space:]]*"emulated-instructions"' ||
+    fail "the RV32 SMP run's cross-core latency is not labelled emulated-instructions"
+row queue-latency rtipc-queue same-core latency | grep -q '"clock":[[:space:]]*"emulated-instructions"' ||
+    fail "the RV32 SMP run's same-core latency is not labelled emulated-instructions"
+grep -q '"core_clock_provenance":[[:space:]]*"emulated-instructions"' "$data/freertos-rv32-smp.json" ||
     fail "the RV32 SMP run does not describe its core clock"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]*, POSIX simulator' "$data/freertos-posix-sim.json" ||
     fail "the simulator run does not name its kernel"
