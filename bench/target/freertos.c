@@ -99,10 +99,11 @@ unsigned bench_target_features(void)
 
 /* ---- clock ---- */
 
+#ifndef ESP_PLATFORM
 /* The figures' unit: the provenance's, unless the configuration says
  * (benchCONFIG_CLOCK_UNIT "ns": instructions counted at 2^shift virtual ns
- * each, kept in virtual ns). */
-static inline const char *clock_unit(bench_clock_provenance_t p)
+ * each, kept in virtual ns). ESP-IDF's clocks are espidf_clock.c's. */
+static const char *clock_unit(bench_clock_provenance_t p)
 {
 #ifdef benchCONFIG_CLOCK_UNIT
     (void)p;
@@ -112,8 +113,6 @@ static inline const char *clock_unit(bench_clock_provenance_t p)
 #endif
 }
 
-#ifndef ESP_PLATFORM
-/* ESP-IDF's clocks are espidf_clock.c's. */
 int64_t bench_target_now_ns(void) { return bench_rtipc_cycles_ns(); }
 
 void bench_target_clock(bench_clock_t *out)
