@@ -13,13 +13,6 @@
 
 enum { DEPTH = 100, LINE = 64 };
 
-/* The queue's whole memory: item storage and control block, each starting
- * on its own cache line so the flush covers exactly their lines. */
-typedef struct {
-    _Alignas(LINE) uint32_t items[DEPTH];
-    _Alignas(LINE) rtipc_queue_static_t cb;
-} placed_queue_t;
-
 #if defined(__x86_64__) || defined(__i386__)
 #define HAVE_CLFLUSH 1
 static void flush_range(const void *p, size_t n)
@@ -37,11 +30,11 @@ static int cmp_i64(const void *a, const void *b)
 
 /* Median time of one load from the control block's line, evicted first or
  * not: shows what the eviction costs a single access on this machine. */
-static double load_ns(placed_queue_t *pq, bool evict)
+static double load_ns(const void *cb, bool evict)
 {
     enum { N = 301 };
     int64_t t[N];
-    volatile const unsigned char *p = (volatile const unsigned char *)&pq->cb;
+    volatile const unsigned char *p = (volatile const unsigned char *)cb;
     for (int i = 0; i < N; i++) {
         (void)*p;
         if (evict) {
@@ -60,9 +53,10 @@ static double load_ns(placed_queue_t *pq, bool evict)
 #endif
 
 /* One queue in placed memory: rtipc's, or the kernel's (xQueueCreateStatic
- * over storage the experiment placed). */
+ * over storage the experiment placed), in internal memory or in PSRAM. */
 typedef struct {
-    const char *mechanism, *variant;   /* its warm row (kernel PSRAM: its only row) */
+    const char *mechanism, *variant;   /* its row: warm (internal memory) or psram */
+    int where;                    /* BENCH_KPLACE_INTERNAL or BENCH_KPLACE_PSRAM */
     rtipc_queue_t *q;
     bench_kq_t *kq;
     void *mem;                    /* what was allocated for it */
@@ -70,7 +64,7 @@ typedef struct {
     size_t items_n, cb_n;
     bool flushes;                 /* odd-numbered messages go out evicted */
     uint32_t next;                /* producer: number of the message about to be sent */
-    bench_samples_t warm, flushed;
+    bench_samples_t warm, flushed;  /* warm: the row of its placement (psram too) */
 } placed_t;
 
 static int placed_send(void *obj, uint32_t seq)
@@ -109,21 +103,59 @@ static void placed_before_send(void *obj)
 }
 #endif
 
-/* The kernel's queue over storage placed @p where: items, then its
- * StaticQueue_t on the next line. 0, 1 when the placement does not exist
- * here (@p why says it), -1. */
-static int make_kernel(placed_t *pl, int where, char *why, size_t n)
+/* Memory for a queue placed @p where, as a user of the target places it:
+ * on FreeRTOS targets bench_kplace_alloc (ESP-IDF: heap_caps_malloc, the
+ * address checked), on Linux the C heap on cache lines. NULL with @p why
+ * set when it cannot be had. */
+static void *place_alloc(int where, size_t size, char *why, size_t n)
+{
+    if (bench_mech_kernel_built)
+        return bench_kplace_alloc(where, size, why, n);
+    if (where != BENCH_KPLACE_INTERNAL) {
+        snprintf(why, n, "no external PSRAM on this target");
+        return NULL;
+    }
+    void *p = aligned_alloc(LINE, (size + LINE - 1) / LINE * LINE);
+    if (!p)
+        snprintf(why, n, "out of memory");
+    return p;
+}
+
+static void place_free(void *p)
+{
+    if (!p)
+        return;
+    if (bench_mech_kernel_built)
+        bench_kplace_free(p);
+    else
+        free(p);
+}
+
+/* The queue of @p pl over storage placed where it says: items, then the
+ * control block (rtipc's rtipc_queue_static_t, the kernel's StaticQueue_t)
+ * on the next line. 0; 1 when the placement does not exist here (@p why
+ * says it); -1. */
+static int make_queue(placed_t *pl, bool kernel, char *why, size_t n)
 {
     size_t items = (DEPTH * sizeof(uint32_t) + LINE - 1) / LINE * LINE;
-    pl->mem = bench_kplace_alloc(where, items + bench_kq_cb_size(), why, n);
+    size_t cb = kernel ? bench_kq_cb_size() : sizeof(rtipc_queue_static_t);
+    pl->mem = place_alloc(pl->where, items + cb, why, n);
     if (!pl->mem)
-        return where == BENCH_KPLACE_INTERNAL ? -1 : 1;
+        return pl->where == BENCH_KPLACE_INTERNAL ? -1 : 1;
     pl->items = pl->mem;
     pl->items_n = DEPTH * sizeof(uint32_t);
     pl->cb = (char *)pl->mem + items;
-    pl->cb_n = bench_kq_cb_size();
-    if (bench_kq_create_static(DEPTH, sizeof(uint32_t), pl->items, pl->cb, &pl->kq) != 0) {
-        snprintf(why, n, "xQueueCreateStatic failed");
+    pl->cb_n = cb;
+    if (kernel) {
+        if (bench_kq_create_static(DEPTH, sizeof(uint32_t), pl->items, pl->cb, &pl->kq) != 0) {
+            snprintf(why, n, "xQueueCreateStatic failed");
+            return -1;
+        }
+        return 0;
+    }
+    int rc = rtipc_queue_create_static(DEPTH, sizeof(uint32_t), pl->items, pl->cb, &pl->q);
+    if (rc != 0) {
+        snprintf(why, n, "rtipc_queue_create_static: %s", rtipc_strerror(rc));
         return -1;
     }
     return 0;
@@ -149,46 +181,48 @@ static void add_rows(bench_run_t *run, placed_t *pl, const handoff_cfg_t *cfg, b
     *f_out = f;
 }
 
+/* psram/warm ratios of one mechanism, when both rows exist. */
+static void add_psram_ratios(bench_run_t *run, const char *mechanism, const bench_result_t *warm,
+                             const bench_result_t *psram)
+{
+    if (!warm || !psram)
+        return;
+    bench_add_value(run, mechanism, "psram/warm", BENCH_METRIC_P50_RATIO, "x", bench_p50_ratio(psram, warm));
+    bench_add_value(run, mechanism, "psram/warm", "p99-ratio", "x", psram->stats.p99 / warm->stats.p99);
+}
+
 static int run_queue_placement(bench_run_t *run)
 {
-    /* rtipc's queue; on a FreeRTOS target the kernel's beside it (internal
-     * memory: warm and flushed as rtipc's) and, where ESP-IDF has PSRAM, the
-     * kernel's over PSRAM storage. */
-    enum { RTIPC, KERNEL, KERNEL_PSRAM, N };
+    /* rtipc's queue and, on a FreeRTOS target, the kernel's beside it: in
+     * internal memory (warm and, with clflush, flushed) and, where ESP-IDF
+     * has PSRAM, each again over PSRAM storage. */
+    enum { RTIPC, KERNEL, RTIPC_PSRAM, KERNEL_PSRAM, N };
     placed_t pl[N] = {
-        {.mechanism = BENCH_MECH_RTIPC_QUEUE, .variant = BENCH_VARIANT_WARM, .flushes = true},
-        {.mechanism = BENCH_MECH_KERNEL_QUEUE, .variant = BENCH_VARIANT_WARM, .flushes = true},
-        {.mechanism = BENCH_MECH_KERNEL_QUEUE, .variant = BENCH_VARIANT_PSRAM},
+        {.mechanism = BENCH_MECH_RTIPC_QUEUE, .variant = BENCH_VARIANT_WARM, .where = BENCH_KPLACE_INTERNAL,
+         .flushes = true},
+        {.mechanism = BENCH_MECH_KERNEL_QUEUE, .variant = BENCH_VARIANT_WARM, .where = BENCH_KPLACE_INTERNAL,
+         .flushes = true},
+        {.mechanism = BENCH_MECH_RTIPC_QUEUE, .variant = BENCH_VARIANT_PSRAM, .where = BENCH_KPLACE_PSRAM},
+        {.mechanism = BENCH_MECH_KERNEL_QUEUE, .variant = BENCH_VARIANT_PSRAM, .where = BENCH_KPLACE_PSRAM},
     };
-    bool used[N] = {true, bench_mech_kernel_built, bench_mech_kernel_built};
+    /* PSRAM is a FreeRTOS target's question (ESP-IDF's heap_caps); on Linux
+     * the flushed rows are the analog. */
+    bool used[N] = {true, bench_mech_kernel_built, bench_mech_kernel_built, bench_mech_kernel_built};
     bench_samples_t round = {0};
-    int rc = 0;
-    placed_queue_t *mem = aligned_alloc(LINE, sizeof *mem);
-    if (!mem)
-        return bench_fail(run, "out of memory");
-    pl[RTIPC].mem = mem;
-    pl[RTIPC].items = mem->items;
-    pl[RTIPC].items_n = sizeof mem->items;
-    pl[RTIPC].cb = &mem->cb;
-    pl[RTIPC].cb_n = sizeof mem->cb;
-    rc = rtipc_queue_create_static(DEPTH, sizeof(uint32_t), mem->items, &mem->cb, &pl[RTIPC].q);
-    if (rc != 0) {
-        free(mem);
-        pl[RTIPC].mem = NULL;
-        return bench_fail(run, "static queue create: %s", rtipc_strerror(rc));
-    }
     char why[160];
-    for (int k = KERNEL; k < N; k++) {
+    for (int k = 0; k < N; k++) {
         if (!used[k])
             continue;
-        int mk = make_kernel(&pl[k], k == KERNEL ? BENCH_KPLACE_INTERNAL : BENCH_KPLACE_PSRAM, why, sizeof why);
+        int mk = make_queue(&pl[k], k == KERNEL || k == KERNEL_PSRAM, why, sizeof why);
         if (mk < 0) {
-            rc = bench_fail(run, "%s/%s: %s", pl[k].mechanism, pl[k].variant, why);
+            bench_fail(run, "%s/%s: %s", pl[k].mechanism, pl[k].variant, why);
             goto out;
         }
-        if (mk > 0) {
+        if (mk > 0) {  /* no PSRAM here: the row is absent, with the reason */
+            char name[64];
+            snprintf(name, sizeof name, "%s/%s", pl[k].mechanism, pl[k].variant);
             used[k] = false;
-            bench_note(run, "kernel-queue/psram: not measured: %s", why);
+            bench_add_missing(run, name, why);
         }
     }
     if (!HAVE_CLFLUSH) {
@@ -198,30 +232,35 @@ static int run_queue_placement(bench_run_t *run)
             bench_add_missing(run, BENCH_MECH_KERNEL_QUEUE "/" BENCH_VARIANT_FLUSHED,
                               "no portable cache-line eviction on this architecture (x86 clflush only)");
     }
+    size_t queues = 0;
+    for (int k = 0; k < N; k++)
+        queues += used[k];
 
     /* Samples per placement; each round sends its share of both kinds. */
     handoff_cfg_t cfg = handoff_default(run, 20000, 2000);
     /* With the kernel's queue beside rtipc's, shorter turns (4x the rounds):
-     * a burst of load on a shared or emulated machine then falls on both. */
+     * a burst of load on a shared or emulated machine then falls on all. */
     size_t per_kind = cfg.samples, rounds = (bench_quick(run) ? 2 : 4) * (used[KERNEL] ? 4 : 1);
     size_t share = (per_kind + rounds - 1) / rounds;
-    for (int k = 0; k < N; k++)
+    for (int k = 0; k < N; k++) {
+        bool flushes = HAVE_CLFLUSH && pl[k].flushes;
         if (used[k] && (bench_samples_init(&pl[k].warm, per_kind + 1) ||
-                        bench_samples_init(&pl[k].flushed, per_kind + 1))) {
-            rc = bench_fail(run, "out of memory");
+                        bench_samples_init(&pl[k].flushed, flushes ? per_kind + 1 : 0))) {
+            bench_fail(run, "out of memory");
             goto out;
         }
+    }
     if (bench_samples_init(&round, 2 * share)) {
-        rc = bench_fail(run, "out of memory");
+        bench_fail(run, "out of memory");
         goto out;
     }
     double hit = NAN, miss = NAN;
 #if HAVE_CLFLUSH
-    hit = load_ns(mem, false);
-    miss = load_ns(mem, true);
+    hit = load_ns(pl[RTIPC].cb, false);
+    miss = load_ns(pl[RTIPC].cb, true);
 #endif
 
-    double budget_s = (bench_quick(run) ? 1.2 : 8.5) * (used[KERNEL] ? 2 : 1);
+    double budget_s = (bench_quick(run) ? 1.2 : 8.5) * (double)queues;
     int64_t t0 = bench_now_ns();
     bench_progress(run, 0.0);
     for (size_t r = 0; r < rounds && pl[RTIPC].warm.n < per_kind; r++) {
@@ -251,7 +290,7 @@ static int run_queue_placement(bench_run_t *run)
             cfg.mechanism = p->mechanism;  /* traced as one row: the kinds alternate by message */
             cfg.variant = kinds == 2 ? "warm+flushed" : p->variant;
             if (handoff_run(run, &ops, &cfg, &round) != 0) {
-                rc = bench_fail(run, "%s/%s", cfg.mechanism, cfg.variant);
+                bench_fail(run, "%s/%s", cfg.mechanism, cfg.variant);
                 goto out;
             }
             /* Sample j belongs to message warmup + j. */
@@ -261,26 +300,37 @@ static int run_queue_placement(bench_run_t *run)
         bench_progress(run, (double)(r + 1) / (double)rounds);
     }
 
-    bench_result_t *w = NULL, *f = NULL, *kw = NULL, *kf = NULL, *pw = NULL, *unused = NULL;
+    bench_result_t *w = NULL, *f = NULL, *kw = NULL, *kf = NULL, *rp = NULL, *kp = NULL, *unused = NULL;
     add_rows(run, &pl[RTIPC], &cfg, &w, &f);
     if (used[KERNEL]) {
         add_rows(run, &pl[KERNEL], &cfg, &kw, &kf);
         if (w && kw)
             bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, BENCH_VARIANT_WARM, BENCH_METRIC_P50_RATIO, "x",
                             bench_p50_ratio(w, kw));
+        if (w)
+            bench_row_note(run, w, "rtipc_queue_create_static over %s", bench_kplace_how());
         if (kw)
             bench_row_note(run, kw, "xQueueCreateStatic over %s", bench_kplace_how());
     }
+    if (used[RTIPC_PSRAM]) {
+        add_rows(run, &pl[RTIPC_PSRAM], &cfg, &rp, &unused);
+        if (rp)
+            bench_row_note(run, rp, "rtipc_queue_create_static over %s", bench_kplace_psram_how());
+        add_psram_ratios(run, BENCH_MECH_RTIPC_QUEUE, w, rp);
+    }
     if (used[KERNEL_PSRAM]) {
-        add_rows(run, &pl[KERNEL_PSRAM], &cfg, &pw, &unused);
-        if (pw)
-            bench_row_note(run, pw, "xQueueCreateStatic over heap_caps_malloc(MALLOC_CAP_SPIRAM) storage, "
-                                    "esp_ptr_external_ram checked");
+        add_rows(run, &pl[KERNEL_PSRAM], &cfg, &kp, &unused);
+        if (kp)
+            bench_row_note(run, kp, "xQueueCreateStatic over %s", bench_kplace_psram_how());
+        add_psram_ratios(run, BENCH_MECH_KERNEL_QUEUE, kw, kp);
+        if (rp && kp)
+            bench_add_value(run, BENCH_MECH_RTIPC_OVER_KERNEL, BENCH_VARIANT_PSRAM, BENCH_METRIC_P50_RATIO, "x",
+                            bench_p50_ratio(rp, kp));
     }
     if (w && f) {
         double p50 = bench_p50_ratio(f, w);
         double p99 = f->stats.p99 / w->stats.p99;
-        size_t lines = (sizeof mem->items + LINE - 1) / LINE + (sizeof mem->cb + LINE - 1) / LINE;
+        size_t lines = (pl[RTIPC].items_n + LINE - 1) / LINE + (pl[RTIPC].cb_n + LINE - 1) / LINE;
         char tail[64] = "";
         if (!isnan(p99))
             snprintf(tail, sizeof tail, " and %+.3f us at the p99 (x%.3f)",
@@ -291,8 +341,8 @@ static int run_queue_placement(bench_run_t *run)
                    "(control block, the item's slot). One load from an evicted line takes %.0f ns "
                    "here, from a cached one %.0f ns (timestamps included); warm is not free either: "
                    "the consumer on the other core wrote those lines last.",
-                   (f->stats.p50 - w->stats.p50) / 1000, p50, tail, (unsigned long)lines, (unsigned long)(sizeof mem->items),
-                   (unsigned long)(sizeof mem->cb), miss, hit);
+                   (f->stats.p50 - w->stats.p50) / 1000, p50, tail, (unsigned long)lines,
+                   (unsigned long)pl[RTIPC].items_n, (unsigned long)pl[RTIPC].cb_n, miss, hit);
         bench_note(run,
                    "Host analog of PSRAM: every flushed send starts with the queue's lines in no "
                    "cache, so the first touch of each line misses to DRAM, as a miss to PSRAM goes "
@@ -306,15 +356,13 @@ out:
     for (int k = 0; k < N; k++) {
         bench_samples_free(&pl[k].warm);
         bench_samples_free(&pl[k].flushed);
-    }
-    int drc = rtipc_queue_delete(pl[RTIPC].q);
-    if (drc != 0)
-        bench_fail(run, "queue delete: %s", rtipc_strerror(drc));
-    free(mem);
-    for (int k = KERNEL; k < N; k++) {
+        if (pl[k].q) {
+            int drc = rtipc_queue_delete(pl[k].q);
+            if (drc != 0)
+                bench_fail(run, "queue delete: %s", rtipc_strerror(drc));
+        }
         bench_kq_delete(pl[k].kq);  /* a static queue: its storage is freed after */
-        if (pl[k].mem)
-            bench_kplace_free(pl[k].mem);
+        place_free(pl[k].mem);
     }
     return bench_failed(run) ? -1 : 0;
 }
@@ -344,8 +392,11 @@ const bench_experiment_t exp_queue_placement = {
         "  spans, warm and flushed (the same eviction, of its storage and StaticQueue_t), run in turn\n"
         "  with rtipc's within each round (then 16 rounds, quick: 8). rtipc/kernel warm p50-ratio:\n"
         "  rtipc's warm p50 / the kernel's.\n"
-        "kernel-queue psram (ESP-IDF with CONFIG_SPIRAM only): storage from heap_caps_malloc(\n"
-        "  MALLOC_CAP_SPIRAM), checked with esp_ptr_external_ram; without PSRAM a note says so.\n"
+        "psram (ESP-IDF with CONFIG_SPIRAM, an ESP32-S3 N8R8): the kernel's queue and rtipc's again,\n"
+        "  each over storage from heap_caps_malloc(MALLOC_CAP_SPIRAM), its address checked with\n"
+        "  esp_ptr_external_ram (the internal ones with esp_ptr_internal), run in turn with the\n"
+        "  others; psram/warm p50-ratio and p99-ratio per mechanism, rtipc/kernel psram p50-ratio.\n"
+        "  On a FreeRTOS target without PSRAM both rows are recorded as missing, with the reason.\n"
         "The placements alternate message by message in the same runs (odd-numbered messages\n"
         "flushed), so both see the same machine; 4 runs (quick: 2) of tasks, samples pooled.\n"
         "On a machine so loaded that the next round would overrun the experiment's time budget,\n"

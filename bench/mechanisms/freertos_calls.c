@@ -180,9 +180,16 @@ void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 {
     if (where == BENCH_KPLACE_INTERNAL) {
         void *p = heap_caps_malloc(size, MALLOC_CAP_INTERNAL | MALLOC_CAP_8BIT);
-        if (!p)
+        if (!p) {
             snprintf(why, n, "heap_caps_malloc(%lu, MALLOC_CAP_INTERNAL | MALLOC_CAP_8BIT) failed",
                      (unsigned long)size);
+            return NULL;
+        }
+        if (!esp_ptr_internal(p) || esp_ptr_external_ram(p)) {
+            snprintf(why, n, "heap_caps_malloc(MALLOC_CAP_INTERNAL) returned %p, not in internal RAM", p);
+            heap_caps_free(p);
+            return NULL;
+        }
         return p;
     }
 #if defined(CONFIG_SPIRAM) && CONFIG_SPIRAM
@@ -205,7 +212,15 @@ void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 
 void bench_kplace_free(void *p) { heap_caps_free(p); }
 
-const char *bench_kplace_how(void) { return "heap_caps_malloc(MALLOC_CAP_INTERNAL | MALLOC_CAP_8BIT)"; }
+const char *bench_kplace_how(void)
+{
+    return "heap_caps_malloc(MALLOC_CAP_INTERNAL | MALLOC_CAP_8BIT) storage, esp_ptr_internal checked";
+}
+
+const char *bench_kplace_psram_how(void)
+{
+    return "heap_caps_malloc(MALLOC_CAP_SPIRAM) storage, esp_ptr_external_ram checked";
+}
 #else
 void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 {
@@ -223,6 +238,8 @@ void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 void bench_kplace_free(void *p) { free(p); }
 
 const char *bench_kplace_how(void) { return "the C heap (aligned_alloc, 64 B lines)"; }
+
+const char *bench_kplace_psram_how(void) { return "none"; }
 #endif
 
 /* ---- the task watchdog ---- */

@@ -74,14 +74,17 @@ void bench_kdelay_ticks(unsigned n);
 size_t bench_kheap_free(void);
 
 /* Storage for a queue, placed as an ESP-IDF user places it:
- * BENCH_KPLACE_INTERNAL heap_caps_malloc(MALLOC_CAP_INTERNAL | MALLOC_CAP_8BIT),
- * BENCH_KPLACE_PSRAM heap_caps_malloc(MALLOC_CAP_SPIRAM), checked with
- * esp_ptr_external_ram. Elsewhere INTERNAL is the C heap, aligned to 64 B,
- * and PSRAM does not exist. NULL with @p why set when it cannot be had. */
+ * BENCH_KPLACE_INTERNAL heap_caps_malloc(MALLOC_CAP_INTERNAL |
+ * MALLOC_CAP_8BIT), checked with esp_ptr_internal; BENCH_KPLACE_PSRAM
+ * heap_caps_malloc(MALLOC_CAP_SPIRAM), checked with esp_ptr_external_ram.
+ * Elsewhere INTERNAL is the C heap, aligned to 64 B, and PSRAM does not
+ * exist. NULL with @p why set when it cannot be had. */
 enum { BENCH_KPLACE_INTERNAL, BENCH_KPLACE_PSRAM };
 void *bench_kplace_alloc(int where, size_t size, char *why, size_t n);
 void bench_kplace_free(void *p);
-/* How INTERNAL storage is obtained on this target, for notes. */
+/* How INTERNAL and PSRAM storage are obtained (and checked) on this
+ * target, for notes ("none" where there is no such storage). */
 const char *bench_kplace_how(void);
+const char *bench_kplace_psram_how(void);
 
 #endif

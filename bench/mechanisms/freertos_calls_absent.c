@@ -85,6 +85,7 @@ void *bench_kplace_alloc(int where, size_t size, char *why, size_t n)
 }
 void bench_kplace_free(void *p) { (void)p; }
 const char *bench_kplace_how(void) { return "none"; }
+const char *bench_kplace_psram_how(void) { return "none"; }
 
 /* No FreeRTOS: no kernel watchdog calls either. */
 const bool bench_kwdt_espidf = false;

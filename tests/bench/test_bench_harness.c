@@ -325,6 +325,47 @@ static void test_evidence_in_instructions_for_instr_rows(void **state)
         assert_false(has_us_figure(c[i].evidence));
 }
 
+/* Claim 1 reads the queue in PSRAM where the run has one (an ESP-IDF board),
+ * before the host's analog, the flushed queue; a row an emulator's clock
+ * measured decides nothing (no caches, no PSRAM timing there). */
+static void test_placement_prefers_psram_and_refuses_emulators(void **state)
+{
+    (void)state;
+    static audit_case_t a;
+    const char *e = BENCH_EXP_QUEUE_PLACEMENT, *q = BENCH_MECH_RTIPC_QUEUE, *lat = BENCH_METRIC_LATENCY;
+    build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
+    add_dist(&a, e, q, BENCH_VARIANT_PSRAM, lat, "ns", 4100, 8000);
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[0].verdict, CLAIM_HOLDS);
+    assert_string_equal(a.run.claims[0].evidence, "rtipc-queue p50 warm 2.000 us, psram 4.100 us (x2.05); p99-p50 "
+                                                  "spread warm 1.000 us, psram 3.900 us (x3.90)");
+
+    /* PSRAM barely slower: the flushed rows, which would hold, are not read. */
+    build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
+    add_dist(&a, e, q, BENCH_VARIANT_PSRAM, lat, "ns", 2100, 3100);
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[0].verdict, CLAIM_DOES_NOT_HOLD);
+    assert_non_null(strstr(a.run.claims[0].evidence, "psram 2.100 us (x1.05)"));
+
+    /* The same figures on an emulator's clock: not testable, saying why. */
+    const char *clocks[] = {"emulated-instructions", "emulated-wall-clock"};
+    for (size_t i = 0; i < 2; i++) {
+        build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
+        add_dist(&a, e, q, BENCH_VARIANT_PSRAM, lat, "ns", 4100, 8000);
+        a.rows[0].clock = clocks[i];  /* rtipc-queue warm */
+        bench_audit_claims(&a.run);
+        assert_int_equal(a.run.claims[0].verdict, CLAIM_NOT_TESTABLE);
+        assert_non_null(strstr(a.run.claims[0].evidence, "rtipc-queue/warm was measured on an emulator's clock"));
+        assert_non_null(strstr(a.run.claims[0].evidence, clocks[i]));
+        assert_non_null(strstr(a.run.claims[0].evidence, "a verdict needs a board"));
+    }
+    /* A board's clock is no emulator's. */
+    build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
+    a.rows[0].clock = "mcu-cycles";
+    bench_audit_claims(&a.run);
+    assert_int_equal(a.run.claims[0].verdict, CLAIM_HOLDS);
+}
+
 /* Two rows of one ratio in different units: not testable, whatever the
  * figures. */
 static void test_mixed_units_are_not_testable(void **state)
@@ -713,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_tick_cap_needs_interrupts_faster_than_the_tick),
         cmocka_unit_test(test_evidence_in_us_for_ns_rows),
         cmocka_unit_test(test_evidence_in_instructions_for_instr_rows),
+        cmocka_unit_test(test_placement_prefers_psram_and_refuses_emulators),
         cmocka_unit_test(test_mixed_units_are_not_testable),
         cmocka_unit_test(test_notify_claim_on_one_core),
         cmocka_unit_test(test_missing_figures_are_not_testable),

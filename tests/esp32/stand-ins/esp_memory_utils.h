@@ -3,3 +3,4 @@
 #include <stdbool.h>
 
 bool esp_ptr_external_ram(const void *p);
+bool esp_ptr_internal(const void *p);
