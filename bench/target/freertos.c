@@ -17,6 +17,9 @@
 #include "freertos/FreeRTOS.h"
 #include "freertos/task.h"
 #include "sdkconfig.h"
+#if defined(CONFIG_SPIRAM) && CONFIG_SPIRAM
+#include "esp_psram.h"
+#endif
 #else
 #include "FreeRTOS.h"
 #include "task.h"
@@ -347,11 +350,17 @@ void bench_target_describe(bench_env_t *env)
      * start time stays unknown: a board has no calendar clock, and a run
      * that prints none is the same text every time. */
 #if defined(ESP_PLATFORM)
+    /* The chip, its clock and its PSRAM (a module's R in N8R8). */
+    char psram[40] = "";
+#if defined(CONFIG_SPIRAM) && CONFIG_SPIRAM
+    snprintf(psram, sizeof psram, ", %u MB PSRAM", (unsigned)(esp_psram_get_size() >> 20));
+#endif
 #ifdef CONFIG_RTIPC_BENCH_QEMU
-    snprintf(env->cpu_model, sizeof env->cpu_model, "emulated ESP32 (QEMU): %s, %d MHz configured", CONFIG_IDF_TARGET,
-             CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ);
+    snprintf(env->cpu_model, sizeof env->cpu_model, "emulated ESP32 (QEMU): %s, %d MHz configured%s",
+             CONFIG_IDF_TARGET, CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ, psram);
 #else
-    snprintf(env->cpu_model, sizeof env->cpu_model, "%s, %d MHz", CONFIG_IDF_TARGET, CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ);
+    snprintf(env->cpu_model, sizeof env->cpu_model, "%s, %d MHz%s", CONFIG_IDF_TARGET,
+             CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ, psram);
 #endif
 #elif defined(benchCONFIG_BOARD)
     snprintf(env->cpu_model, sizeof env->cpu_model, "%s", benchCONFIG_BOARD);
