@@ -151,7 +151,7 @@ inputs() {  # BOARD CHIP
         # shellcheck disable=SC2086
         [ -z "$(git status --porcelain --untracked-files=no -- $srcs)" ] && echo clean || echo dirty
         for t in "xtensa-$2-elf" "qemu-$2" esp-idf-v5.1.6 python; do sha256sum <"$V/$t.tar.xz"; done
-        # The ESP32's digest leaves its board name out, as it was recorded.
+        # The ESP32 is the default board: its digest has no board line.
         [ "$1" = esp32 ] || echo "board $1"
         echo "$ARGS icount $ICOUNT_SHIFT $ICOUNT_QUANTUM"
     } | sha256sum | cut -d' ' -f1

@@ -26,6 +26,7 @@ typedef struct {
     _Atomic bool by_name;
     _Atomic uint64_t producer_trips, idle_trips, other_trips;
     bool idle_check;                    /* the watchdog watches the idle tasks (idle-trips rows) */
+    int64_t timeout_ns;                 /* the watchdog's timeout */
 } bp_trips_t;
 
 typedef struct {
@@ -296,10 +297,24 @@ static int run_variant(bench_run_t *run, const bp_variant_t *v, bool kernel, bp_
     } else if (check_accounting(run, st) == 0) {
         const char *m = mech_of(st);
         if (!v->no_watchdog) {
-            bench_result_t *w = bench_add_value(run, m, v->name, BENCH_METRIC_WATCHDOG_TRIPS, "count",
-                                                (double)atomic_load(&trips->producer_trips));
-            if (w && kernel)
-                bench_row_note(run, w, "%s", KERNEL_WDT_NOTE);
+            uint64_t n = atomic_load(&trips->producer_trips);
+            bench_result_t *w = bench_add_value(run, m, v->name, BENCH_METRIC_WATCHDOG_TRIPS, "count", (double)n);
+            /* A subscribed producer that could not reset the watchdog for
+             * longer than its timeout must trip a working one: none means
+             * the watchdog itself did not fire here. */
+            char dead[200] = "";
+            if (v->forever && v->subscribe && n == 0 && st->max_stall_ns > trips->timeout_ns)
+                snprintf(dead, sizeof dead,
+                         "%sno trip although the subscribed producer could not reset the watchdog for "
+                         "%.0f ms, longer than its %.0f ms timeout: the watchdog did not fire here",
+                         kernel ? "; " : "", st->max_stall_ns / 1e6, trips->timeout_ns / 1e6);
+            if (w && (kernel || dead[0]))
+                bench_row_note(run, w, "%s%s", kernel ? KERNEL_WDT_NOTE : "", dead);
+            if (dead[0])
+                bench_note(run, "%s%s: the task watchdog did not fire (%.0f ms unreset, timeout %.0f ms): "
+                                "this target's watchdog timer does not work here, and no trip count of this "
+                                "run says anything about blocking",
+                           kernel ? "kernel-queue " : "", v->name, st->max_stall_ns / 1e6, trips->timeout_ns / 1e6);
             bench_result_t *r = trips->idle_check ? bench_add_value(run, m, v->name, BENCH_METRIC_IDLE_TRIPS,
                                                                     "count", (double)atomic_load(&trips->idle_trips))
                                                   : NULL;
@@ -356,6 +371,7 @@ static int run_blocked_producer(bench_run_t *run)
         rc = rtipc_wdt_start(&wc);
     }
     trips->idle_check = wc.idle_check;
+    trips->timeout_ns = wdt_ns;
     if (rc == RTIPC_ENOTSUP) {
         /* A port without rtipc's task watchdog: the stall, the producer's
          * blocking and the accounting are still measured. */

@@ -3,8 +3,8 @@
 # valid rtipc-bench/1 JSON with its experiments, and `rtipc-bench audit`
 # gives the verdicts docs/porting.md (FreeRTOS POSIX simulator) and
 # docs/mcu.md (FreeRTOS on Cortex-M3), docs/rv32-virt.md (FreeRTOS SMP on
-# two RV32 harts) and docs/esp32.md (ESP-IDF on the emulated ESP32) print for
-# them.
+# two RV32 harts) and docs/esp32.md (ESP-IDF on the emulated ESP32 and
+# ESP32-S3) print for them.
 #   recorded_runs.sh RTIPC_BENCH VALIDATOR DOCS_DATA_DIR WORKDIR
 set -u
 bench=$1 validator=$2 data=$3 work=$4
@@ -53,6 +53,36 @@ grep '"experiment": "queue-latency", "mechanism": "rtipc-queue", "variant": "cro
 grep -q '"clock_source":[[:space:]]*"GPTimer at 40000000 Hz, one counter for both cores; QEMU icount 4 ns/instr' \
     "$data/esp32-qemu.json" || fail "the ESP32 run's clock does not say it counts instructions, 4 ns each"
 grep -Eq '^[0-9a-f]{64}$' "$data/esp32-qemu.inputs" || fail "the ESP32 run has no digest of its inputs"
+# docs/esp32.md, "ESP32-S3": the emulated ESP32-S3, an N8R8 module (8 MB
+# of octal PSRAM) and one without PSRAM, quick runs in instruction time,
+# the shared clock SYSTIMER's; queue-placement with each queue's storage
+# placed and checked where an ESP-IDF user places it, claim 1 not testable
+# on the emulator's clock.
+s3_experiments="queue-latency queue-placement isr-handoff mechanism-compare byte-stream blocked-producer \
+state-vs-event core-placement batching queue-set footprint interference notify-vs-sem notify-modes round-trip lockfree-cost"
+for f in esp32s3-qemu esp32s3-nopsram-qemu; do
+    # shellcheck disable=SC2086
+    check $f.json "not-testable does-not-hold does-not-hold does-not-hold holds holds holds holds does-not-hold " \
+        $s3_experiments
+    grep -q '"kernel":[[:space:]]*"FreeRTOS V10.4.3 (ESP-IDF v5.1.6), 2 core(s)"' "$data/$f.json" ||
+        fail "$f does not name ESP-IDF's kernel, its version and two cores"
+    grep -q '"clock_source":[[:space:]]*"SYSTIMER at 16000000 Hz, one counter for both cores; QEMU icount 4 ns/instr' \
+        "$data/$f.json" || fail "$f's clock is not SYSTIMER counting instructions, 4 ns each"
+    grep -Eq '^[0-9a-f]{64}$' "$data/$f.inputs" || fail "$f has no digest of its inputs"
+    grep '"id": 1, ' "$data/$f.json" | grep -q "measured on an emulator's clock" ||
+        fail "$f: claim 1 is not refused for the emulator's clock"
+done
+grep -q '"cpu_model":[[:space:]]*"emulated ESP32 (QEMU): esp32s3, 240 MHz configured, 8 MB PSRAM"' \
+    "$data/esp32s3-qemu.json" || fail "the ESP32-S3 N8R8 run does not name its chip and PSRAM"
+for m in kernel-queue rtipc-queue; do
+    grep "\"experiment\": \"queue-placement\", \"mechanism\": \"$m\", \"variant\": \"psram\", \"metric\": \"latency\"" \
+        "$data/esp32s3-qemu.json" | grep -q 'esp_ptr_external_ram checked' ||
+        fail "the ESP32-S3 N8R8 run has no $m row in PSRAM, its address checked"
+    grep -q "\"mechanism\": \"$m/psram\", [^}]*\"missing\": true" "$data/esp32s3-nopsram-qemu.json" ||
+        fail "the ESP32-S3 run without PSRAM does not record $m/psram as missing"
+done
+grep -q '"cpu_model":[[:space:]]*"emulated ESP32 (QEMU): esp32s3, 240 MHz configured"' \
+    "$data/esp32s3-nopsram-qemu.json" || fail "the ESP32-S3 run without PSRAM does not name its chip"
 grep -q '"kernel":[[:space:]]*"FreeRTOS V[0-9.+]* (community GCC RISC-V_RV32_SMP_QEMU_VIRT, heap 4, configNUMBER_OF_CORES 2), 2 core(s)"' \
     "$data/freertos-rv32-smp.json" || fail "the RV32 SMP run does not name its kernel and two cores"
 # A full run in instruction time (the vendored QEMU's deterministic mode):

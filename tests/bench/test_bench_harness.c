@@ -366,6 +366,34 @@ static void test_placement_prefers_psram_and_refuses_emulators(void **state)
     assert_int_equal(a.run.claims[0].verdict, CLAIM_HOLDS);
 }
 
+/* Claim 4: a subscribed producer blocked past the timeout is the control; a
+ * run where even it did not trip had no working watchdog, and decides
+ * nothing. */
+static void test_watchdog_claim_needs_a_working_watchdog(void **state)
+{
+    (void)state;
+    static audit_case_t a;
+    const char *e = BENCH_EXP_BLOCKED_PRODUCER, *q = BENCH_MECH_RTIPC_QUEUE, *m = BENCH_METRIC_WATCHDOG_TRIPS;
+    const struct {
+        double subscribed, unsubscribed;
+        bench_verdict_t want;
+        const char *says;
+    } cases[] = {
+        {0, 0, CLAIM_NOT_TESTABLE, "the watchdog did not fire in this run"},
+        {2, 0, CLAIM_DOES_NOT_HOLD, "the trip comes from the subscription going unreset"},
+        {1, 1, CLAIM_HOLDS, "wait-forever unsubscribed 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        build_run(&a, "ns", BENCH_VARIANT_CROSS_CORE);
+        add_value(&a, e, q, BENCH_VARIANT_WAIT_FOREVER_SUBSCRIBED, m, "count", cases[i].subscribed);
+        add_value(&a, e, q, BENCH_VARIANT_WAIT_FOREVER_UNSUBSCRIBED, m, "count", cases[i].unsubscribed);
+        add_value(&a, e, q, BENCH_VARIANT_TIMEOUT_10MS_SUBSCRIBED, m, "count", 0);
+        bench_audit_claims(&a.run);
+        assert_int_equal(a.run.claims[3].verdict, cases[i].want);
+        assert_non_null(strstr(a.run.claims[3].evidence, cases[i].says));
+    }
+}
+
 /* Two rows of one ratio in different units: not testable, whatever the
  * figures. */
 static void test_mixed_units_are_not_testable(void **state)
@@ -755,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_evidence_in_us_for_ns_rows),
         cmocka_unit_test(test_evidence_in_instructions_for_instr_rows),
         cmocka_unit_test(test_placement_prefers_psram_and_refuses_emulators),
+        cmocka_unit_test(test_watchdog_claim_needs_a_working_watchdog),
         cmocka_unit_test(test_mixed_units_are_not_testable),
         cmocka_unit_test(test_notify_claim_on_one_core),
         cmocka_unit_test(test_missing_figures_are_not_testable),
