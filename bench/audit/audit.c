@@ -59,7 +59,10 @@ static void add_row(const char *path, const bench_row_t *r, bench_run_t *run)
             return;
         }
     }
-    row->clock = "";
+    /* The clock that measured it: claims refuse some clocks (an emulator's
+     * cannot show where memory sits). */
+    const char *clock = bench_strpool_get(&run->names, r->clock ? r->clock : "");
+    row->clock = clock ? clock : "";
     if (r->note[0] && bench_result_note(row, "%s", r->note) != 0)
         fprintf(stderr, "%s: warning: %s: results[%zu]: no memory for its note\n", PROG, path, r->index);
     switch (r->kind) {
