@@ -81,6 +81,8 @@ if [ $RECORD -eq 1 ] && [ $ICOUNT_SHIFT -lt 0 ]; then
     exit 2
 fi
 say() { echo "check-esp32: $*"; }
+# shellcheck source=scripts/kernel-claims.sh
+. scripts/kernel-claims.sh
 
 if [ -z "${ESP32_TOOLS:-}" ]; then
     say "SKIPPED: ESP32_TOOLS is not set (a folder laid out as ../shared/vendor/esp32: see its README.md)"
@@ -260,22 +262,9 @@ check_board() {  # BOARD
             { say "experiment $e is neither measured nor reported as not run on this target"; return 1; }
     done
     say "  not run on this target (their notes say why): $not_here"
-    # Every experiment measured the kernel's (and ESP-IDF's) own objects
-    # beside rtipc's: the rows the claim audit decides from.
-    "$host/tests/test_claim_rows" --produced-kernel "$json" | sed 's/^/    /'
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { say "the app's JSON lacks kernel rows the claims read"; return 1; }
-    "$host/bench/rtipc-bench" audit "$json" >"$dir/audit.txt" 2>&1 ||
-        { cat "$dir/audit.txt"; say "rtipc-bench audit refused the app's JSON"; return 1; }
-    local v9
-    v9=$(sed -n 's/^9\. \[\([a-z-]*\)\].*/\1/p' "$dir/audit.txt")
-    grep -A2 '^9\. ' "$dir/audit.txt" | sed 's/^/    /'
-    case $v9 in
-    holds | does-not-hold)
-        grep -A2 '^9\. ' "$dir/audit.txt" | grep -q "kernel-sem .*kernel-notify" ||
-            { say "claim 9 was not decided from xSemaphoreGive against xTaskNotifyGive"; return 1; }
-        say "  claim 9 on ESP-IDF's SMP kernel (emulated $chip), from the kernel's rows: $v9" ;;
-    *) say "claim 9 got no verdict from the emulated $chip ('$v9'; audit in $dir/audit.txt)"; return 1 ;;
-    esac
+    # The kernel's (and ESP-IDF's) own objects beside rtipc's, claim 9
+    # decided from them (scripts/kernel-claims.sh).
+    kernel_claims "$host" "$json" "$dir" "ESP-IDF's SMP kernel (emulated $chip)" || return 1
     # queue-placement places the kernel's queue and rtipc's where an ESP-IDF
     # user does, each address checked: PSRAM rows where the board has it,
     # the reason where it has none; claim 1 needs a board's clock.

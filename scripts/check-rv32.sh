@@ -47,6 +47,8 @@ QEMU=(qemu-system-riscv32 -M virt,aclint=on -smp 2 -bios none -nographic)
 TOOLCHAIN=$PWD/targets/qemu-virt-rv32/board/toolchain.cmake
 
 say() { echo "check-rv32: $*"; }
+# shellcheck source=scripts/kernel-claims.sh
+. scripts/kernel-claims.sh
 failed=""
 skipped=""
 
@@ -184,21 +186,9 @@ check_bench() {
     # shellcheck disable=SC2086
     "$host/tests/validate_bench_json" "$dir/bench.json" $RV32_EXPERIMENTS | sed 's/^/    /' ||
         { say "the firmware's JSON is not valid rtipc-bench/1 with every experiment"; return 1; }
-    # The kernel's own objects measured beside rtipc's: the claims' rows.
-    "$host/tests/test_claim_rows" --produced-kernel "$dir/bench.json" | sed 's/^/    /'
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { say "the firmware's JSON lacks kernel rows the claims read"; return 1; }
-    "$host/bench/rtipc-bench" audit "$dir/bench.json" >"$dir/audit.txt" 2>&1 ||
-        { cat "$dir/audit.txt"; say "rtipc-bench audit refused the firmware's JSON"; return 1; }
-    local v9
-    v9=$(sed -n 's/^9\. \[\([a-z-]*\)\].*/\1/p' "$dir/audit.txt")
-    grep -A2 '^9\. ' "$dir/audit.txt" | sed 's/^/    /'
-    case $v9 in
-    holds | does-not-hold)
-        grep -A2 '^9\. ' "$dir/audit.txt" | grep -q "kernel-sem .*kernel-notify" ||
-            { say "claim 9 was not decided from xSemaphoreGive against xTaskNotifyGive"; return 1; }
-        say "  claim 9 on the FreeRTOS SMP kernel, from the kernel's rows: $v9" ;;
-    *) say "claim 9 got no verdict from the two-core run ('$v9'; audit in $dir/audit.txt)"; return 1 ;;
-    esac
+    # The kernel's own objects beside rtipc's, claim 9 decided from them
+    # (scripts/kernel-claims.sh).
+    kernel_claims "$host" "$dir/bench.json" "$dir" "the FreeRTOS SMP kernel" || return 1
     # compare exits 0 (nothing regressed) or 1 (something did: a quick run
     # beside a full one); 2 means it refused a file. The recorded run is in
     # instruction time: a run in the host's time is not set beside it.
