@@ -154,6 +154,10 @@ static int cmd_help(int argc, char **argv)
     return show_experiment(argv[optind]);
 }
 
+/* Where the run's tables go: stdout, or stderr while an output takes stdout
+ * ('-'). */
+static FILE *human;
+
 static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index, size_t count)
 {
     bench_outcome_t *oc = &run->outcomes[run->n_outcomes++];
@@ -169,8 +173,8 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
         bench_add_missing(run, e->id, why);
         snprintf(oc->notes, sizeof oc->notes, "not run on this target: %s\n", why);
         run->current = NULL;
-        bench_print_experiment(stdout, run, oc);
-        fflush(stdout);
+        bench_print_experiment(human, run, oc);
+        fflush(human);
         return;
     }
     if (run->opts.progress)
@@ -197,8 +201,8 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
     if (run->opts.progress)
         fprintf(stderr, "\r  %-20s done in %.1f s%s\n", e->id, oc->seconds, oc->failed ? " (FAILED)" : "");
     run->current = NULL;
-    bench_print_experiment(stdout, run, oc);
-    fflush(stdout);
+    bench_print_experiment(human, run, oc);
+    fflush(human);
 }
 
 /* --cpus A,B: two CPU ids, each below the online count. */
@@ -326,6 +330,14 @@ static int run_command(bench_run_t *runp, int argc, char **argv)
     int rc = bench_cli_outputs_prepare(&out);
     if (rc != 0)
         return rc;
+    /* An output to standard output ('-') keeps it for that output alone:
+     * the tables go to stderr. (A target without files prints everything on
+     * its console, the JSON between its markers.) */
+    human = stdout;
+    const char *const outputs[] = {out.json, out.csv, out.vcd, out.perfetto};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
+        if (outputs[i] && !strcmp(outputs[i], "-") && (bench_target_features() & BENCH_TARGET_FILES))
+            human = stderr;
 
     if (runp->opts.tick_hz) {
         rc = bench_target_set_tick_rate(runp->opts.tick_hz);
@@ -344,14 +356,14 @@ static int run_command(bench_run_t *runp, int argc, char **argv)
     runp->env.cpu[1] = runp->opts.cpu[1];
     runp->env.seed = runp->opts.seed;
     runp->env.quick = runp->opts.quick;
-    bench_print_env(stdout, &runp->env);
+    bench_print_env(human, &runp->env);
 
     for (size_t i = 0; i < n; i++)
         run_one(runp, chosen[i], i, n);
     bench_target_memory(&runp->env.memory);
     bench_audit_claims(runp);
-    bench_print_claims(stdout, runp);
-    bench_print_memory(stdout, &runp->env);
+    bench_print_claims(human, runp);
+    bench_print_memory(human, &runp->env);
 
     int status = 0;
     for (size_t i = 0; i < runp->n_outcomes; i++) {

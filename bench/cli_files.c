@@ -147,6 +147,15 @@ static int check_outputs(const bench_cli_outputs_t *o)
         paths[4] = page;
     }
     int rc = 0;
+    /* '-' is standard output (GNU convention): one output at most, and not
+     * a folder. */
+    if (o->report && !strcmp(o->report, "-"))
+        rc = bench_usage_error(PROG, "%s", "--report writes a folder: '-' (standard output) cannot be one");
+    for (int i = 0; i < 4 && !rc; i++)
+        for (int j = i + 1; j < 4 && !rc; j++)
+            if (paths[i] && paths[j] && !strcmp(paths[i], "-") && !strcmp(paths[j], "-"))
+                rc = bench_usage_error(PROG, "%s - and %s - both ask for standard output: one output at most can "
+                                       "take it", names[i], names[j]);
     for (int i = 0; i < 5 && !rc; i++)
         for (int j = i + 1; j < 5 && !rc; j++)
             if (paths[i] && paths[j] && bench_same_file(paths[i], paths[j]))

@@ -32,7 +32,9 @@ static const char audit_usage[] =
     "\n"
     "A figure that is null, missing or not finite never makes a verdict: a claim\n"
     "that needs it is not-testable. FILE.json is read and checked as compare and\n"
-    "report read it (docs/json-schema.md, \"Reading results files\").\n"
+    "report read it (docs/json-schema.md, \"Reading results files\"). FILE.json '-'\n"
+    "is standard input; OUT.json '-' is standard output, and the audit's text then\n"
+    "goes to stderr.\n"
     "\n"
     "  --json OUT.json    write FILE.json back to OUT.json with its \"claims\"\n"
     "                     replaced by the new verdicts (everything else as read);\n"
@@ -195,8 +197,11 @@ int bench_audit_main(int argc, char **argv)
     } else {
         bench_results_warn(&res, stderr, PROG, in);
         bench_audit_claims(&run);
-        printf("claim audit of %s: %zu result rows, tick %u Hz\n", in, run.n_results, run.env.tick_hz);
-        bench_print_claims(stdout, &run);
+        /* --json - takes standard output: the audit's text goes to stderr. */
+        FILE *text = out && !strcmp(out, "-") ? stderr : stdout;
+        fprintf(text, "claim audit of %s: %zu result rows, tick %u Hz\n", strcmp(in, "-") ? in : "standard input",
+                run.n_results, run.env.tick_hz);
+        bench_print_claims(text, &run);
         status = out && write_audited(res.root, &run, out) != 0 ? 1 : 0;
     }
     bench_results_free(&res);

@@ -56,6 +56,8 @@ static const char capture_usage[] =
     "Options may come before or after the operands; '--' ends the options.\n"
     "\n"
     "OUT.json is written whole or not at all: after a failure it is as it was.\n"
+    "OUT.json '-' is standard output (the document alone there; this line of\n"
+    "result goes to stderr). --timeout bounds the wait for a FIFO's writer too.\n"
     "Exit status: 0 written; 1 no valid document (the input ended or the time ran\n"
     "out before the end marker, the board printed \"" MARK_ABORTED "\",\n"
     "the JSON is not valid rtipc-bench/1, SOURCE could not be read or OUT.json\n"
@@ -211,8 +213,8 @@ static int read_console(int fd, scan_t *s, double timeout, bool show, char *err,
         }
         if (timeout > 0 && elapsed >= timeout) {
             if (s->state == WAITING)
-                snprintf(err, errlen, "timed out after %.0f s without the begin marker (%llu lines read)", timeout,
-                         s->lines);
+                snprintf(err, errlen, "timed out after %.0f s without the begin marker (%llu line%s read)", timeout,
+                         s->lines, s->lines == 1 ? "" : "s");
             else
                 snprintf(err, errlen, "timed out after %.0f s inside the JSON (%zu bytes after the begin marker)",
                          timeout, s->doc.len);
@@ -242,7 +244,8 @@ static int read_console(int fd, scan_t *s, double timeout, bool show, char *err,
             if (s->state == DONE || s->state == ABORTED)
                 return 0;
             if (s->state == WAITING)
-                snprintf(err, errlen, "the input ended without the begin marker (%llu lines read)", s->lines);
+                snprintf(err, errlen, "the input ended without the begin marker (%llu line%s read)", s->lines,
+                         s->lines == 1 ? "" : "s");
             else
                 snprintf(err, errlen, "truncated capture: the input ended inside the JSON, %zu bytes after the "
                          "begin marker, without the end marker", s->doc.len);
@@ -303,6 +306,8 @@ int bench_capture_main(int argc, char **argv)
         return bench_usage_error(PROG, "%s", "capture wants a source and an output file: capture SOURCE OUT.json");
     const char *src = argv[optind], *out = argv[optind + 1];
     bool from_stdin = !strcmp(src, "-");
+    if (s.echo && !strcmp(out, "-"))
+        return bench_usage_error(PROG, "%s", "--echo and OUT.json '-' both ask for standard output");
     if (!from_stdin && bench_same_file(src, out))
         return bench_usage_error(PROG, "OUT.json %s is the source itself", out);
     char err[600];
@@ -310,7 +315,10 @@ int bench_capture_main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", PROG, err);
         return 1;
     }
-    int fd = from_stdin ? STDIN_FILENO : open(src, O_RDONLY | O_NOCTTY);
+    /* Not blocking in open() (a FIFO nobody writes to would hold it there,
+     * outside --timeout): the reads wait in poll(), which the timeout
+     * bounds. */
+    int fd = from_stdin ? STDIN_FILENO : open(src, O_RDONLY | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         fprintf(stderr, "%s: cannot open %s: %s\n", PROG, src, strerror(errno));
         return 1;
@@ -335,23 +343,26 @@ int bench_capture_main(int argc, char **argv)
         fprintf(stderr, "\r%*s\r", 72, "");
     if (!from_stdin)
         close(fd);
+    const char *name = from_stdin ? "standard input" : src;
     int status = 1;
     if (rc != 0) {
-        fprintf(stderr, "%s: %s: %s; %s not written\n", PROG, src, err, out);
+        fprintf(stderr, "%s: %s: %s; %s not written\n", PROG, name, err, out);
     } else if (s.state == ABORTED) {
         fprintf(stderr, "%s: %s: the board could not finish its JSON (it printed the aborted marker after %zu "
-                "bytes); %s not written\n", PROG, src, s.doc.len, out);
+                "bytes); %s not written\n", PROG, name, s.doc.len, out);
     } else {
         bench_results_t res;
         if (bench_results_parse(&res, s.doc.p ? s.doc.p : "", err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s: the captured JSON is not valid rtipc-bench/1: %s; %s not written\n", PROG, src,
+            fprintf(stderr, "%s: %s: the captured JSON is not valid rtipc-bench/1: %s; %s not written\n", PROG, name,
                     err, out);
         } else if (bench_outfile_write_text(out, s.doc.p, s.doc.len, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s\n", PROG, err);
         } else {
             size_t experiments = res.experiments ? (size_t)cJSON_GetArraySize(res.experiments) : 0;
-            printf("%s: %s: %zu result rows of %zu experiments (%zu bytes) written to %s\n", PROG, src, res.n_rows,
-                   experiments, s.doc.len, out);
+            /* OUT.json '-' is standard output: the document alone there. */
+            fprintf(strcmp(out, "-") ? stdout : stderr, "%s: %s: %zu result rows of %zu experiments (%zu bytes) "
+                    "written to %s\n", PROG, name, res.n_rows, experiments, s.doc.len,
+                    strcmp(out, "-") ? out : "standard output");
             status = 0;
         }
         bench_results_free(&res);

@@ -29,6 +29,8 @@ static const char compare_usage[] =
     "intervals of the median are apart (a bootstrap from the histogram stands in\n"
     "for a missing p50_ci95); p99 and p99.9 ratios are shown for information.\n"
     "\n"
+    "BASE or NEW may be '-', standard input (one of them).\n"
+    "\n"
     "Rows are matched by their names in n log n time. A file is refused (exit 2)\n"
     "when it is not rtipc-bench/1 JSON or breaks the schema (docs/json-schema.md),\n"
     "is larger than " BENCH_RESULTS_MAX_BYTES_TEXT " or holds more than 100000 rows; the bootstrap of\n"
@@ -36,9 +38,10 @@ static const char compare_usage[] =
     "(a warning and the note column say so).\n"
     "\n"
     "Every timed row names the clock that measured it (host-tsc, os-clock,\n"
-    "mcu-cycles, emulated-instructions, emulated-wall-clock). Rows of different\n"
-    "clocks are not comparable (an emulated instruction is not a nanosecond), so\n"
-    "compare refuses them (exit 2) unless --allow-mixed-clocks is given.\n"
+    "mcu-cycles, emulated-instructions, emulated-wall-clock, emulated-core-cycles).\n"
+    "Rows of different clocks are not comparable (an emulated instruction is not a\n"
+    "nanosecond), so compare refuses them (exit 2) unless --allow-mixed-clocks is\n"
+    "given.\n"
     "\n"
     "  --threshold PCT    smallest change that counts, in percent, 0 to 1000\n"
     "                     (default 10; '25' and '25%' are the same)\n"
@@ -581,6 +584,9 @@ int bench_compare_main(int argc, char **argv)
 
     run_file_t base = {.path = argv[optind], .role = "base"};
     run_file_t fresh = {.path = argv[optind + 1], .role = "new"};
+    /* '-' is standard input: one of the two files at most. */
+    if (!strcmp(base.path, "-") && !strcmp(fresh.path, "-"))
+        return bench_usage_error(PROG, "%s", "BASE and NEW are both standard input ('-'): one of them at most");
     int status;
     if (load_file(&base) != 0 || load_file(&fresh) != 0) {
         status = 2;

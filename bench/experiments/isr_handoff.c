@@ -198,9 +198,9 @@ static void phase_note(bench_run_t *run, bench_result_t *row, const char *fmt, .
 static void note_stalls(bench_run_t *run, bench_result_t *row, const char *variant, const busy_t *b)
 {
     if (b->stalls)
-        phase_note(run, row, "%s: the busy task was kept off core 0 %ld times for more than 2 ms (longest "
+        phase_note(run, row, "%s: the busy task was kept off core 0 %ld time%s for more than 2 ms (longest "
                    "%.1f ms, %.1f ms in all): the core was saturated or taken; the figures include it", variant,
-                   b->stalls, (double)b->stall_max / 1e6, (double)b->stall_sum / 1e6);
+                   b->stalls, b->stalls == 1 ? "" : "s", (double)b->stall_max / 1e6, (double)b->stall_sum / 1e6);
 }
 
 /* Driver, between messages: let the busy task rest if it spun long enough.

@@ -65,6 +65,18 @@ int bench_outfile_open(bench_outfile_t *o, const char *path, char *err, size_t e
 {
     memset(o, 0, sizeof *o);
     o->fd = -1;
+    if (!strcmp(path, "-")) {
+        /* Standard output, written in place after what stdio holds. */
+        fflush(stdout);
+        o->path = strdup("standard output");
+        o->fd = o->path ? dup(STDOUT_FILENO) : -1;
+        if (o->fd < 0) {
+            int saved = o->path ? errno : ENOMEM;
+            bench_outfile_discard(o);
+            return fail(err, errlen, "cannot write standard output: %s", strerror(saved));
+        }
+        return 0;
+    }
     if (is_special(path)) {
         o->path = strdup(path);
         o->fd = o->path ? open(path, O_WRONLY | O_TRUNC) : -1;
@@ -232,6 +244,8 @@ static int writable_dir(const char *what, const char *dir, char *err, size_t err
 
 int bench_output_check(const char *path, char *err, size_t errlen)
 {
+    if (!strcmp(path, "-"))  /* standard output */
+        return 0;
     if (!*path)
         return fail(err, errlen, "cannot write '': an empty file name");
     const char *base;

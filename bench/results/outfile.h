@@ -38,7 +38,9 @@ typedef struct {
 } bench_outfile_t;
 
 /* Creates the temporary for PATH. Returns 0, or -1 with ERR set ("cannot
- * write PATH: reason") and nothing created. */
+ * write PATH: reason") and nothing created. PATH "-" is standard output,
+ * written in place (GNU convention): the caller keeps its own text off
+ * stdout meanwhile. */
 int bench_outfile_open(bench_outfile_t *o, const char *path, char *err, size_t errlen);
 
 /* The stream to print into; valid until commit or discard. */

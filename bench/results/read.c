@@ -395,11 +395,13 @@ int bench_results_parse(bench_results_t *res, const char *text, char *err, size_
     return 0;
 }
 
-/* The file, NUL-terminated, in *text; at most BENCH_RESULTS_MAX_BYTES. */
+/* The file ("-": standard input), NUL-terminated, in *text; at most
+ * BENCH_RESULTS_MAX_BYTES. */
 static int read_bounded(const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
     *text = NULL;
-    FILE *f = fopen(path, "rb");
+    bool from_stdin = !strcmp(path, "-");
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return fail(err, errlen, "cannot read: %s", strerror(errno));
     size_t cap = 1 << 16, n = 0;
@@ -427,7 +429,8 @@ static int read_bounded(const char *path, char **text, size_t *len, char *err, s
             cap = bigger_cap;
         }
     }
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     if (!buf)
         return fail(err, errlen, "out of memory");
     if (rc != 0) {

@@ -85,7 +85,8 @@ typedef struct {
     size_t n_budget_skipped;  /* distributions left without an interval: budget spent */
 } bench_results_t;
 
-/* Reads the file at PATH into *RES. Returns 0, or -1 with *RES empty (safe
+/* Reads the file at PATH ("-": standard input, to its end) into *RES.
+ * Returns 0, or -1 with *RES empty (safe
  * to free) and the reason in ERR, one line without the path (callers print
  * "PROG: PATH: reason"): cannot read (with strerror), larger than
  * BENCH_RESULTS_MAX_BYTES, empty, holds a NUL byte, not JSON (with the byte

@@ -163,4 +163,16 @@ grep -q "^usage: rtipc-bench audit FILE.json \[--json OUT.json\]" "$out" || fail
 "$bench" --help | grep -q "rtipc-bench audit RESULTS.json" || fail "the usage text lacks audit"
 audit 1 "$one" --json "$work/no-such-dir/out.json"
 grep -q "cannot write $work/no-such-dir/out.json" "$err" || { cat "$err"; fail "no write error"; }
+# '-' (GNU convention): FILE.json from standard input; OUT.json to standard
+# output, the document alone there and the audit's text on stderr. Neither
+# writes a file named '-'.
+cd "$work" || fail "cd $work"
+rm -f ./-
+"$bench" audit - <"$one" >"$out" 2>"$err" || { cat "$err"; fail "audit - (standard input)"; }
+grep -q "^claim audit of standard input: " "$out" || { cat "$out"; fail "audit - does not name standard input"; }
+[ "$(verdicts)" = "$expect" ] || fail "audit - gave other verdicts than the file: $(verdicts)"
+"$bench" audit "$one" --json - >"$work/stdout.json" 2>"$err" || { cat "$err"; fail "audit --json -"; }
+"$validator" "$work/stdout.json" >/dev/null || fail "audit --json - did not print a valid document alone on stdout"
+grep -q "^claim audit of " "$err" || fail "audit --json -: the audit's text is not on stderr"
+[ ! -e ./- ] || fail "audit wrote a file named '-'"
 echo "bench audit: ok"

@@ -89,6 +89,33 @@ kept "a timeout"
 keep
 expect 1 "cannot open" "$bench" capture no-such-console.txt kept.json
 kept "a missing source"
+# One line is "1 line", not "1 lines".
+printf 'boot\n' >one.txt
+keep
+expect 1 "the input ended without the begin marker (1 line read)" "$bench" capture one.txt kept.json
+kept "a one-line console"
+# --timeout covers the wait for a writer: a FIFO nobody opens for writing
+# gives up after the timeout (it used to hang in open()), and one that a
+# writer opens later is read as any source.
+rm -f fifo && mkfifo fifo || fail "mkfifo"
+keep
+t0=$(date +%s)
+expect 1 "timed out after 1 s without the begin marker (0 lines read)" timeout 20 "$bench" capture --timeout 1 fifo kept.json
+[ $(( $(date +%s) - t0 )) -lt 10 ] || fail "capture --timeout 1 on a silent FIFO took more than 10 s"
+kept "a FIFO without a writer"
+(sleep 1; cat console.txt >fifo) &
+expect 0 "" timeout 20 "$bench" capture --timeout 10 fifo fifo.json
+wait
+cmp -s fifo.json "$json" || fail "a capture from a FIFO is not the document"
+
+# OUT.json '-' is standard output: the document alone there, the result
+# line on stderr; with a standard input source, `capture - -` is a filter.
+rm -f ./-
+"$bench" capture - - <console.txt >stdout.json 2>err.txt || { cat err.txt; fail "capture - -"; }
+cmp -s stdout.json "$json" || fail "capture - - did not print the document alone on stdout"
+grep -q "standard input: .* written to standard output" err.txt || { cat err.txt; fail "capture - -: no result line on stderr"; }
+[ ! -e ./- ] || fail "capture wrote a file named '-'"
+expect 2 "--echo and OUT.json '-' both ask for standard output" "$bench" capture --echo console.txt -
 
 # A board that restarted while printing: the second document is the one.
 { printf '%s\n{"schema": "rtipc-bench/1", "res\n' "$begin"; console "$json"; } >restart.txt

@@ -217,6 +217,17 @@ run 2 "$base" "$base" --threshold
 run 2 --bogus "$base" "$base"
 run 0 --help
 grep -q "usage: rtipc-bench compare" "$out" || fail "compare --help not on stdout"
+# --help names every clock a row may carry (bench/target/clock.c).
+for clock in host-tsc os-clock mcu-cycles emulated-instructions emulated-wall-clock emulated-core-cycles; do
+    grep -q -- "$clock" "$out" || fail "compare --help does not name the clock $clock"
+done
 "$bench" --help | grep -q "rtipc-bench compare BASE.json NEW.json" || fail "rtipc-bench --help does not list compare"
+
+# '-' is standard input, for one of the two files.
+"$bench" compare - "$base" <"$base" >"$out" 2>"$err"; got=$?
+[ "$got" -eq 0 ] || { cat "$err"; fail "compare - BASE (stdin) exited $got"; }
+grep -q "^summary: 0 regressed, 0 improved" "$out" || { cat "$out"; fail "compare - BASE did not read stdin"; }
+run 2 - -
+grep -q "both standard input" "$err" || fail "compare - - not explained"
 
 echo "rtipc-bench compare: ok"

@@ -93,4 +93,23 @@ bash "$keep" "$txt" sh -c 'echo "killed"; kill -9 $$' >/dev/null 2>&1; status=$?
 [ "$(cat "$txt")" = "new run" ] || fail "keep-output.sh: a failed copy replaced the file"
 no_temporaries
 grep -q 'scripts/keep-output.sh $(RESULTS)/latest.txt' "$src/Makefile" || fail "make bench does not write latest.txt through keep-output.sh"
+# '-' is standard output (GNU convention): the JSON alone there, the
+# tables on stderr, and no file named '-'; one output at most may take it,
+# and never --report's folder.
+(cd "$out" && "$bench" run queue-set --quick --no-progress --json - >"$log/stdout.json" 2>"$log/tables.txt") ||
+    { cat "$log/tables.txt"; fail "run --json - failed"; }
+{ head -n 2 "$log/stdout.json" | grep -q '"schema": "rtipc-bench/1"' && [ "$(head -c 1 "$log/stdout.json")" = "{" ] &&
+    [ "$(tail -n 1 "$log/stdout.json")" = "}" ] && grep -q '"experiment": "queue-set"' "$log/stdout.json"; } ||
+    fail "run --json - did not print the document alone on stdout"
+"$bench" audit - <"$log/stdout.json" >/dev/null 2>"$log/audit.err" ||
+    { cat "$log/audit.err"; fail "the document run --json - printed does not read back"; }
+grep -q "^== queue-set" "$log/tables.txt" || fail "run --json - did not move the tables to stderr"
+[ ! -e "$out/-" ] || fail "run --json - wrote a file named '-'"
+(cd "$out" && "$bench" run queue-set --quick --csv - >"$log/stdout.csv" 2>/dev/null) || fail "run --csv - failed"
+head -n 1 "$log/stdout.csv" | grep -q '^experiment,mechanism,variant,metric' || fail "run --csv - did not print CSV on stdout"
+"$bench" run queue-set --quick --json - --csv - >/dev/null 2>"$log/both.err"; status=$?
+[ "$status" -eq 2 ] && grep -q "both ask for standard output" "$log/both.err" || fail "two outputs on stdout: exit $status"
+"$bench" run queue-set --quick --report - >/dev/null 2>"$log/rep.err"; status=$?
+[ "$status" -eq 2 ] && grep -q "report writes a folder" "$log/rep.err" || fail "--report -: exit $status"
+no_temporaries
 echo "rtipc-bench outputs survive failure: ok"
