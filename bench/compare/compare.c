@@ -340,11 +340,12 @@ static void table_cells(const entry_t *e, char cell[MAX_COLS][CELL])
 {
     const bench_row_t *r = shown(e), *b = e->base, *n = e->fresh;
     size_t c = 0;
-    snprintf(cell[c++], CELL, "%s", r->experiment);
-    snprintf(cell[c++], CELL, "%s", r->mechanism);
-    snprintf(cell[c++], CELL, "%s", *r->variant ? r->variant : "-");
+    /* The names come from the files: escaped for the terminal. */
+    bench_text_printable(cell[c++], CELL, r->experiment);
+    bench_text_printable(cell[c++], CELL, r->mechanism);
+    bench_text_printable(cell[c++], CELL, *r->variant ? r->variant : "-");
     if (r->kind != BENCH_ROW_MISSING) {
-        snprintf(cell[c++], CELL, "%s", r->metric);
+        bench_text_printable(cell[c++], CELL, r->metric);
         snprintf(cell[c++], CELL, "%s", better_name(bench_compare_direction(r->metric, r->unit)));
         double bc = b ? center(b) : NAN, nc = n ? center(n) : NAN;
         fmt_number(cell[c++], bc);
@@ -359,7 +360,7 @@ static void table_cells(const entry_t *e, char cell[MAX_COLS][CELL])
         }
     }
     snprintf(cell[c++], CELL, "%s", verdict_names[e->verdict]);
-    snprintf(cell[c++], CELL, "%s", e->note);
+    bench_text_printable(cell[c++], CELL, e->note);
 }
 
 static void print_line(char cell[MAX_COLS][CELL], size_t n_cols, const size_t width[MAX_COLS],

@@ -469,15 +469,37 @@ void bench_results_free(bench_results_t *res)
     memset(res, 0, sizeof *res);
 }
 
+const char *bench_text_printable(char *dst, size_t n, const char *src)
+{
+    size_t len = 0;
+    for (const unsigned char *p = (const unsigned char *)src; *p && len + 1 < n; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            if (len + 5 > n)
+                break;
+            len += (size_t)snprintf(dst + len, n - len, "\\x%02x", *p);
+        } else {
+            dst[len++] = (char)*p;
+        }
+    }
+    if (n)
+        dst[len < n ? len : n - 1] = 0;
+    return dst;
+}
+
 void bench_results_warn(const bench_results_t *res, FILE *out, const char *prog, const char *path)
 {
     enum { SHOWN = 20 };  /* a file of repeats must not flood the terminal */
     size_t told = 0;
     for (size_t i = 0; i < res->n_rows && told < SHOWN; i++) {
         const bench_row_t *r = &res->rows[i];
-        if (r->dup_of != SIZE_MAX && told++ < SHOWN)
+        if (r->dup_of != SIZE_MAX && told++ < SHOWN) {
+            char name[4][96];
             fprintf(out, "%s: warning: %s: results[%zu] repeats %s/%s/%s/%s; results[%zu] is used\n", prog, path,
-                    r->index, r->experiment, r->mechanism, r->variant, r->metric, r->dup_of);
+                    r->index, bench_text_printable(name[0], sizeof name[0], r->experiment),
+                    bench_text_printable(name[1], sizeof name[1], r->mechanism),
+                    bench_text_printable(name[2], sizeof name[2], r->variant),
+                    bench_text_printable(name[3], sizeof name[3], r->metric), r->dup_of);
+        }
     }
     if (res->n_duplicates > told)
         fprintf(out, "%s: warning: %s: %zu more repeated rows\n", prog, path, res->n_duplicates - told);

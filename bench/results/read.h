@@ -99,6 +99,12 @@ int bench_results_load(bench_results_t *res, const char *path, char *err, size_t
  * NUL): `run --report` reads back the JSON it wrote this way. */
 int bench_results_parse(bench_results_t *res, const char *text, char *err, size_t errlen);
 
+/* SRC for a terminal, into DST (N bytes, always terminated, cut short when
+ * it does not fit): each control byte (below 0x20, and 0x7f) as "\xHH", so
+ * that a name read from a file cannot move the cursor, set the title or
+ * the colours. Returns DST. */
+const char *bench_text_printable(char *dst, size_t n, const char *src);
+
 /* Frees what a load or parse allocated; *RES becomes empty. Accepts an empty
  * or zeroed *RES. */
 void bench_results_free(bench_results_t *res);

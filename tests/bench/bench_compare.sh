@@ -223,6 +223,14 @@ for clock in host-tsc os-clock mcu-cycles emulated-instructions emulated-wall-cl
 done
 "$bench" --help | grep -q "rtipc-bench compare BASE.json NEW.json" || fail "rtipc-bench --help does not list compare"
 
+# Names from a file reach the terminal escaped: a mechanism name holding
+# ESC ] 0 ; ... BEL (set the title) and ESC [ 31 m (red) prints as \x1b...,
+# never as the bytes.
+derive hostile 's/"mechanism": "rtipc-queue"/"mechanism": "rtipc\\u001b]0;pwned\\u0007\\u001b[31m-queue"/'
+run 0 "$work/hostile.json" "$work/hostile.json"
+grep -q "$(printf '\033')" "$out" "$err" && fail "compare printed a control byte from a file's names"
+grep -q 'rtipc\\x1b\]0;pwned\\x07\\x1b\[31m-queue' "$out" || { cat "$out"; fail "compare did not escape the hostile name"; }
+
 # '-' is standard input, for one of the two files.
 "$bench" compare - "$base" <"$base" >"$out" 2>"$err"; got=$?
 [ "$got" -eq 0 ] || { cat "$err"; fail "compare - BASE (stdin) exited $got"; }
