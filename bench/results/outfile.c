@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,59 @@ static bool is_special(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* The temporaries being written, so that SIGINT or SIGTERM removes them
+ * before the process ends: slots the handler reads lock-free (C11 lets a
+ * handler use lock-free atomics). A temporary that finds no free slot is
+ * written all the same, just not cleaned up on a signal. */
+enum { LIVE_MAX = 16 };
+static _Atomic(char *) live[LIVE_MAX];
+
+static void on_stop(int sig)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *t = atomic_load(&live[i]);
+        if (t)
+            (void)unlink(t);
+    }
+    /* Then the signal's own effect: the process ends as it would have. */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void live_add(char *temp)
+{
+    static bool installed;
+    if (!installed) {
+        installed = true;
+        /* Only where nobody else handles the signal. */
+        const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction old;
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL) {
+                struct sigaction sa;
+                memset(&sa, 0, sizeof sa);
+                sa.sa_handler = on_stop;
+                sigemptyset(&sa.sa_mask);
+                (void)sigaction(sigs[i], &sa, NULL);
+            }
+        }
+    }
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *none = NULL;
+        if (atomic_compare_exchange_strong(&live[i], &none, temp))
+            return;
+    }
+}
+
+static void live_remove(const char *temp)
+{
+    for (int i = 0; temp && i < LIVE_MAX; i++) {
+        char *mine = (char *)temp;
+        if (atomic_compare_exchange_strong(&live[i], &mine, NULL))
+            return;
+    }
+}
+
 int bench_outfile_open(bench_outfile_t *o, const char *path, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -113,6 +168,7 @@ int bench_outfile_open(bench_outfile_t *o, const char *path, char *err, size_t e
         bench_outfile_discard(o);
         return fail(err, errlen, "cannot write %s: %s", path, strerror(saved));
     }
+    live_add(o->temp);
     return 0;
 }
 
@@ -179,6 +235,8 @@ int bench_outfile_commit(bench_outfile_t *o, char *err, size_t errlen)
     }
     if (!o->error && rename(o->temp, o->path) != 0)
         keep_error(o, errno);
+    if (!o->error)
+        live_remove(o->temp);  /* renamed: no longer a temporary */
     if (o->error) {
         int e = o->error;
         char *path = o->path;
@@ -213,6 +271,7 @@ void bench_outfile_discard(bench_outfile_t *o)
         close(o->fd);
     if (o->temp)
         unlink(o->temp);
+    live_remove(o->temp);
     free(o->temp);
     free(o->path);
     memset(o, 0, sizeof *o);

@@ -107,6 +107,26 @@ grep -q 'warning' "$dir/nogp.err" || fail "no warning about the missing gnuplot"
 grep -q 'This report has no charts' "$dir/nogp/index.html" || fail "page does not say it lacks charts"
 grep -q '<table class="claims">' "$dir/nogp/index.html" || fail "page without gnuplot lacks the claims"
 
+# Stopped by SIGTERM while it draws (a gnuplot that stands still): no
+# temporary is left in the report's folder, and the status is the signal's.
+mkdir -p "$dir/slowgp" "$dir/stopped"
+printf '#!/bin/sh\ncase "$1" in --version) echo "gnuplot 5.4 (stand-in)";; *) sleep 30;; esac\n' >"$dir/slowgp/gnuplot"
+chmod +x "$dir/slowgp/gnuplot"
+PATH="$dir/slowgp:$PATH" "$bench" report "$dir/run.json" "$dir/stopped" >/dev/null 2>&1 &
+pid=$!
+tries=0
+until [ -n "$(find "$dir/stopped" -name '.*.tmp' 2>/dev/null)" ] || [ $tries -ge 100 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+done
+[ -n "$(find "$dir/stopped" -name '.*.tmp')" ] || fail "report had no temporary in its folder while it drew"
+kill -TERM "$pid"
+wait "$pid"; status=$?
+command -v pkill >/dev/null && pkill -f "$dir/slowgp/gnuplot"
+[ "$status" -eq 143 ] || fail "report stopped by SIGTERM exited $status, not 143"
+left=$(find "$dir/stopped" -name '.*' ! -name '.' | head -3)
+[ -z "$left" ] || fail "report stopped by SIGTERM left $left"
+
 # Command line: usage errors, unreadable or invalid input 2 (as compare and
 # audit: bench_input.sh checks the reasons), unwritable output 1, nothing
 # left behind.
