@@ -321,10 +321,14 @@ static int check_top(bench_results_t *res, char *err, size_t errlen)
     res->env = member(root, "env");
     if (res->env && !cJSON_IsObject(res->env))
         return fail(err, errlen, "\"env\" is not an object");
-    double tick = 0;
-    if (res->env && (optional_number(res->env, "tick_hz", &tick) != 0 ||
-                     (!isnan(tick) && !(tick >= 0 && tick <= UINT32_MAX))))
-        return fail(err, errlen, "env.tick_hz is not a rate in Hz");
+    /* A tick rate is a whole number of Hz: 0, -0, 0.5 or 1e999 would read
+     * as "no tick" and hide rows that are there (claim 2). Absent or null:
+     * unknown. */
+    double tick = NAN;
+    const cJSON *t = res->env ? member(res->env, "tick_hz") : NULL;
+    if (t && !cJSON_IsNull(t) &&
+        !(cJSON_IsNumber(t) && (tick = t->valuedouble) >= 1 && tick <= 1e6 && tick == floor(tick)))
+        return fail(err, errlen, "env.tick_hz is not a rate in Hz (a whole number from 1 to 1000000)");
     res->tick_hz = isnan(tick) ? 0 : (uint32_t)tick;
     res->experiments = member(root, "experiments");
     if (res->experiments) {
@@ -377,17 +381,121 @@ static int check_rows(bench_results_t *res, char *err, size_t errlen)
     return 0;
 }
 
+/* What JSON (RFC 8259) refuses and cJSON lets through, found in the text
+ * itself: bytes that are not UTF-8, a \u0000 escape (cJSON would cut the
+ * string there), a number with a leading zero ("01"), and nesting deeper
+ * than cJSON parses (said as such, not as a syntax error). 0, or -1. */
+enum { MAX_DEPTH = 512 };
+
+static size_t utf8_length(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+    if (!n || (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if (n == 3) {
+        unsigned v = (c & 0x0f) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
+        if (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))  /* overlong, or a surrogate */
+            return 0;
+    }
+    if (n == 4) {
+        unsigned v = (c & 0x07) << 18 | (p[1] & 0x3fu) << 12 | (p[2] & 0x3fu) << 6 | (p[3] & 0x3fu);
+        if (v < 0x10000 || v > 0x10ffff)
+            return 0;
+    }
+    return n;
+}
+
+static int check_text(const char *text, char *err, size_t errlen)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    bool in_string = false;
+    size_t depth = 0;
+    for (size_t i = 0; t[i];) {
+        size_t n = utf8_length(t + i);
+        if (!n)
+            return fail(err, errlen, "not UTF-8 at byte %zu: not JSON text", i);
+        if (in_string) {
+            if (t[i] == '\\') {
+                if (t[i + 1] == 'u' && !strncmp((const char *)t + i + 2, "0000", 4))
+                    return fail(err, errlen, "a \\u0000 (NUL) inside a string at byte %zu", i);
+                i += t[i + 1] ? 2 : 1;
+                continue;
+            }
+            if (t[i] == '"')
+                in_string = false;
+        } else if (t[i] == '"') {
+            in_string = true;
+        } else if (t[i] == '[' || t[i] == '{') {
+            if (++depth > MAX_DEPTH)
+                return fail(err, errlen, "nested deeper than %d levels at byte %zu", MAX_DEPTH, i);
+        } else if (t[i] == ']' || t[i] == '}') {
+            depth -= depth > 0;
+        } else if (t[i] == '-' || (t[i] >= '0' && t[i] <= '9')) {
+            /* A number: its integer part may not start with 0 and go on. */
+            size_t d = i + (t[i] == '-');
+            if (t[d] == '0' && t[d + 1] >= '0' && t[d + 1] <= '9')
+                return fail(err, errlen, "a number with a leading zero at byte %zu: not JSON", i);
+            while (t[i] && strchr("0123456789+-.eE", t[i]))
+                i++;
+            continue;
+        }
+        i += n;
+    }
+    return 0;
+}
+
+/* Each object's member names once: a repeated name (the reader would take
+ * the first, another reader the last) is refused. */
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+static int check_unique_names(const cJSON *node, char *err, size_t errlen)
+{
+    if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+        return 0;
+    size_t n = 0;
+    for (const cJSON *c = node->child; c; c = c->next) {
+        n++;
+        if (check_unique_names(c, err, errlen) != 0)
+            return -1;
+    }
+    if (!cJSON_IsObject(node) || n < 2)
+        return 0;
+    const cJSON **names = malloc(n * sizeof *names);
+    if (!names)
+        return fail(err, errlen, "out of memory");
+    size_t k = 0;
+    for (const cJSON *c = node->child; c; c = c->next)
+        names[k++] = c;
+    qsort(names, n, sizeof *names, cmp_name);
+    int rc = 0;
+    for (size_t i = 1; i < n && !rc; i++)
+        if (!strcmp(names[i - 1]->string, names[i]->string))
+            rc = fail(err, errlen, "an object names \"%.60s\" twice", names[i]->string);
+    free(names);
+    return rc;
+}
+
 int bench_results_parse(bench_results_t *res, const char *text, char *err, size_t errlen)
 {
     memset(res, 0, sizeof *res);
     if (!*text)
         return fail(err, errlen, "empty file, not JSON");
+    if (check_text(text, err, errlen) != 0)
+        return -1;
     const char *end = NULL;
     res->root = cJSON_ParseWithOpts(text, &end, 1);
     if (!res->root)
         return end && end >= text ? fail(err, errlen, "not JSON (syntax error near byte %ld)", (long)(end - text))
                                   : fail(err, errlen, "not JSON");
-    if (check_top(res, err, errlen) != 0 || check_rows(res, err, errlen) != 0 || build_index(res, err, errlen) != 0) {
+    if (check_unique_names(res->root, err, errlen) != 0 || check_top(res, err, errlen) != 0 ||
+        check_rows(res, err, errlen) != 0 || build_index(res, err, errlen) != 0) {
         bench_results_free(res);
         return -1;
     }

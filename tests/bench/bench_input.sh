@@ -81,6 +81,29 @@ refused "$work/empty.json" 'empty file'
 refused "$work/no-such.json" 'cannot read: No such file or directory'
 printf '{"schema": "rtipc-bench/1", "results": []}\0garbage' >"$work/nul.json"
 refused "$work/nul.json" 'holds a NUL byte at offset 42'
+# What the schema and JSON refuse and the reader took before: a tick rate
+# that is no rate (claim 2 then said "no usable rows"), a \u0000 that cut a
+# string, bytes that are not UTF-8, a leading zero, a name given twice in
+# one object (the first one was read), and nesting too deep (said as a
+# syntax error).
+for t in 0 -0 0.5 1e999 -1000 2e6; do
+    derive tick "$one" "s/\"tick_hz\": 1000/\"tick_hz\": $t/"
+    refused "$work/tick.json" 'env.tick_hz is not a rate in Hz'
+done
+derive nulesc "$one" 's/"kernel": "none"/"kernel": "no\\u0000ne"/'
+refused "$work/nulesc.json" 'a \u0000 (NUL) inside a string'
+derive latin1 "$one" 's/"kernel": "none"/"kernel": "n\xe9ne"/'
+refused "$work/latin1.json" 'not UTF-8 at byte'
+derive lead0 "$one" 's/"n": 1000, "min": 650/"n": 01000, "min": 650/'
+refused "$work/lead0.json" 'a number with a leading zero'
+derive twice "$one" 's/"schema": "rtipc-bench\/1"/"schema": "rtipc-bench\/1", "schema": "other\/9"/'
+refused "$work/twice.json" 'an object names "schema" twice'
+{ printf '{"schema": "rtipc-bench/1", "results": [], "x": '; i=0; while [ $i -lt 600 ]; do printf '['; i=$((i + 1)); done
+  i=0; while [ $i -lt 600 ]; do printf ']'; i=$((i + 1)); done; printf '}\n'; } >"$work/deep.json"
+refused "$work/deep.json" 'nested deeper than 512 levels'
+# Numbers JSON allows stay accepted: fractions and exponents with zeros.
+derive zeros "$one" 's/"p50_ci95": \[698, 702\]/"p50_ci95": [698.05, 7.02e+02]/'
+"$bench" audit "$work/zeros.json" >/dev/null 2>"$err" || { cat "$err"; fail "a fraction or exponent with zeros was refused"; }
 
 # Nulls and non-finite figures: never a verdict, never "nan" or "inf".
 no_nan() { ! grep -Eiq '(^|[^a-z])(nan|inf)([^a-z]|$)' "$out" || { cat "$out"; fail "$1: a nan or inf in the audit"; }; }
