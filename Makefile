@@ -19,6 +19,10 @@
 #                output of the differential suite in
 #                tests/differential/kernel-output/ (after editing scenarios)
 #   make build   Release build only
+#   make install install the library (static and shared), its headers, the
+#                CMake package and rtipc.pc under PREFIX (default /usr/local),
+#                staged under DESTDIR when set: builds what it installs, so it
+#                works after `make bench` too
 #   make bench   build Release and run the default rtipc-bench suite; tables on
 #                stdout and in results/latest.txt, JSON in results/latest.json,
 #                the HTML report in results/index.html (each file replaced only
@@ -80,7 +84,7 @@ BUILD_DEPS += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 BUILD_DEPS += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 SHELL := /bin/bash
 
-.PHONY: all build bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu \
+.PHONY: all build install bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu \
         check-freertos record-kernel-output check-rv32 check-esp32 check-builds
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
@@ -104,6 +108,14 @@ endef
 
 build: deps
 	$(call cmake_build,release,Release,-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++)
+
+# Where `make install` puts rtipc; DESTDIR stages it (packaging).
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: deps
+	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(OWN_GATE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD)/release -j$(JOBS) --target rtipc_static rtipc_shared
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD)/release
 
 bench: deps
 	cmake -S . -B $(BUILD)/release -DCMAKE_BUILD_TYPE=Release $(OWN_GATE) -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null

@@ -5,7 +5,8 @@
 #             off, no C++ compiler at hand (CXX names none); built twice,
 #             the second time as a consumer builds it (no RTIPC_WERROR),
 #             whose compile commands must hold no -Werror; then
-#             examples/consumer with rtipc as its subproject (add_subdirectory)
+#             examples/consumer with rtipc as its subproject (add_subdirectory),
+#             and against `make install`'s stage after `make bench`
 #   peers     rtipc-bench with RTIPC_BENCH_PEERS=OFF on a machine that has the
 #             peer libraries: it builds, its bench tests pass, and every peer
 #             says it was left out
@@ -44,6 +45,27 @@ check_lib() {
         cmake --build "$dir-subproject" -j"$JOBS" >>"$dir.log" 2>&1 &&
         "$dir-subproject/consumer_subproject" >>"$dir.log" 2>&1 || { tail -n 20 "$dir.log"; say "rtipc as a subproject failed"; return 1; }
     say "  examples/consumer with rtipc as its subproject: built and ran"
+    # As the README says to install it: `make install` after `make bench`
+    # (whose build tree has rtipc-bench but not the shared library), staged
+    # with DESTDIR under PREFIX /usr, then the consumer built against the
+    # stage through the CMake package and pkg-config.
+    local stage=$PWD/$dir-stage tree=$dir-make
+    rm -rf "$stage" "$tree" "$dir-installed"
+    make --no-print-directory BUILD="$tree" bench BENCH_FLAGS="--quick --no-progress queue-set" \
+        RESULTS="$tree/results" >"$dir.log" 2>&1 || { tail -n 20 "$dir.log"; say "make bench failed"; return 1; }
+    make --no-print-directory BUILD="$tree" install PREFIX=/usr DESTDIR="$stage" >>"$dir.log" 2>&1 ||
+        { tail -n 20 "$dir.log"; say "make install after make bench failed"; return 1; }
+    [ -f "$stage/usr/include/rtipc/queue.h" ] && [ -n "$(find "$stage/usr" -name 'librtipc.so*' | head -n 1)" ] ||
+        { say "make install staged no headers or no shared library"; return 1; }
+    local libdir
+    libdir=$(dirname "$(find "$stage/usr" -name 'librtipc.so*' | head -n 1)")
+    PKG_CONFIG_PATH="$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage" \
+        cmake -S examples/consumer -B "$dir-installed" -DCMAKE_PREFIX_PATH="$stage/usr" >>"$dir.log" 2>&1 &&
+        cmake --build "$dir-installed" >>"$dir.log" 2>&1 &&
+        LD_LIBRARY_PATH="$libdir" "$dir-installed/consumer_cmake" >>"$dir.log" 2>&1 &&
+        LD_LIBRARY_PATH="$libdir" "$dir-installed/consumer_pkgconfig" >>"$dir.log" 2>&1 ||
+        { tail -n 20 "$dir.log"; say "examples/consumer against make install's stage failed"; return 1; }
+    say "  make install (PREFIX=/usr, DESTDIR) after make bench; examples/consumer built against it and ran"
     # The defaults on a machine with only the required packages: no C++
     # compiler, no pkg-config (so no cmocka), no cJSON: tests and bench are
     # left out, saying so, and the library builds.
