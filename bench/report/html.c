@@ -810,6 +810,37 @@ static void put_experiment(report_t *r, const cJSON *e)
     fputs("</section>\n", f);
 }
 
+/* Whether the file's "experiments" names @p id. */
+static bool listed(const report_t *r, const char *id)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, r->experiments)
+        if (!strcmp(str(e, "id"), id))
+            return true;
+    return false;
+}
+
+/* Rows of an experiment the file's "experiments" does not list get a
+ * section of their own, saying so, rather than vanish from the page. */
+static void put_unlisted_experiments(report_t *r)
+{
+    const bench_results_t *res = r->res;
+    for (size_t i = 0; i < res->n_rows; i++) {
+        const char *id = res->rows[res->by_experiment[i]].experiment;
+        if ((i > 0 && !strcmp(id, res->rows[res->by_experiment[i - 1]].experiment)) || listed(r, id))
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        if (!e || !cJSON_AddStringToObject(e, "id", id) || !cJSON_AddStringToObject(e, "status", "not listed") ||
+            !cJSON_AddStringToObject(e, "notes", "The file's \"experiments\" does not list this experiment: its "
+                                                 "rows are shown without its summary, status or definitions.\n")) {
+            cJSON_Delete(e);
+            continue;
+        }
+        put_experiment(r, e);
+        cJSON_Delete(e);
+    }
+}
+
 /* ------------------------------------------ latency against memory */
 
 typedef struct {
@@ -1127,6 +1158,7 @@ static void put_page(report_t *r)
     put_overview(r);
     const cJSON *e;
     cJSON_ArrayForEach(e, r->experiments) put_experiment(r, e);
+    put_unlisted_experiments(r);
     fputs("<footer>Built by rtipc-bench from results in the <code>" SCHEMA "</code> schema "
           "(docs/json-schema.md); definitions of every figure in docs/methodology.md. Charts: ",
           f);

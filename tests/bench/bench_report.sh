@@ -107,6 +107,15 @@ grep -q 'warning' "$dir/nogp.err" || fail "no warning about the missing gnuplot"
 grep -q 'This report has no charts' "$dir/nogp/index.html" || fail "page does not say it lacks charts"
 grep -q '<table class="claims">' "$dir/nogp/index.html" || fail "page without gnuplot lacks the claims"
 
+# Rows of an experiment the file's "experiments" does not list get their
+# own section, saying so, instead of vanishing.
+one=$(dirname "$0")/data/one-core.json
+sed '/{"id": "batching", "summary"/d' "$one" >"$dir/unlisted.json"
+PATH=/nonexistent "$bench" report "$dir/unlisted.json" "$dir/unlisted" >/dev/null 2>&1 || fail "report of a file with unlisted rows"
+grep -q 'id="exp-batching"' "$dir/unlisted/index.html" || fail "the unlisted experiment's rows vanished from the page"
+grep -q 'does not list this experiment' "$dir/unlisted/index.html" || fail "the page does not say the experiment is unlisted"
+grep -q '100x1B' "$dir/unlisted/index.html" || fail "the unlisted experiment's rows are not on the page"
+
 # Stopped by SIGTERM while it draws (a gnuplot that stands still): no
 # temporary is left in the report's folder, and the status is the signal's.
 mkdir -p "$dir/slowgp" "$dir/stopped"
