@@ -210,6 +210,14 @@ endfunction()
 
 function(rtipc_bench_version_header target)
     string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
+    # The flags, single-spaced, and the build type where there is one (an
+    # ESP-IDF build has none: no "()").
+    set(_flags "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
+    if(CMAKE_BUILD_TYPE)
+        string(APPEND _flags " (${CMAKE_BUILD_TYPE})")
+    endif()
+    string(REGEX REPLACE "[ ]+" " " _flags "${_flags}")
+    string(STRIP "${_flags}" _flags)
     set(_out ${CMAKE_CURRENT_BINARY_DIR}/${target}-generated/bench_version.h)
     get_filename_component(_root ${_rtipc_bench_dir}/.. ABSOLUTE)
     file(STRINGS ${_root}/CMakeLists.txt _proj REGEX "^project\\(rtipc VERSION")
@@ -218,7 +226,7 @@ function(rtipc_bench_version_header target)
         COMMAND ${CMAKE_COMMAND} -DSRC=${_root} -DOUT=${_out}
                 -DVERSION=${_version}
                 "-DCOMPILER=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
-                "-DCFLAGS=${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}} (${CMAKE_BUILD_TYPE})"
+                "-DCFLAGS=${_flags}"
                 -P ${_root}/cmake/BenchVersion.cmake
         BYPRODUCTS ${_out}
         COMMENT "rtipc-bench: recording the source commit" VERBATIM)

@@ -247,6 +247,8 @@ check_board() {  # BOARD
         grep -q "esp_psram: Adding pool of 8192K of PSRAM memory to heap allocator" "$out" ||
             { say "the console does not show 8 MB of PSRAM added to the heap; console in $out"; return 1; }
     fi
+    # A board does not page: its console says so, not "memory locked".
+    grep -q "; memory not paged;" "$out" || { say "the console does not say the board's memory is not paged"; return 1; }
     case $ARGS in *--json*) ;; *) say "  $board passed (no --json in the command line: nothing to validate)"; return 0 ;; esac
 
     local json=$dir/bench.json

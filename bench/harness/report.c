@@ -158,7 +158,11 @@ void bench_print_env(FILE *out, const bench_env_t *e)
                  "tick %u Hz; memory %s; seed %llu%s\n",
             e->clock.name, bench_clock_provenance_name(e->clock.provenance), e->clock.unit, e->clock.rate_hz / 1e6,
             e->clock.resolution, e->clock.unit, e->timestamp_overhead_ns, e->clock.unit, (unsigned)e->tick_hz,
-            e->memory_locked ? "locked" : "not locked (mlockall refused)", (unsigned long long)e->seed,
+            /* A target without files has no paging to lock out either. */
+            !(bench_target_features() & BENCH_TARGET_FILES) ? "not paged"
+            : e->memory_locked                              ? "locked"
+                                                            : "not locked (mlockall refused)",
+            (unsigned long long)e->seed,
             e->quick ? "; QUICK run (few samples)" : "");
     if (e->has_core_clock)
         fprintf(out, "core clock (spans within one core): %s (%s) at %.1f MHz, resolution %.3g ns\n",

@@ -387,8 +387,11 @@ static void put_header(report_t *r)
     put_text(f, str_or(env, "started_utc", "?"));
     fputs(" on ", f);
     put_text(f, str_or(env, "cpu_model", "?"));
+    /* The scheduler as the target describes it ("FreeRTOS (fixed-priority
+     * preemptive)"), not the POSIX name a FreeRTOS run also carries. */
+    const char *sched = str_or(env, "sched_detail", "");
     fputs(" (", f);
-    put_text(f, str_or(env, "sched_policy", "?"));
+    put_text(f, *sched ? sched : str_or(env, "sched_policy", "?"));
     fputs(")", f);
     if (cJSON_IsTrue(item(env, "quick")))
         fputs(" <span class=\"badge quick\">quick run</span>", f);

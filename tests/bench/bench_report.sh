@@ -116,6 +116,13 @@ grep -q 'id="exp-batching"' "$dir/unlisted/index.html" || fail "the unlisted exp
 grep -q 'does not list this experiment' "$dir/unlisted/index.html" || fail "the page does not say the experiment is unlisted"
 grep -q '100x1B' "$dir/unlisted/index.html" || fail "the unlisted experiment's rows are not on the page"
 
+# A FreeRTOS run's page names its scheduler as the target describes it,
+# not the POSIX policy name the file also carries.
+PATH=/nonexistent "$bench" report "$(dirname "$0")/../../docs/data/freertos-cm3.json" "$dir/cm3" >/dev/null 2>&1 ||
+    fail "report of the recorded Cortex-M3 run"
+grep -q '(FreeRTOS (fixed-priority preemptive))' "$dir/cm3/index.html" || fail "the page does not name FreeRTOS's scheduler"
+grep -q '(SCHED_FIFO)' "$dir/cm3/index.html" && fail "the page calls FreeRTOS's scheduler SCHED_FIFO"
+
 # Stopped by SIGTERM while it draws (a gnuplot that stands still): no
 # temporary is left in the report's folder, and the status is the signal's.
 mkdir -p "$dir/slowgp" "$dir/stopped"

@@ -53,6 +53,10 @@ grep '"experiment": "queue-latency", "mechanism": "rtipc-queue", "variant": "cro
 grep -q '"clock_source":[[:space:]]*"GPTimer at 40000000 Hz, one counter for both cores; QEMU icount 4 ns/instr' \
     "$data/esp32-qemu.json" || fail "the ESP32 run's clock does not say it counts instructions, 4 ns each"
 grep -Eq '^[0-9a-f]{64}$' "$data/esp32-qemu.inputs" || fail "the ESP32 run has no digest of its inputs"
+# An ESP-IDF build has no CMake build type: its flags end without "()".
+for f in esp32-qemu esp32s3-qemu esp32s3-nopsram-qemu; do
+    grep -q '"cflags": "[^"]*()"' "$data/$f.json" && fail "$f's cflags end in an empty build type '()'"
+done
 # docs/esp32.md, "ESP32-S3": the emulated ESP32-S3, an N8R8 module (8 MB
 # of octal PSRAM) and one without PSRAM, quick runs in instruction time,
 # the shared clock SYSTIMER's; queue-placement with each queue's storage
