@@ -42,7 +42,10 @@ static const char capture_usage[] =
     "SOURCE is a serial device (e.g. /dev/ttyUSB0: raw mode, 8N1, no flow control),\n"
     "a file, or '-' for standard input (e.g. `idf.py monitor | rtipc-bench capture\n"
     "- run.json`, or QEMU's output). Lines before the begin marker are skipped; a\n"
-    "second begin marker (the board restarted) starts the document again.\n"
+    "second begin marker (the board restarted) starts the document again. A marker\n"
+    "counts anywhere on its line, after colour codes and trailing blanks; ESP-IDF\n"
+    "log lines inside the document are left out (and counted); after an aborted\n"
+    "document capture looks for a later complete one.\n"
     "\n"
     "  --baud N        the serial device's speed, one of 9600 19200 38400 57600\n"
     "                  115200 230400 460800 921600 1500000 2000000 3000000\n"
@@ -94,12 +97,54 @@ enum scan_state { WAITING, INSIDE, DONE, ABORTED };
 typedef struct {
     enum scan_state state;
     buf_t line, doc;
-    unsigned long long lines;  /* lines read */
-    unsigned restarts;         /* begin markers after the first */
+    unsigned long long lines;    /* lines read */
+    unsigned restarts;           /* begin markers after the first */
+    unsigned long long near;     /* a line like a marker that is not one: its number (0: none) */
+    unsigned long long skipped;  /* log lines that interrupted the document, left out of it */
+    unsigned long long aborted;  /* the line of the last aborted marker (0: none) */
     bool echo;
 } scan_t;
 
-/* One whole line (without its newline and a trailing carriage return). */
+/* A short line as a terminal shows it: ANSI escape sequences (idf.py
+ * monitor's colours) removed, trailing white space cut, into buf. NULL for
+ * a line too long to be a marker or a log line. */
+static const char *shown(const char *l, size_t n, char *buf, size_t cap)
+{
+    if (n >= cap)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (l[i] == '\033' && i + 1 < n && l[i + 1] == '[') {
+            for (i += 2; i < n && !(l[i] >= '@' && l[i] <= '~'); i++) {
+            }
+            continue;
+        }
+        buf[k++] = l[i];
+    }
+    while (k && (buf[k - 1] == ' ' || buf[k - 1] == '\t' || buf[k - 1] == '\r'))
+        k--;
+    buf[k] = '\0';
+    return buf;
+}
+
+/* An ESP-IDF log line ("I (1234) tag: text"), or any line with a control
+ * character the JSON writer never prints: not part of the document. */
+static bool log_line(const char *raw, size_t n, const char *plain)
+{
+    if (memchr(raw, '\033', n))
+        return true;
+    if (!plain || !strchr("EWIDV", plain[0]) || plain[1] != ' ' || plain[2] != '(')
+        return false;
+    const char *p = plain + 3;
+    if (*p < '0' || *p > '9')
+        return false;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p[0] == ')' && p[1] == ' ';
+}
+
+/* One whole line (without its newline and a trailing carriage return). A
+ * marker counts anywhere on its line, after colours and trailing blanks. */
 static bool scan_line(scan_t *s)
 {
     char *l = s->line.p ? s->line.p : "";
@@ -111,7 +156,9 @@ static bool scan_line(scan_t *s)
         fwrite(l, 1, n, stdout);
         putchar('\n');
     }
-    if (!strcmp(l, MARK_BEGIN)) {
+    char buf[512];
+    const char *plain = shown(l, n, buf, sizeof buf);
+    if (plain && strstr(plain, MARK_BEGIN)) {
         if (s->state == INSIDE) {
             s->restarts++;
             fprintf(stderr, "%s: a second begin marker (line %llu): the board restarted; reading the new document\n",
@@ -121,14 +168,27 @@ static bool scan_line(scan_t *s)
         s->doc.len = 0;
         return true;
     }
-    if (s->state != INSIDE)
+    if (s->state != INSIDE) {
+        /* Something close to a marker: said if no document comes. */
+        if (plain && !s->near && (strstr(plain, "rtipc-bench/") || strstr(plain, "JSON begin")))
+            s->near = s->lines;
         return true;
-    if (!strcmp(l, MARK_END)) {
+    }
+    if (plain && strstr(plain, MARK_END)) {
         s->state = DONE;
         return true;
     }
-    if (!strcmp(l, MARK_ABORTED)) {
-        s->state = ABORTED;
+    if (plain && strstr(plain, MARK_ABORTED)) {
+        /* The board gave up on this document; a later one may come (a saved
+         * log of a run that restarted): keep looking. */
+        s->state = WAITING;
+        s->aborted = s->lines;
+        fprintf(stderr, "%s: the board printed the aborted marker (line %llu); looking for another document\n", PROG,
+                s->lines);
+        return true;
+    }
+    if (log_line(l, n, plain)) {
+        s->skipped++;
         return true;
     }
     return buf_add(&s->doc, l, n) && buf_add(&s->doc, "\n", 1);
@@ -199,6 +259,19 @@ static void progress(const scan_t *s, double elapsed)
     fflush(stderr);
 }
 
+/* Why no document began: how many lines were read, and the first that
+ * looked like a marker without being one. */
+static void waiting_reason(const scan_t *s, const char *what, double timeout, char *err, size_t errlen)
+{
+    char after[32] = "", near[96] = "";
+    if (timeout >= 0)
+        snprintf(after, sizeof after, " %.0f s", timeout);
+    if (s->near)
+        snprintf(near, sizeof near, "; saw a line like the begin marker at line %llu", s->near);
+    snprintf(err, errlen, "%s%s without the begin marker (%llu line%s read%s)", what, after, s->lines,
+             s->lines == 1 ? "" : "s", near);
+}
+
 /* Read fd until the document is complete or aborted, the input ends, or the
  * time runs out. 0 with s->state DONE or ABORTED; -1 with the reason. */
 static int read_console(int fd, scan_t *s, double timeout, bool show, char *err, size_t errlen)
@@ -212,9 +285,12 @@ static int read_console(int fd, scan_t *s, double timeout, bool show, char *err,
             shown = elapsed;
         }
         if (timeout > 0 && elapsed >= timeout) {
+            if (s->state == WAITING && s->aborted) {
+                s->state = ABORTED;  /* no document after the aborted one */
+                return 0;
+            }
             if (s->state == WAITING)
-                snprintf(err, errlen, "timed out after %.0f s without the begin marker (%llu line%s read)", timeout,
-                         s->lines, s->lines == 1 ? "" : "s");
+                waiting_reason(s, "timed out after", timeout, err, errlen);
             else
                 snprintf(err, errlen, "timed out after %.0f s inside the JSON (%zu bytes after the begin marker)",
                          timeout, s->doc.len);
@@ -243,9 +319,12 @@ static int read_console(int fd, scan_t *s, double timeout, bool show, char *err,
                 goto too_big;
             if (s->state == DONE || s->state == ABORTED)
                 return 0;
+            if (s->state == WAITING && s->aborted) {
+                s->state = ABORTED;  /* no document after the aborted one */
+                return 0;
+            }
             if (s->state == WAITING)
-                snprintf(err, errlen, "the input ended without the begin marker (%llu line%s read)", s->lines,
-                         s->lines == 1 ? "" : "s");
+                waiting_reason(s, "the input ended", -1, err, errlen);
             else
                 snprintf(err, errlen, "truncated capture: the input ended inside the JSON, %zu bytes after the "
                          "begin marker, without the end marker", s->doc.len);
@@ -348,8 +427,9 @@ int bench_capture_main(int argc, char **argv)
     if (rc != 0) {
         fprintf(stderr, "%s: %s: %s; %s not written\n", PROG, name, err, out);
     } else if (s.state == ABORTED) {
-        fprintf(stderr, "%s: %s: the board could not finish its JSON (it printed the aborted marker after %zu "
-                "bytes); %s not written\n", PROG, name, s.doc.len, out);
+        fprintf(stderr, "%s: %s: the board could not finish its JSON (it printed the aborted marker at line %llu, "
+                "after %zu bytes, and no complete document followed); %s not written\n", PROG, name, s.aborted,
+                s.doc.len, out);
     } else {
         bench_results_t res;
         if (bench_results_parse(&res, s.doc.p ? s.doc.p : "", err, sizeof err) != 0) {
@@ -360,8 +440,12 @@ int bench_capture_main(int argc, char **argv)
         } else {
             size_t experiments = res.experiments ? (size_t)cJSON_GetArraySize(res.experiments) : 0;
             /* OUT.json '-' is standard output: the document alone there. */
-            fprintf(strcmp(out, "-") ? stdout : stderr, "%s: %s: %zu result rows of %zu experiments (%zu bytes) "
-                    "written to %s\n", PROG, name, res.n_rows, experiments, s.doc.len,
+            char skipped[64] = "";
+            if (s.skipped)
+                snprintf(skipped, sizeof skipped, "; %llu log line%s inside it left out", s.skipped,
+                         s.skipped == 1 ? "" : "s");
+            fprintf(strcmp(out, "-") ? stdout : stderr, "%s: %s: %zu result rows of %zu experiments (%zu bytes%s) "
+                    "written to %s\n", PROG, name, res.n_rows, experiments, s.doc.len, skipped,
                     strcmp(out, "-") ? out : "standard output");
             status = 0;
         }

@@ -117,6 +117,28 @@ grep -q "standard input: .* written to standard output" err.txt || { cat err.txt
 [ ! -e ./- ] || fail "capture wrote a file named '-'"
 expect 2 "--echo and OUT.json '-' both ask for standard output" "$bench" capture --echo console.txt -
 
+# Markers as consoles mangle them: trailing blanks, idf.py monitor's
+# colours around them, an ESP-IDF log prefix before them.
+{ printf 'boot\r\n\033[0;32mI (5) app: %s   \033[0m\r\n' "$begin"; sed 's/$/\r/' "$json"; printf '%s \t\r\n' "$end"; } >mangled.txt
+expect 0 "" "$bench" capture mangled.txt mangled.json
+cmp -s mangled.json "$json" || fail "markers with colours, a log prefix or trailing blanks were not taken"
+# A line close to a marker, and no document: the reason says where it was.
+printf 'boot\n=== rtipc-bench/1 JSON begin ===\nmore\n' >near.txt
+keep
+expect 1 "saw a line like the begin marker at line 2" "$bench" capture near.txt kept.json
+kept "a console with a near-marker"
+# A log line that interrupts the document is left out, and counted.
+{ printf '%s\n' "$begin"; head -n 20 "$json"; printf '\033[0;33mW (1234) task_wdt: something\033[0m\n'; printf 'I (1235) app: plain log line\n'
+  tail -n +21 "$json"; printf '%s\n' "$end"; } >interrupted.txt
+expect 0 "" "$bench" capture interrupted.txt interrupted.json
+cmp -s interrupted.json "$json" || fail "log lines inside the document were not left out"
+grep -q "2 log lines inside it left out" out.txt || { cat out.txt; fail "the skipped log lines are not counted"; }
+# A saved log whose aborted document is followed by a complete one: the
+# complete one is taken.
+{ printf '%s\n{"schema": "rtipc-bench/1", "resu\n==== rtipc-bench/1 JSON aborted ====\nreboot\n' "$begin"; console "$json"; } >abort-then-ok.txt
+expect 0 "looking for another document" "$bench" capture abort-then-ok.txt abort-then-ok.json
+cmp -s abort-then-ok.json "$json" || fail "after an aborted document the complete one was not taken"
+
 # A board that restarted while printing: the second document is the one.
 { printf '%s\n{"schema": "rtipc-bench/1", "res\n' "$begin"; console "$json"; } >restart.txt
 expect 0 "the board restarted" "$bench" capture restart.txt restart.json
