@@ -2,7 +2,7 @@
  * shaped like the published ones, audits the claims, writes JSON/CSV.
  *
  *   rtipc-bench list
- *   rtipc-bench help ID
+ *   rtipc-bench help ID|COMMAND
  *   rtipc-bench run [options] [ID...]
  *   rtipc-bench compare BASE.json NEW.json [--threshold PCT]   (compare/compare.h)
  *   rtipc-bench report RESULTS.json DIR
@@ -42,7 +42,8 @@
 
 static const char usage_text[] =
     "usage: rtipc-bench list\n"
-    "       rtipc-bench help ID          what experiment ID measures and what each latency spans\n"
+    "       rtipc-bench help ID|COMMAND  what experiment ID measures and what each latency spans,\n"
+    "                                    or the usage of a command (run, compare, capture, ...)\n"
     "       rtipc-bench run [options] [ID...]   run the given experiments (all when none)\n"
     "       rtipc-bench compare BASE.json NEW.json [--threshold PCT]\n"
     "                                    compare two --json files; exit 1 when a metric\n"
@@ -150,8 +151,21 @@ static int cmd_help(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (argc - optind != 1)
-        return usage_error("%s", "help wants one experiment id");
-    return show_experiment(argv[optind]);
+        return usage_error("%s", "help wants one experiment id or command");
+    /* A command: its own --help. */
+    const char *what = argv[optind];
+    static const char *const commands[] = {"list", "help", "run"};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(what, commands[i]))
+            return fputs(usage_text, stdout) < 0 ? 1 : 0;
+    char *sub[] = {(char *)what, "--help", NULL};
+    int status;
+    if (bench_cli_file_command(what, 2, sub, &status))
+        return status;
+    if (!bench_experiment_find(what))
+        return usage_error("'%s' is neither an experiment nor a command (see 'rtipc-bench list'; commands: list, "
+                           "help, run, compare, report, audit, capture)", what);
+    return show_experiment(what);
 }
 
 /* Where the run's tables go: stdout, or stderr while an output takes stdout

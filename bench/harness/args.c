@@ -65,10 +65,24 @@ int bench_parse_real(const char *s, double lo, double hi, double *out)
 
 /* getopt_long's answer for an option it did not accept (':' for a missing
  * value, '?' otherwise) as a usage error naming it. */
-static int bad_option(const char *prog, int c, const char *arg)
+static int bad_option(const char *prog, const struct option *longopts, int c, const char *arg)
 {
     if (c == ':')
         return bench_usage_error(prog, "option '%s' wants a value", arg);
+    /* An abbreviation that fits several long options is ambiguous, not
+     * unknown: say which ones it fits. */
+    if (!strncmp(arg, "--", 2) && arg[2]) {
+        size_t len = strcspn(arg + 2, "=");
+        char fits[200] = "";
+        size_t n = 0, used = 0;
+        for (size_t i = 0; longopts[i].name; i++)
+            if (!strncmp(longopts[i].name, arg + 2, len) && used < sizeof fits) {
+                used += (size_t)snprintf(fits + used, sizeof fits - used, "%s--%s", n ? ", " : "", longopts[i].name);
+                n++;
+            }
+        if (n > 1)
+            return bench_usage_error(prog, "option '%.*s' is ambiguous: %s", (int)(len + 2), arg, fits);
+    }
     return bench_usage_error(prog, "unknown option '%s'", arg);
 }
 
@@ -91,7 +105,7 @@ int bench_optparse_next(bench_optparse_t *p, int argc, char **argv)
     if (c == -1)
         return -1;
     if (c == ':' || c == '?') {
-        p->status = bad_option(p->prog, c, argv[optind - 1]);
+        p->status = bad_option(p->prog, p->longopts, c, argv[optind - 1]);
         return BENCH_OPT_STOP;
     }
     for (int i = 0; p->longopts[i].name && i < BENCH_OPT_MAX; i++) {

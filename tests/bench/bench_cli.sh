@@ -32,6 +32,18 @@ expect 2 "$bench" run --tick-hz 0 queue-latency
 expect 2 "$bench" run --bogus
 expect 2 "$bench" run queue-latency queue-latency
 expect 2 "$bench" help no-such-experiment
+says "neither an experiment nor a command"
+# `help COMMAND` is that command's --help, on stdout.
+for cmd in run compare report audit capture list; do
+    expect 0 "$bench" help "$cmd"
+    grep -q "^usage: rtipc-bench" "$out" || fail "'help $cmd' prints no usage"
+done
+expect 0 "$bench" help capture
+grep -q "^usage: rtipc-bench capture" "$out" || fail "'help capture' is not capture's usage"
+# An abbreviation that fits several options is ambiguous, not unknown.
+expect 2 "$bench" run --s 5 queue-latency
+says "option '--s' is ambiguous: --samples, --seed"
+expect 0 "$bench" run --sam 200 --quick --no-progress queue-set
 expect 0 "$bench" run --help
 expect 0 "$bench" run queue-latency --help
 n=0
