@@ -42,7 +42,9 @@
 #define configUSE_COUNTING_SEMAPHORES 1        /* rtipc: required */
 #define configUSE_QUEUE_SETS 1                 /* rtipc: required */
 #define configUSE_TASK_NOTIFICATIONS 1         /* rtipc: required */
+#ifndef configTASK_NOTIFICATION_ARRAY_ENTRIES /* (tests/esp32/syntax_check.sh tries 1) */
 #define configTASK_NOTIFICATION_ARRAY_ENTRIES 4 /* rtipc: RTIPC_NOTIFY_SLOTS (3) + rtipc's own index */
+#endif
 #define configNUM_THREAD_LOCAL_STORAGE_POINTERS 1 /* rtipc: the task descriptor */
 #define configMESSAGE_BUFFER_LENGTH_TYPE uint32_t /* rtipc: RTIPC_MSGBUF_LENGTH_BYTES is 4 */
 #define configUSE_STREAM_BUFFERS 1

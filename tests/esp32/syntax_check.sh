@@ -55,5 +55,23 @@ for cc in gcc clang; do
             -I"$src/include" -I"$gen/port" "$f" || { echo "esp32 syntax check ($cc): $f"; status=1; }
     done
 done
+# On a configuration rtipc does not fit, ESP-IDF's users read one message
+# per setting, naming the menuconfig option: a thread-local-storage count
+# and a notification array of 1 each (ESP-IDF's defaults) give exactly two
+# errors.
+first=$src/src/port/freertos/queue.c
+errs=$(gcc -std=gnu11 -fsyntax-only -DESP_PLATFORM -D_GNU_SOURCE -DrtipcCONFIG_TLS_INDEX=1 \
+    -DCONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS=1 -DCONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES=1 \
+    -DconfigTASK_NOTIFICATION_ARRAY_ENTRIES=1 \
+    -I"$src/tests/esp32/stand-ins/kernel" -I"$src/tests/esp32/stand-ins" -I"$src/targets/freertos-posix" \
+    -I"$k/include" -I"$k/portable/ThirdParty/GCC/Posix" -I"$k/portable/ThirdParty/GCC/Posix/utils" \
+    -I"$src/include" -I"$gen/port" "$first" 2>&1 | grep 'error: #error' || true)
+if [ "$(echo "$errs" | grep -c .)" -ne 2 ] ||
+    ! echo "$errs" | grep -q 'CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX' ||
+    ! echo "$errs" | grep -q 'CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS + 1'; then
+    echo "$errs"
+    echo "esp32 syntax check: ESP-IDF's defaults do not give one error per setting, naming its menuconfig option"
+    status=1
+fi
 [ $status -eq 0 ] && echo "esp32 syntax check: $(echo "$files" | wc -w) sources of the app and $(echo "$port" | wc -w) of the component, gcc and clang: ok"
 exit $status

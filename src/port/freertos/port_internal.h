@@ -133,7 +133,10 @@ static inline bool rtipc__fr_cm_ipsr(void)
 #ifndef rtipcCONFIG_TLS_INDEX
 #define rtipcCONFIG_TLS_INDEX 0
 #endif
-#if !defined(configNUM_THREAD_LOCAL_STORAGE_POINTERS) || configNUM_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX
+/* (ESP-IDF's menuconfig count is checked above, by its own name: one
+ * message, not two.) */
+#if !defined(CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS) && \
+    (!defined(configNUM_THREAD_LOCAL_STORAGE_POINTERS) || configNUM_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX)
 #error "rtipc on FreeRTOS needs configNUM_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 0; 1 on ESP-IDF)"
 #endif
 
@@ -144,7 +147,11 @@ static inline bool rtipc__fr_cm_ipsr(void)
 #error "rtipc on FreeRTOS needs configUSE_TASK_NOTIFICATIONS 1"
 #endif
 #if configTASK_NOTIFICATION_ARRAY_ENTRIES < RTIPC_NOTIFY_SLOTS + 1
+#if defined(CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES)
+#error "rtipc on ESP-IDF needs CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS + 1 (4 with the default 3 slots; one index is rtipc's own): set it in menuconfig, Component config > FreeRTOS > Kernel"
+#else
 #error "rtipc on FreeRTOS needs configTASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS + 1 (one index is rtipc's own)"
+#endif
 #endif
 #define RTIPC__FR_PARK_INDEX (configTASK_NOTIFICATION_ARRAY_ENTRIES - 1)
 
