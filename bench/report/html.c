@@ -554,6 +554,10 @@ static const char *const line_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7
                                           "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 #define N_COLORS (sizeof line_colors / sizeof *line_colors)
 
+/* The most curves one tail chart draws (the suite's largest, the ESP32's
+ * mechanism-compare, has 50 distribution rows). */
+enum { MAX_CURVES = 64 };
+
 static void put_tail_chart(report_t *r, const char *id)
 {
     rows_t rows = rows_of(r->res, id);
@@ -573,12 +577,19 @@ static void put_tail_chart(report_t *r, const char *id)
         return;
     FILE *data = c.data, *s = c.plot;
     int curves = 0;
-    size_t longest = 8;
+    size_t longest = 8, left_out = 0;
     double most = 1;
     char title[200];
     for (EACH_ROW(row, rows)) {
         if (!is_dist(row))
             continue;
+        /* A chart of more curves is unreadable, and gnuplot's time grows
+         * with them: the first MAX_CURVES in file order are drawn, and the
+         * caption says how many more rows the tables hold. */
+        if (curves >= MAX_CURVES) {
+            left_out++;
+            continue;
+        }
         double n = write_tail_block(data, row);
         if (n <= 0)
             continue;
@@ -617,12 +628,16 @@ static void put_tail_chart(report_t *r, const char *id)
     int key_rows = (curves + columns - 1) / columns;
     fprintf(g, "set key maxrows %d\n", key_rows);
     int height = 420 + key_rows * 15;
-    char caption[640];
+    char caption[800], more[160] = "";
+    if (left_out)
+        snprintf(more, sizeof more, " Only the first %d rows are drawn: %zu more distribution row%s of this "
+                 "experiment %s in its table, not here.", MAX_CURVES, left_out, left_out == 1 ? "" : "s",
+                 left_out == 1 ? "is" : "are");
     snprintf(caption, sizeof caption,
              "Latency tail of every distribution row of this experiment: for each latency x, the "
              "fraction of that row's samples at or above x, from the row's histogram (log axes). "
              "A curve crosses 0.5 at its median and 0.01 at its p99; the further right a curve "
-             "reaches at the bottom, the longer its tail.");
+             "reaches at the bottom, the longer its tail.%s", more);
     chart_draw(r, &c, g, height, "latency-tail", id, caption);
 }
 
