@@ -349,6 +349,41 @@ static void chart_draw(report_t *r, chart_t *c, FILE *setup, int height, const c
 }
 
 /* Every env field, whatever the file holds, as name/value pairs. */
+/* One env value as a reader wants it: an object as "name value, ..." (a
+ * member in bytes in KiB or MiB), an array as its items, not raw JSON. */
+static void put_env_value(FILE *f, const cJSON *v)
+{
+    if (cJSON_IsString(v)) {
+        put_text(f, v->valuestring);
+    } else if (cJSON_IsBool(v)) {
+        fputs(cJSON_IsTrue(v) ? "yes" : "no", f);
+    } else if (cJSON_IsNumber(v)) {
+        fprintf(f, "%.10g", v->valuedouble);
+    } else if (cJSON_IsNull(v)) {
+        fputs("-", f);
+    } else {
+        bool object = cJSON_IsObject(v);
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c != v->child)
+                fputs(", ", f);
+            size_t len = object && c->string ? strlen(c->string) : 0;
+            bool bytes = len > 6 && !strcmp(c->string + len - 6, "_bytes") && cJSON_IsNumber(c);
+            if (object && c->string) {
+                char name[80];
+                snprintf(name, sizeof name, "%.*s", (int)(bytes ? len - 6 : len), c->string);
+                put_text(f, name);
+                fputc(' ', f);
+            }
+            if (bytes && c->valuedouble >= 1024.0 * 1024.0)
+                fprintf(f, "%.1f MiB", c->valuedouble / (1024.0 * 1024.0));
+            else if (bytes)
+                fprintf(f, "%.1f KiB", c->valuedouble / 1024.0);
+            else
+                put_env_value(f, c);
+        }
+    }
+}
+
 static void put_env(report_t *r)
 {
     FILE *f = r->f;
@@ -357,19 +392,7 @@ static void put_env(report_t *r)
         fputs("<dt>", f);
         put_text(f, v->string ? v->string : "");
         fputs("</dt><dd>", f);
-        if (cJSON_IsString(v))
-            put_text(f, v->valuestring);
-        else if (cJSON_IsBool(v))
-            fputs(cJSON_IsTrue(v) ? "yes" : "no", f);
-        else if (cJSON_IsNumber(v))
-            fprintf(f, "%.10g", v->valuedouble);
-        else if (cJSON_IsNull(v))
-            fputs("-", f);
-        else {
-            char *text = cJSON_PrintUnformatted(v);
-            put_text(f, text ? text : "?");
-            cJSON_free(text);
-        }
+        put_env_value(f, v);
         fputs("</dd>\n", f);
     }
     fputs("</dl>\n", f);
@@ -617,17 +640,18 @@ static void put_tail_chart(report_t *r, const char *id)
         fprintf(g, ", '%g' %g", y, y);
     fputs(")\nset grid xtics ytics mxtics lt 1 lc rgb '#dddddd' lw 1, lt 1 lc rgb '#f0f0f0' lw 1\n"
           "set border 3\nset xtics nomirror\nset ytics nomirror\n"
-          "set key outside below left Left reverse samplen 3 spacing 1.1 font ',9'\n",
+          "set key outside below left Left reverse samplen 3 spacing 1.1 font ',11'\n",
           g);
     /* The key goes under the plot in as many columns as the longest title
-     * allows (gnuplot counts about 5.9 px per character at 9 px, plus 70 px
-     * for the sample line), and the canvas grows by its rows (15 px each). */
-    int columns = (CHART_WIDTH - 60) / (int)(longest * 5.9 + 70);
+     * allows (gnuplot counts about 7.2 px per character at 11 px, the
+     * chart's own text size, plus 70 px for the sample line), and the canvas
+     * grows by its rows (18 px each). */
+    int columns = (CHART_WIDTH - 60) / (int)(longest * 7.2 + 70);
     if (columns < 1)
         columns = 1;
     int key_rows = (curves + columns - 1) / columns;
     fprintf(g, "set key maxrows %d\n", key_rows);
-    int height = 420 + key_rows * 15;
+    int height = 420 + key_rows * 18;
     char caption[800], more[160] = "";
     if (left_out)
         snprintf(more, sizeof more, " Only the first %d rows are drawn: %zu more distribution row%s of this "

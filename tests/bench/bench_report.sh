@@ -123,6 +123,15 @@ PATH=/nonexistent "$bench" report "$(dirname "$0")/../../docs/data/freertos-cm3.
 grep -q '(FreeRTOS (fixed-priority preemptive))' "$dir/cm3/index.html" || fail "the page does not name FreeRTOS's scheduler"
 grep -q '(SCHED_FIFO)' "$dir/cm3/index.html" && fail "the page calls FreeRTOS's scheduler SCHED_FIFO"
 
+# The legends are as large as the chart's text (11 px), not smaller.
+grep -q 'font-size="9.00"' "$page" && fail "a chart legend is drawn at 9 px"
+
+# The environment's objects read as text, not raw JSON: memory as
+# "kind resident, now 22.8 MiB, peak ...", cpus as "0, 1".
+grep -q '<dt>memory</dt><dd>kind [a-z-]*, ' "$page" || fail "env.memory is not shown as text"
+grep -q '<dd>{' "$page" && fail "an env value is shown as raw JSON"
+grep -q '<dd>\[' "$page" && fail "an env value is shown as a raw JSON array"
+
 # Stopped by SIGTERM while it draws (a gnuplot that stands still): no
 # temporary is left in the report's folder, and the status is the signal's.
 mkdir -p "$dir/slowgp" "$dir/stopped"
