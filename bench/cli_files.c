@@ -29,7 +29,14 @@ static const char report_usage[] =
     "\n"
     "Builds DIR/index.html (tables, charts when gnuplot is installed, the claim\n"
     "audit) from an rtipc-bench/1 file of any target. DIR is created when missing;\n"
-    "the page is written whole or not at all.\n"
+    "the page is written whole or not at all. RESULTS.json '-' is standard input.\n"
+    "\n"
+    "  --timeout S     wait at most S seconds for a FIFO, socket or device named\n"
+    "                  as RESULTS.json to have something to read, 0 to 86400,\n"
+    "                  0 = for ever (default 30)\n"
+    "  -h, --help      this text\n"
+    "      --version   the version of rtipc\n"
+    "Options may come before or after the operands; '--' ends the options.\n"
     "\n"
     "Exit status: 0 written, 1 not written, 2 usage error or invalid input.\n";
 
@@ -49,13 +56,18 @@ static int report_status(int rc, const bench_html_outcome_t *outcome, const char
 
 static int cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, BENCH_OPT_VERSION}, {0, 0, 0, 0}};
+    double wait_s = BENCH_RESULTS_WAIT_S;
+    static const struct option longopts[] = {{"timeout", required_argument, 0, 't'},
+                                             {"help", no_argument, 0, 'h'},
+                                             {"version", no_argument, 0, BENCH_OPT_VERSION},
+                                             {0, 0, 0, 0}};
     bench_optparse_t p;
     bench_optparse_init(&p, PROG " report", report_usage, longopts);
     int c;
     while ((c = bench_optparse_next(&p, argc, argv)) >= 0)
-        ;
+        if (c == 't' && bench_parse_real(optarg, 0, 86400, &wait_s) != 0)
+            return bench_usage_error(PROG " report", "--timeout '%s' is not a number of seconds from 0 to 86400",
+                                     optarg);
     if (c == BENCH_OPT_STOP)
         return p.status;
     int rc;
@@ -80,7 +92,7 @@ static int cmd_report(int argc, char **argv)
         return 1;
     }
     bench_results_t res;
-    if (bench_results_load(&res, in, err, sizeof err) != 0) {
+    if (bench_results_load_waiting(&res, in, wait_s, err, sizeof err) != 0) {
         fprintf(stderr, "%s report: %s: %s\n", PROG, in, err);
         return 2;
     }

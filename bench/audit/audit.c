@@ -39,6 +39,9 @@ static const char audit_usage[] =
     "  --json OUT.json    write FILE.json back to OUT.json with its \"claims\"\n"
     "                     replaced by the new verdicts (everything else as read);\n"
     "                     written whole or not at all, and never FILE.json itself\n"
+    "  --timeout S        wait at most S seconds for a FIFO, socket or device\n"
+    "                     named as FILE.json to have something to read, 0 to\n"
+    "                     86400, 0 = for ever (default 30)\n"
     "  -h, --help         this text\n"
     "      --version      the version of rtipc\n"
     "Options may come before or after the file; '--' ends the options.\n"
@@ -159,17 +162,22 @@ static int write_audited(cJSON *root, const bench_run_t *run, const char *path)
 int bench_audit_main(int argc, char **argv)
 {
     const char *out = NULL;
+    double wait_s = BENCH_RESULTS_WAIT_S;
     static const struct option longopts[] = {{"json", required_argument, 0, 'j'},
+                                             {"timeout", required_argument, 0, 't'},
                                              {"help", no_argument, 0, 'h'},
                                              {"version", no_argument, 0, BENCH_OPT_VERSION},
                                              {0, 0, 0, 0}};
     bench_optparse_t p;
     bench_optparse_init(&p, PROG, audit_usage, longopts);
     int c;
-    while ((c = bench_optparse_next(&p, argc, argv)) == 'j') {
-        if (!*optarg)
+    while ((c = bench_optparse_next(&p, argc, argv)) >= 0) {
+        if (c == 't' && bench_parse_real(optarg, 0, 86400, &wait_s) != 0)
+            return bench_usage_error(PROG, "--timeout '%s' is not a number of seconds from 0 to 86400", optarg);
+        if (c == 'j' && !*optarg)
             return bench_usage_error(PROG, "%s", "--json wants an output file");
-        out = optarg;
+        if (c == 'j')
+            out = optarg;
     }
     if (c == BENCH_OPT_STOP)
         return p.status;
@@ -189,7 +197,7 @@ int bench_audit_main(int argc, char **argv)
     memset(&run, 0, sizeof run);
     bench_results_t res;
     int status = 2;
-    if (bench_results_load(&res, in, err, sizeof err) != 0) {
+    if (bench_results_load_waiting(&res, in, wait_s, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s: %s\n", PROG, in, err);
     } else if (load_run(in, &res, &run) != 0) {
         fprintf(stderr, "%s: %s: out of memory\n", PROG, in);

@@ -47,6 +47,9 @@ static const char compare_usage[] =
     "                     (default 10; '25' and '25%' are the same)\n"
     "      --allow-mixed-clocks  compare rows measured by different clocks\n"
     "                     (a warning names how many)\n"
+    "  --timeout S        wait at most S seconds for a FIFO, socket or device\n"
+    "                     named as a file to have something to read, 0 to 86400,\n"
+    "                     0 = for ever (default 30)\n"
     "  -h, --help         this text\n"
     "      --version      the version of rtipc\n"
     "Options may come before or after the files; '--' ends the options.\n"
@@ -120,10 +123,10 @@ typedef struct {
 
 /* Read and check one file (results/read.h). 0, or -1 after one line on
  * stderr. */
-static int load_file(run_file_t *f)
+static int load_file(run_file_t *f, double wait_s)
 {
     char err[512];
-    if (bench_results_load(&f->res, f->path, err, sizeof err) != 0) {
+    if (bench_results_load_waiting(&f->res, f->path, wait_s, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s: %s\n", PROG, f->path, err);
         return -1;
     }
@@ -564,7 +567,9 @@ int bench_compare_main(int argc, char **argv)
 {
     double threshold_pct = DEFAULT_THRESHOLD_PCT;
     bool allow_mixed_clocks = false;
+    double wait_s = BENCH_RESULTS_WAIT_S;
     static const struct option longopts[] = {{"threshold", required_argument, 0, 't'},
+                                             {"timeout", required_argument, 0, 'w'},
                                              {"allow-mixed-clocks", no_argument, 0, 'm'},
                                              {"help", no_argument, 0, 'h'},
                                              {"version", no_argument, 0, BENCH_OPT_VERSION},
@@ -577,6 +582,8 @@ int bench_compare_main(int argc, char **argv)
             return bench_usage_error(PROG, "--threshold wants a percentage from 0 to 1000, not '%s'", optarg);
         if (c == 'm')
             allow_mixed_clocks = true;
+        if (c == 'w' && bench_parse_real(optarg, 0, 86400, &wait_s) != 0)
+            return bench_usage_error(PROG, "--timeout '%s' is not a number of seconds from 0 to 86400", optarg);
     }
     if (c == BENCH_OPT_STOP)
         return p.status;
@@ -589,7 +596,7 @@ int bench_compare_main(int argc, char **argv)
     if (!strcmp(base.path, "-") && !strcmp(fresh.path, "-"))
         return bench_usage_error(PROG, "%s", "BASE and NEW are both standard input ('-'): one of them at most");
     int status;
-    if (load_file(&base) != 0 || load_file(&fresh) != 0) {
+    if (load_file(&base, wait_s) != 0 || load_file(&fresh, wait_s) != 0) {
         status = 2;
     } else {
         warn_env_differences(&base, &fresh);

@@ -16,25 +16,44 @@
 #include <unistd.h>
 
 #include "../harness/util.h"
+#include "../results/outfile.h"
 
 #define PLOT_PATH_MAX 4096
+/* The most files a session puts in its scratch directory: version.txt,
+ * gnuplot.err, chart.gp, chart.svg and the charts' data files. */
+#define PLOT_FILES_MAX 8
 
 struct bench_plot {
     char dir[PLOT_PATH_MAX];
     bool available;
     char status[160];
+    /* Each scratch file ever named, tracked so that a signal removes it
+     * (results/outfile.h) before the directory. */
+    char files[PLOT_FILES_MAX][PLOT_PATH_MAX];
+    int n_files;
 };
 
-static int scratch_path(const bench_plot_t *p, const char *name, char *out, size_t outlen)
+/* DIR/NAME into OUT, and tracked for removal on a signal; -1 when it does
+ * not fit, or when the session already named PLOT_FILES_MAX files. */
+static int scratch_path(bench_plot_t *p, const char *name, char *out, size_t outlen)
 {
     int n = snprintf(out, outlen, "%s/%s", p->dir, name);
-    return n < 0 || (size_t)n >= outlen ? -1 : 0;
+    if (n < 0 || (size_t)n >= outlen || (size_t)n >= PLOT_PATH_MAX)
+        return -1;
+    for (int i = 0; i < p->n_files; i++)
+        if (!strcmp(p->files[i], out))
+            return 0;
+    if (p->n_files == PLOT_FILES_MAX)
+        return -1;
+    memcpy(p->files[p->n_files], out, (size_t)n + 1);
+    bench_outfile_track(p->files[p->n_files++]);
+    return 0;
 }
 
 /* Runs `gnuplot ARG` with stdin from /dev/null, stdout to the scratch file
  * STDOUT_NAME (or /dev/null) and stderr to gnuplot.err. Returns 0 and the
  * wait status, or -1 with errno when gnuplot could not be started. */
-static int run_gnuplot(const bench_plot_t *p, const char *arg, const char *stdout_name, int *wstatus)
+static int run_gnuplot(bench_plot_t *p, const char *arg, const char *stdout_name, int *wstatus)
 {
     char out_path[PLOT_PATH_MAX], err_path[PLOT_PATH_MAX], home[PLOT_PATH_MAX + 8];
     if ((stdout_name && scratch_path(p, stdout_name, out_path, sizeof out_path)) ||
@@ -87,6 +106,7 @@ bench_plot_t *bench_plot_open(char *err, size_t errlen)
         free(p);
         return NULL;
     }
+    bench_outfile_track(p->dir);
     int ws;
     if (run_gnuplot(p, "--version", "version.txt", &ws) != 0) {
         snprintf(p->status, sizeof p->status, "gnuplot %s (Debian package gnuplot-nox)",
@@ -121,12 +141,16 @@ void bench_plot_close(bench_plot_t *p)
         while ((e = readdir(d)) != NULL) {
             if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
                 continue;
-            if (scratch_path(p, e->d_name, path, sizeof path) == 0)
+            int n = snprintf(path, sizeof path, "%s/%s", p->dir, e->d_name);
+            if (n > 0 && (size_t)n < sizeof path)
                 unlink(path);
         }
         closedir(d);
     }
     rmdir(p->dir);
+    for (int i = 0; i < p->n_files; i++)
+        bench_outfile_untrack(p->files[i]);
+    bench_outfile_untrack(p->dir);
     free(p);
 }
 
@@ -266,7 +290,7 @@ static char *svg_for_html(const char *doc, const char *prefix, char *err, size_t
 }
 
 /* The last non-empty line gnuplot wrote on stderr (its error message). */
-static void gnuplot_error_line(const bench_plot_t *p, char *line, size_t linelen)
+static void gnuplot_error_line(bench_plot_t *p, char *line, size_t linelen)
 {
     char path[PLOT_PATH_MAX];
     line[0] = 0;

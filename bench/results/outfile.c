@@ -63,26 +63,34 @@ static bool is_special(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-/* The temporaries being written, so that SIGINT or SIGTERM removes them
- * before the process ends: slots the handler reads lock-free (C11 lets a
- * handler use lock-free atomics). A temporary that finds no free slot is
- * written all the same, just not cleaned up on a signal. */
-enum { LIVE_MAX = 16 };
+/* The temporaries being written (and scratch directories), so that SIGINT,
+ * SIGTERM or SIGHUP removes them before the process ends: slots the handler
+ * reads lock-free (C11 lets a handler use lock-free atomics). A path that
+ * finds no free slot is written all the same, just not cleaned up on a
+ * signal. */
+enum { LIVE_MAX = 32 };
 static _Atomic(char *) live[LIVE_MAX];
 
 static void on_stop(int sig)
 {
+    /* Files first, then the directories they were in: unlink() refuses a
+     * directory and rmdir() a file, so each pass leaves the other's alone. */
     for (int i = 0; i < LIVE_MAX; i++) {
         char *t = atomic_load(&live[i]);
         if (t)
             (void)unlink(t);
+    }
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *t = atomic_load(&live[i]);
+        if (t)
+            (void)rmdir(t);
     }
     /* Then the signal's own effect: the process ends as it would have. */
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static void live_add(char *temp)
+void bench_outfile_track(char *path)
 {
     static bool installed;
     if (!installed) {
@@ -100,17 +108,17 @@ static void live_add(char *temp)
             }
         }
     }
-    for (int i = 0; i < LIVE_MAX; i++) {
+    for (int i = 0; path && i < LIVE_MAX; i++) {
         char *none = NULL;
-        if (atomic_compare_exchange_strong(&live[i], &none, temp))
+        if (atomic_compare_exchange_strong(&live[i], &none, path))
             return;
     }
 }
 
-static void live_remove(const char *temp)
+void bench_outfile_untrack(const char *path)
 {
-    for (int i = 0; temp && i < LIVE_MAX; i++) {
-        char *mine = (char *)temp;
+    for (int i = 0; path && i < LIVE_MAX; i++) {
+        char *mine = (char *)path;
         if (atomic_compare_exchange_strong(&live[i], &mine, NULL))
             return;
     }
@@ -168,7 +176,7 @@ int bench_outfile_open(bench_outfile_t *o, const char *path, char *err, size_t e
         bench_outfile_discard(o);
         return fail(err, errlen, "cannot write %s: %s", path, strerror(saved));
     }
-    live_add(o->temp);
+    bench_outfile_track(o->temp);
     return 0;
 }
 
@@ -236,7 +244,7 @@ int bench_outfile_commit(bench_outfile_t *o, char *err, size_t errlen)
     if (!o->error && rename(o->temp, o->path) != 0)
         keep_error(o, errno);
     if (!o->error)
-        live_remove(o->temp);  /* renamed: no longer a temporary */
+        bench_outfile_untrack(o->temp);  /* renamed: no longer a temporary */
     if (o->error) {
         int e = o->error;
         char *path = o->path;
@@ -271,7 +279,7 @@ void bench_outfile_discard(bench_outfile_t *o)
         close(o->fd);
     if (o->temp)
         unlink(o->temp);
-    live_remove(o->temp);
+    bench_outfile_untrack(o->temp);
     free(o->temp);
     free(o->path);
     memset(o, 0, sizeof *o);

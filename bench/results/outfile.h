@@ -59,6 +59,14 @@ void bench_outfile_write(bench_outfile_t *o, const void *p, size_t n);
  * temporary removed and the target untouched. Frees everything either way. */
 int bench_outfile_commit(bench_outfile_t *o, char *err, size_t errlen);
 
+/* Removes PATH (a file, or a directory once its tracked files are gone)
+ * when SIGINT, SIGTERM or SIGHUP ends the process while it is tracked, if
+ * nothing else handles that signal; the temporaries above are tracked this
+ * way. PATH is kept, not copied: it stays valid until untracked. At most 32
+ * paths at once; past that one is not removed on a signal. */
+void bench_outfile_track(char *path);
+void bench_outfile_untrack(const char *path);
+
 /* Removes the temporary and frees everything; the target is untouched.
  * Accepts an outfile whose open failed, or that was already finished. */
 void bench_outfile_discard(bench_outfile_t *o);

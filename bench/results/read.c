@@ -6,7 +6,12 @@
 #include "errtext.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,15 +508,62 @@ int bench_results_parse(bench_results_t *res, const char *text, char *err, size_
     return 0;
 }
 
+/* Waits until a FIFO, socket or device named as a results file has
+ * something to read (or its writer closed it), for at most WAIT_S seconds
+ * (0: for ever). The path is opened without blocking, because open() on a
+ * FIFO nobody writes to would block outside any bound. */
+static int wait_for_writer(int fd, double wait_s, char *err, size_t errlen)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        double left = wait_s - ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9);
+        if (wait_s > 0 && left <= 0)
+            return fail(err, errlen, "nothing to read within %g s (a FIFO nobody writes to?); --timeout sets the wait",
+                        wait_s);
+        int ms = wait_s > 0 ? (int)(left * 1000) + 1 : 1000;
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int r = poll(&pfd, 1, ms > 1000 ? 1000 : ms);
+        if (r < 0 && errno != EINTR)
+            return fail(err, errlen, "cannot wait for input: %s", strerror(errno));
+        if (r > 0)
+            break;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+        return fail(err, errlen, "cannot read: %s", strerror(errno));
+    return 0;
+}
+
 /* The file ("-": standard input), NUL-terminated, in *text; at most
- * BENCH_RESULTS_MAX_BYTES. */
-static int read_bounded(const char *path, char **text, size_t *len, char *err, size_t errlen)
+ * BENCH_RESULTS_MAX_BYTES. A named FIFO, socket or device is waited for
+ * as wait_for_writer says; standard input is read as it comes. */
+static int read_bounded(const char *path, double wait_s, char **text, size_t *len, char *err, size_t errlen)
 {
     *text = NULL;
     bool from_stdin = !strcmp(path, "-");
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    if (!f)
+    int fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
         return fail(err, errlen, "cannot read: %s", strerror(errno));
+    struct stat st;
+    if (!from_stdin) {
+        int rc = fstat(fd, &st) != 0 ? fail(err, errlen, "cannot read: %s", strerror(errno))
+                 : S_ISDIR(st.st_mode) ? fail(err, errlen, "cannot read: %s", strerror(EISDIR))
+                 : S_ISREG(st.st_mode) ? 0
+                                       : wait_for_writer(fd, wait_s, err, errlen);
+        if (rc != 0) {
+            close(fd);
+            return -1;
+        }
+    }
+    FILE *f = from_stdin ? stdin : fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        return fail(err, errlen, "cannot read: %s", strerror(e));
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     int rc = 0;
@@ -553,11 +605,16 @@ static int read_bounded(const char *path, char **text, size_t *len, char *err, s
 
 int bench_results_load(bench_results_t *res, const char *path, char *err, size_t errlen)
 {
+    return bench_results_load_waiting(res, path, BENCH_RESULTS_WAIT_S, err, errlen);
+}
+
+int bench_results_load_waiting(bench_results_t *res, const char *path, double wait_s, char *err, size_t errlen)
+{
     memset(res, 0, sizeof *res);
     char *text;
     size_t len = 0;
     errno = 0;
-    if (read_bounded(path, &text, &len, err, errlen) != 0)
+    if (read_bounded(path, wait_s, &text, &len, err, errlen) != 0)
         return -1;
     const char *nul = memchr(text, 0, len);
     int rc = nul ? fail(err, errlen, "holds a NUL byte at offset %ld: not JSON text", (long)(nul - text))

@@ -95,6 +95,15 @@ typedef struct {
  * BENCH_RESULTS_MAX_ROWS rows, or out of memory. */
 int bench_results_load(bench_results_t *res, const char *path, char *err, size_t errlen);
 
+/* How long bench_results_load waits for a named FIFO, socket or device to
+ * have something to read, in seconds (commands offer --timeout for it). */
+#define BENCH_RESULTS_WAIT_S 30.0
+
+/* bench_results_load with that wait set: WAIT_S seconds, 0 for ever. Past
+ * it: -1 with "nothing to read within N s". Standard input is never timed:
+ * a pipe from a long run is read as it comes. */
+int bench_results_load_waiting(bench_results_t *res, const char *path, double wait_s, char *err, size_t errlen);
+
 /* The same checks on TEXT, a C string (the file's bytes up to its first
  * NUL): `run --report` reads back the JSON it wrote this way. */
 int bench_results_parse(bench_results_t *res, const char *text, char *err, size_t errlen);

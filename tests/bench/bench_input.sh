@@ -190,4 +190,19 @@ for cmd in "compare /dev/zero $base" "audit /dev/zero" "report /dev/zero $work/z
     grep -q "/dev/zero: larger than 16 MiB, the most a results file may hold" "$err" ||
         { cat "$err"; fail "$cmd: the size limit is not named"; }
 done
+# A FIFO nobody writes to: each command gives up after --timeout (it used
+# to block in open() for ever), and reads one whose writer comes in time.
+rm -f "$work/fifo" && mkfifo "$work/fifo" || fail "mkfifo"
+for cmd in "compare --timeout 1 $work/fifo $base" "audit --timeout 1 $work/fifo" \
+           "report --timeout 1 $work/fifo $work/fifo-report"; do
+    # shellcheck disable=SC2086
+    within 10 2 "$bench" $cmd
+    grep -q "fifo: nothing to read within 1 s (a FIFO nobody writes to?); --timeout sets the wait" "$err" ||
+        { cat "$err"; fail "$cmd: the wait is not named"; }
+done
+(sleep 1; cat "$one" >"$work/fifo") &
+within 10 0 "$bench" audit --timeout 10 "$work/fifo"
+wait
+grep -q "claim audit" "$out" || { cat "$out" "$err"; fail "audit of a FIFO whose writer came in time"; }
+"$bench" audit --timeout x "$one" >/dev/null 2>&1; [ $? -eq 2 ] || fail "audit --timeout x: not a usage error"
 echo "rtipc-bench input: ok"

@@ -134,10 +134,10 @@ grep -q '<dd>\[' "$page" && fail "an env value is shown as a raw JSON array"
 
 # Stopped by SIGTERM while it draws (a gnuplot that stands still): no
 # temporary is left in the report's folder, and the status is the signal's.
-mkdir -p "$dir/slowgp" "$dir/stopped"
+mkdir -p "$dir/slowgp" "$dir/stopped" "$dir/scratch"
 printf '#!/bin/sh\ncase "$1" in --version) echo "gnuplot 5.4 (stand-in)";; *) sleep 30;; esac\n' >"$dir/slowgp/gnuplot"
 chmod +x "$dir/slowgp/gnuplot"
-PATH="$dir/slowgp:$PATH" "$bench" report "$dir/run.json" "$dir/stopped" >/dev/null 2>&1 &
+TMPDIR="$dir/scratch" PATH="$dir/slowgp:$PATH" "$bench" report "$dir/run.json" "$dir/stopped" >/dev/null 2>&1 &
 pid=$!
 tries=0
 until [ -n "$(find "$dir/stopped" -name '.*.tmp' 2>/dev/null)" ] || [ $tries -ge 100 ]; do
@@ -151,6 +151,8 @@ command -v pkill >/dev/null && pkill -f "$dir/slowgp/gnuplot"
 [ "$status" -eq 143 ] || fail "report stopped by SIGTERM exited $status, not 143"
 left=$(find "$dir/stopped" -name '.*' ! -name '.' | head -3)
 [ -z "$left" ] || fail "report stopped by SIGTERM left $left"
+left=$(ls -A "$dir/scratch")
+[ -z "$left" ] || fail "report stopped by SIGTERM left its gnuplot scratch directory: $left"
 
 # Command line: usage errors, unreadable or invalid input 2 (as compare and
 # audit: bench_input.sh checks the reasons), unwritable output 1, nothing
