@@ -197,6 +197,12 @@ check_board() {  # BOARD
     cmake -G Ninja -S targets/esp32 -B "$dir" -DIDF_TARGET="$chip" -DPYTHON_DEPS_CHECKED=1 -DPYTHON="$TOOLS/venv/bin/python" \
         -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="$defaults;$sdkargs" \
         >"$dir/configure.log" 2>&1 || { tail -n 30 "$dir/configure.log"; say "configuring the app failed"; return 1; }
+    # The offline build names the component without its manifest, which
+    # ESP-IDF would warn about with its component manager off.
+    if grep -q 'idf_component.yml" file was found' "$dir/configure.log"; then
+        say "ESP-IDF warned that rtipc's idf_component.yml is ignored; log in $dir/configure.log"
+        return 1
+    fi
     ninja -C "$dir" -j"$JOBS" >"$dir/build.log" 2>&1 || {
         grep -E "error|Error" "$dir/build.log" | head -n 30; say "building the app failed; log in $dir/build.log"; return 1; }
     # rtipc's own files must build without a warning under ESP-IDF's flags too.

@@ -1,5 +1,6 @@
 #include "env.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,16 @@ static double timestamp_overhead(void)
     double median = (double)d[n / 2];
     free(d);
     return median;
+}
+
+const char *bench_env_idf_version(char *dst, size_t n, const char *reported, int major, int minor, int patch)
+{
+    bool release = reported && reported[0] == 'v' && reported[1] >= '0' && reported[1] <= '9';
+    if (release)
+        snprintf(dst, n, "%s", reported);
+    else
+        snprintf(dst, n, "v%d.%d.%d", major, minor, patch);
+    return dst;
 }
 
 void bench_env_collect(bench_env_t *env)

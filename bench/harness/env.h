@@ -3,6 +3,7 @@
 #ifndef BENCH_ENV_H
 #define BENCH_ENV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../target/clock.h"
@@ -39,5 +40,12 @@ typedef struct bench_env {
 /* Fill *env (the target's description, rtipc's scheduling and tick, the
  * build); measures the timestamp overhead (takes ~10 ms). */
 void bench_env_collect(bench_env_t *env);
+
+/* ESP-IDF's version for env.kernel, into DST (N bytes): REPORTED
+ * (esp_get_idf_version()) when it names a release ("v5.1.6",
+ * "v5.1.6-dirty"); otherwise, as when ESP-IDF was built from a tree with
+ * neither git history nor version.txt ("HEAD-HASH-NOTFOUND", or NULL),
+ * "vMAJOR.MINOR.PATCH" from esp_idf_version.h's numbers. Returns DST. */
+const char *bench_env_idf_version(char *dst, size_t n, const char *reported, int major, int minor, int patch);
 
 #endif

@@ -370,15 +370,9 @@ void bench_target_describe(bench_env_t *env)
     snprintf(env->hostname, sizeof env->hostname, "unknown");
     snprintf(env->started_utc, sizeof env->started_utc, "unknown");
 #if defined(ESP_PLATFORM)
-    /* ESP-IDF's version string comes from git or version.txt; built from a
-     * tree with neither it is "HEAD-HASH-NOTFOUND": the release numbers of
-     * esp_idf_version.h say it then. */
     char idf[32];
-    const char *v = esp_get_idf_version();
-    if (!v || v[0] != 'v')
-        snprintf(idf, sizeof idf, "v%d.%d.%d", ESP_IDF_VERSION_MAJOR, ESP_IDF_VERSION_MINOR, ESP_IDF_VERSION_PATCH);
-    else
-        snprintf(idf, sizeof idf, "%s", v);
+    bench_env_idf_version(idf, sizeof idf, esp_get_idf_version(), ESP_IDF_VERSION_MAJOR, ESP_IDF_VERSION_MINOR,
+                          ESP_IDF_VERSION_PATCH);
     snprintf(env->kernel, sizeof env->kernel, "FreeRTOS %s (ESP-IDF %s), %d core(s)", tskKERNEL_VERSION_NUMBER, idf,
              bench_target_core_count());
 #elif defined(benchCONFIG_KERNEL_PORT)

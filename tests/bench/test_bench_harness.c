@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "harness/env.h"
 #include "harness/run.h"
 #include "names.h"
 
@@ -772,9 +773,26 @@ static void test_string_pool(void **state)
     assert_null(pool.strings);
 }
 
+/* ESP-IDF built from a tree without git or version.txt reports
+ * "HEAD-HASH-NOTFOUND"; env.kernel then says the release numbers. */
+static void test_idf_version_falls_back_to_the_release_numbers(void **state)
+{
+    (void)state;
+    char v[32];
+    assert_string_equal(bench_env_idf_version(v, sizeof v, "v5.1.6", 5, 1, 6), "v5.1.6");
+    assert_string_equal(bench_env_idf_version(v, sizeof v, "v5.1.6-dirty", 5, 1, 6), "v5.1.6-dirty");
+    assert_string_equal(bench_env_idf_version(v, sizeof v, "HEAD-HASH-NOTFOUND", 5, 1, 6), "v5.1.6");
+    assert_string_equal(bench_env_idf_version(v, sizeof v, "", 5, 2, 0), "v5.2.0");
+    assert_string_equal(bench_env_idf_version(v, sizeof v, NULL, 5, 1, 4), "v5.1.4");
+    assert_string_equal(bench_env_idf_version(v, sizeof v, "v", 5, 1, 6), "v5.1.6");
+    assert_string_equal(bench_env_idf_version(v, sizeof v, "verbose", 5, 1, 6), "v5.1.6");
+    assert_string_equal(bench_env_idf_version(v, 4, "v5.1.6", 5, 1, 6), "v5.");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_idf_version_falls_back_to_the_release_numbers),
         cmocka_unit_test(test_notes_that_do_not_fit_are_marked),
         cmocka_unit_test(test_core_variant_follows_the_cpus),
         cmocka_unit_test(test_sleeps_reach_their_deadline),
