@@ -18,34 +18,8 @@ if(NOT TARGET freertos_kernel)
         "See docs/porting.md.")
 endif()
 
-set(RTIPC_FREERTOS_SOURCES
-    src/common/error.c
-    src/common/ringbuf_core.c
-    src/common/ringbuf.c
-    src/common/spsc.c
-    src/common/mailbox.c
-    src/common/create.c
-    src/common/task_lookup.c
-    src/common/handle.c
-    src/port/freertos/core_hooks.c
-    src/port/freertos/irq.c
-    src/port/freertos/time.c
-    src/port/freertos/tick.c
-    src/port/freertos/task.c
-    src/port/freertos/spin.c
-    src/port/freertos/queue.c
-    src/port/freertos/sem.c
-    src/port/freertos/mutex.c
-    src/port/freertos/notify.c
-    src/port/freertos/eventgroup.c
-    src/port/freertos/streambuf.c
-    src/port/freertos/msgbuf.c
-    src/port/freertos/queueset.c
-    src/port/freertos/mailbox_wait.c
-    src/port/freertos/spsc_wait.c
-    src/port/freertos/ringbuf.c
-    src/port/freertos/wdt.c
-)
+include(${CMAKE_CURRENT_LIST_DIR}/FreeRTOSPortSources.cmake)
+list(APPEND RTIPC_FREERTOS_SOURCES ${RTIPC_FREERTOS_RINGBUF_PORTABLE})
 
 # How rtipc raises its interrupt (src/port/freertos/irq_port.h): a signal on
 # the kernel's POSIX simulator; a spare NVIC line on Cortex-M (the kernel's
@@ -72,7 +46,9 @@ add_library(rtipc_static STATIC ${RTIPC_FREERTOS_SOURCES})
 add_library(rtipc::rtipc ALIAS rtipc_static)
 set_target_properties(rtipc_static PROPERTIES OUTPUT_NAME rtipc EXPORT_NAME rtipc)
 target_include_directories(rtipc_static
-    PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/include)
+    PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/include
+    # The internal headers, named from src/ ("common/handle.h").
+    PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
 target_compile_options(rtipc_static PRIVATE ${RTIPC_WARNINGS})
 if(RTIPC_FREERTOS_IRQ_BACKEND STREQUAL "cortex_m")
     # Interrupt context is the processor's: IPSR, through the kernel's port.

@@ -4,17 +4,8 @@
 # runs in that component's scope; every path is made absolute from the
 # repository root, which this file knows from where it lives.
 get_filename_component(_rtipc_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-# Ring buffers are ESP-IDF's own here (esp_ringbuf, ringbuf_espidf.c),
-# instead of the portable layout the other FreeRTOS kernels use.
-set(_rtipc_esp_srcs
-    src/common/error.c src/common/spsc.c src/common/mailbox.c src/common/create.c src/common/task_lookup.c
-    src/common/handle.c src/port/freertos/core_hooks.c src/port/freertos/irq.c src/port/freertos/time.c src/port/freertos/tick.c
-    src/port/freertos/task.c src/port/freertos/spin.c src/port/freertos/queue.c
-    src/port/freertos/sem.c src/port/freertos/mutex.c src/port/freertos/notify.c
-    src/port/freertos/eventgroup.c src/port/freertos/streambuf.c src/port/freertos/msgbuf.c
-    src/port/freertos/queueset.c src/port/freertos/mailbox_wait.c src/port/freertos/spsc_wait.c
-    src/port/freertos/ringbuf_espidf.c src/port/freertos/wdt.c
-    src/port/freertos/irq_espidf.c src/port/freertos/irq_espidf_raise.S)
+include("${_rtipc_root}/cmake/FreeRTOSPortSources.cmake")
+set(_rtipc_esp_srcs ${RTIPC_FREERTOS_SOURCES} ${RTIPC_FREERTOS_ESPIDF_SOURCES})
 set(_rtipc_esp_gen "${CMAKE_CURRENT_BINARY_DIR}/rtipc_config")
 if(NOT CMAKE_BUILD_EARLY_EXPANSION)
     # rtipc/config.h as the FreeRTOS port path generates it, with ESP-IDF's
@@ -25,9 +16,7 @@ if(NOT CMAKE_BUILD_EARLY_EXPANSION)
     string(REGEX REPLACE ".*VERSION ([0-9.]+).*" "\\1" PROJECT_VERSION "${_rtipc_proj}")
     set(RTIPC_PORT freertos)
     set(RTIPC_PORT_IS_FREERTOS 1)
-    foreach(_v NOTIFY_SLOTS:3 PRIORITY_LEVELS:25 SPIN_NS_DEFAULT:20000 QUEUE_STATIC_SIZE:160
-               SEM_STATIC_SIZE:160 MUTEX_STATIC_SIZE:160 EVENTGROUP_STATIC_SIZE:96 RINGBUF_STATIC_SIZE:256
-               BYTEBUF_STATIC_SIZE:96 BYTEBUF_STORAGE_EXTRA:1)
+    foreach(_v NOTIFY_SLOTS:3 PRIORITY_LEVELS:25 SPIN_NS_DEFAULT:20000)
         string(REPLACE ":" ";" _kv "${_v}")
         list(GET _kv 0 _k)
         list(GET _kv 1 _d)
@@ -35,11 +24,14 @@ if(NOT CMAKE_BUILD_EARLY_EXPANSION)
             set(RTIPC_${_k} ${_d})
         endif()
     endforeach()
+    rtipc_freertos_static_sizes(espidf)
     configure_file("${_rtipc_root}/include/rtipc/config.h.in" "${_rtipc_esp_gen}/rtipc/config.h" @ONLY)
 endif()
 list(TRANSFORM _rtipc_esp_srcs PREPEND "${_rtipc_root}/")
 idf_component_register(SRCS ${_rtipc_esp_srcs}
                        INCLUDE_DIRS "${_rtipc_root}/include" "${_rtipc_esp_gen}"
+                       # The internal headers, named from src/ ("common/handle.h").
+                       PRIV_INCLUDE_DIRS "${_rtipc_root}/src"
                        REQUIRES freertos esp_ringbuf
                        # GPTimer, the interrupt timers' hardware (irq_espidf.c)
                        PRIV_REQUIRES driver)

@@ -27,7 +27,7 @@ sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/' -e 's/@RTIPC_PRIORITY_LEVELS@/32/' -e 's/@RTI
     -e "s/@PROJECT_VERSION@/$version/" include/rtipc/config.h.in >"$work/include/rtipc/config.h"
 
 flags="-mcpu=cortex-m3 -mthumb -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-       -ffunction-sections -fdata-sections -Iinclude -I$work/include"
+       -ffunction-sections -fdata-sections -Iinclude -Isrc -I$work/include"
 sources="$(ls src/common/*.c src/port/bare/*.c)"
 
 csv=$out/mcu-size.csv

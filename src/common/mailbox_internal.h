@@ -1,5 +1,5 @@
 /* The mailbox's control block, shared by the portable core (mailbox.c) and a
- * port's waiting part (src/port/posix/mailbox_wait.c on Linux). */
+ * port's waiting part (src/port/posix/objects/mailbox_wait.c on Linux). */
 #ifndef RTIPC_COMMON_MAILBOX_INTERNAL_H
 #define RTIPC_COMMON_MAILBOX_INTERNAL_H
 

@@ -1,5 +1,5 @@
 /* The SPSC ring's control block, shared by the portable core (spsc.c) and a
- * port's waiting part (src/port/posix/spsc_wait.c on Linux).
+ * port's waiting part (src/port/posix/objects/spsc_wait.c on Linux).
  *
  * Three cache lines, so that each side writes only its own line on the fast
  * path:

@@ -27,5 +27,6 @@ set(RTIPC_BARE_SOURCES
     ${RTIPC_ROOT}/src/port/bare/wake_none.c
     ${RTIPC_ROOT}/src/port/bare/lifecycle.c)
 add_library(rtipc_bare STATIC ${RTIPC_BARE_SOURCES})
-target_include_directories(rtipc_bare PUBLIC ${RTIPC_ROOT}/include ${CMAKE_CURRENT_BINARY_DIR}/include)
+target_include_directories(rtipc_bare PUBLIC ${RTIPC_ROOT}/include ${CMAKE_CURRENT_BINARY_DIR}/include
+                           PRIVATE ${RTIPC_ROOT}/src)
 target_compile_options(rtipc_bare PRIVATE ${RTIPC_WARNINGS})

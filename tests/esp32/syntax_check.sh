@@ -24,17 +24,18 @@ files="$src/targets/esp32/main/bench_main.c $(cmake -DSRC="$src" -P "$src/tests/
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 printf '#define BENCH_RTIPC_VERSION "0.0"\n#define BENCH_GIT_COMMIT "check"\n#define BENCH_COMPILER "cc"\n#define BENCH_CFLAGS ""\n' >"$gen/bench_version.h"
-# The component's sources, as cmake/esp_idf_component.cmake lists them.
-port=$(sed -n '/^ *set(_rtipc_esp_srcs/,/)/p' "$src/cmake/esp_idf_component.cmake" | tr ' ()' '\n\n\n' | grep '\.c$' | sed "s|^|$src/|")
-[ -n "$port" ] || { echo "esp32 syntax check: no _rtipc_esp_srcs in $src/cmake/esp_idf_component.cmake"; exit 1; }
-# rtipc/config.h of the FreeRTOS port: ESP-IDF's priorities and slots, the
-# control blocks of the 64-bit host kernel's objects (the sizes CMakeLists.txt
-# gives a 64-bit FreeRTOS build).
+# The component's sources and control-block sizes, as
+# cmake/FreeRTOSPortSources.cmake gives them to the ESP-IDF component (the
+# sizes of a 64-bit FreeRTOS build: these stand-ins are the host's kernel).
+port=$(cmake -DPRINT=sources:espidf -P "$src/cmake/FreeRTOSPortSources.cmake" 2>&1 | grep '\.c$' | sed "s|^|$src/|")
+[ -n "$port" ] || { echo "esp32 syntax check: no sources from $src/cmake/FreeRTOSPortSources.cmake"; exit 1; }
+sizes=$(cmake -DPRINT=sizes:host64 -P "$src/cmake/FreeRTOSPortSources.cmake" 2>&1 | sed -n 's/^\(RTIPC_[A-Z_]*\) \([0-9]*\)$/-e s\/@\1@\/\2\//p' | tr '\n' ' ')
+[ -n "$sizes" ] || { echo "esp32 syntax check: no sizes from $src/cmake/FreeRTOSPortSources.cmake"; exit 1; }
+# rtipc/config.h of the FreeRTOS port: ESP-IDF's priorities and slots.
 mkdir -p "$gen/port/rtipc"
+# shellcheck disable=SC2086
 sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/; s/@RTIPC_PRIORITY_LEVELS@/25/; s/@RTIPC_SPIN_NS_DEFAULT@/20000/' \
-    -e 's/@RTIPC_PORT@/freertos/; s/@RTIPC_PORT_IS_FREERTOS@/1/; s/@RTIPC_EVENTGROUP_STATIC_SIZE@/96/' \
-    -e 's/@RTIPC_RINGBUF_STATIC_SIZE@/320/; s/@RTIPC_BYTEBUF_STATIC_SIZE@/160/; s/@RTIPC_BYTEBUF_STORAGE_EXTRA@/1/' \
-    -e 's/@RTIPC_[A-Z]*_STATIC_SIZE@/208/; s/@PROJECT_VERSION@/0.0/' \
+    -e 's/@RTIPC_PORT@/freertos/; s/@RTIPC_PORT_IS_FREERTOS@/1/; s/@PROJECT_VERSION@/0.0/' $sizes \
     "$src/include/rtipc/config.h.in" >"$gen/port/rtipc/config.h"
 status=0
 for cc in gcc clang; do
@@ -52,7 +53,7 @@ for cc in gcc clang; do
             -DESP_PLATFORM -D_GNU_SOURCE -DrtipcCONFIG_TLS_INDEX=0 \
             -I"$src/tests/esp32/stand-ins/kernel" -I"$src/tests/esp32/stand-ins" -I"$src/targets/freertos-posix" \
             -I"$k/include" -I"$k/portable/ThirdParty/GCC/Posix" -I"$k/portable/ThirdParty/GCC/Posix/utils" \
-            -I"$src/include" -I"$gen/port" "$f" || { echo "esp32 syntax check ($cc): $f"; status=1; }
+            -I"$src/include" -I"$src/src" -I"$gen/port" "$f" || { echo "esp32 syntax check ($cc): $f"; status=1; }
     done
 done
 # On a configuration rtipc does not fit, ESP-IDF's users read one message
@@ -65,7 +66,7 @@ errs=$(gcc -std=gnu11 -fsyntax-only -DESP_PLATFORM -D_GNU_SOURCE -DrtipcCONFIG_T
     -DconfigTASK_NOTIFICATION_ARRAY_ENTRIES=1 \
     -I"$src/tests/esp32/stand-ins/kernel" -I"$src/tests/esp32/stand-ins" -I"$src/targets/freertos-posix" \
     -I"$k/include" -I"$k/portable/ThirdParty/GCC/Posix" -I"$k/portable/ThirdParty/GCC/Posix/utils" \
-    -I"$src/include" -I"$gen/port" "$first" 2>&1 | grep 'error: #error' || true)
+    -I"$src/include" -I"$src/src" -I"$gen/port" "$first" 2>&1 | grep 'error: #error' || true)
 if [ "$(echo "$errs" | grep -c .)" -ne 2 ] ||
     ! echo "$errs" | grep -q 'CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX' ||
     ! echo "$errs" | grep -q 'CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS + 1'; then

@@ -1,9 +1,9 @@
-/* Model of the park/unpark handshake and the blocking loop (src/port/posix/wait.c,
- * src/port/posix/wait.h) as the queue uses them (src/port/posix/queue.c:
+/* Model of the park/unpark handshake and the blocking loop (src/port/posix/kernel/wait.c,
+ * src/port/posix/kernel/wait.h) as the queue uses them (src/port/posix/objects/queue.c:
  * attempt_send, attempt_receive), with the spin-then-park phase of
- * src/port/posix/spin.c (rtipc__spin_wait), futex semantics (src/port/posix/futex.h),
+ * src/port/posix/kernel/spin.c (rtipc__spin_wait), futex semantics (src/port/posix/kernel/futex.h),
  * timeouts and, with -DDELETE, a deletion request (rtipc_task_delete in
- * src/port/posix/task.c) racing a wake-up.
+ * src/port/posix/kernel/task.c) racing a wake-up.
  *
  * Tasks (one proctype `task`, three instances):
  *   0  receiver, no timeout: rtipc_queue_receive(q, .., RTIPC_WAIT_FOREVER)

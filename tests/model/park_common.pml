@@ -1,5 +1,5 @@
 /* The park/unpark handshake shared by park.pml and spsc_block.pml: wait
- * lists, futex wait/wake, rtipc__unpark and park_until (src/port/posix/wait.c,
+ * lists, futex wait/wake, rtipc__unpark and park_until (src/port/posix/kernel/wait.c,
  * wait.h, futex.h, spin.c). See park.pml for the mapping to the C code.
  *
  * The including model declares, before #including this file:

@@ -42,7 +42,7 @@
  * (tests/model/README.md).
  *
  * The sleeping flags and fences F1..F4 of the blocking path (spsc.c,
- * src/port/posix/spsc_wait.c) are in spsc_block.pml: they only add a load after
+ * src/port/posix/objects/spsc_wait.c) are in spsc_block.pml: they only add a load after
  * each successful move and do not change the indices.
  *
  * Mutants (each must make the check fail; tests/model/run.sh):

@@ -1,9 +1,9 @@
 /* Model of the SPSC ring's blocking path: rtipc_spsc_push / rtipc_spsc_pop
- * with no timeout (src/port/posix/spsc_wait.c: wait_for, attempt,
+ * with no timeout (src/port/posix/objects/spsc_wait.c: wait_for, attempt,
  * rtipc__spsc_wake), the "sleeping" flag handshake with the wait-free moves
  * (src/common/spsc.c: rtipc__spsc_put/get, the load of sleeping[] after
  * fences F1/F2, push_n/pop_n), on top of the park/unpark handshake and the
- * blocking loop (park_common.pml, rtipc__block in src/port/posix/wait.c).
+ * blocking loop (park_common.pml, rtipc__block in src/port/posix/kernel/wait.c).
  *
  * Task 0 is the consumer (pops ITEMS items), task 1 the producer (pushes the
  * sequence numbers 1..ITEMS) on a ring of capacity CAP, so both sides must

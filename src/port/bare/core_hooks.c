@@ -6,8 +6,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "../../common/handle.h"
-#include "../../common/port.h"
+#include "common/handle.h"
+#include "common/port.h"
 
 static atomic_flag handle_lock = ATOMIC_FLAG_INIT;
 

@@ -6,8 +6,8 @@
  * waiter can make a deletion RTIPC_EBUSY, and the waiting part needs no
  * set-up. The port cannot tell an interrupt handler from the main loop:
  * delete from the main loop (spsc.h). */
-#include "../../common/mailbox_internal.h"
-#include "../../common/spsc_internal.h"
+#include "common/mailbox_internal.h"
+#include "common/spsc_internal.h"
 #include "rtipc/error.h"
 
 void rtipc__spsc_port_init(struct rtipc__spsc *r) { (void)r; }

@@ -5,9 +5,9 @@
  * never call these. They are defined so that the portable cores link; a
  * call would mean a flag was set by something else, which is a bug, and is
  * ignored rather than acted on (there is nobody to wake). */
-#include "../../common/mailbox_internal.h"
-#include "../../common/port.h"
-#include "../../common/spsc_internal.h"
+#include "common/mailbox_internal.h"
+#include "common/port.h"
+#include "common/spsc_internal.h"
 #include "rtipc/error.h"
 
 void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../common/handle.h"
-#include "../../common/port.h"
+#include "common/handle.h"
+#include "common/port.h"
 #include "port_internal.h"
 
 /* The critical section's saved state: one holder at a time (the critical

@@ -11,8 +11,8 @@
 #include "event_groups.h"
 #endif
 #include "rtipc/eventgroup.h"
-#include "../../common/checks.h"
-#include "../../common/create.h"
+#include "common/checks.h"
+#include "common/create.h"
 
 struct rtipc__fr_eventgroup {
     uint32_t flags;

@@ -30,10 +30,10 @@
  *   returns. A task readied on another core is the kernel's business (its
  *   cross-core yield, portYIELD_CORE). */
 #include "irq_port.h"
-#include "../../common/port.h"
+#include "common/port.h"
 #include "port_internal.h"
-#include "../../common/create.h"
-#include "../../common/handle.h"
+#include "common/create.h"
+#include "common/handle.h"
 #include "rtipc/irq.h"
 #include "rtipc/port_freertos.h"
 #include "rtipc/tick.h"

@@ -51,7 +51,7 @@
 #endif
 #include "xtensa/hal.h"
 
-#include "../../common/port.h"
+#include "common/port.h"
 
 #define SW0_MASK (1u << 7) /* CPU interrupt 7: internal software interrupt 0 */
 

@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "../../common/mailbox_internal.h"
+#include "common/mailbox_internal.h"
 #include "park.h"
 
 typedef struct {

@@ -11,8 +11,8 @@
 #include "message_buffer.h"
 #endif
 #include "rtipc/msgbuf.h"
-#include "../../common/checks.h"
-#include "../../common/create.h"
+#include "common/checks.h"
+#include "common/create.h"
 
 #ifndef configMESSAGE_BUFFER_LENGTH_TYPE
 #error "rtipc on FreeRTOS needs configMESSAGE_BUFFER_LENGTH_TYPE uint32_t (RTIPC_MSGBUF_LENGTH_BYTES is 4)"

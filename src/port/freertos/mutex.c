@@ -5,7 +5,7 @@
 
 #include "port_internal.h"
 #include "rtipc/mutex.h"
-#include "../../common/create.h"
+#include "common/create.h"
 
 struct rtipc__fr_mutex {
     struct rtipc__fr_qhead h;

@@ -3,7 +3,7 @@
  * is rtipc's own (RTIPC__FR_PARK_INDEX). */
 #include "port_internal.h"
 #include "rtipc/notify.h"
-#include "../../common/checks.h"
+#include "common/checks.h"
 
 
 static eNotifyAction kernel_action(rtipc_notify_action_t a)

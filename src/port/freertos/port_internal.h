@@ -24,7 +24,7 @@
 #include "task.h"
 #endif
 
-#include "../../common/handle.h"
+#include "common/handle.h"
 #include "rtipc/config.h"
 #include "rtipc/error.h"
 #include "rtipc/ringbuf.h"

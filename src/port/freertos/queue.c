@@ -5,8 +5,8 @@
 #include "port_internal.h" /* the kernel's queue.h, through semphr.h */
 #include "rtipc/config.h"
 #include "rtipc/queue.h"
-#include "../../common/checks.h"
-#include "../../common/create.h"
+#include "common/checks.h"
+#include "common/create.h"
 
 struct rtipc__fr_queue {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */

@@ -9,8 +9,8 @@
 
 #include "port_internal.h" /* the kernel's queue.h, through semphr.h */
 #include "rtipc/queueset.h"
-#include "../../common/checks.h"
-#include "../../common/create.h"
+#include "common/checks.h"
+#include "common/create.h"
 
 #if !defined(configUSE_QUEUE_SETS) || configUSE_QUEUE_SETS != 1
 #error "rtipc on FreeRTOS needs configUSE_QUEUE_SETS 1"

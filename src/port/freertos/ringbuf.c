@@ -13,9 +13,9 @@
  * the length of its memcpy. */
 #include <string.h>
 
-#include "../../common/create.h"
-#include "../../common/handle.h"
-#include "../../common/ringbuf_core.h"
+#include "common/create.h"
+#include "common/handle.h"
+#include "common/ringbuf_core.h"
 #include "park.h"
 #include "rtipc/ringbuf.h"
 

@@ -18,9 +18,9 @@
  * (struct rtipc__fr_qhead), so queueset.c maps a selected member back. */
 #include <string.h>
 
-#include "../../common/create.h"
-#include "../../common/handle.h"
-#include "../../common/ringbuf_core.h"
+#include "common/create.h"
+#include "common/handle.h"
+#include "common/ringbuf_core.h"
 #include "freertos/ringbuf.h"
 #include "port_internal.h"
 #include "rtipc/ringbuf.h"

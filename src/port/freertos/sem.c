@@ -4,8 +4,8 @@
 
 #include "port_internal.h"
 #include "rtipc/sem.h"
-#include "../../common/checks.h"
-#include "../../common/create.h"
+#include "common/checks.h"
+#include "common/create.h"
 
 struct rtipc__fr_sem {
     struct rtipc__fr_qhead h; /* first: kernel handle <-> wrapper */

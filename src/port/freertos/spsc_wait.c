@@ -4,7 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "../../common/spsc_internal.h"
+#include "common/spsc_internal.h"
 #include "park.h"
 
 typedef struct {

@@ -4,8 +4,8 @@
 
 #include "bytebuf.h"
 #include "rtipc/streambuf.h"
-#include "../../common/checks.h"
-#include "../../common/create.h"
+#include "common/checks.h"
+#include "common/create.h"
 
 struct rtipc__fr_streambuf {
     struct rtipc__fr_bytebuf b;

@@ -4,7 +4,7 @@
  * descriptor hangs off thread-local storage pointer rtipcCONFIG_TLS_INDEX. */
 #include <string.h>
 
-#include "../../common/task_lookup.h"
+#include "common/task_lookup.h"
 #include "park.h"
 #include "bytebuf.h"
 #include "port_internal.h"

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/task_lookup.h"
+#include "common/task_lookup.h"
 #include "port_internal.h"
 #include "rtipc/wdt.h"
 

@@ -3,11 +3,9 @@
  * wait list that only it can join. */
 #include "rtipc/notify.h"
 
-#include "irq_internal.h"
+#include "port/posix/kernel/kernel.h"
 #include "rtipc/error.h"
-#include "task_internal.h"
-#include "wait.h"
-#include "../../common/checks.h"
+#include "common/checks.h"
 
 /* Applies the action under t->lock; returns whether the owner waits on this
  * slot and must be woken. */

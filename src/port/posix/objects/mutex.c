@@ -7,13 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/create.h"
-#include "../../common/handle.h"
-#include "irq_internal.h"
+#include "common/create.h"
+#include "common/handle.h"
+#include "port/posix/kernel/kernel.h"
 #include "rtipc/error.h"
-#include "spin.h"
-#include "task_internal.h"
-#include "wait.h"
 
 #define MUTEX_DYNAMIC 0x1u
 #define MUTEX_RECURSIVE 0x2u

@@ -6,13 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/checks.h"
-#include "../../common/create.h"
-#include "../../common/handle.h"
-#include "lock.h"
+#include "common/checks.h"
+#include "common/create.h"
+#include "common/handle.h"
+#include "port/posix/kernel/kernel.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
-#include "task_internal.h"
 
 struct rtipc__queueset {
     rtipc_lock_t admin;          /* guards capacity_left and members */

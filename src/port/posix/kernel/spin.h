@@ -67,18 +67,7 @@ static inline int64_t rtipc__spin_setting(rtipc_spin_setting_t *s)
 bool rtipc__spin_wait(struct rtipc__task *self, int64_t setting, int64_t deadline, bool (*done)(void *arg),
                       void *arg);
 
-/* ---- run states: which pinned tasks are ready, per core ------------------ */
-
-/* The task's thread starts (or a foreign thread is adopted), and ends. */
-void rtipc__task_started(struct rtipc__task *t);
-void rtipc__task_ended(struct rtipc__task *t);
-/* The task itself: it is about to wait (queued, or sleeping in a delay). */
-void rtipc__task_mark_blocked(struct rtipc__task *t);
-/* The task itself when its wait ends, or anyone readying it (unpark). Cheap
- * when it is already ready. */
-void rtipc__task_mark_ready(struct rtipc__task *t);
-/* Whether t is blocked in rtipc (irq.c: "the interrupted task"). */
-bool rtipc__task_is_blocked(const struct rtipc__task *t);
+/* Run states, which spin rule 2 reads, are in cpu.h. */
 
 /* An unpark of t from task context: remember the waker's CPU (rule 3). */
 void rtipc__spin_note_waker(struct rtipc__task *t);

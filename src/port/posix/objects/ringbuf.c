@@ -7,15 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/create.h"
-#include "../../common/ringbuf_core.h"
-#include "../../common/handle.h"
-#include "irq_internal.h"
+#include "common/create.h"
+#include "common/ringbuf_core.h"
+#include "common/handle.h"
+#include "port/posix/kernel/kernel.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
-#include "spin.h"
-#include "task_internal.h"
-#include "wait.h"
 
 #define RINGBUF_DYNAMIC 0x1u
 

@@ -8,12 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../common/task_lookup.h"
-#include "lock.h"
+#include "common/task_lookup.h"
+#include "port/posix/kernel/kernel.h"
 #include "rtipc/error.h"
 #include "rtipc/irq.h"
 #include "rtipc/time.h"
-#include "task_internal.h"
 
 #define MAX_IDLE_CORES 64
 
@@ -180,10 +179,13 @@ int rtipc_wdt_stop(void)
     return rc;
 }
 
+static void forget(struct rtipc__task *t);
+
 int rtipc_wdt_add(rtipc_task_t *task)
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
+    rtipc__task_end_hook_add(forget);
     int rc;
     struct rtipc__task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
@@ -223,7 +225,8 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     return rc;
 }
 
-void rtipc__wdt_forget(struct rtipc__task *t)
+/* The task-end hook (task_internal.h): an ending task leaves the list. */
+static void forget(struct rtipc__task *t)
 {
     if (!atomic_load(&t->wdt_subscribed))
         return;

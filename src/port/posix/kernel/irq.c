@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../common/create.h"
-#include "../../common/handle.h"
+#include "common/create.h"
+#include "common/handle.h"
+#include "cpu.h"
 #include "futex.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
@@ -19,7 +20,6 @@
 #include "rtipc/time.h"
 #include "task_internal.h"
 
-#define MAX_CORES 64
 /* Interrupt threads run above the highest task priority. */
 #define IRQ_FIFO_PRIORITY (RTIPC_FIFO_BASE + RTIPC_PRIORITY_LEVELS + 1)
 
@@ -36,20 +36,16 @@ struct rtipc__irq {
 };
 
 /* Per-core interrupt controller. */
-struct rtipc_cpu {
-    rtipc_lock_t lock;              /* guards everything below but the atomics */
+struct controller {
+    rtipc_lock_t lock;              /* guards the sources' list and timers */
     _Atomic uint32_t doorbell;      /* futex word the interrupt thread sleeps on */
-    _Atomic int deferred_count;     /* tasks readied here and not yet released */
     bool thread_started;
     pthread_t thread;
     pthread_mutex_t run_mutex;      /* held while handlers run (irq_delete waits on it) */
     struct rtipc__irq *irqs;
-    struct rtipc__task *tasks;       /* tasks pinned to this core */
-    struct rtipc__task *deferred;    /* readied by a handler that did not yield */
-    int64_t flush_at;               /* tick boundary that releases them */
 };
 
-static struct rtipc_cpu cpus[MAX_CORES];
+static struct controller cpus[RTIPC__MAX_CORES];
 static pthread_mutex_t start_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 /* Per interrupt thread: its core, the yield request and the priority of the
@@ -62,9 +58,9 @@ bool rtipc_in_interrupt(void) { return rtipc__in_interrupt; }
 
 int rtipc_irq_core(void) { return rtipc__in_interrupt ? isr_core : -1; }
 
-static bool core_ok(int core) { return core >= 0 && core < MAX_CORES && core < rtipc_core_count(); }
+static bool core_ok(int core) { return core >= 0 && core < RTIPC__MAX_CORES && core < rtipc_core_count(); }
 
-static void ring(struct rtipc_cpu *cpu)
+static void ring(struct controller *cpu)
 {
     /* Release: pairs with the acquire load of the doorbell in irq_thread;
      * publishes pending flags and timer settings written before the ring. */
@@ -72,80 +68,7 @@ static void ring(struct rtipc_cpu *cpu)
     rtipc_futex_wake(&cpu->doorbell, 1);
 }
 
-/* ---- the interrupted task and deferred wake-ups ------------------------- */
-void rtipc__irq_register_task(struct rtipc__task *t)
-{
-    if (t->core < 0 || t->core >= MAX_CORES)
-        return;
-    struct rtipc_cpu *cpu = &cpus[t->core];
-    rtipc_lock(&cpu->lock);
-    t->cpu_next = cpu->tasks;
-    cpu->tasks = t;
-    rtipc_unlock(&cpu->lock);
-}
-
-void rtipc__irq_unregister_task(struct rtipc__task *t)
-{
-    if (t->core < 0 || t->core >= MAX_CORES)
-        return;
-    struct rtipc_cpu *cpu = &cpus[t->core];
-    rtipc_lock(&cpu->lock);
-    for (struct rtipc__task **link = &cpu->tasks; *link; link = &(*link)->cpu_next) {
-        if (*link == t) {
-            *link = t->cpu_next;
-            break;
-        }
-    }
-    rtipc_unlock(&cpu->lock);
-}
-
-/* Highest effective priority among the core's tasks not blocked in rtipc, or
- * -1 when the core was idle. */
-static int interrupted_priority(struct rtipc_cpu *cpu)
-{
-    int best = -1;
-    rtipc_lock(&cpu->lock);
-    for (struct rtipc__task *t = cpu->tasks; t; t = t->cpu_next) {
-        int p = atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
-        if (!rtipc__task_is_blocked(t) && p > best)
-            best = p;
-    }
-    rtipc_unlock(&cpu->lock);
-    return best;
-}
-
-static void flush(struct rtipc_cpu *cpu)
-{
-    rtipc_lock(&cpu->lock);
-    struct rtipc__task *list = cpu->deferred;
-    cpu->deferred = NULL;
-    atomic_store_explicit(&cpu->deferred_count, 0, memory_order_relaxed);
-    rtipc_unlock(&cpu->lock);
-    while (list) {
-        struct rtipc__task *next = list->deferred_next; /* read before release */
-        /* Release: pairs with the acquire load of deferred in park(). */
-        atomic_store_explicit(&list->deferred, false, memory_order_release);
-        rtipc__unpark(list);
-        list = next;
-    }
-}
-
-void rtipc__reschedule_point(struct rtipc__task *self)
-{
-    int core = self && self->core >= 0 ? self->core : sched_getcpu();
-    if (core >= 0 && core < MAX_CORES && atomic_load_explicit(&cpus[core].deferred_count, memory_order_relaxed) > 0)
-        flush(&cpus[core]);
-    /* A higher-priority task of this core that the caller readied has run
-     * meanwhile: like FreeRTOS's ready list, which moves on past a
-     * preempted task, let this priority's other ready tasks go first
-     * (docs/design.md, "Ready-list order"). */
-    if (rtipc__preempted) {
-        rtipc__preempted = false;
-        if (rtipc_sched_policy() == RTIPC_SCHED_FIFO)
-            sched_yield();
-    }
-}
-
+/* ---- wake-ups from a handler ---------------------------------------------- */
 rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list)
 {
     if (rtipc__waitlist_empty(list))
@@ -177,16 +100,9 @@ void rtipc__isr_release(rtipc_isr_wake_t wake, bool *woken)
         rtipc__unpark(t);
         return;
     }
-    struct rtipc_cpu *cpu = &cpus[isr_core];
     if (isr_interrupted_priority == INT_MIN)
-        isr_interrupted_priority = interrupted_priority(cpu);
-    rtipc_lock(&cpu->lock);
-    if (cpu->deferred == NULL)
-        cpu->flush_at = rtipc__tick_next_boundary(rtipc_time_ns());
-    t->deferred_next = cpu->deferred;
-    cpu->deferred = t;
-    atomic_fetch_add_explicit(&cpu->deferred_count, 1, memory_order_relaxed);
-    rtipc_unlock(&cpu->lock);
+        isr_interrupted_priority = rtipc__cpu_interrupted_priority(isr_core);
+    rtipc__cpu_defer(isr_core, t);
     if (woken && atomic_load_explicit(&t->effective_priority, memory_order_relaxed) > isr_interrupted_priority)
         *woken = true;
 }
@@ -203,19 +119,19 @@ int rtipc_irq_yield(bool woken)
 /* ---- the interrupt thread ---------------------------------------------- */
 static int64_t min_deadline(int64_t a, int64_t b) { return a < 0 ? b : b < 0 ? a : a < b ? a : b; }
 
-static void run_handler(struct rtipc_cpu *cpu, struct rtipc__irq *irq)
+static void run_handler(struct rtipc__irq *irq)
 {
     isr_yield_requested = false;
     isr_interrupted_priority = INT_MIN;
     irq->handler(irq->arg);
     atomic_fetch_add_explicit(&irq->count, 1, memory_order_relaxed);
     if (isr_yield_requested)
-        flush(cpu); /* the readied tasks run right after the handler */
+        rtipc__cpu_release(isr_core, false, 0); /* the readied tasks run right after the handler */
 }
 
 static void *irq_thread(void *arg)
 {
-    struct rtipc_cpu *cpu = arg;
+    struct controller *cpu = arg;
     isr_core = (int)(cpu - cpus);
     rtipc__in_interrupt = true;
     for (;;) {
@@ -246,20 +162,18 @@ static void *irq_thread(void *arg)
         rtipc_unlock(&cpu->lock);
         for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next)
             if (irq->due)
-                run_handler(cpu, irq);
+                run_handler(irq);
         pthread_mutex_unlock(&cpu->run_mutex);
 
         /* The tick: release what handlers readied without yielding. */
         now = rtipc_time_ns();
-        if (atomic_load_explicit(&cpu->deferred_count, memory_order_relaxed) > 0 && now >= cpu->flush_at)
-            flush(cpu);
+        rtipc__cpu_release(isr_core, true, now);
 
         rtipc_lock(&cpu->lock);
         for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next)
             deadline = min_deadline(deadline, irq->timer_next);
-        if (cpu->deferred)
-            deadline = min_deadline(deadline, cpu->flush_at);
         rtipc_unlock(&cpu->lock);
+        deadline = min_deadline(deadline, rtipc__cpu_release_at(isr_core));
         if (deadline < 0 || deadline > now)
             rtipc_futex_wait(&cpu->doorbell, seq, deadline);
     }
@@ -268,7 +182,7 @@ static void *irq_thread(void *arg)
 
 static int start_cpu(int core)
 {
-    struct rtipc_cpu *cpu = &cpus[core];
+    struct controller *cpu = &cpus[core];
     int rc = RTIPC_OK;
     pthread_mutex_lock(&start_mutex);
     if (!cpu->thread_started) {
@@ -325,7 +239,7 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
     uintptr_t h = rtipc__handle_open_or_free(irq, RTIPC__H_IRQ, _Alignof(struct rtipc__irq));
     if (h == 0)
         return RTIPC_ENOMEM;
-    struct rtipc_cpu *cpu = &cpus[core];
+    struct controller *cpu = &cpus[core];
     /* Both locks, as in delete: the interrupt thread walks the list under
      * cpu->lock to collect pending sources and under run_mutex alone to run
      * their handlers. */
@@ -346,7 +260,7 @@ int rtipc_irq_delete(rtipc_irq_t *handle)
     struct rtipc__irq *irq = get(handle);
     if (!irq)
         return RTIPC_EINVAL;
-    struct rtipc_cpu *cpu = &cpus[irq->core];
+    struct controller *cpu = &cpus[irq->core];
     /* Holding run_mutex: the handler is not running and cannot start. */
     pthread_mutex_lock(&cpu->run_mutex);
     rtipc_lock(&cpu->lock);
@@ -381,7 +295,7 @@ int rtipc_irq_timer_start(rtipc_irq_t *handle, int64_t delay_ns, int64_t period_
     struct rtipc__irq *irq = get(handle);
     if (!irq || delay_ns < 0 || period_ns < 0)
         return RTIPC_EINVAL;
-    struct rtipc_cpu *cpu = &cpus[irq->core];
+    struct controller *cpu = &cpus[irq->core];
     int64_t now = rtipc_time_ns();
     rtipc_lock(&cpu->lock);
     /* A first expiry beyond int64 nanoseconds is never (INT64_MAX). */
@@ -397,7 +311,7 @@ int rtipc_irq_timer_stop(rtipc_irq_t *handle)
     struct rtipc__irq *irq = get(handle);
     if (!irq)
         return RTIPC_EINVAL;
-    struct rtipc_cpu *cpu = &cpus[irq->core];
+    struct controller *cpu = &cpus[irq->core];
     rtipc_lock(&cpu->lock);
     irq->timer_next = -1;
     rtipc_unlock(&cpu->lock);

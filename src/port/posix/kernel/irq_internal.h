@@ -6,17 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "wait.h"
 
 struct rtipc__task;
-
-/* Register / unregister a task pinned to a core (for "the interrupted task"). */
-void rtipc__irq_register_task(struct rtipc__task *t);
-void rtipc__irq_unregister_task(struct rtipc__task *t);
-
-/* A task on its core makes an rtipc call that reschedules: release the tasks
- * that handlers of this core readied without yielding. Cheap when none. */
-void rtipc__reschedule_point(struct rtipc__task *self);
 
 /* In a _from_isr call, with the object lock held: pop the first waiter of
  * list (NULL if none). When the task must wait for this core's next

@@ -14,13 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/checks.h"
-#include "../../common/handle.h"
-#include "irq_internal.h"
+#include "common/checks.h"
+#include "common/handle.h"
+#include "port/posix/kernel/kernel.h"
 #include "rtipc/error.h"
-#include "spin.h"
-#include "task_internal.h"
-#include "wait.h"
 
 #define SB_DYNAMIC 0x1u
 #define PREFIX RTIPC_MSGBUF_LENGTH_BYTES

@@ -6,16 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/checks.h"
-#include "../../common/create.h"
-#include "../../common/handle.h"
-#include "../../common/item_copy.h"
-#include "irq_internal.h"
+#include "common/checks.h"
+#include "common/create.h"
+#include "common/handle.h"
+#include "common/item_copy.h"
+#include "port/posix/kernel/kernel.h"
 #include "queueset_internal.h"
 #include "rtipc/error.h"
-#include "spin.h"
-#include "task_internal.h"
-#include "wait.h"
 
 #define QUEUE_DYNAMIC 0x1u
 

@@ -9,12 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../common/spsc_internal.h"
-#include "irq_internal.h"
+#include "common/spsc_internal.h"
+#include "port/posix/kernel/kernel.h"
 #include "rtipc/error.h"
-#include "spin.h"
-#include "task_internal.h"
-#include "wait.h"
 
 typedef struct {
     rtipc_lock_t lock;

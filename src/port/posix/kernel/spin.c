@@ -3,6 +3,7 @@
 
 #include <sched.h>
 
+#include "cpu.h"
 #include "rtipc/config.h"
 #include "rtipc/time.h"
 #include "task_internal.h"
@@ -49,78 +50,6 @@ int rtipc_spin_stats(const rtipc_task_t *task, rtipc_spin_stats_t *out)
     return RTIPC_OK;
 }
 
-/* ---- run states ------------------------------------------------------------
- * run_state packs the state (bits 0-1) with the task's core + 1 (0: not
- * pinned, or pinned beyond MAX_CORES), so that a waker that readies a task
- * learns its core from the same atomic word: a late waker (the descriptor
- * moved on, wait.h) never reads the plain `core` field while a new task is
- * being set up in it. Every transition moves the core's count once. */
-#define MAX_CORES 64
-enum { STATE_GONE = 0, STATE_READY = 1, STATE_BLOCKED = 2, STATE_MASK = 3, CORE_SHIFT = 2 };
-
-/* Pinned tasks of each core that are ready to run (not blocked in rtipc).
- * One line per core: a spinner polls its own core's line. */
-static struct {
-    _Alignas(64) _Atomic int ready;
-} cores[MAX_CORES];
-
-static inline int core_of_state(uint32_t s) { return (int)(s >> CORE_SHIFT) - 1; }
-
-static void count_ready(uint32_t state, int delta)
-{
-    int core = core_of_state(state);
-    if (core >= 0)
-        atomic_fetch_add_explicit(&cores[core].ready, delta, memory_order_relaxed);
-}
-
-void rtipc__task_started(struct rtipc__task *t)
-{
-    uint32_t core_bits = t->core >= 0 && t->core < MAX_CORES ? (uint32_t)(t->core + 1) << CORE_SHIFT : 0;
-    uint32_t s = core_bits | STATE_READY;
-    /* Release: a waker whose acquire CAS reads a state of this life may then
-     * count it; the counters below are part of this life. */
-    atomic_store_explicit(&t->run_state, s, memory_order_release);
-    atomic_store_explicit(&t->waker_cpu, 0, memory_order_relaxed);
-    count_ready(s, +1);
-}
-
-void rtipc__task_ended(struct rtipc__task *t)
-{
-    uint32_t old = atomic_exchange_explicit(&t->run_state, STATE_GONE, memory_order_relaxed);
-    if ((old & STATE_MASK) == STATE_READY)
-        count_ready(old, -1);
-}
-
-void rtipc__task_mark_blocked(struct rtipc__task *t)
-{
-    uint32_t old = atomic_load_explicit(&t->run_state, memory_order_relaxed);
-    /* Release: pairs with the acquire CAS in rtipc__task_mark_ready (see
-     * rtipc__task_started). Only the task itself moves READY -> BLOCKED. */
-    if ((old & STATE_MASK) == STATE_READY &&
-        atomic_compare_exchange_strong_explicit(&t->run_state, &old, (old & ~(uint32_t)STATE_MASK) | STATE_BLOCKED,
-                                                memory_order_release, memory_order_relaxed))
-        count_ready(old, -1);
-}
-
-void rtipc__task_mark_ready(struct rtipc__task *t)
-{
-    uint32_t old = atomic_load_explicit(&t->run_state, memory_order_relaxed);
-    while ((old & STATE_MASK) == STATE_BLOCKED) {
-        /* Acquire: pairs with the release in mark_blocked / task_started. */
-        if (atomic_compare_exchange_weak_explicit(&t->run_state, &old, (old & ~(uint32_t)STATE_MASK) | STATE_READY,
-                                                  memory_order_acquire, memory_order_relaxed)) {
-            count_ready(old, +1);
-            return;
-        }
-    }
-}
-
-bool rtipc__task_is_blocked(const struct rtipc__task *t)
-{
-    return (atomic_load_explicit(&((struct rtipc__task *)t)->run_state, memory_order_relaxed) & STATE_MASK) ==
-           STATE_BLOCKED;
-}
-
 void rtipc__spin_note_waker(struct rtipc__task *t)
 {
     /* An interrupt handler is no reason not to spin: it preempts the spinner
@@ -136,13 +65,7 @@ void rtipc__spin_note_waker(struct rtipc__task *t)
 
 /* Another rtipc task pinned to the caller's core is ready to run: spinning
  * would keep it (possibly the waker) off the core. */
-static bool core_wanted(struct rtipc__task *self, int core)
-{
-    int ready = atomic_load_explicit(&cores[core].ready, memory_order_relaxed);
-    if ((atomic_load_explicit(&self->run_state, memory_order_relaxed) & STATE_MASK) == STATE_READY)
-        ready -= 1; /* the caller counts itself while it polls an object before queueing */
-    return ready > 0;
-}
+static bool core_wanted(struct rtipc__task *self, int core) { return rtipc__cpu_others_ready(core, self) > 0; }
 
 /* Polls between two looks at the clock and at the core (a clock read costs
  * about 30 ns here, a pause about 20 ns). */
@@ -159,7 +82,7 @@ bool rtipc__spin_wait(struct rtipc__task *self, int64_t setting, int64_t deadlin
     if (budget <= 0)
         return false;
     int core = self->core;
-    if (core < 0 || core >= MAX_CORES)
+    if (core < 0 || core >= RTIPC__MAX_CORES)
         return false; /* rule 1: not pinned */
     if (atomic_load_explicit(&self->waker_cpu, memory_order_relaxed) == core + 1 || core_wanted(self, core)) {
         rtipc__stat_bump(&self->stat_same_core_parks); /* rules 3 and 2 */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../../common/handle.h"
+#include "common/handle.h"
 #include "lock.h"
 #include "rtipc/task.h"
 #include "spin.h"
@@ -102,8 +102,16 @@ struct rtipc__task {
 /* Where the part of the descriptor that pool_get clears begins. */
 #define RTIPC__TASK_RECYCLED_FROM offsetof(struct rtipc__task, handle)
 
-/* Drop a task from the watchdog's subscribers (its thread is ending). */
-void rtipc__wdt_forget(struct rtipc__task *t);
+/* A hook the kernel calls on each ending task's own thread, once it no
+ * longer runs rtipc calls and before its end is published (join and delete
+ * wait for that): an object that keeps per-task state lets go of the task
+ * there (the watchdog drops it from its subscribers). The kernel calls no
+ * object by name. At most RTIPC__TASK_END_HOOKS hooks; adding one twice
+ * keeps one. Add it before the first task the object tracks can end (the
+ * watchdog adds its hook in rtipc_wdt_add, before subscribing a task). */
+typedef void (*rtipc__task_end_hook_t)(struct rtipc__task *t);
+enum { RTIPC__TASK_END_HOOKS = 4 };
+void rtipc__task_end_hook_add(rtipc__task_end_hook_t hook);
 
 /* The descriptor a task handle names, or NULL for NULL, a closed handle (its
  * task was joined or deleted, or was adopted and has exited) or a handle of

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../common/handle.h"
-#include "../../common/port.h"
+#include "common/handle.h"
+#include "common/port.h"
 #include "lock.h"
 
 static rtipc_lock_t handle_lock = RTIPC_LOCK_INIT;

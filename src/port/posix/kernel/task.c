@@ -12,13 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../common/handle.h"
-#include "../../common/task_lookup.h"
+#include "common/handle.h"
+#include "common/task_lookup.h"
 #include "futex.h"
 #include "irq_internal.h"
 #include "rtipc/error.h"
 #include "rtipc/task.h"
-#include "../../common/port.h"
+#include "common/port.h"
 #include "task_internal.h"
 
 _Thread_local bool rtipc__in_interrupt;
@@ -298,6 +298,29 @@ void rtipc__task_disinherit_after_timeout(struct rtipc__task *holder, int highes
 }
 
 /* ---- thread lifecycle ------------------------------------------------- */
+static _Atomic(rtipc__task_end_hook_t) end_hooks[RTIPC__TASK_END_HOOKS];
+
+void rtipc__task_end_hook_add(rtipc__task_end_hook_t hook)
+{
+    for (int i = 0; i < RTIPC__TASK_END_HOOKS; i++) {
+        rtipc__task_end_hook_t none = NULL;
+        /* Seq_cst: an ending task that loads the slot after this sees the
+         * hook, as it sees anything its owner stored before adding it. */
+        if (atomic_compare_exchange_strong(&end_hooks[i], &none, hook) || none == hook)
+            return;
+    }
+    abort(); /* more hooks than slots: a build error in spirit, never a user's doing */
+}
+
+static void run_end_hooks(struct rtipc__task *t)
+{
+    for (int i = 0; i < RTIPC__TASK_END_HOOKS; i++) {
+        rtipc__task_end_hook_t hook = atomic_load(&end_hooks[i]);
+        if (hook)
+            hook(t);
+    }
+}
+
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
@@ -314,8 +337,8 @@ static void on_thread_exit(void *arg)
     atomic_store_explicit(&t->tid, 0, memory_order_relaxed);
     rtipc_unlock(&t->prio_lock);
     rtipc__task_ended(t);
-    rtipc__irq_unregister_task(t);
-    rtipc__wdt_forget(t);
+    rtipc__cpu_unregister_task(t);
+    run_end_hooks(t);
     /* Who reclaims this thread (reap): decided before `ended` is seen, so a
      * joiner or deleter that sees it always finds a thread to join. */
     if (!t->adopted) {
@@ -362,7 +385,7 @@ static void bind_current(struct rtipc__task *t)
     current = t;
     pthread_setspecific(exit_key, t);
     rtipc__task_started(t);
-    rtipc__irq_register_task(t);
+    rtipc__cpu_register_task(t);
 }
 
 struct rtipc__task *rtipc__current_or_null(void) { return current; }
