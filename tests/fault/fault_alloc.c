@@ -8,7 +8,7 @@
  * working object, and deleting it must return every block. LeakSanitizer
  * (ASan build) checks the whole run on top of the block count.
  *
- * Task descriptors are recycled, never freed (src/port/posix/task.c): a task
+ * Task descriptors are recycled, never freed (src/port/posix/kernel/task.c): a task
  * that ends leaves its descriptor in a pool for the next task. The task
  * paths therefore check that the pool grows by at most the tasks that
  * existed at once, and that a further create/join cycle allocates nothing. */

@@ -14,6 +14,7 @@
  * at their time; a FOREVER delay stays blocked until the task is deleted). */
 #define _GNU_SOURCE /* pthread_kill, sigaction under -std=c11 */
 #include "test_support.h"
+#include "fault_common.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -25,10 +26,6 @@
 #define FOREVER_EVENT_MS 60
 #define SIGNAL_EVERY_US 500
 #define PROMPT_MS 5000
-#define NOT_RUN 1
-
-static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 
 static long signals_caught; /* atomic builtins: written in the handler */
 static _Thread_local volatile long my_signals; /* caught on this thread */

@@ -13,6 +13,7 @@
  * Objects: queue (2 producers), ring buffer no-split (2 producers), stream
  * buffer, message buffer and SPSC ring (1 producer: single-writer objects). */
 #include "test_support.h"
+#include "fault_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +23,6 @@
 #define ITEMS_BETWEEN_STALLS 48
 #define CAPACITY 8
 #define MAX_PRODUCERS 2
-#define NOT_RUN 1
-
-static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 
 typedef enum { K_QUEUE, K_RINGBUF, K_STREAMBUF, K_MSGBUF, K_SPSC, K_COUNT } kind_t;
 static const char *kind_name[K_COUNT] = {"queue", "ringbuf", "streambuf", "msgbuf", "spsc"};

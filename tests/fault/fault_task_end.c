@@ -15,6 +15,7 @@
  *
  * Worker tasks record what they saw; the main thread asserts afterwards. */
 #include "test_support.h"
+#include "fault_common.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,10 +24,6 @@
 #define SETTLE_MS 50
 /* Bound for anything that should happen "at once" on a loaded machine. */
 #define PROMPT_MS 5000
-#define NOT_RUN 1
-
-static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 
 static long faults_injected; /* task ends / deletions provoked */
 static long operations;      /* blocking calls whose outcome was checked */

@@ -1,6 +1,6 @@
 /* Fault injection: the tick delayed.
  *
- * rtipc has no tick thread (src/port/posix/tick.c): the tick is a grid over
+ * rtipc has no tick thread (src/port/posix/kernel/tick.c): the tick is a grid over
  * CLOCK_MONOTONIC. A wake-up that a handler defers (a _from_isr call that
  * readies a task of its core without rtipc_irq_yield, irq.h) is released by
  * the core's interrupt thread at the next grid boundary, or earlier by a
@@ -18,6 +18,7 @@
  * at once), none lost; a late periodic timer runs once for the expiries it
  * missed and keeps its grid; delay_until catches up tick by tick. */
 #include "test_support.h"
+#include "fault_common.h"
 
 #include <stdio.h>
 #include <time.h>
@@ -26,8 +27,6 @@
 #define STALL_MS 80
 #define PROMPT_MS 5000
 
-static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static int64_t load64(const int64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static void store64(int64_t *p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 

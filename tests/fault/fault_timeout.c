@@ -14,16 +14,13 @@
  * task is deleted), and the interrupt timer gets huge delays and periods
  * (no overflow; negative ones are RTIPC_EINVAL). */
 #include "fault_calls.h"
+#include "fault_common.h"
 
 #include <limits.h>
 #include <stdio.h>
 
 #define EVENT_MS 20
 #define PROMPT_MS 5000
-#define NOT_RUN 1
-
-static int load(const int *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-static void store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 
 typedef enum { T_NO_WAIT, T_NEG_NS, T_ONE_NS, T_MAX, T_OVERFLOW, T_RAW_NEGATIVE, T_COUNT } tmode_t;
 static const char *tmode_name[T_COUNT] = {"RTIPC_NO_WAIT", "rtipc_ns(-5)", "1 ns", "INT64_MAX ns",

@@ -28,6 +28,8 @@
 #include <string.h>
 
 #include "rtipc/ringbuf.h"
+#include "stress_local.h"
+#include "stress_main.h"
 #include "test_support.h"
 
 enum { PRODUCERS = 4, CONSUMERS = 3, HDR = 12, MAX_PAYLOAD = 40, MAX_MSG = HDR + MAX_PAYLOAD };
@@ -98,26 +100,7 @@ static bool retry(int rc, atomic_long *retries)
     return false;
 }
 
-typedef struct {
-    atomic_long count;
-    atomic_int claimed;
-    char first[200];
-} errors_t;
-
-static void error_at(errors_t *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void error_at(errors_t *e, const char *fmt, ...)
-{
-    char buf[sizeof e->first];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (atomic_fetch_add(&e->count, 1) < 5)
-        fprintf(stderr, "stress error: %s\n", buf);
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&e->claimed, &expected, 1))
-        memcpy(e->first, buf, sizeof buf);
-}
+/* Errors: sl_error() from tasks, checked by the main thread (stress_local.h). */
 
 enum { IDLE, SENDING, ACQUIRING, COMPLETING, RECEIVING, RETURNING, FINISHED };
 
@@ -141,7 +124,7 @@ struct ctx {
     _Atomic uint64_t *seen; /* one bit per item */
     atomic_long received, retries;
     atomic_int producers_left, consumers_left;
-    errors_t errors;
+    sl_errors_t errors;
     /* Byte buffer: the stream parser, touched only by the holder of the one
      * read that can be out (the ring buffer's lock orders the holders). */
     unsigned char part[MAX_MSG];
@@ -156,7 +139,7 @@ static bool check_item(ctx_t *c, worker_t *w, const unsigned char *m, size_t n)
 {
     uint32_t id, seq, len;
     if (n < HDR) {
-        error_at(&c->errors, "consumer %u: item of %zu bytes", w->id, n);
+        sl_error(&c->errors, "consumer %u: item of %zu bytes", w->id, n);
         return true;
     }
     memcpy(&id, m, 4);
@@ -166,20 +149,20 @@ static bool check_item(ctx_t *c, worker_t *w, const unsigned char *m, size_t n)
         return false;
     unsigned char want[MAX_MSG];
     if (id >= PRODUCERS || seq >= c->share[id] || len != n || len != msg_len(id, seq)) {
-        error_at(&c->errors, "consumer %u: bad item (id %u, seq %u, len %u, size %zu)", w->id, id, seq, len, n);
+        sl_error(&c->errors, "consumer %u: bad item (id %u, seq %u, len %u, size %zu)", w->id, id, seq, len, n);
         return true;
     }
     make_msg(want, id, seq);
     if (memcmp(want, m, n) != 0)
-        error_at(&c->errors, "consumer %u: corrupt payload in producer %u's seq %u", w->id, id, seq);
+        sl_error(&c->errors, "consumer %u: corrupt payload in producer %u's seq %u", w->id, id, seq);
     if ((int64_t)seq <= w->last_seq[id])
-        error_at(&c->errors, "consumer %u: producer %u's seq %u after seq %lld", w->id, id, seq,
+        sl_error(&c->errors, "consumer %u: producer %u's seq %u after seq %lld", w->id, id, seq,
                  (long long)w->last_seq[id]);
     w->last_seq[id] = seq;
     long bit = c->base[id] + seq;
     uint64_t mask = 1ull << (bit & 63);
     if (atomic_fetch_or_explicit(&c->seen[bit >> 6], mask, memory_order_relaxed) & mask)
-        error_at(&c->errors, "consumer %u: producer %u's seq %u received twice", w->id, id, seq);
+        sl_error(&c->errors, "consumer %u: producer %u's seq %u received twice", w->id, id, seq);
     atomic_fetch_add_explicit(&w->done, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&c->received, 1, memory_order_relaxed);
     return true;
@@ -192,7 +175,7 @@ static void send_one(ctx_t *c, worker_t *w, const unsigned char *m, uint32_t len
     atomic_store(&w->phase, SENDING);
     while ((rc = rtipc_ringbuf_send(c->rb, m, len, any_timeout(&w->rng))) != RTIPC_OK)
         if (!retry(rc, &c->retries)) {
-            error_at(&c->errors, "producer %u: send returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+            sl_error(&c->errors, "producer %u: send returned %d (%s)", w->id, rc, rtipc_strerror(rc));
             return;
         }
 }
@@ -205,7 +188,7 @@ static void *acquire_one(ctx_t *c, worker_t *w, uint32_t len, rtipc_timeout_t fi
     atomic_store(&w->phase, ACQUIRING);
     while ((rc = rtipc_ringbuf_acquire(c->rb, &p, len, t)) != RTIPC_OK) {
         if (!retry(rc, &c->retries)) {
-            error_at(&c->errors, "producer %u: acquire returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+            sl_error(&c->errors, "producer %u: acquire returned %d (%s)", w->id, rc, rtipc_strerror(rc));
             return NULL;
         }
         t = any_timeout(&w->rng);
@@ -218,7 +201,7 @@ static void complete_one(ctx_t *c, worker_t *w, void *p)
     atomic_store(&w->phase, COMPLETING);
     int rc = rtipc_ringbuf_complete(c->rb, p);
     if (rc != RTIPC_OK)
-        error_at(&c->errors, "producer %u: complete returned %d", w->id, rc);
+        sl_error(&c->errors, "producer %u: complete returned %d", w->id, rc);
 }
 
 static void producer(void *arg)
@@ -284,11 +267,11 @@ static bool check_got(ctx_t *c, worker_t *w, const got_t *g)
     unsigned char m[MAX_MSG];
     size_t n = g->n[0] + g->n[1];
     if (n > MAX_MSG) {
-        error_at(&c->errors, "consumer %u: item of %zu bytes", w->id, n);
+        sl_error(&c->errors, "consumer %u: item of %zu bytes", w->id, n);
         return true;
     }
     if (c->type == RTIPC_RINGBUF_NOSPLIT && g->part[1])
-        error_at(&c->errors, "consumer %u: a no-split item came in two parts", w->id);
+        sl_error(&c->errors, "consumer %u: a no-split item came in two parts", w->id);
     memcpy(m, g->part[0], g->n[0]);
     if (g->n[1])
         memcpy(m + g->n[0], g->part[1], g->n[1]);
@@ -301,7 +284,7 @@ static void give_back(ctx_t *c, worker_t *w, got_t *g)
     for (int k = 0; k < 2; ++k) {
         void *p = g->part[first ^ k];
         if (p && rtipc_ringbuf_return(c->rb, p) != RTIPC_OK)
-            error_at(&c->errors, "consumer %u: return refused", w->id);
+            sl_error(&c->errors, "consumer %u: return refused", w->id);
     }
 }
 
@@ -318,7 +301,7 @@ static void item_consumer(void *arg)
         if (retry(rc, &c->retries))
             continue;
         if (rc != RTIPC_OK) {
-            error_at(&c->errors, "consumer %u: receive returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+            sl_error(&c->errors, "consumer %u: receive returned %d (%s)", w->id, rc, rtipc_strerror(rc));
             break;
         }
         bool more = check_got(c, w, &g[0]);
@@ -350,7 +333,7 @@ static void parse(ctx_t *c, worker_t *w, const unsigned char *p, size_t n)
         if (c->part_len >= HDR) {
             memcpy(&need, c->part + 8, 4);
             if (need < HDR || need > MAX_MSG) {
-                error_at(&c->errors, "stream: bad length %u (stream broken)", need);
+                sl_error(&c->errors, "stream: bad length %u (stream broken)", need);
                 atomic_store(&c->parsed_all, 1);
                 return;
             }
@@ -359,7 +342,7 @@ static void parse(ctx_t *c, worker_t *w, const unsigned char *p, size_t n)
                 memcpy(&id, c->part, 4);
                 memcpy(&seq, c->part + 4, 4);
                 if (id < PRODUCERS && seq != c->next_seq[id])
-                    error_at(&c->errors,
+                    sl_error(&c->errors,
                              "stream: producer %u's seq %u where %u was due (lost, doubled or reordered)", id, seq,
                              c->next_seq[id]);
                 check_item(c, w, c->part, c->part_len);
@@ -398,13 +381,13 @@ static void byte_consumer(void *arg)
         if (retry(rc, &c->retries))
             continue;
         if (rc != RTIPC_OK) {
-            error_at(&c->errors, "consumer %u: receive returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+            sl_error(&c->errors, "consumer %u: receive returned %d (%s)", w->id, rc, rtipc_strerror(rc));
             break;
         }
         parse(c, w, p, n);
         atomic_store(&w->phase, RETURNING);
         if (rtipc_ringbuf_return(c->rb, p) != RTIPC_OK)
-            error_at(&c->errors, "consumer %u: return refused", w->id);
+            sl_error(&c->errors, "consumer %u: return refused", w->id);
     }
     atomic_store(&w->phase, FINISHED);
     atomic_fetch_sub(&c->consumers_left, 1);
@@ -529,8 +512,7 @@ static void run(rtipc_ringbuf_type_t type, size_t size, const char *name)
     printf("stress ringbuf %s: %ld items in %.2f s (%.0f items/s), %ld retries, size %zu\n", name, c->total, secs,
            (double)c->total / secs, atomic_load(&c->retries), size);
     fflush(stdout);
-    if (atomic_load(&c->errors.count))
-        fail_msg("%ld error(s); first: %s", atomic_load(&c->errors.count), c->errors.first);
+    sl_assert_no_errors(&c->errors);
     long missing = 0, first = -1;
     for (long i = 0; i < c->total; ++i)
         if (!(atomic_load_explicit(&c->seen[i >> 6], memory_order_relaxed) & (1ull << (i & 63))))
@@ -562,5 +544,15 @@ static void stress_banner(const char *program)
            rtipc_sched_policy_describe(), rtipc_core_count(), seed_base);
     fflush(stdout);
 }
+
+/* One program per ring buffer type: one cmocka test, `test`, that runs the
+ * harness on a buffer of `size` bytes. */
+#define RINGBUF_STRESS_PROGRAM(program, test, type, size, label)                                             \
+    static void test(void **state)                                                                           \
+    {                                                                                                        \
+        (void)state;                                                                                         \
+        run(type, size, label);                                                                              \
+    }                                                                                                        \
+    STRESS_MAIN(stress_banner, program, cmocka_unit_test(test))
 
 #endif

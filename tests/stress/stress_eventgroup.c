@@ -346,11 +346,5 @@ static void every_set_wakes_each_satisfied_waiter_exactly_once(void **state)
     free(c);
 }
 
-int main(void)
-{
-    sl_banner("stress_eventgroup");
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_set_wakes_each_satisfied_waiter_exactly_once),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(sl_banner, "stress_eventgroup",
+            cmocka_unit_test(every_set_wakes_each_satisfied_waiter_exactly_once))

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stress_main.h"
 #include "test_support.h"
 
 /* ---- random numbers ------------------------------------------------------ */
@@ -103,6 +104,40 @@ static inline bool sl_retry(int rc, sl_counts_t *c)
         return true;
     }
     return false;
+}
+
+/* Add a's counts to sum. */
+static inline void sl_counts_add(sl_counts_t *sum, const sl_counts_t *a)
+{
+    sum->calls += a->calls;
+    sum->wouldblock += a->wouldblock;
+    sum->timedout += a->timedout;
+    sum->partial += a->partial;
+}
+
+/* ---- writer/reader pairs --------------------------------------------------------- */
+/* Pair i of n: its share of total messages, and its writer's and reader's
+ * random streams (2 i and 2 i + 1). */
+static inline long sl_pair_share(long total, int n, int i) { return total / n + (i < total % n ? 1 : 0); }
+
+static inline void sl_pair_rngs(sl_rng_t *writer, sl_rng_t *reader, int i)
+{
+    sl_rng_init(writer, 2 * (uint64_t)i);
+    sl_rng_init(reader, 2 * (uint64_t)i + 1);
+}
+
+/* Start the writer and the reader of pairs[0..n-1] (elements `size` bytes
+ * apart) into tasks[2 i] and tasks[2 i + 1]. Pair i writes on core i and
+ * reads on the other; priorities differ so each core holds one writer and
+ * one reader of different rank. */
+static inline void sl_start_pairs(rtipc_task_t **tasks, void *pairs, size_t size, int n, const char *wname,
+                                  const char *rname, rtipc_task_fn writer, rtipc_task_fn reader)
+{
+    for (int i = 0; i < n; ++i) {
+        void *p = (char *)pairs + (size_t)i * size;
+        tasks[2 * i] = start_task(wname, (unsigned)(5 + i), test_core(i), writer, p);
+        tasks[2 * i + 1] = start_task(rname, (unsigned)(6 - i), test_core(1 - i), reader, p);
+    }
 }
 
 /* ---- errors recorded by tasks ---------------------------------------------- */

@@ -36,45 +36,8 @@
 #include "rtipc/mailbox.h"
 #include "test_support.h"
 
-#define STALL_NS (30 * 1000000000ll)
-#define MAX_FINITE_US 200u
-
-/* ---- seeded random numbers ---------------------------------------------- */
-static uint64_t run_seed(void)
-{
-    static uint64_t seed;
-    static int have;
-    if (!have) {
-        const char *s = getenv("RTIPC_STRESS_SEED");
-        seed = s ? strtoull(s, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
-        have = 1;
-        printf("stress_mailbox: seed %" PRIu64 " (RTIPC_STRESS_SEED=%" PRIu64 " replays the random choices)\n", seed,
-               seed);
-        fflush(stdout);
-    }
-    return seed;
-}
-
-typedef struct {
-    uint64_t s;
-} rng_t;
-
-static uint64_t rnd(rng_t *r)
-{
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t below(rng_t *r, uint32_t n) { return (uint32_t)(rnd(r) % n); }
-
-static rng_t rng_for(uint64_t stream)
-{
-    rng_t r = {run_seed() ^ (stream * 0xd1342543de82ef95ull)};
-    rnd(&r);
-    return r;
-}
+#define STRESS_PROGRAM "stress_mailbox"
+#include "stress_common.h"
 
 /* ---- the value -------------------------------------------------------------- */
 typedef struct {
@@ -84,12 +47,7 @@ typedef struct {
 
 static value_t val(uint64_t seq)
 {
-    value_t v;
-    for (int i = 0; i < 4; ++i) {
-        v.seq[i] = seq;
-        v.inv[i] = ~seq;
-    }
-    return v;
+    return (value_t){{seq, seq, seq, seq}, {~seq, ~seq, ~seq, ~seq}};
 }
 
 static bool whole(const value_t *v)
@@ -110,13 +68,22 @@ static uint64_t count_of(uint64_t seq) { return seq & ((1ull << 56) - 1); }
 /* ---- shared state -------------------------------------------------------------- */
 enum { READERS = 4 }; /* 2 readers, 2 waiters */
 
+/* Test 2's writer tasks: which writer, how many values, and the state. */
+typedef struct ctx ctx_t;
 typedef struct {
-    uint64_t reads, waits_ok, no_wait, finite, forever, wouldblock, timedout;
+    ctx_t *c;
+    unsigned id;
+    uint64_t share;
+} writer_arg_t;
+
+typedef struct {
+    uint64_t reads, waits_ok, wouldblock, timedout;
+    timeout_tally_t waits; /* waiters: timeouts drawn, by kind */
     uint64_t last_version;
     uint64_t last_count[WRITERS];
 } reader_stats_t;
 
-typedef struct {
+struct ctx {
     rtipc_mailbox_t *mb;
     bool multi;               /* test 2 */
     uint64_t writes;          /* test 1: values to write */
@@ -129,8 +96,10 @@ typedef struct {
     reader_stats_t isr_rs;
     uint64_t written[WRITERS], refused[WRITERS];
     atomic_int writers_done;
+    int writers_started;      /* writer tasks the main thread waits for */
     atomic_uint reader_index_next; /* readers take their slot in start order */
-} ctx_t;
+    writer_arg_t wa[2];            /* test 2 */
+};
 
 /* Record an error (any task or handler): what happened and two numbers. */
 static void error(ctx_t *c, const char *what, uint64_t a, uint64_t b)
@@ -202,21 +171,7 @@ static void waiter_task(void *arg)
     rng_t g = rng_for(100 + me);
     uint64_t last_seen = 0;
     while (!readers_should_stop(c, s)) {
-        rtipc_timeout_t t;
-        switch (below(&g, 3)) {
-        case 0:
-            s->no_wait++;
-            t = RTIPC_NO_WAIT;
-            break;
-        case 1:
-            s->finite++;
-            t = rtipc_us(below(&g, MAX_FINITE_US + 1));
-            break;
-        default:
-            s->forever++;
-            t = RTIPC_FOREVER;
-            break;
-        }
+        rtipc_timeout_t t = random_timeout(&g, &s->waits);
         value_t v;
         uint64_t ver = UINT64_MAX;
         int rc = rtipc_mailbox_wait_newer(c->mb, &v, last_seen, &ver, t);
@@ -256,31 +211,27 @@ static void reader_isr(void *arg)
 
 static void print_stats(ctx_t *c);
 
-/* Main thread: wait until *flag is set; a stall of progress ends the process. */
-static bool wait_done(ctx_t *c, atomic_int *flag, int want)
+static bool writers_finished(void *arg)
 {
-    long last = -1;
-    int64_t last_change = rtipc_time_ns();
-    for (;;) {
-        if (atomic_load(flag) >= want)
-            return true;
-        long now = atomic_load(&c->progress);
-        if (now != last) {
-            last = now;
-            last_change = rtipc_time_ns();
-        } else if (rtipc_time_ns() - last_change > STALL_NS) {
-            /* Tasks are still running (some may be spinning at a high
-             * priority): the next test could not start cleanly, so the
-             * process ends here rather than hang until ctest's timeout. */
-            printf("stress_mailbox: STALL (no progress for 30 s) after %" PRIu64 " + %" PRIu64 " + %" PRIu64
-                   " writes; %ld errors (first: %s)\n",
-                   c->written[0], c->written[1], c->written[2], atomic_load(&c->errors), c->first_error);
-            print_stats(c);
-            fflush(stdout);
-            _exit(1);
-        }
-        sleep_ms(20);
-    }
+    ctx_t *c = arg;
+    return atomic_load(&c->writers_done) >= c->writers_started;
+}
+
+/* Main thread: wait until the c->writers_started writers are done; a stall
+ * of progress ends the process. */
+static bool wait_done(ctx_t *c)
+{
+    if (wait_with_stall_check(writers_finished, c, &c->progress))
+        return true;
+    /* Tasks are still running (some may be spinning at a high priority): the
+     * next test could not start cleanly, so the process ends here rather
+     * than hang until ctest's timeout. */
+    printf("stress_mailbox: STALL (no progress for 30 s) after %" PRIu64 " + %" PRIu64 " + %" PRIu64
+           " writes; %ld errors (first: %s)\n",
+           c->written[0], c->written[1], c->written[2], atomic_load(&c->errors), c->first_error);
+    print_stats(c);
+    fflush(stdout);
+    _exit(1);
 }
 
 static void print_stats(ctx_t *c)
@@ -292,7 +243,7 @@ static void print_stats(ctx_t *c)
         else
             printf("  waiter %d: %" PRIu64 " newer versions; timeouts no-wait %" PRIu64 " finite %" PRIu64
                    " forever %" PRIu64 "; would-block %" PRIu64 ", timed-out %" PRIu64 "\n",
-                   i, s->waits_ok, s->no_wait, s->finite, s->forever, s->wouldblock, s->timedout);
+                   i, s->waits_ok, s->waits.no_wait, s->waits.finite, s->waits.forever, s->wouldblock, s->timedout);
     }
     printf("  interrupt reader: %" PRIu64 " reads, last version %" PRIu64 "\n", c->isr_rs.reads,
            c->isr_rs.last_version);
@@ -351,7 +302,8 @@ static void one_writer_and_readers_on_both_cores_never_see_a_torn_or_older_value
     rtipc_task_t *rd[READERS];
     start_readers(c, rd);
     rtipc_task_t *w = start_task("writer", 4, test_core(0), single_writer_task, c);
-    if (!wait_done(c, &c->writers_done, 1))
+    c->writers_started = 1;
+    if (!wait_done(c))
         fail_msg("stalled after %" PRIu64 " writes; %ld errors (first: %s)", c->written[0], atomic_load(&c->errors),
                  c->first_error);
     join_task(w);
@@ -381,12 +333,6 @@ static void one_writer_and_readers_on_both_cores_never_see_a_torn_or_older_value
 /* ======================================================================== */
 /* 2. several writers                                                        */
 /* ======================================================================== */
-typedef struct {
-    ctx_t *c;
-    unsigned id;
-    uint64_t share;
-} writer_arg_t;
-
 static void multi_writer_task(void *arg)
 {
     writer_arg_t *a = arg;
@@ -434,7 +380,7 @@ static void several_writers_are_serialised_and_every_write_counts(void **state)
     assert_non_null(c);
     c->multi = true;
     long total = stress_count(1000000);
-    static writer_arg_t wa[2];
+    writer_arg_t *wa = c->wa;
     wa[0] = (writer_arg_t){c, 0, (uint64_t)(total / 2)};
     wa[1] = (writer_arg_t){c, 1, (uint64_t)(total - total / 2)};
     value_t zero = val(0);
@@ -449,7 +395,8 @@ static void several_writers_are_serialised_and_every_write_counts(void **state)
     assert_int_equal(rtipc_irq_timer_start(rirq, 150000, 200000), RTIPC_OK);
     rtipc_task_t *w0 = start_task("wr0", 4, test_core(0), multi_writer_task, &wa[0]);
     rtipc_task_t *w1 = start_task("wr1", 4, test_core(1), multi_writer_task, &wa[1]);
-    if (!wait_done(c, &c->writers_done, 2))
+    c->writers_started = 2;
+    if (!wait_done(c))
         fail_msg("stalled; %ld errors (first: %s)", atomic_load(&c->errors), c->first_error);
     join_task(w0);
     join_task(w1);
@@ -494,90 +441,66 @@ static void several_writers_are_serialised_and_every_write_counts(void **state)
  * side's "announce, fence, look again"; one lost wake-up leaves both asleep
  * for good, which the stall check turns into a failure. */
 typedef struct {
+    pingpong_t pp;
     rtipc_mailbox_t *there, *back;
-    long rounds;
-    atomic_long done;
-    atomic_long errors;
+    value_t got; /* the pong side's value of the round */
 } pp_t;
 
-static void pause_ns(uint32_t ns)
+/* Round i writes version i + 1 (a new mailbox starts at version 0). */
+static bool ping_round(void *arg, long i)
 {
-    int64_t until = rtipc_time_ns() + ns;
-    while (rtipc_time_ns() < until) {
-    }
+    pp_t *p = arg;
+    uint64_t n = (uint64_t)i + 1, ver;
+    value_t v = val(n), got;
+    return rtipc_mailbox_write(p->there, &v) == RTIPC_OK &&
+           rtipc_mailbox_wait_newer(p->back, &got, n - 1, &ver, RTIPC_FOREVER) == RTIPC_OK && ver == n &&
+           whole(&got) && got.seq[0] == n;
+}
+
+static bool pong_take(void *arg, long i)
+{
+    pp_t *p = arg;
+    uint64_t n = (uint64_t)i + 1, ver;
+    return rtipc_mailbox_wait_newer(p->there, &p->got, n - 1, &ver, RTIPC_FOREVER) == RTIPC_OK && ver == n &&
+           whole(&p->got);
+}
+
+static bool pong_answer(void *arg, long i)
+{
+    pp_t *p = arg;
+    (void)i;
+    return rtipc_mailbox_write(p->back, &p->got) == RTIPC_OK;
 }
 
 static void ping_task(void *arg)
 {
     pp_t *p = arg;
-    rng_t g = rng_for(7);
-    for (long i = 1; i <= p->rounds; ++i) {
-        value_t v = val((uint64_t)i), got;
-        uint64_t ver;
-        if (rtipc_mailbox_write(p->there, &v) != RTIPC_OK ||
-            rtipc_mailbox_wait_newer(p->back, &got, (uint64_t)i - 1, &ver, RTIPC_FOREVER) != RTIPC_OK ||
-            ver != (uint64_t)i || !whole(&got) || got.seq[0] != (uint64_t)i) {
-            atomic_fetch_add(&p->errors, 1);
-            return;
-        }
-        atomic_store_explicit(&p->done, i, memory_order_relaxed);
-        pause_ns(below(&g, 3000));
-    }
+    pingpong_ping(&p->pp, 7, ping_round, p);
 }
 
 static void pong_task(void *arg)
 {
     pp_t *p = arg;
-    rng_t g = rng_for(8);
-    for (long i = 1; i <= p->rounds; ++i) {
-        value_t got;
-        uint64_t ver;
-        if (rtipc_mailbox_wait_newer(p->there, &got, (uint64_t)i - 1, &ver, RTIPC_FOREVER) != RTIPC_OK ||
-            ver != (uint64_t)i || !whole(&got)) {
-            atomic_fetch_add(&p->errors, 1);
-            return;
-        }
-        pause_ns(below(&g, 3000));
-        if (rtipc_mailbox_write(p->back, &got) != RTIPC_OK) {
-            atomic_fetch_add(&p->errors, 1);
-            return;
-        }
-    }
+    pingpong_pong(&p->pp, 8, pong_take, pong_answer, p);
 }
 
 static void ping_pong_with_waits_forever_never_loses_a_wake_up(void **state)
 {
     (void)state;
-    pp_t *p = calloc(1, sizeof *p);
-    assert_non_null(p);
-    p->rounds = stress_count(50000);
+    pp_t *p = pingpong_new(sizeof *p);
     assert_int_equal(rtipc_mailbox_create(sizeof(value_t), NULL, &p->there), RTIPC_OK);
     assert_int_equal(rtipc_mailbox_create(sizeof(value_t), NULL, &p->back), RTIPC_OK);
     double t0 = (double)rtipc_time_ns();
     rtipc_task_t *b = start_task("pong", 5, test_core(1), pong_task, p);
     rtipc_task_t *a = start_task("ping", 5, test_core(0), ping_task, p);
-    long last = -1;
-    int64_t last_change = rtipc_time_ns();
-    while (atomic_load(&p->done) < p->rounds && atomic_load(&p->errors) == 0) {
-        long now = atomic_load(&p->done);
-        if (now != last) {
-            last = now;
-            last_change = rtipc_time_ns();
-        } else if (rtipc_time_ns() - last_change > STALL_NS) {
-            uint64_t v1 = 0, v2 = 0;
-            rtipc_mailbox_version(p->there, &v1);
-            rtipc_mailbox_version(p->back, &v2);
-            fail_msg("stalled after %ld of %ld rounds (versions %" PRIu64 " / %" PRIu64 "): a lost wake-up", now,
-                     p->rounds, v1, v2);
-        }
-        sleep_ms(20);
+    if (!wait_with_stall_check(pingpong_over, &p->pp, &p->pp.done)) {
+        uint64_t v1 = 0, v2 = 0;
+        rtipc_mailbox_version(p->there, &v1);
+        rtipc_mailbox_version(p->back, &v2);
+        fail_msg("stalled after %ld of %ld rounds (versions %" PRIu64 " / %" PRIu64 "): a lost wake-up",
+                 atomic_load(&p->pp.done), p->pp.rounds, v1, v2);
     }
-    join_task(a);
-    join_task(b);
-    double secs = ((double)rtipc_time_ns() - t0) / 1e9;
-    printf("stress_mailbox ping-pong: %ld rounds in %.2f s (%.1f us per round trip)\n", p->rounds, secs,
-           secs * 1e6 / (double)p->rounds);
-    assert_int_equal(atomic_load(&p->errors), 0);
+    pingpong_finish(&p->pp, a, b, t0);
     assert_int_equal(rtipc_mailbox_delete(p->there), RTIPC_OK);
     assert_int_equal(rtipc_mailbox_delete(p->back), RTIPC_OK);
     free(p);

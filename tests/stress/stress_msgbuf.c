@@ -164,18 +164,13 @@ static void variable_length_messages_arrive_whole_exactly_once_in_order(void **s
     rtipc_task_t *tasks[2 * PAIRS];
     for (int i = 0; i < PAIRS; ++i) {
         pair_t *p = &c->pair[i];
-        p->ctx = c;
-        p->id = (uint32_t)i;
-        p->messages = total / PAIRS + (i < total % PAIRS ? 1 : 0);
-        sl_rng_init(&p->wrng, 2 * (uint64_t)i);
-        sl_rng_init(&p->rrng, 2 * (uint64_t)i + 1);
+        p->ctx = c, p->id = (uint32_t)i;
+        p->messages = sl_pair_share(total, PAIRS, i);
+        sl_pair_rngs(&p->wrng, &p->rrng, i);
         assert_int_equal(rtipc_msgbuf_create(SIZE, &p->mb), RTIPC_OK);
     }
     double t0 = sl_now();
-    for (int i = 0; i < PAIRS; ++i) {
-        tasks[2 * i] = start_task("mbw", (unsigned)(5 + i), test_core(i), writer, &c->pair[i]);
-        tasks[2 * i + 1] = start_task("mbr", (unsigned)(6 - i), test_core(1 - i), reader, &c->pair[i]);
-    }
+    sl_start_pairs(tasks, c->pair, sizeof c->pair[0], PAIRS, "mbw", "mbr", writer, reader);
     sl_watch(&c->finished, 2 * PAIRS, &c->progress, "message buffer pairs", dump, c);
     double secs = sl_now() - t0;
     for (int i = 0; i < 2 * PAIRS; ++i)
@@ -184,10 +179,9 @@ static void variable_length_messages_arrive_whole_exactly_once_in_order(void **s
     sl_counts_t w = {0}, r = {0};
     uint64_t small = 0;
     for (int i = 0; i < PAIRS; ++i) {
-        pair_t *p = &c->pair[i];
-        w.calls += p->wcount.calls, w.wouldblock += p->wcount.wouldblock, w.timedout += p->wcount.timedout;
-        r.calls += p->rcount.calls, r.wouldblock += p->rcount.wouldblock, r.timedout += p->rcount.timedout;
-        small += p->too_small;
+        sl_counts_add(&w, &c->pair[i].wcount);
+        sl_counts_add(&r, &c->pair[i].rcount);
+        small += c->pair[i].too_small;
     }
     printf("stress msgbuf: %ld messages in %.2f s, %.0f messages/s; sends %llu (%llu would-block, %llu "
            "timed-out), receives %llu (%llu too small, %llu would-block, %llu timed-out)\n",
@@ -212,11 +206,5 @@ static void variable_length_messages_arrive_whole_exactly_once_in_order(void **s
     free(c);
 }
 
-int main(void)
-{
-    sl_banner("stress_msgbuf");
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(variable_length_messages_arrive_whole_exactly_once_in_order),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(sl_banner, "stress_msgbuf",
+            cmocka_unit_test(variable_length_messages_arrive_whole_exactly_once_in_order))

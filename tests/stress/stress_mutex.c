@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stress_support.h"
+#include "stress_workers.h"
 
 enum { TASKS = 4, MAX_DEPTH = 3 };
 
@@ -23,11 +23,7 @@ typedef struct {
 typedef struct ctx ctx_t;
 
 typedef struct {
-    ctx_t *ctx;
-    uint32_t id;
-    stress_rng_t rng;
-    stress_waits_t waits;
-    atomic_long done;
+    STRESS_WORKER_FIELDS
     long nested; /* extra (recursive) takes */
 } worker_t;
 
@@ -175,13 +171,7 @@ static void run(bool recursive)
     stress_group_t *g = &c->group; /* heap: tasks touch it when they end */
     stress_group_init(g, "tasks");
     double t0 = stress_now();
-    for (int i = 0; i < TASKS; ++i) {
-        worker_t *w = &c->w[i];
-        w->ctx = c;
-        w->id = (uint32_t)i;
-        stress_rng_init(&w->rng, (recursive ? 200 : 300) + (uint64_t)i);
-        stress_group_start(g, recursive ? "rmtx" : "mtx", (unsigned)(2 + 3 * i), test_core(i % 2), worker, w);
-    }
+    STRESS_START_WORKERS(g, c->w, TASKS, c, recursive ? 200 : 300, recursive ? "rmtx" : "mtx", 2, 3, 0, worker);
     stress_group_wait(g, &c->progress, dump, c);
     double secs = stress_now() - t0;
     stress_group_join(g);
@@ -233,9 +223,6 @@ static void mutex_plain(void **state)
     run(false);
 }
 
-int main(void)
-{
-    stress_banner("stress_mutex");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(mutex_recursive), cmocka_unit_test(mutex_plain)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(stress_banner, "stress_mutex",
+            cmocka_unit_test(mutex_recursive),
+            cmocka_unit_test(mutex_plain))

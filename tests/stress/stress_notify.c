@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stress_support.h"
+#include "stress_workers.h"
 
 enum { PRODUCERS = 4 };
 #define ID_SHIFT 28u
@@ -37,12 +37,8 @@ enum { PRODUCERS = 4 };
 typedef struct ctx ctx_t;
 
 typedef struct {
-    ctx_t *ctx;
-    uint32_t id;
-    stress_rng_t rng;
-    stress_waits_t waits;
+    STRESS_WORKER_FIELDS
     long pending; /* RTIPC_EPENDING retries */
-    atomic_long done;
 } worker_t;
 
 struct ctx {
@@ -148,13 +144,7 @@ static ctx_t *setup(long total)
     ctx_t *c = calloc(1, sizeof *c); /* leaked if the test fails: tasks may still run */
     assert_non_null(c);
     c->total = total;
-    long base = 0;
-    for (int p = 0; p < PRODUCERS; ++p) {
-        c->share[p] = stress_share(c->total, PRODUCERS, p);
-        c->base[p] = base;
-        base += c->share[p];
-        assert_true(c->share[p] <= (long)SEQ_MASK + 1);
-    }
+    split_shares(c->total, PRODUCERS, c->share, c->base, (long)SEQ_MASK + 1);
     stress_errors_init(&c->errors);
     stress_group_init(&c->producers, "producers");
     return c;
@@ -170,13 +160,7 @@ static void start(ctx_t *c, stress_group_t *rg, unsigned prio, rtipc_task_fn rec
     stress_rng_init(&c->recv.rng, stream + 100);
     stress_group_start(rg, "nrecv", prio, test_core(0), receiver, &c->recv);
     c->receiver = rg->tasks[0];
-    for (int p = 0; p < PRODUCERS; ++p) {
-        worker_t *w = &c->prod[p];
-        w->ctx = c;
-        w->id = (uint32_t)p;
-        stress_rng_init(&w->rng, stream + (uint64_t)p);
-        stress_group_start(&c->producers, "nprod", (unsigned)(2 + 2 * p), test_core((p + 1) % 2), producer, w);
-    }
+    STRESS_START_WORKERS(&c->producers, c->prod, PRODUCERS, c, stream, "nprod", 2, 2, 1, producer);
 }
 
 static void notify_no_overwrite_mailbox(void **state)
@@ -200,12 +184,7 @@ static void notify_no_overwrite_mailbox(void **state)
            (unsigned long long)stress_waits_retries(&all));
     stress_summary("notify (no-overwrite)", c->total, &all, secs);
 
-    stress_assert_no_errors(&c->errors);
-    long first = -1;
-    long missing = stress_bitmap_missing(&c->seen, &first);
-    if (missing)
-        fail_msg("%ld value(s) lost; first missing is global index %ld", missing, first);
-    assert_int_equal(atomic_load(&c->received), c->total);
+    assert_none_lost(&c->errors, &c->seen, &c->received, c->total, "value(s)");
     stress_bitmap_free(&c->seen);
     free(c);
 }
@@ -291,10 +270,6 @@ static void notify_give_take_counts_exactly(void **state)
     free(c);
 }
 
-int main(void)
-{
-    stress_banner("stress_notify");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(notify_no_overwrite_mailbox),
-                                       cmocka_unit_test(notify_give_take_counts_exactly)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(stress_banner, "stress_notify",
+            cmocka_unit_test(notify_no_overwrite_mailbox),
+            cmocka_unit_test(notify_give_take_counts_exactly))

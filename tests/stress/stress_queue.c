@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stress_support.h"
+#include "stress_workers.h"
 
 enum { PRODUCERS = 4, CONSUMERS = 3, QUEUE_LEN = 8 };
 #define STOP_ID 0xffffffffu
@@ -26,11 +26,7 @@ static uint64_t check_of(uint32_t id, uint32_t seq)
 typedef struct ctx ctx_t;
 
 typedef struct {
-    ctx_t *ctx;
-    uint32_t id;
-    stress_rng_t rng;
-    stress_waits_t waits;
-    atomic_long done; /* items sent (producer) or received (consumer) */
+    STRESS_WORKER_FIELDS
     int64_t last_seq[PRODUCERS];
 } worker_t;
 
@@ -72,8 +68,7 @@ static void consumer(void *arg)
 {
     worker_t *w = arg;
     ctx_t *c = w->ctx;
-    for (int p = 0; p < PRODUCERS; ++p)
-        w->last_seq[p] = -1;
+    order_reset(w->last_seq, PRODUCERS);
     for (;;) {
         msg_t m;
         int rc = rtipc_queue_receive(c->q, &m, stress_timeout(&w->rng, &w->waits));
@@ -90,13 +85,7 @@ static void consumer(void *arg)
                          (unsigned long long)m.check);
             continue;
         }
-        if ((int64_t)m.seq <= w->last_seq[m.id])
-            stress_error(&c->errors, "consumer %u: producer %u's seq %u after seq %lld (%s)", w->id, m.id, m.seq,
-                         (long long)w->last_seq[m.id],
-                         (int64_t)m.seq == w->last_seq[m.id] ? "repeated" : "reordered");
-        w->last_seq[m.id] = m.seq;
-        if (stress_bitmap_set(&c->seen, c->base[m.id] + m.seq))
-            stress_error(&c->errors, "consumer %u: producer %u's seq %u received twice", w->id, m.id, m.seq);
+        check_order_once(&c->errors, &c->seen, c->base, w->last_seq, w->id, m.id, m.seq, "received");
         atomic_fetch_add_explicit(&w->done, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&c->received, 1, memory_order_relaxed);
     }
@@ -121,38 +110,14 @@ static void queue_many_producers_many_consumers(void **state)
     ctx_t *c = calloc(1, sizeof *c);
     assert_non_null(c);
     c->total = stress_count(1000000);
-    long base = 0;
-    for (int p = 0; p < PRODUCERS; ++p) {
-        c->share[p] = stress_share(c->total, PRODUCERS, p);
-        c->base[p] = base;
-        base += c->share[p];
-        assert_true(c->share[p] < (long)STOP_ID);
-    }
+    split_shares(c->total, PRODUCERS, c->share, c->base, (long)STOP_ID - 1); /* below the stop id */
     stress_bitmap_init(&c->seen, c->total);
     stress_errors_init(&c->errors);
     assert_int_equal(rtipc_queue_create(QUEUE_LEN, sizeof(msg_t), &c->q), RTIPC_OK);
 
-    /* In the heap context too: tasks still running after a failed test
-     * touch their group when they end. */
     stress_group_t *producers = &c->producers, *consumers = &c->consumers;
-    stress_group_init(producers, "producers");
-    stress_group_init(consumers, "consumers");
     double t0 = stress_now();
-    /* Alternate cores; priorities interleave producers and consumers. */
-    for (int k = 0; k < CONSUMERS; ++k) {
-        worker_t *w = &c->cons[k];
-        w->ctx = c;
-        w->id = (uint32_t)k;
-        stress_rng_init(&w->rng, 100 + (uint64_t)k);
-        stress_group_start(consumers, "qcons", (unsigned)(3 + 2 * k), test_core(k % 2), consumer, w);
-    }
-    for (int p = 0; p < PRODUCERS; ++p) {
-        worker_t *w = &c->prod[p];
-        w->ctx = c;
-        w->id = (uint32_t)p;
-        stress_rng_init(&w->rng, (uint64_t)p);
-        stress_group_start(producers, "qprod", (unsigned)(2 + 2 * p), test_core((p + 1) % 2), producer, w);
-    }
+    STRESS_START_PRODUCERS_CONSUMERS(c, "qcons", "qprod", consumer, producer);
 
     stress_group_wait(producers, &c->received, dump, c);
     /* One stop item per consumer, behind every real item (FIFO). */
@@ -171,31 +136,20 @@ static void queue_many_producers_many_consumers(void **state)
     stress_group_join(consumers);
 
     stress_waits_t pw = {0}, cw = {0}, all = {0};
-    for (int p = 0; p < PRODUCERS; ++p)
-        stress_waits_add(&pw, &c->prod[p].waits);
-    for (int k = 0; k < CONSUMERS; ++k)
-        stress_waits_add(&cw, &c->cons[k].waits);
+    STRESS_SUM_WAITS(&pw, c->prod, PRODUCERS);
+    STRESS_SUM_WAITS(&cw, c->cons, CONSUMERS);
     stress_waits_add(&all, &pw);
     stress_waits_add(&all, &cw);
     printf("stress queue: producer retries %llu, consumer retries %llu\n",
            (unsigned long long)stress_waits_retries(&pw), (unsigned long long)stress_waits_retries(&cw));
     stress_summary("queue", c->total, &all, secs);
 
-    stress_assert_no_errors(&c->errors);
-    long first = -1;
-    long missing = stress_bitmap_missing(&c->seen, &first);
-    if (missing)
-        fail_msg("%ld item(s) lost; first missing is global index %ld", missing, first);
-    assert_int_equal(atomic_load(&c->received), c->total);
+    assert_none_lost(&c->errors, &c->seen, &c->received, c->total, "item(s)");
     assert_int_equal(rtipc_queue_messages_waiting(c->q), 0);
     assert_int_equal(rtipc_queue_delete(c->q), RTIPC_OK);
     stress_bitmap_free(&c->seen);
     free(c);
 }
 
-int main(void)
-{
-    stress_banner("stress_queue");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(queue_many_producers_many_consumers)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(stress_banner, "stress_queue",
+            cmocka_unit_test(queue_many_producers_many_consumers))

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stress_support.h"
+#include "stress_workers.h"
 
 enum { PRODUCERS = 4, CONSUMERS = 3, M = 16, RING = 16 };
 _Static_assert(RING >= M && (RING & (RING - 1)) == 0, "a ring must hold every space token");
@@ -34,11 +34,7 @@ typedef struct {
 typedef struct ctx ctx_t;
 
 typedef struct {
-    ctx_t *ctx;
-    uint32_t id;
-    stress_rng_t rng;
-    stress_waits_t waits;
-    atomic_long done;
+    STRESS_WORKER_FIELDS
     long scan_misses; /* full scans that found nothing while holding a token */
     int64_t last_seq[PRODUCERS];
 } worker_t;
@@ -137,8 +133,7 @@ static void consumer(void *arg)
 {
     worker_t *w = arg;
     ctx_t *c = w->ctx;
-    for (int p = 0; p < PRODUCERS; ++p)
-        w->last_seq[p] = -1;
+    order_reset(w->last_seq, PRODUCERS);
     for (;;) {
         int rc = take(c->items, w);
         if (rc != RTIPC_OK) {
@@ -167,13 +162,7 @@ static void consumer(void *arg)
         if (id >= PRODUCERS || seq >= c->share[id]) {
             stress_error(&c->errors, "consumer %u: corrupt entry %llx", w->id, (unsigned long long)v);
         } else {
-            if ((int64_t)seq <= w->last_seq[id])
-                stress_error(&c->errors, "consumer %u: producer %u's seq %u after seq %lld (%s)", w->id, id, seq,
-                             (long long)w->last_seq[id],
-                             (int64_t)seq == w->last_seq[id] ? "repeated" : "reordered");
-            w->last_seq[id] = seq;
-            if (stress_bitmap_set(&c->seen, c->base[id] + seq))
-                stress_error(&c->errors, "consumer %u: producer %u's seq %u claimed twice", w->id, id, seq);
+            check_order_once(&c->errors, &c->seen, c->base, w->last_seq, w->id, id, seq, "claimed");
         }
         rc = rtipc_sem_give(c->spaces);
         if (rc != RTIPC_OK) {
@@ -209,38 +198,15 @@ static void sem_bounded_buffer(void **state)
     ctx_t *c = calloc(1, sizeof *c); /* leaked if the test fails: tasks may still run */
     assert_non_null(c);
     c->total = stress_count(1000000);
-    long base = 0;
-    for (int p = 0; p < PRODUCERS; ++p) {
-        c->share[p] = stress_share(c->total, PRODUCERS, p);
-        c->base[p] = base;
-        base += c->share[p];
-        assert_true(c->share[p] <= (long)UINT32_MAX);
-    }
+    split_shares(c->total, PRODUCERS, c->share, c->base, (long)UINT32_MAX);
     stress_bitmap_init(&c->seen, c->total);
     stress_errors_init(&c->errors);
     assert_int_equal(rtipc_sem_create_counting(M, 0, &c->items), RTIPC_OK);
     assert_int_equal(rtipc_sem_create_counting(M, M, &c->spaces), RTIPC_OK);
 
-    /* In the heap context too: tasks still running after a failed test
-     * touch their group when they end. */
     stress_group_t *producers = &c->producers, *consumers = &c->consumers;
-    stress_group_init(producers, "producers");
-    stress_group_init(consumers, "consumers");
     double t0 = stress_now();
-    for (int k = 0; k < CONSUMERS; ++k) {
-        worker_t *w = &c->cons[k];
-        w->ctx = c;
-        w->id = (uint32_t)k;
-        stress_rng_init(&w->rng, 100 + (uint64_t)k);
-        stress_group_start(consumers, "scons", (unsigned)(3 + 2 * k), test_core(k % 2), consumer, w);
-    }
-    for (int p = 0; p < PRODUCERS; ++p) {
-        worker_t *w = &c->prod[p];
-        w->ctx = c;
-        w->id = (uint32_t)p;
-        stress_rng_init(&w->rng, (uint64_t)p);
-        stress_group_start(producers, "sprod", (unsigned)(2 + 2 * p), test_core((p + 1) % 2), producer, w);
-    }
+    STRESS_START_PRODUCERS_CONSUMERS(c, "scons", "sprod", consumer, producer);
 
     stress_group_wait(producers, &c->claimed, dump, c);
     if (stress_error_count(&c->errors) == 0)
@@ -257,12 +223,10 @@ static void sem_bounded_buffer(void **state)
 
     stress_waits_t pw = {0}, cw = {0}, all = {0};
     long misses = 0;
-    for (int p = 0; p < PRODUCERS; ++p)
-        stress_waits_add(&pw, &c->prod[p].waits);
-    for (int k = 0; k < CONSUMERS; ++k) {
-        stress_waits_add(&cw, &c->cons[k].waits);
+    STRESS_SUM_WAITS(&pw, c->prod, PRODUCERS);
+    STRESS_SUM_WAITS(&cw, c->cons, CONSUMERS);
+    for (int k = 0; k < CONSUMERS; ++k)
         misses += c->cons[k].scan_misses;
-    }
     stress_waits_add(&all, &pw);
     stress_waits_add(&all, &cw);
     printf("stress sem: producer retries %llu, consumer retries %llu, ring scan misses %ld, max count seen "
@@ -271,12 +235,7 @@ static void sem_bounded_buffer(void **state)
            atomic_load(&c->max_items_seen), atomic_load(&c->max_spaces_seen), M);
     stress_summary("sem", c->total, &all, secs);
 
-    stress_assert_no_errors(&c->errors);
-    long first = -1;
-    long missing = stress_bitmap_missing(&c->seen, &first);
-    if (missing)
-        fail_msg("%ld item(s) lost; first missing is global index %ld", missing, first);
-    assert_int_equal(atomic_load(&c->claimed), c->total);
+    assert_none_lost(&c->errors, &c->seen, &c->claimed, c->total, "item(s)");
     /* takes == gives on both semaphores, and the final counts agree. */
     assert_int_equal(atomic_load(&c->items_given), c->total + CONSUMERS);
     assert_int_equal(atomic_load(&c->items_taken), c->total + CONSUMERS);
@@ -297,9 +256,5 @@ static void sem_bounded_buffer(void **state)
     free(c);
 }
 
-int main(void)
-{
-    stress_banner("stress_sem");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(sem_bounded_buffer)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(stress_banner, "stress_sem",
+            cmocka_unit_test(sem_bounded_buffer))

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "stress_main.h"
 #include "stress_support.h"
 
 enum { PAIRS = 2, ECHO_SLOT = 0, RING_CAPACITY = 4 };
@@ -270,9 +271,5 @@ static void random_budgets_lose_no_wake_up(void **state)
     free(c);
 }
 
-int main(void)
-{
-    stress_banner("stress_spin");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(random_budgets_lose_no_wake_up)};
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(stress_banner, "stress_spin",
+            cmocka_unit_test(random_budgets_lose_no_wake_up))

@@ -33,47 +33,9 @@
 #include "rtipc/spsc.h"
 #include "test_support.h"
 
-#define STALL_NS (30 * 1000000000ll)
-#define MAX_FINITE_US 200u
 #define BULK_MAX 16
-
-/* ---- seeded random numbers ---------------------------------------------- */
-static uint64_t run_seed(void)
-{
-    static uint64_t seed;
-    static int have;
-    if (!have) {
-        const char *s = getenv("RTIPC_STRESS_SEED");
-        seed = s ? strtoull(s, NULL, 0) : ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid();
-        have = 1;
-        printf("stress_spsc: seed %" PRIu64 " (RTIPC_STRESS_SEED=%" PRIu64 " replays the random choices)\n", seed,
-               seed);
-        fflush(stdout);
-    }
-    return seed;
-}
-
-typedef struct {
-    uint64_t s;
-} rng_t;
-
-static uint64_t rnd(rng_t *r)
-{
-    /* splitmix64 */
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t below(rng_t *r, uint32_t n) { return (uint32_t)(rnd(r) % n); }
-
-static rng_t rng_for(uint64_t stream)
-{
-    rng_t r = {run_seed() ^ (stream * 0xd1342543de82ef95ull)};
-    rnd(&r);
-    return r;
-}
+#define STRESS_PROGRAM "stress_spsc"
+#include "stress_common.h"
 
 /* ---- items ------------------------------------------------------------------ */
 typedef struct {
@@ -91,7 +53,7 @@ static item_t mk(uint64_t seq) { return (item_t){seq, check_of(seq)}; }
 
 /* ---- shared state -------------------------------------------------------------- */
 typedef struct {
-    uint64_t no_wait, finite, forever;   /* blocking calls, by timeout kind */
+    timeout_tally_t waits;               /* blocking calls, by timeout kind */
     uint64_t wouldblock, timedout;       /* "not now" results */
     uint64_t single, bulk, isr, blocking, peeks; /* calls that moved items */
 } counts_t;
@@ -117,34 +79,38 @@ static void error(ctx_t *c, const char *what, uint64_t want, uint64_t got)
         snprintf(c->first_error, sizeof c->first_error, "%s: expected %" PRIu64 ", got %" PRIu64, what, want, got);
 }
 
-static rtipc_timeout_t random_timeout(rng_t *g, counts_t *k)
+/* Sort a call's failure: "not now" (would block, timed out) is counted and
+ * the loop goes on; anything else is recorded as an error and ends the task
+ * (false). */
+static bool not_now(ctx_t *c, counts_t *k, int rc, const char *what)
 {
-    switch (below(g, 3)) {
-    case 0:
-        k->no_wait++;
-        return RTIPC_NO_WAIT;
-    case 1:
-        k->finite++;
-        return rtipc_us(below(g, MAX_FINITE_US + 1));
-    default:
-        k->forever++;
-        return RTIPC_FOREVER;
-    }
-}
-
-static void count_not_now(counts_t *k, int rc)
-{
-    if (rc == RTIPC_EWOULDBLOCK)
+    if (rc == RTIPC_EWOULDBLOCK) {
         k->wouldblock++;
-    else if (rc == RTIPC_ETIMEDOUT)
+    } else if (rc == RTIPC_ETIMEDOUT) {
         k->timedout++;
+    } else {
+        error(c, what, 0, (uint64_t)(int64_t)rc);
+        return false;
+    }
+    return true;
 }
 
 /* ---- the consumer's check ------------------------------------------------------ */
 typedef struct {
     ctx_t *c;
-    uint64_t next; /* sequence number expected next */
+    uint64_t next;  /* sequence number expected next */
+    uint64_t total; /* items to consume */
+    counts_t *k;    /* the consumer's tallies */
+    rng_t g;        /* the consumer's random choices */
 } checker_t;
+
+/* The start of either consumer task: publish its thread id (for stall
+ * reports) and set up its checker on random stream `stream`. */
+static checker_t consumer_begin(ctx_t *c, uint64_t stream)
+{
+    atomic_store(&c->consumer_tid, (int)syscall(SYS_gettid));
+    return (checker_t){c, 0, (uint64_t)c->total, &c->cons, rng_for(stream)};
+}
 
 static void check_item(checker_t *ck, item_t it)
 {
@@ -154,6 +120,16 @@ static void check_item(checker_t *ck, item_t it)
         error(ck->c, it.seq > ck->next ? "item lost: next seq" : "item duplicated or reordered: next seq", ck->next,
               it.seq);
     ck->next = it.seq + 1; /* resynchronise, so one fault counts once */
+}
+
+/* The end of a consumer's round: sort a failed pop (false: stop the task)
+ * and publish progress. */
+static bool consumer_round_end(checker_t *ck, int rc)
+{
+    if (rc != RTIPC_OK && !not_now(ck->c, ck->k, rc, "pop result (0 = OK)"))
+        return false;
+    atomic_store_explicit(&ck->c->consumed, (long)ck->next, memory_order_relaxed);
+    return true;
 }
 
 /* ======================================================================== */
@@ -202,19 +178,14 @@ static void producer_task(void *arg)
             }
         } else { /* blocking, random timeout */
             item_t it = mk(next);
-            rc = rtipc_spsc_push(c->r, &it, random_timeout(&g, k));
+            rc = rtipc_spsc_push(c->r, &it, random_timeout(&g, &k->waits));
             if (rc == RTIPC_OK) {
                 next++;
                 k->blocking++;
             }
         }
-        if (rc != RTIPC_OK) {
-            if (rc != RTIPC_EWOULDBLOCK && rc != RTIPC_ETIMEDOUT) {
-                error(c, "push result (0 = OK)", 0, (uint64_t)(int64_t)rc);
-                return;
-            }
-            count_not_now(k, rc);
-        }
+        if (rc != RTIPC_OK && !not_now(c, k, rc, "push result (0 = OK)"))
+            return;
         atomic_store_explicit(&c->produced, (long)next, memory_order_relaxed);
     }
 }
@@ -222,24 +193,20 @@ static void producer_task(void *arg)
 static void consumer_task(void *arg)
 {
     ctx_t *c = arg;
-    atomic_store(&c->consumer_tid, (int)syscall(SYS_gettid));
-    rng_t g = rng_for(2);
-    counts_t *k = &c->cons;
-    checker_t ck = {c, 0};
-    uint64_t total = (uint64_t)c->total;
+    checker_t ck = consumer_begin(c, 2);
     item_t batch[BULK_MAX];
-    while (ck.next < total) {
-        uint32_t choice = below(&g, 10);
+    while (ck.next < ck.total) {
+        uint32_t choice = below(&ck.g, 10);
         int rc;
         item_t it;
         if (choice < 3) {
             rc = rtipc_spsc_try_pop(c->r, &it);
             if (rc == RTIPC_OK) {
                 check_item(&ck, it);
-                k->single++;
+                ck.k->single++;
             }
         } else if (choice < 6) {
-            uint32_t n = 1 + below(&g, BULK_MAX);
+            uint32_t n = 1 + below(&ck.g, BULK_MAX);
             rc = rtipc_spsc_pop_bulk(c->r, batch, n);
             if (rc < 0 || rc > (int)n) {
                 error(c, "pop_bulk result in range 0..n, n", n, (uint64_t)(int64_t)rc);
@@ -248,42 +215,36 @@ static void consumer_task(void *arg)
             for (int i = 0; i < rc; ++i)
                 check_item(&ck, batch[i]);
             if (rc > 0)
-                k->bulk++;
+                ck.k->bulk++;
             rc = rc > 0 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
         } else if (choice < 7) {
             item_t peeked;
             bool woken = false;
             rc = rtipc_spsc_peek(c->r, &peeked);
             if (rc == RTIPC_OK) {
-                k->peeks++;
+                ck.k->peeks++;
                 /* The peeked item is the one the next pop returns. */
                 if (rtipc_spsc_pop_from_isr(c->r, &it, &woken) != RTIPC_OK)
                     error(c, "pop after a successful peek (0 = OK)", 0, 1);
                 else if (it.seq != peeked.seq || it.check != peeked.check)
                     error(c, "peeked seq = popped seq", peeked.seq, it.seq);
                 check_item(&ck, it);
-                k->isr++;
+                ck.k->isr++;
             }
         } else {
-            rc = rtipc_spsc_pop(c->r, &it, random_timeout(&g, k));
+            rc = rtipc_spsc_pop(c->r, &it, random_timeout(&ck.g, &ck.k->waits));
             if (rc == RTIPC_OK) {
                 check_item(&ck, it);
-                k->blocking++;
+                ck.k->blocking++;
             }
         }
-        if (rc != RTIPC_OK) {
-            if (rc != RTIPC_EWOULDBLOCK && rc != RTIPC_ETIMEDOUT) {
-                error(c, "pop result (0 = OK)", 0, (uint64_t)(int64_t)rc);
-                return;
-            }
-            count_not_now(k, rc);
-        }
-        atomic_store_explicit(&c->consumed, (long)ck.next, memory_order_relaxed);
+        if (!consumer_round_end(&ck, rc))
+            return;
     }
     /* Nothing more may arrive. */
     item_t extra;
     if (rtipc_spsc_try_pop(c->r, &extra) == RTIPC_OK)
-        error(c, "items after the last one: seq", total, extra.seq);
+        error(c, "items after the last one: seq", ck.total, extra.seq);
 }
 
 /* The scheduler state of thread tid ('R' running or runnable, 'S' asleep). */
@@ -310,25 +271,26 @@ static void dump_ring(const char *name, rtipc_spsc_t *r)
            atomic_load(&in->sleeping[RTIPC__SPSC_PRODUCER]));
 }
 
+typedef struct {
+    const atomic_long *count;
+    long want;
+} target_t;
+
+static bool reached(void *arg)
+{
+    const target_t *t = arg;
+    return atomic_load(t->count) >= t->want;
+}
+
 /* Main thread: wait until *done reaches want, failing on a stall. Returns
  * whether it finished (false: tasks still run; leak the state). */
 static bool wait_progress(atomic_long *done, long want, const char *what)
 {
-    long last = -1;
-    int64_t last_change = rtipc_time_ns();
-    for (;;) {
-        long now = atomic_load(done);
-        if (now >= want)
-            return true;
-        if (now != last) {
-            last = now;
-            last_change = rtipc_time_ns();
-        } else if (rtipc_time_ns() - last_change > STALL_NS) {
-            printf("stress_spsc: STALL in %s at %ld of %ld (a lost wake-up or a lost item)\n", what, now, want);
-            return false;
-        }
-        sleep_ms(20);
-    }
+    target_t t = {done, want};
+    if (wait_with_stall_check(reached, &t, done))
+        return true;
+    printf("stress_spsc: STALL in %s at %ld of %ld (a lost wake-up or a lost item)\n", what, atomic_load(done), want);
+    return false;
 }
 
 static void print_counts(const char *side, const counts_t *k)
@@ -336,8 +298,18 @@ static void print_counts(const char *side, const counts_t *k)
     printf("  %s: moved by single %" PRIu64 ", bulk %" PRIu64 ", isr/peek %" PRIu64 " (peeks %" PRIu64
            "), blocking %" PRIu64 "; timeouts no-wait %" PRIu64 " finite %" PRIu64 " forever %" PRIu64
            "; not-now would-block %" PRIu64 " timed-out %" PRIu64 "\n",
-           side, k->single, k->bulk, k->isr, k->peeks, k->blocking, k->no_wait, k->finite, k->forever, k->wouldblock,
-           k->timedout);
+           side, k->single, k->bulk, k->isr, k->peeks, k->blocking, k->waits.no_wait, k->waits.finite,
+           k->waits.forever, k->wouldblock, k->timedout);
+}
+
+/* After the exchange: no error recorded, every item consumed, the ring empty. */
+static void check_every_item_arrived(ctx_t *c)
+{
+    print_counts("consumer", &c->cons);
+    if (atomic_load(&c->errors))
+        fail_msg("%ld errors; first: %s", atomic_load(&c->errors), c->first_error);
+    assert_int_equal(atomic_load(&c->consumed), c->total);
+    assert_int_equal(rtipc_spsc_size(c->r), 0);
 }
 
 static void task_producer_and_consumer_on_two_cores_exchange_every_item_once_in_order(void **state)
@@ -364,11 +336,7 @@ static void task_producer_and_consumer_on_two_cores_exchange_every_item_once_in_
     printf("stress_spsc tasks: %ld items in %.2f s (%.0f items/s), %s\n", c->total, secs, c->total / secs,
            rtipc_sched_policy_describe());
     print_counts("producer", &c->prod);
-    print_counts("consumer", &c->cons);
-    if (atomic_load(&c->errors))
-        fail_msg("%ld errors; first: %s", atomic_load(&c->errors), c->first_error);
-    assert_int_equal(atomic_load(&c->consumed), c->total);
-    assert_int_equal(rtipc_spsc_size(c->r), 0);
+    check_every_item_arrived(c);
     /* Both sides really parked and were woken (the path under test). */
     assert_true(c->prod.blocking > 0 && c->cons.blocking > 0);
     assert_int_equal(rtipc_spsc_delete(c->r), RTIPC_OK);
@@ -440,45 +408,35 @@ static void producer_isr(void *arg)
 static void blocking_consumer_task(void *arg)
 {
     ctx_t *c = arg;
-    atomic_store(&c->consumer_tid, (int)syscall(SYS_gettid));
-    rng_t g = rng_for(3);
-    counts_t *k = &c->cons;
-    checker_t ck = {c, 0};
-    uint64_t total = (uint64_t)c->total;
+    checker_t ck = consumer_begin(c, 3);
     item_t batch[BULK_MAX];
-    while (ck.next < total) {
+    while (ck.next < ck.total) {
         item_t it;
         int rc;
         /* Drain what is there in bulk; when empty, wait in a blocking pop. */
-        int n = rtipc_spsc_pop_bulk(c->r, batch, 1 + below(&g, BULK_MAX));
+        int n = rtipc_spsc_pop_bulk(c->r, batch, 1 + below(&ck.g, BULK_MAX));
         for (int i = 0; i < n; ++i)
             check_item(&ck, batch[i]);
         if (n > 0) {
-            k->bulk++;
+            ck.k->bulk++;
             rc = RTIPC_OK;
         } else {
             /* Finite or forever: the interrupt keeps producing. */
-            rtipc_timeout_t t = below(&g, 2) ? RTIPC_FOREVER : rtipc_us(below(&g, MAX_FINITE_US + 1));
+            rtipc_timeout_t t = below(&ck.g, 2) ? RTIPC_FOREVER : rtipc_us(below(&ck.g, MAX_FINITE_US + 1));
             if (rtipc_timeout_is_forever(t))
-                k->forever++;
+                ck.k->waits.forever++;
             else
-                k->finite++;
+                ck.k->waits.finite++;
             atomic_store_explicit(&c->consumer_in_pop, rtipc_timeout_is_forever(t) ? 2 : 1, memory_order_relaxed);
             rc = rtipc_spsc_pop(c->r, &it, t);
             atomic_store_explicit(&c->consumer_in_pop, 0, memory_order_relaxed);
             if (rc == RTIPC_OK) {
                 check_item(&ck, it);
-                k->blocking++;
+                ck.k->blocking++;
             }
         }
-        if (rc != RTIPC_OK) {
-            if (rc != RTIPC_EWOULDBLOCK && rc != RTIPC_ETIMEDOUT) {
-                error(c, "pop result (0 = OK)", 0, (uint64_t)(int64_t)rc);
-                return;
-            }
-            count_not_now(k, rc);
-        }
-        atomic_store_explicit(&c->consumed, (long)ck.next, memory_order_relaxed);
+        if (!consumer_round_end(&ck, rc))
+            return;
     }
 }
 
@@ -516,11 +474,7 @@ static void interrupt_producer_and_parked_consumer_exchange_every_item_once_in_o
     printf("stress_spsc interrupt: %ld items in %.2f s (%.0f items/s), %" PRIu64 " handler runs, %" PRIu64
            " woke the consumer, %" PRIu64 " yields, %" PRIu64 " without yield\n",
            c->total, secs, c->total / secs, c->irq_runs, s->woken, s->yields, s->no_yields);
-    print_counts("consumer", &c->cons);
-    if (atomic_load(&c->errors))
-        fail_msg("%ld errors; first: %s", atomic_load(&c->errors), c->first_error);
-    assert_int_equal(atomic_load(&c->consumed), c->total);
-    assert_int_equal(rtipc_spsc_size(c->r), 0);
+    check_every_item_arrived(c);
     assert_true(s->woken > 0); /* the consumer was parked and readied by the handler */
     assert_int_equal(rtipc_spsc_delete(c->r), RTIPC_OK);
     free(s);
@@ -537,81 +491,66 @@ static void interrupt_producer_and_parked_consumer_exchange_every_item_once_in_o
  * failure. Random short pauses vary where in the other side's wait the push
  * lands. */
 typedef struct {
+    pingpong_t pp;
     rtipc_spsc_t *ping, *pong;
-    long rounds;
-    atomic_long done;
-    atomic_long errors;
     atomic_int ping_tid, pong_tid;
+    item_t got; /* the pong side's item of the round */
 } pp_t;
 
-static void pause_ns(uint32_t ns)
+static bool ping_round(void *arg, long i)
 {
-    int64_t until = rtipc_time_ns() + ns;
-    while (rtipc_time_ns() < until) {
-    }
+    pp_t *p = arg;
+    item_t it = mk((uint64_t)i), back;
+    return rtipc_spsc_push(p->ping, &it, RTIPC_FOREVER) == RTIPC_OK &&
+           rtipc_spsc_pop(p->pong, &back, RTIPC_FOREVER) == RTIPC_OK && back.seq == (uint64_t)i &&
+           back.check == check_of((uint64_t)i);
+}
+
+static bool pong_take(void *arg, long i)
+{
+    pp_t *p = arg;
+    (void)i;
+    return rtipc_spsc_pop(p->ping, &p->got, RTIPC_FOREVER) == RTIPC_OK;
+}
+
+static bool pong_answer(void *arg, long i)
+{
+    pp_t *p = arg;
+    (void)i;
+    return rtipc_spsc_push(p->pong, &p->got, RTIPC_FOREVER) == RTIPC_OK;
 }
 
 static void pinger_task(void *arg)
 {
     pp_t *p = arg;
     atomic_store(&p->ping_tid, (int)syscall(SYS_gettid));
-    rng_t g = rng_for(5);
-    for (long i = 0; i < p->rounds; ++i) {
-        item_t it = mk((uint64_t)i), back;
-        if (rtipc_spsc_push(p->ping, &it, RTIPC_FOREVER) != RTIPC_OK ||
-            rtipc_spsc_pop(p->pong, &back, RTIPC_FOREVER) != RTIPC_OK || back.seq != (uint64_t)i ||
-            back.check != check_of((uint64_t)i)) {
-            atomic_fetch_add(&p->errors, 1);
-            return;
-        }
-        atomic_store_explicit(&p->done, i + 1, memory_order_relaxed);
-        pause_ns(below(&g, 3000));
-    }
+    pingpong_ping(&p->pp, 5, ping_round, p);
 }
 
 static void ponger_task(void *arg)
 {
     pp_t *p = arg;
     atomic_store(&p->pong_tid, (int)syscall(SYS_gettid));
-    rng_t g = rng_for(6);
-    for (long i = 0; i < p->rounds; ++i) {
-        item_t it;
-        if (rtipc_spsc_pop(p->ping, &it, RTIPC_FOREVER) != RTIPC_OK) {
-            atomic_fetch_add(&p->errors, 1);
-            return;
-        }
-        pause_ns(below(&g, 3000));
-        if (rtipc_spsc_push(p->pong, &it, RTIPC_FOREVER) != RTIPC_OK) {
-            atomic_fetch_add(&p->errors, 1);
-            return;
-        }
-    }
+    pingpong_pong(&p->pp, 6, pong_take, pong_answer, p);
 }
 
 static void ping_pong_with_waits_forever_never_loses_a_wake_up(void **state)
 {
     (void)state;
-    pp_t *p = calloc(1, sizeof *p);
-    assert_non_null(p);
-    p->rounds = stress_count(50000);
+    pp_t *p = pingpong_new(sizeof *p);
     assert_int_equal(rtipc_spsc_create(1, sizeof(item_t), &p->ping), RTIPC_OK);
     assert_int_equal(rtipc_spsc_create(1, sizeof(item_t), &p->pong), RTIPC_OK);
     double t0 = (double)rtipc_time_ns();
     rtipc_task_t *b = start_task("pong", 5, test_core(1), ponger_task, p);
     rtipc_task_t *a = start_task("ping", 5, test_core(0), pinger_task, p);
-    if (!wait_progress(&p->done, p->rounds, "ping-pong")) {
+    if (!wait_progress(&p->pp.done, p->pp.rounds, "ping-pong")) {
         dump_ring("ping", p->ping);
         dump_ring("pong", p->pong);
         fail_msg("stalled after %ld of %ld rounds (pinger state %c, ponger state %c): a lost wake-up",
-                 atomic_load(&p->done), p->rounds, thread_state(atomic_load(&p->ping_tid)),
+                 atomic_load(&p->pp.done), p->pp.rounds, thread_state(atomic_load(&p->ping_tid)),
                  thread_state(atomic_load(&p->pong_tid)));
     }
-    join_task(a);
-    join_task(b);
-    double secs = ((double)rtipc_time_ns() - t0) / 1e9;
-    printf("stress_spsc ping-pong: %ld rounds in %.2f s (%.1f us per round trip)\n", p->rounds, secs,
-           secs * 1e6 / (double)p->rounds);
-    assert_int_equal(atomic_load(&p->errors), 0);
+    pingpong_finish(&p->pp, a, b, t0);
     assert_int_equal(rtipc_spsc_delete(p->ping), RTIPC_OK);
     assert_int_equal(rtipc_spsc_delete(p->pong), RTIPC_OK);
     free(p);

@@ -190,20 +190,13 @@ static void stream_records_cut_at_random_points_arrive_exactly_once_in_order(voi
     rtipc_task_t *tasks[2 * PAIRS];
     for (int i = 0; i < PAIRS; ++i) {
         pair_t *p = &c->pair[i];
-        p->ctx = c;
-        p->id = (uint32_t)i;
-        p->records = total / PAIRS + (i < total % PAIRS ? 1 : 0);
-        sl_rng_init(&p->wrng, 2 * (uint64_t)i);
-        sl_rng_init(&p->rrng, 2 * (uint64_t)i + 1);
+        p->ctx = c, p->id = (uint32_t)i;
+        p->records = sl_pair_share(total, PAIRS, i);
+        sl_pair_rngs(&p->wrng, &p->rrng, i);
         assert_int_equal(rtipc_streambuf_create(SIZE, 1, &p->sb), RTIPC_OK);
     }
     double t0 = sl_now();
-    for (int i = 0; i < PAIRS; ++i) {
-        /* Pair i writes on core i and reads on the other; priorities differ
-         * so each core holds one writer and one reader of different rank. */
-        tasks[2 * i] = start_task("sbw", (unsigned)(5 + i), test_core(i), writer, &c->pair[i]);
-        tasks[2 * i + 1] = start_task("sbr", (unsigned)(6 - i), test_core(1 - i), reader, &c->pair[i]);
-    }
+    sl_start_pairs(tasks, c->pair, sizeof c->pair[0], PAIRS, "sbw", "sbr", writer, reader);
     sl_watch(&c->finished, 2 * PAIRS, &c->progress, "stream buffer pairs", dump, c);
     double secs = sl_now() - t0;
     for (int i = 0; i < 2 * PAIRS; ++i)
@@ -211,10 +204,8 @@ static void stream_records_cut_at_random_points_arrive_exactly_once_in_order(voi
 
     sl_counts_t w = {0}, r = {0};
     for (int i = 0; i < PAIRS; ++i) {
-        pair_t *p = &c->pair[i];
-        w.calls += p->wcount.calls, w.partial += p->wcount.partial;
-        w.wouldblock += p->wcount.wouldblock, w.timedout += p->wcount.timedout;
-        r.calls += p->rcount.calls, r.wouldblock += p->rcount.wouldblock, r.timedout += p->rcount.timedout;
+        sl_counts_add(&w, &c->pair[i].wcount);
+        sl_counts_add(&r, &c->pair[i].rcount);
     }
     printf("stress streambuf: %ld records (%ld bytes) in %.2f s, %.0f records/s; sends %llu (%llu partial, "
            "%llu would-block, %llu timed-out), receives %llu (%llu would-block, %llu timed-out)\n",
@@ -241,11 +232,5 @@ static void stream_records_cut_at_random_points_arrive_exactly_once_in_order(voi
     free(c);
 }
 
-int main(void)
-{
-    sl_banner("stress_streambuf");
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(stream_records_cut_at_random_points_arrive_exactly_once_in_order),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
-}
+STRESS_MAIN(sl_banner, "stress_streambuf",
+            cmocka_unit_test(stream_records_cut_at_random_points_arrive_exactly_once_in_order))

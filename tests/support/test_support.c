@@ -59,7 +59,7 @@ int wait_for_flag(const volatile int *flag, int want, unsigned ms)
     return 1;
 }
 
-/* The port's per-thread interrupt flag (src/port/posix/task_internal.h). */
+/* The port's per-thread interrupt flag (src/port/posix/kernel/task_internal.h). */
 extern _Thread_local _Bool rtipc__in_interrupt;
 
 void enter_interrupt_context(void) { rtipc__in_interrupt = 1; }

@@ -68,4 +68,42 @@ long stress_count(long base);
 void enter_interrupt_context(void);
 void leave_interrupt_context(void);
 
+/* A timeout a table row can hold as a constant: -1 is RTIPC_FOREVER, 0
+ * RTIPC_NO_WAIT, anything else that many milliseconds. */
+static inline rtipc_timeout_t test_timeout_ms(int ms)
+{
+    return ms < 0 ? RTIPC_FOREVER : ms == 0 ? RTIPC_NO_WAIT : rtipc_ms((uint32_t)ms);
+}
+
+/* One cmocka test per row of a table whose rows start with
+ * `const char *name`: the test takes the row's name, and the row as its
+ * state (cmocka_unit_test_prestate with a name of its own). */
+#define TABLE_TEST(fn, row) {(row).name, (fn), NULL, NULL, (void *)&(row)}
+
+/* ---- watching a task block (tests/unit) ----------------------------------
+ * A test that needs "the task is parked in its blocking call" checks it
+ * instead of assuming it: the task says it is about to call, and then its
+ * thread is asleep in /proc. The FreeRTOS simulator is a Linux process too,
+ * so both ports read the same files. */
+
+/* The calling thread's kernel id (from /proc/thread-self); 0 if unknown. */
+int test_thread_id(void);
+
+/* Whether thread @p tid of this process is asleep ('S' in its /proc stat). */
+int test_thread_asleep(int tid);
+
+/* After starting a task that stores its test_thread_id() in *tid, then sets
+ * *started (release) before its blocking call and *done (release) after it:
+ * wait up to prompt_ms for it to be asleep, let it settle settle_ms, and
+ * return whether it is still asleep and not done. Without a thread id it
+ * waits blind_ms and only checks that the call has not returned. */
+int test_wait_parked(const int *started, const int *done, const int *tid, unsigned prompt_ms, unsigned settle_ms,
+                     unsigned blind_ms);
+
+/* Run fn(arg) with the address space (RLIMIT_AS) capped a little above what
+ * the process maps now, so that a large allocation fails; asserts that the
+ * limit could be read, set and restored, and returns fn's result. fn must
+ * not assert (the limit would stay). Linux port only. */
+int with_address_space_capped(int (*fn)(void *arg), void *arg);
+
 #endif

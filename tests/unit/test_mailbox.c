@@ -121,37 +121,12 @@ static void waiter_task(void *arg)
 
 static int is_done(waiter_t *w) { return __atomic_load_n(&w->done, __ATOMIC_ACQUIRE); }
 
-static int thread_sleeping(int tid)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char buf[512];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')');
-    return p && p[1] == ' ' && p[2] == 'S';
-}
-
 /* Start a waiter on @p core and wait until it is parked (asleep inside its
  * call). Sets w->seen_blocked. */
 static rtipc_task_t *start_waiter_on(const char *name, unsigned priority, int core, waiter_t *w)
 {
     rtipc_task_t *t = start_task(name, priority, core, waiter_task, w);
-    w->seen_blocked = 0;
-    if (!wait_for_flag(&w->started, 1, PROMPT_MS))
-        return t;
-    for (unsigned waited = 0; waited < PROMPT_MS && !is_done(w); ++waited) {
-        if (thread_sleeping(w->tid)) {
-            sleep_ms(SETTLE_MS);
-            w->seen_blocked = thread_sleeping(w->tid) && !is_done(w);
-            return t;
-        }
-        sleep_ms(1);
-    }
+    w->seen_blocked = test_wait_parked(&w->started, &w->done, &w->tid, PROMPT_MS, SETTLE_MS, SETTLE_MS);
     return t;
 }
 
@@ -200,6 +175,17 @@ static void wait_from_a_thread_that_cannot_be_adopted_fails_with_nomem(void **st
 #endif
 }
 
+/* Creates (and at once deletes) the largest valid mailbox; its result. */
+static int create_largest_mailbox(void *unused)
+{
+    (void)unused;
+    rtipc_mailbox_t *mb = NULL;
+    int rc = rtipc_mailbox_create(RTIPC_MAILBOX_MAX_VALUE_SIZE, NULL, &mb); /* 2 GiB of copies */
+    if (rc == RTIPC_OK)
+        rtipc_mailbox_delete(mb);
+    return rc;
+}
+
 static void create_fails_with_nomem_when_memory_is_exhausted(void **state)
 {
     (void)state;
@@ -210,22 +196,7 @@ static void create_fails_with_nomem_when_memory_is_exhausted(void **state)
         assert_null(mb);
         return;
     }
-    unsigned long long vm = vm_size_bytes();
-    assert_true(vm > 0);
-    struct rlimit old;
-    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
-    struct rlimit lim = old;
-    rlim_t cap = (rlim_t)(vm + 256ull * 1024 * 1024);
-    if (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > cap)
-        lim.rlim_cur = cap;
-    assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
-    rtipc_mailbox_t *mb = NULL;
-    int rc = rtipc_mailbox_create(RTIPC_MAILBOX_MAX_VALUE_SIZE, NULL, &mb); /* 2 GiB of copies */
-    int restored = setrlimit(RLIMIT_AS, &old);
-    if (rc == RTIPC_OK)
-        rtipc_mailbox_delete(mb);
-    assert_int_equal(restored, 0);
-    assert_int_equal(rc, RTIPC_ENOMEM);
+  assert_int_equal(with_address_space_capped(create_largest_mailbox, NULL), RTIPC_ENOMEM);
     assert_true(rtipc_mailbox_footprint_for(RTIPC_MAILBOX_MAX_VALUE_SIZE) > 0);
 }
 

@@ -80,7 +80,7 @@ const char *__tsan_default_options(void) { return "allocator_may_return_null=1";
 _Static_assert(PRIO_BASE + 7 < RTIPC_PRIORITY_LEVELS, "need 8 priority levels");
 
 /* ---- worker tasks ------------------------------------------------------ */
-typedef enum { OP_SEND, OP_SEND_TO_FRONT, OP_RECEIVE, OP_PEEK } op_kind_t;
+typedef enum { OP_SEND, OP_SEND_TO_FRONT, OP_RECEIVE, OP_PEEK, OP_OVERWRITE } op_kind_t;
 
 typedef struct {
     /* set by the main thread before start */
@@ -118,32 +118,23 @@ static worker_t make_worker(rtipc_queue_t *q, op_kind_t op, int value, rtipc_tim
     return w;
 }
 
-/* The calling thread's kernel id, from /proc/thread-self ("PID/task/TID"). */
-static int own_tid(void)
+/* One call of the queue API, by kind: item is what is sent, or where the
+ * received or peeked item goes. */
+static int queue_call(rtipc_queue_t *q, op_kind_t op, void *item, rtipc_timeout_t timeout)
 {
-    char link[64];
-    ssize_t n = readlink("/proc/thread-self", link, sizeof link - 1);
-    if (n <= 0)
-        return 0;
-    link[n] = '\0';
-    const char *slash = strrchr(link, '/');
-    return slash ? atoi(slash + 1) : 0;
-}
-
-/* Whether thread tid of this process is asleep ('S' in /proc stat). */
-static int thread_sleeping(int tid)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char buf[512];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the name may hold spaces */
-    return p && p[1] == ' ' && p[2] == 'S';
+    switch (op) {
+    case OP_SEND:
+        return rtipc_queue_send(q, item, timeout);
+    case OP_SEND_TO_FRONT:
+        return rtipc_queue_send_to_front(q, item, timeout);
+    case OP_RECEIVE:
+        return rtipc_queue_receive(q, item, timeout);
+    case OP_PEEK:
+        return rtipc_queue_peek(q, item, timeout);
+    case OP_OVERWRITE:
+        return rtipc_queue_overwrite(q, item);
+    }
+    return 1; /* not an rtipc code */
 }
 
 static void worker(void *arg)
@@ -151,26 +142,14 @@ static void worker(void *arg)
     worker_t *w = arg;
     int item = -1;
     int rc = 1;
-    w->tid = own_tid();
+    w->tid = test_thread_id();
     int64_t t0 = rtipc_time_ns();
     w->t_start = t0;
     if (w->arm_irq)
         rtipc_irq_timer_start(w->arm_irq, w->arm_delay_ns, 0);
     __atomic_store_n(&w->started, 1, __ATOMIC_RELEASE);
-    switch (w->op) {
-    case OP_SEND:
-        rc = rtipc_queue_send(w->q, &w->value, w->timeout);
-        break;
-    case OP_SEND_TO_FRONT:
-        rc = rtipc_queue_send_to_front(w->q, &w->value, w->timeout);
-        break;
-    case OP_RECEIVE:
-        rc = rtipc_queue_receive(w->q, &item, w->timeout);
-        break;
-    case OP_PEEK:
-        rc = rtipc_queue_peek(w->q, &item, w->timeout);
-        break;
-    }
+    bool takes = w->op == OP_RECEIVE || w->op == OP_PEEK;
+    rc = queue_call(w->q, w->op, takes ? (void *)&item : (void *)&w->value, w->timeout);
     w->elapsed_ns = rtipc_time_ns() - t0;
     w->rc = rc;
     w->got = item;
@@ -236,23 +215,7 @@ static int finish_worker(rtipc_task_t *t, worker_t *w, unsigned ms)
 static rtipc_task_t *start_worker(const char *name, unsigned rel_priority, worker_t *w)
 {
     rtipc_task_t *t = start_task(name, PRIO_BASE + rel_priority, test_core(0), worker, w);
-    w->seen_blocked = 0;
-    if (!wait_flag(&w->started, 1, PROMPT_MS))
-        return t;
-    if (w->tid == 0) {
-        sleep_ms(SETTLE_BLIND_MS);
-        w->seen_blocked = !is_done(w);
-        return t;
-    }
-    int64_t deadline = rtipc_time_ns() + (int64_t)PROMPT_MS * NS_PER_MS;
-    while (rtipc_time_ns() < deadline && !is_done(w)) {
-        if (thread_sleeping(w->tid)) {
-            sleep_ms(SETTLE_MS);
-            w->seen_blocked = thread_sleeping(w->tid) && !is_done(w);
-            return t;
-        }
-        sleep_ms(1);
-    }
+    w->seen_blocked = test_wait_parked(&w->started, &w->done, &w->tid, PROMPT_MS, SETTLE_MS, SETTLE_BLIND_MS);
     return t;
 }
 
@@ -389,6 +352,17 @@ static void create_with_overflowing_shape_is_invalid(void **state)
     assert_null(q);
 }
 
+/* Creates (and at once deletes) the largest valid queue; its result. */
+static int create_largest_queue(void *unused)
+{
+    (void)unused;
+    rtipc_queue_t *q = NULL;
+    int rc = rtipc_queue_create(1, UINT32_MAX, &q);
+    if (rc == RTIPC_OK)
+        rtipc_queue_delete(q);
+    return rc;
+}
+
 static void create_fails_with_enomem_when_memory_is_exhausted(void **state)
 {
     (void)state;
@@ -400,24 +374,9 @@ static void create_fails_with_enomem_when_memory_is_exhausted(void **state)
         assert_null(q);
         return;
     }
-    /* Cap the address space a little above what the process maps now, then
-     * ask for the largest valid queue (UINT32_MAX bytes of storage). */
-    unsigned long long vm = vm_size_bytes();
-    assert_true(vm > 0);
-    struct rlimit old;
-    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
-    struct rlimit lim = old;
-    rlim_t cap = (rlim_t)(vm + 256ull * 1024 * 1024);
-    if (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > cap)
-        lim.rlim_cur = cap;
-    assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
-    rtipc_queue_t *q = NULL;
-    int rc = rtipc_queue_create(1, UINT32_MAX, &q);
-    int restored = setrlimit(RLIMIT_AS, &old);
-    if (rc == RTIPC_OK)
-        rtipc_queue_delete(q);
-    assert_int_equal(restored, 0);
-    assert_int_equal(rc, RTIPC_ENOMEM);
+    /* Ask for the largest valid queue (UINT32_MAX bytes of storage) with the
+     * address space capped a little above what the process maps now. */
+    assert_int_equal(with_address_space_capped(create_largest_queue, NULL), RTIPC_ENOMEM);
     /* And the same shape is a valid one: the refusal was about memory. */
     assert_true(rtipc_queue_footprint_for(1, UINT32_MAX) > UINT32_MAX);
 }
@@ -487,8 +446,8 @@ static void static_create_with_zero_or_overflowing_shape_is_invalid(void **state
 static void deleted_static_queue_handle_is_invalid(void **state)
 {
     (void)state;
-    rtipc_queue_static_t cb;
     int storage[2];
+    rtipc_queue_static_t cb;
     rtipc_queue_t *q = NULL;
     assert_int_equal(rtipc_queue_create_static(2, sizeof(int), storage, &cb, &q), RTIPC_OK);
     send_int(q, 1);
@@ -528,63 +487,107 @@ static void delete_discards_items_still_in_the_queue(void **state)
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
-/* The delete tests use static queues: if a delete wrongly succeeds, the
- * memory the blocked worker uses stays valid. */
-static void delete_with_waiting_receiver_is_refused_busy(void **state)
+/* ---- a blocked worker, woken by what the main thread does -------------- */
+/* The worker (priority 3) blocks in its call; the main thread may first try
+ * to delete the queue (refused busy while someone waits: such rows use a
+ * static queue, so that a delete that wrongly succeeds leaves the worker's
+ * memory valid), or reset it (which frees no item, so a receiver stays
+ * blocked); then it makes the call that wakes the worker. */
+typedef enum { WAKE_BY_SEND, WAKE_BY_RECEIVE, WAKE_BY_OVERWRITE, WAKE_BY_SEND_AFTER_RESET } wake_act_t;
+
+typedef struct {
+    const char *name;  /* the test's name (first: TABLE_TEST) */
+    const char *task;  /* the worker's */
+    size_t length;
+    int prefill[2];    /* sent before the worker starts */
+    int n_prefill;
+    op_kind_t op;      /* the worker's call ... */
+    int value;         /* ... the item it sends ... */
+    bool forever;      /* ... and its timeout: RTIPC_FOREVER, else LONG_MS */
+    bool try_delete;   /* delete first: refused busy, nothing changes */
+    wake_act_t act;
+    int act_value;     /* the item the main thread sends or overwrites */
+    int want_first;    /* WAKE_BY_RECEIVE: the item the main thread gets */
+    int want_got;      /* OP_RECEIVE, OP_PEEK: the item the worker gets */
+    int left[2];       /* the items left in the queue, in order */
+    int n_left;
+} wake_case_t;
+
+static const wake_case_t wake_cases[] = {
+    {.name = "delete_with_waiting_receiver_is_refused_busy", .task = "rx", .length = 2, .op = OP_RECEIVE,
+     .try_delete = true, .act = WAKE_BY_SEND, .act_value = 42, .want_got = 42},
+    {.name = "delete_with_waiting_sender_is_refused_busy", .task = "tx", .length = 1, .prefill = {1}, .n_prefill = 1,
+     .op = OP_SEND, .value = 2, .try_delete = true, .act = WAKE_BY_RECEIVE, .want_first = 1, .left = {2},
+     .n_left = 1},
+    {.name = "blocked_send_completes_when_a_receiver_makes_space", .task = "tx", .length = 1, .prefill = {1},
+     .n_prefill = 1, .op = OP_SEND, .value = 2, .forever = true, .act = WAKE_BY_RECEIVE, .want_first = 1,
+     .left = {2}, .n_left = 1},
+    {.name = "blocked_send_to_front_puts_its_item_first_once_space_appears", .task = "txf", .length = 2,
+     .prefill = {1, 2}, .n_prefill = 2, .op = OP_SEND_TO_FRONT, .value = 9, .act = WAKE_BY_RECEIVE, .want_first = 1,
+     .left = {9, 2}, .n_left = 2},
+    {.name = "blocked_receive_forever_gets_an_item_sent_later", .task = "rx", .length = 2, .op = OP_RECEIVE,
+     .forever = true, .act = WAKE_BY_SEND, .act_value = 77, .want_got = 77},
+    {.name = "timed_receive_returns_the_item_before_the_timeout", .task = "rx", .length = 2, .op = OP_RECEIVE,
+     .act = WAKE_BY_SEND, .act_value = 8, .want_got = 8},
+    {.name = "blocked_peek_sees_an_item_sent_later_and_leaves_it", .task = "peek", .length = 2, .op = OP_PEEK,
+     .act = WAKE_BY_SEND, .act_value = 31, .want_got = 31, .left = {31}, .n_left = 1},
+    {.name = "overwrite_wakes_a_waiting_receiver", .task = "rx", .length = 1, .op = OP_RECEIVE,
+     .act = WAKE_BY_OVERWRITE, .act_value = 66, .want_got = 66},
+    {.name = "reset_keeps_receivers_blocked", .task = "rx", .length = 2, .op = OP_RECEIVE,
+     .act = WAKE_BY_SEND_AFTER_RESET, .act_value = 12, .want_got = 12},
+};
+
+static void blocked_worker_is_woken(void **state)
 {
-    (void)state;
+    const wake_case_t *c = *state;
     static rtipc_queue_static_t cb;
     static int storage[2];
-    rtipc_queue_t *q = NULL;
-    assert_int_equal(rtipc_queue_create_static(2, sizeof(int), storage, &cb, &q), RTIPC_OK);
     static worker_t w;
-    w = make_worker(q, OP_RECEIVE, 0, rtipc_ms(LONG_MS));
-    rtipc_task_t *t = start_worker("rx", 3, &w);
+    rtipc_queue_t *q = NULL;
+    if (c->try_delete)
+        assert_int_equal(rtipc_queue_create_static(c->length, sizeof(int), storage, &cb, &q), RTIPC_OK);
+    else
+        q = new_queue(c->length, sizeof(int));
+    for (int i = 0; i < c->n_prefill; ++i)
+        send_int(q, c->prefill[i]);
+    w = make_worker(q, c->op, c->value, c->forever ? RTIPC_FOREVER : rtipc_ms(LONG_MS));
+    rtipc_task_t *t = start_worker(c->task, 3, &w);
     /* (With no waiter yet, the delete would rightly succeed.) */
-    int rc_delete = w.seen_blocked ? rtipc_queue_delete(q) : RTIPC_EBUSY;
-    /* Not deleted: still usable, and the waiter still waits. */
+    int rc_delete = c->try_delete && w.seen_blocked ? rtipc_queue_delete(q) : RTIPC_EBUSY;
     int waiting = rtipc_queue_messages_waiting(q);
+    int rc_reset = c->act == WAKE_BY_SEND_AFTER_RESET ? rtipc_queue_reset(q) : RTIPC_OK;
+    if (c->act == WAKE_BY_SEND_AFTER_RESET)
+        sleep_ms(50);
     int still_blocked = !is_done(&w);
-    int v = 42;
-    int rc_send = rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
+    int item = c->act_value, first = -1, rc_act;
+    if (c->act == WAKE_BY_RECEIVE)
+        rc_act = rtipc_queue_receive(q, &first, RTIPC_NO_WAIT);
+    else if (c->act == WAKE_BY_OVERWRITE)
+        rc_act = rtipc_queue_overwrite(q, &item);
+    else
+        rc_act = rtipc_queue_send(q, &item, RTIPC_NO_WAIT);
     int ok = finish_worker(t, &w, PROMPT_MS);
     assert_true(w.seen_blocked);
-    assert_int_equal(rc_delete, RTIPC_EBUSY);
-    assert_int_equal(rc_send, RTIPC_OK);
-    assert_int_equal(waiting, 0);
-    assert_true(still_blocked);
+    if (c->try_delete) {
+        /* Not deleted: still usable, and the waiter still waits. */
+        assert_int_equal(rc_delete, RTIPC_EBUSY);
+        assert_int_equal(waiting, c->n_prefill);
+    }
+    if (c->try_delete || c->act == WAKE_BY_SEND_AFTER_RESET)
+        assert_true(still_blocked);
+    if (c->act == WAKE_BY_SEND_AFTER_RESET)
+        assert_int_equal(rc_reset, RTIPC_OK);
+    assert_int_equal(rc_act, RTIPC_OK);
+    if (c->act == WAKE_BY_RECEIVE)
+        assert_int_equal(first, c->want_first);
     assert_true(ok);
     assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 42);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void delete_with_waiting_sender_is_refused_busy(void **state)
-{
-    (void)state;
-    static rtipc_queue_static_t cb;
-    static int storage[1];
-    rtipc_queue_t *q = NULL;
-    assert_int_equal(rtipc_queue_create_static(1, sizeof(int), storage, &cb, &q), RTIPC_OK);
-    send_int(q, 1);
-    static worker_t w;
-    w = make_worker(q, OP_SEND, 2, rtipc_ms(LONG_MS));
-    rtipc_task_t *t = start_worker("tx", 3, &w);
-    int rc_delete = w.seen_blocked ? rtipc_queue_delete(q) : RTIPC_EBUSY;
-    int waiting = rtipc_queue_messages_waiting(q);
-    int still_blocked = !is_done(&w);
-    int first = -1;
-    int rc_first = rtipc_queue_receive(q, &first, RTIPC_NO_WAIT);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_int_equal(rc_delete, RTIPC_EBUSY);
-    assert_int_equal(waiting, 1);
-    assert_true(still_blocked);
-    assert_int_equal(rc_first, RTIPC_OK);
-    assert_int_equal(first, 1);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(receive_int(q), 2);
+    if (c->op == OP_RECEIVE || c->op == OP_PEEK)
+        assert_int_equal(w.got, c->want_got);
+    assert_true(w.elapsed_ns < (int64_t)LONG_MS * NS_PER_MS);
+    assert_counts(q, c->n_left, (int)c->length - c->n_left);
+    for (int i = 0; i < c->n_left; ++i)
+        assert_int_equal(receive_int(q), c->left[i]);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
@@ -696,107 +699,83 @@ static void send_to_front_and_back_mix_across_the_ring_edge(void **state)
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
-static void send_with_no_wait_on_full_queue_would_block(void **state)
+/* ---- calls refused at once, leaving the queue as it was ----------------- */
+/* The queue holds the items 1, 2, ... (n_prefill of them); every call of the
+ * row returns want_rc, copies nothing out, and afterwards the queue holds
+ * exactly what it held, in order. */
+typedef struct {
+    op_kind_t op;
+    int timeout_ms; /* test_timeout_ms */
+} call_t;
+
+typedef struct {
+    const char *name;
+    size_t length;
+    int n_prefill;
+    bool null_item;
+    int want_rc;
+    call_t calls[4];
+    int n_calls;
+} refused_case_t;
+
+static const refused_case_t refused_cases[] = {
+    {"send_with_no_wait_on_full_queue_would_block", 2, 2, false, RTIPC_EWOULDBLOCK, {{OP_SEND, 0}}, 1},
+    {"send_to_front_with_no_wait_on_full_queue_would_block", 1, 1, false, RTIPC_EWOULDBLOCK,
+     {{OP_SEND_TO_FRONT, 0}}, 1},
+    {"send_with_null_item_is_invalid", 2, 0, true, RTIPC_EINVAL,
+     {{OP_SEND, 0}, {OP_SEND, 10}, {OP_SEND_TO_FRONT, 0}, {OP_SEND_TO_FRONT, -1}}, 4},
+    {"receive_with_null_item_is_invalid", 2, 1, true, RTIPC_EINVAL, {{OP_RECEIVE, 0}, {OP_RECEIVE, 10}}, 2},
+    {"peek_with_no_wait_on_empty_queue_would_block", 2, 0, false, RTIPC_EWOULDBLOCK, {{OP_PEEK, 0}}, 1},
+    {"peek_with_null_item_is_invalid", 2, 1, true, RTIPC_EINVAL, {{OP_PEEK, 0}, {OP_PEEK, -1}}, 2},
+    {"overwrite_on_length_2_queue_is_refused", 2, 1, false, RTIPC_ENOTSUP, {{OP_OVERWRITE, 0}}, 1},
+    {"overwrite_with_null_item_is_invalid", 1, 1, true, RTIPC_EINVAL, {{OP_OVERWRITE, 0}}, 1},
+};
+
+static void refused_call_leaves_the_queue(void **state)
 {
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    send_int(q, 1);
-    send_int(q, 2);
-    int v = 3;
-    assert_int_equal(rtipc_queue_send(q, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
-    assert_counts(q, 2, 0);
-    assert_int_equal(receive_int(q), 1);
-    assert_int_equal(receive_int(q), 2);
+    const refused_case_t *c = *state;
+    rtipc_queue_t *q = new_queue(c->length, sizeof(int));
+    for (int i = 1; i <= c->n_prefill; ++i)
+        send_int(q, i);
+    for (int i = 0; i < c->n_calls; ++i) {
+        int v = 123;
+        int rc = queue_call(q, c->calls[i].op, c->null_item ? NULL : &v, test_timeout_ms(c->calls[i].timeout_ms));
+        assert_int_equal(rc, c->want_rc);
+        if (!c->null_item)
+            assert_int_equal(v, 123); /* untouched */
+    }
+    assert_counts(q, c->n_prefill, (int)c->length - c->n_prefill);
+    for (int i = 1; i <= c->n_prefill; ++i)
+        assert_int_equal(receive_int(q), i);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
-static void send_to_front_with_no_wait_on_full_queue_would_block(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    send_int(q, 1);
-    int v = 2;
-    assert_int_equal(rtipc_queue_send_to_front(q, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
-    assert_counts(q, 1, 0);
-    assert_int_equal(receive_int(q), 1);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
+/* ---- calls that time out ------------------------------------------------ */
+typedef struct {
+    const char *name;
+    op_kind_t op;
+    size_t length;
+    int n_prefill; /* the items 1, 2, ...: full for the senders */
+} timeout_case_t;
 
-static void send_times_out_after_about_the_timeout(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    send_int(q, 1);
-    assert_times_out_after_about(q, OP_SEND, TIMEOUT_MS);
-    /* The queue still holds only the original item. */
-    assert_counts(q, 1, 0);
-    assert_int_equal(receive_int(q), 1);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
+static const timeout_case_t timeout_cases[] = {
+    {"send_times_out_after_about_the_timeout", OP_SEND, 1, 1},
+    {"send_to_front_times_out_after_about_the_timeout", OP_SEND_TO_FRONT, 1, 1},
+    {"receive_times_out_after_about_the_timeout", OP_RECEIVE, 2, 0},
+    {"peek_times_out_after_about_the_timeout", OP_PEEK, 2, 0},
+};
 
-static void send_to_front_times_out_after_about_the_timeout(void **state)
+static void call_times_out_after_about_the_timeout(void **state)
 {
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    send_int(q, 1);
-    assert_times_out_after_about(q, OP_SEND_TO_FRONT, TIMEOUT_MS);
-    /* The queue still holds only the original item. */
-    assert_counts(q, 1, 0);
-    assert_int_equal(receive_int(q), 1);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void blocked_send_completes_when_a_receiver_makes_space(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    send_int(q, 1);
-    static worker_t w;
-    w = make_worker(q, OP_SEND, 2, RTIPC_FOREVER);
-    rtipc_task_t *t = start_worker("tx", 3, &w);
-    int first = -1;
-    int rc_first = rtipc_queue_receive(q, &first, RTIPC_NO_WAIT);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_int_equal(rc_first, RTIPC_OK);
-    assert_int_equal(first, 1);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(receive_int(q), 2);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void blocked_send_to_front_puts_its_item_first_once_space_appears(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    send_int(q, 1);
-    send_int(q, 2);
-    static worker_t w;
-    w = make_worker(q, OP_SEND_TO_FRONT, 9, rtipc_ms(LONG_MS));
-    rtipc_task_t *t = start_worker("txf", 3, &w);
-    int first = -1;
-    int rc_first = rtipc_queue_receive(q, &first, RTIPC_NO_WAIT);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_int_equal(rc_first, RTIPC_OK);
-    assert_int_equal(first, 1);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(receive_int(q), 9);
-    assert_int_equal(receive_int(q), 2);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void send_with_null_item_is_invalid(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    assert_int_equal(rtipc_queue_send(q, NULL, RTIPC_NO_WAIT), RTIPC_EINVAL);
-    assert_int_equal(rtipc_queue_send(q, NULL, rtipc_ms(10)), RTIPC_EINVAL);
-    assert_int_equal(rtipc_queue_send_to_front(q, NULL, RTIPC_NO_WAIT), RTIPC_EINVAL);
-    assert_int_equal(rtipc_queue_send_to_front(q, NULL, RTIPC_FOREVER), RTIPC_EINVAL);
-    assert_counts(q, 0, 2);
+    const timeout_case_t *c = *state;
+    rtipc_queue_t *q = new_queue(c->length, sizeof(int));
+    for (int i = 1; i <= c->n_prefill; ++i)
+        send_int(q, i);
+    assert_times_out_after_about(q, c->op, TIMEOUT_MS);
+    /* The queue still holds only the original items. */
+    assert_counts(q, c->n_prefill, (int)c->length - c->n_prefill);
+    for (int i = 1; i <= c->n_prefill; ++i)
+        assert_int_equal(receive_int(q), i);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
@@ -810,49 +789,6 @@ static void receive_with_no_wait_on_empty_queue_would_block(void **state)
     send_int(q, 5);
     assert_int_equal(receive_int(q), 5);
     assert_int_equal(rtipc_queue_receive(q, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void receive_times_out_after_about_the_timeout(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    assert_times_out_after_about(q, OP_RECEIVE, TIMEOUT_MS);
-    assert_counts(q, 0, 2);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void blocked_receive_forever_gets_an_item_sent_later(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    static worker_t w;
-    w = make_worker(q, OP_RECEIVE, 0, RTIPC_FOREVER);
-    rtipc_task_t *t = start_worker("rx", 3, &w);
-    send_int(q, 77);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 77);
-    assert_counts(q, 0, 2);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void timed_receive_returns_the_item_before_the_timeout(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    static worker_t w;
-    w = make_worker(q, OP_RECEIVE, 0, rtipc_ms(LONG_MS));
-    rtipc_task_t *t = start_worker("rx", 3, &w);
-    send_int(q, 8);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 8);
-    assert_true(w.elapsed_ns < (int64_t)LONG_MS * NS_PER_MS);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
@@ -881,17 +817,6 @@ static void adopted_main_thread_blocks_and_times_out(void **state)
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
-static void receive_with_null_item_is_invalid(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    send_int(q, 1);
-    assert_int_equal(rtipc_queue_receive(q, NULL, RTIPC_NO_WAIT), RTIPC_EINVAL);
-    assert_int_equal(rtipc_queue_receive(q, NULL, rtipc_ms(10)), RTIPC_EINVAL);
-    assert_counts(q, 1, 1); /* nothing was taken */
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
 /* ======================================================================== */
 /* peek                                                                      */
 /* ======================================================================== */
@@ -912,43 +837,6 @@ static void peek_leaves_the_item(void **state)
     assert_int_equal(rtipc_queue_peek(q, &v, RTIPC_NO_WAIT), RTIPC_OK);
     assert_int_equal(v, 8);
     assert_int_equal(receive_int(q), 8);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void peek_with_no_wait_on_empty_queue_would_block(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    int v = 123;
-    assert_int_equal(rtipc_queue_peek(q, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
-    assert_int_equal(v, 123);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void peek_times_out_after_about_the_timeout(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    assert_times_out_after_about(q, OP_PEEK, TIMEOUT_MS);
-    assert_counts(q, 0, 2);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void blocked_peek_sees_an_item_sent_later_and_leaves_it(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    static worker_t w;
-    w = make_worker(q, OP_PEEK, 0, rtipc_ms(LONG_MS));
-    rtipc_task_t *t = start_worker("peek", 3, &w);
-    send_int(q, 31);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 31);
-    assert_counts(q, 1, 1);
-    assert_int_equal(receive_int(q), 31);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
@@ -975,17 +863,6 @@ static void peek_wakes_the_next_waiting_receiver(void **state)
     assert_true(woken_in_time(&receiver));
     assert_int_equal(receiver.got, 55);
     assert_counts(q, 0, 2);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void peek_with_null_item_is_invalid(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    send_int(q, 1);
-    assert_int_equal(rtipc_queue_peek(q, NULL, RTIPC_NO_WAIT), RTIPC_EINVAL);
-    assert_int_equal(rtipc_queue_peek(q, NULL, RTIPC_FOREVER), RTIPC_EINVAL);
-    assert_counts(q, 1, 1);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
@@ -1018,47 +895,6 @@ static void overwrite_replaces_the_item_of_a_full_mailbox(void **state)
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
-static void overwrite_on_length_2_queue_is_refused(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    send_int(q, 1);
-    int v = 2;
-    assert_int_equal(rtipc_queue_overwrite(q, &v), RTIPC_ENOTSUP);
-    assert_counts(q, 1, 1);
-    assert_int_equal(receive_int(q), 1);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void overwrite_with_null_item_is_invalid(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    send_int(q, 1);
-    assert_int_equal(rtipc_queue_overwrite(q, NULL), RTIPC_EINVAL);
-    assert_int_equal(receive_int(q), 1);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void overwrite_wakes_a_waiting_receiver(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    static worker_t w;
-    w = make_worker(q, OP_RECEIVE, 0, rtipc_ms(LONG_MS));
-    rtipc_task_t *t = start_worker("rx", 3, &w);
-    int v = 66;
-    int rc = rtipc_queue_overwrite(q, &v);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_int_equal(rc, RTIPC_OK);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 66);
-    assert_counts(q, 0, 1);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
 /* ======================================================================== */
 /* reset                                                                     */
 /* ======================================================================== */
@@ -1081,27 +917,6 @@ static void reset_empties_the_queue(void **state)
     assert_int_equal(receive_int(q), 5);
     assert_int_equal(rtipc_queue_reset(q), RTIPC_OK); /* on an empty queue too */
     assert_counts(q, 0, 3);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void reset_keeps_receivers_blocked(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    static worker_t w;
-    w = make_worker(q, OP_RECEIVE, 0, rtipc_ms(LONG_MS));
-    rtipc_task_t *t = start_worker("rx", 3, &w);
-    int rc = rtipc_queue_reset(q);
-    sleep_ms(50);
-    int blocked_after = !is_done(&w);
-    send_int(q, 12);
-    int ok = finish_worker(t, &w, PROMPT_MS);
-    assert_true(w.seen_blocked);
-    assert_int_equal(rc, RTIPC_OK);
-    assert_true(blocked_after);
-    assert_true(ok);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 12);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
@@ -1338,8 +1153,8 @@ static void isr_calls_never_clear_woken(void **state)
 {
     (void)state;
     rtipc_queue_t *q = new_queue(1, sizeof(int));
-    bool woken = true;
     int v = 1;
+    bool woken = true; /* only ever set by the calls, never cleared */
     assert_int_equal(rtipc_queue_send_from_isr(q, &v, &woken), RTIPC_OK);
     assert_true(woken);
     assert_int_equal(rtipc_queue_send_to_front_from_isr(q, &v, &woken), RTIPC_EWOULDBLOCK);
@@ -1425,99 +1240,60 @@ static void run_isr_against_blocked_worker(isr_job_t *j, worker_t *w, int *ran, 
     }
 }
 
-static void send_from_isr_in_a_handler_readies_the_blocked_receiver(void **state)
+/* Worker w (the receiver or sender of the row, blocked forever) is readied
+ * by a handler's call: the handler sees itself in interrupt context, its call
+ * succeeds and wakes a task that outranks an idle core, and its yield works. */
+typedef struct {
+    const char *name;
+    isr_op_t op;
+    size_t length;
+    int n_prefill;   /* the items 1, 2, ... */
+    int value;       /* what the handler sends */
+    op_kind_t wop;   /* the worker's call ... */
+    int wvalue;      /* ... and what it sends */
+    int want_j_got;  /* what the handler receives (-1: nothing) */
+    int want_w_got;  /* what the worker receives (-1: nothing) */
+    int left;        /* the item left in the queue, or -1 */
+} isr_case_t;
+
+static const isr_case_t isr_cases[] = {
+    {"send_from_isr_in_a_handler_readies_the_blocked_receiver", ISR_SEND, 2, 0, 41, OP_RECEIVE, 0, -1, 41, -1},
+    {"send_to_front_from_isr_in_a_handler_readies_the_blocked_receiver", ISR_SEND_TO_FRONT, 2, 0, 42, OP_RECEIVE, 0,
+     -1, 42, -1},
+    {"overwrite_from_isr_in_a_handler_readies_the_blocked_receiver", ISR_OVERWRITE, 1, 0, 43, OP_RECEIVE, 0, -1, 43,
+     -1},
+    {"receive_from_isr_in_a_handler_readies_the_blocked_sender", ISR_RECEIVE, 1, 1, 0, OP_SEND, 2, 1, -1, 2},
+};
+
+static void handler_readies_the_blocked_worker(void **state)
 {
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
+    const isr_case_t *c = *state;
+    rtipc_queue_t *q = new_queue(c->length, sizeof(int));
+    for (int i = 1; i <= c->n_prefill; ++i)
+        send_int(q, i);
     static isr_job_t j;
     static worker_t w;
     memset(&j, 0, sizeof j);
     j.q = q;
-    j.op = ISR_SEND;
-    j.value = 41;
-    w = make_worker(q, OP_RECEIVE, 0, RTIPC_FOREVER);
+    j.op = c->op;
+    j.value = c->value;
+    w = make_worker(q, c->wop, c->wvalue, RTIPC_FOREVER);
     int ran, finished;
     run_isr_against_blocked_worker(&j, &w, &ran, &finished);
     assert_true(w.seen_blocked);
     assert_true(ran);
     assert_true(j.in_interrupt);
     assert_int_equal(j.rc, RTIPC_OK);
+    assert_int_equal(j.got, c->want_j_got);
     assert_true(j.woken); /* the readied task outranks an idle core */
     assert_int_equal(j.yield_rc, RTIPC_OK);
     assert_true(finished);
     assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 41);
-    assert_counts(q, 0, 2);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void send_to_front_from_isr_in_a_handler_readies_the_blocked_receiver(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(2, sizeof(int));
-    static isr_job_t j;
-    static worker_t w;
-    memset(&j, 0, sizeof j);
-    j.q = q;
-    j.op = ISR_SEND_TO_FRONT;
-    j.value = 42;
-    w = make_worker(q, OP_RECEIVE, 0, RTIPC_FOREVER);
-    int ran, finished;
-    run_isr_against_blocked_worker(&j, &w, &ran, &finished);
-    assert_true(w.seen_blocked);
-    assert_true(ran);
-    assert_int_equal(j.rc, RTIPC_OK);
-    assert_true(j.woken);
-    assert_true(finished);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 42);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void overwrite_from_isr_in_a_handler_readies_the_blocked_receiver(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    static isr_job_t j;
-    static worker_t w;
-    memset(&j, 0, sizeof j);
-    j.q = q;
-    j.op = ISR_OVERWRITE;
-    j.value = 43;
-    w = make_worker(q, OP_RECEIVE, 0, RTIPC_FOREVER);
-    int ran, finished;
-    run_isr_against_blocked_worker(&j, &w, &ran, &finished);
-    assert_true(w.seen_blocked);
-    assert_true(ran);
-    assert_int_equal(j.rc, RTIPC_OK);
-    assert_true(j.woken);
-    assert_true(finished);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(w.got, 43);
-    assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
-}
-
-static void receive_from_isr_in_a_handler_readies_the_blocked_sender(void **state)
-{
-    (void)state;
-    rtipc_queue_t *q = new_queue(1, sizeof(int));
-    send_int(q, 1);
-    static isr_job_t j;
-    static worker_t w;
-    memset(&j, 0, sizeof j);
-    j.q = q;
-    j.op = ISR_RECEIVE;
-    w = make_worker(q, OP_SEND, 2, RTIPC_FOREVER);
-    int ran, finished;
-    run_isr_against_blocked_worker(&j, &w, &ran, &finished);
-    assert_true(w.seen_blocked);
-    assert_true(ran);
-    assert_int_equal(j.rc, RTIPC_OK);
-    assert_int_equal(j.got, 1);
-    assert_true(j.woken);
-    assert_true(finished);
-    assert_true(woken_in_time(&w));
-    assert_int_equal(receive_int(q), 2);
+    assert_int_equal(w.got, c->want_w_got);
+    int n_left = c->left < 0 ? 0 : 1;
+    assert_counts(q, n_left, (int)c->length - n_left);
+    if (n_left)
+        assert_int_equal(receive_int(q), c->left);
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
 }
 
@@ -1662,30 +1438,26 @@ enum { ORDER_TASKS = 6 };
 static const unsigned order_priority[ORDER_TASKS] = {2, 4, 1, 4, 3, 4};
 static const int order_rank[ORDER_TASKS] = {4, 0, 5, 1, 3, 2};
 
-static void blocked_receivers_are_served_by_priority_then_fifo(void **state)
+/* Start the ORDER_TASKS workers of op one by one, each blocked before the
+ * next starts (a sender i sends 10 + i); they count their completions in
+ * *completions. Returns whether none had finished once all were started. */
+static int start_order_workers(rtipc_queue_t *q, op_kind_t op, int *completions, worker_t *w, rtipc_task_t **t)
 {
-    (void)state;
-    rtipc_queue_t *q = new_queue(ORDER_TASKS, sizeof(int));
-    static int completions;
-    static worker_t w[ORDER_TASKS];
-    rtipc_task_t *t[ORDER_TASKS];
-    __atomic_store_n(&completions, 0, __ATOMIC_RELAXED);
-    /* Started one by one, each blocked before the next starts. */
+    __atomic_store_n(completions, 0, __ATOMIC_RELAXED);
     for (int i = 0; i < ORDER_TASKS; ++i) {
         char name[16];
-        snprintf(name, sizeof name, "rx%d-p%u", i, order_priority[i]);
-        w[i] = make_worker(q, OP_RECEIVE, 0, rtipc_ms(LONG_MS));
-        w[i].completions = &completions;
+        snprintf(name, sizeof name, "%s%d-p%u", op == OP_SEND ? "tx" : "rx", i, order_priority[i]);
+        w[i] = make_worker(q, op, op == OP_SEND ? 10 + i : 0, rtipc_ms(LONG_MS));
+        w[i].completions = completions;
         t[i] = start_worker(name, order_priority[i], &w[i]);
     }
-    int none_done_early = __atomic_load_n(&completions, __ATOMIC_ACQUIRE) == 0;
-    /* One item at a time: item k goes to the receiver ranked k; the next item
-     * is sent only once exactly k + 1 receivers have finished. */
-    int one_at_a_time = 1;
-    for (int k = 0; k < ORDER_TASKS; ++k) {
-        int rc = rtipc_queue_send(q, &k, RTIPC_NO_WAIT);
-        one_at_a_time = one_at_a_time && rc == RTIPC_OK && wait_flag(&completions, k + 1, PROMPT_MS);
-    }
+    return __atomic_load_n(completions, __ATOMIC_ACQUIRE) == 0;
+}
+
+/* Release the workers (without waiting when they were not served one at a
+ * time), then check that each was blocked and all were served in turn. */
+static void finish_order_workers(rtipc_task_t **t, worker_t *w, int none_done_early, int one_at_a_time)
+{
     int all_finished = 1;
     for (int i = 0; i < ORDER_TASKS; ++i)
         all_finished = finish_worker(t[i], &w[i], one_at_a_time ? PROMPT_MS : 0) && all_finished;
@@ -1694,6 +1466,24 @@ static void blocked_receivers_are_served_by_priority_then_fifo(void **state)
     assert_true(none_done_early);
     assert_true(one_at_a_time);
     assert_true(all_finished);
+}
+
+static void blocked_receivers_are_served_by_priority_then_fifo(void **state)
+{
+    (void)state;
+    rtipc_queue_t *q = new_queue(ORDER_TASKS, sizeof(int));
+    static int completions;
+    static worker_t w[ORDER_TASKS];
+    rtipc_task_t *t[ORDER_TASKS];
+    int none_done_early = start_order_workers(q, OP_RECEIVE, &completions, w, t);
+    /* One item at a time: item k goes to the receiver ranked k; the next item
+     * is sent only once exactly k + 1 receivers have finished. */
+    int one_at_a_time = 1;
+    for (int k = 0; k < ORDER_TASKS; ++k) {
+        int rc = rtipc_queue_send(q, &k, RTIPC_NO_WAIT);
+        one_at_a_time = one_at_a_time && rc == RTIPC_OK && wait_flag(&completions, k + 1, PROMPT_MS);
+    }
+    finish_order_workers(t, w, none_done_early, one_at_a_time);
     for (int i = 0; i < ORDER_TASKS; ++i) {
         assert_true(woken_in_time(&w[i]));
         assert_int_equal(w[i].got, order_rank[i]);
@@ -1711,15 +1501,7 @@ static void blocked_senders_are_served_by_priority_then_fifo(void **state)
     static int completions;
     static worker_t w[ORDER_TASKS];
     rtipc_task_t *t[ORDER_TASKS];
-    __atomic_store_n(&completions, 0, __ATOMIC_RELAXED);
-    for (int i = 0; i < ORDER_TASKS; ++i) {
-        char name[16];
-        snprintf(name, sizeof name, "tx%d-p%u", i, order_priority[i]);
-        w[i] = make_worker(q, OP_SEND, 10 + i, rtipc_ms(LONG_MS));
-        w[i].completions = &completions;
-        t[i] = start_worker(name, order_priority[i], &w[i]);
-    }
-    int none_done_early = __atomic_load_n(&completions, __ATOMIC_ACQUIRE) == 0;
+    int none_done_early = start_order_workers(q, OP_SEND, &completions, w, t);
     /* Each receive frees the single place and wakes one sender; once that one
      * has finished, the next receive returns what it sent. */
     int got[ORDER_TASKS + 1];
@@ -1731,14 +1513,7 @@ static void blocked_senders_are_served_by_priority_then_fifo(void **state)
         if (k < ORDER_TASKS)
             one_at_a_time = one_at_a_time && wait_flag(&completions, k + 1, PROMPT_MS);
     }
-    int all_finished = 1;
-    for (int i = 0; i < ORDER_TASKS; ++i)
-        all_finished = finish_worker(t[i], &w[i], one_at_a_time ? PROMPT_MS : 0) && all_finished;
-    for (int i = 0; i < ORDER_TASKS; ++i)
-        assert_true(w[i].seen_blocked);
-    assert_true(none_done_early);
-    assert_true(one_at_a_time);
-    assert_true(all_finished);
+    finish_order_workers(t, w, none_done_early, one_at_a_time);
     for (int k = 0; k <= ORDER_TASKS; ++k)
         assert_int_equal(rcs[k], RTIPC_OK);
     assert_int_equal(got[0], 100);
@@ -1778,8 +1553,6 @@ int main(void)
         cmocka_unit_test(null_handle_is_invalid),
         /* delete */
         cmocka_unit_test(delete_discards_items_still_in_the_queue),
-        cmocka_unit_test(delete_with_waiting_receiver_is_refused_busy),
-        cmocka_unit_test(delete_with_waiting_sender_is_refused_busy),
         cmocka_unit_test(delete_of_a_queue_in_a_set_is_refused_busy),
         /* send / send_to_front */
         cmocka_unit_test(send_and_receive_are_fifo),
@@ -1787,36 +1560,17 @@ int main(void)
         cmocka_unit_test(fifo_order_survives_ring_wraparound),
         cmocka_unit_test(send_to_front_item_is_received_first),
         cmocka_unit_test(send_to_front_and_back_mix_across_the_ring_edge),
-        cmocka_unit_test(send_with_no_wait_on_full_queue_would_block),
-        cmocka_unit_test(send_to_front_with_no_wait_on_full_queue_would_block),
-        cmocka_unit_test(send_times_out_after_about_the_timeout),
-        cmocka_unit_test(send_to_front_times_out_after_about_the_timeout),
-        cmocka_unit_test(blocked_send_completes_when_a_receiver_makes_space),
-        cmocka_unit_test(blocked_send_to_front_puts_its_item_first_once_space_appears),
-        cmocka_unit_test(send_with_null_item_is_invalid),
         /* receive */
         cmocka_unit_test(receive_with_no_wait_on_empty_queue_would_block),
-        cmocka_unit_test(receive_times_out_after_about_the_timeout),
-        cmocka_unit_test(blocked_receive_forever_gets_an_item_sent_later),
-        cmocka_unit_test(timed_receive_returns_the_item_before_the_timeout),
         cmocka_unit_test(adopted_main_thread_blocks_and_times_out),
-        cmocka_unit_test(receive_with_null_item_is_invalid),
         /* peek */
         cmocka_unit_test(peek_leaves_the_item),
-        cmocka_unit_test(peek_with_no_wait_on_empty_queue_would_block),
-        cmocka_unit_test(peek_times_out_after_about_the_timeout),
-        cmocka_unit_test(blocked_peek_sees_an_item_sent_later_and_leaves_it),
         cmocka_unit_test(peek_wakes_the_next_waiting_receiver),
-        cmocka_unit_test(peek_with_null_item_is_invalid),
         /* overwrite */
         cmocka_unit_test(overwrite_writes_into_an_empty_mailbox),
         cmocka_unit_test(overwrite_replaces_the_item_of_a_full_mailbox),
-        cmocka_unit_test(overwrite_on_length_2_queue_is_refused),
-        cmocka_unit_test(overwrite_with_null_item_is_invalid),
-        cmocka_unit_test(overwrite_wakes_a_waiting_receiver),
         /* reset */
         cmocka_unit_test(reset_empties_the_queue),
-        cmocka_unit_test(reset_keeps_receivers_blocked),
         cmocka_unit_test(reset_wakes_only_the_highest_priority_sender),
         /* snapshots, footprint */
         cmocka_unit_test(messages_waiting_and_spaces_available_track_the_count),
@@ -1829,10 +1583,6 @@ int main(void)
         cmocka_unit_test(overwrite_from_isr_replaces_the_item_and_refuses_longer_queues),
         cmocka_unit_test(isr_calls_with_null_item_are_invalid),
         cmocka_unit_test(isr_calls_never_clear_woken),
-        cmocka_unit_test(send_from_isr_in_a_handler_readies_the_blocked_receiver),
-        cmocka_unit_test(send_to_front_from_isr_in_a_handler_readies_the_blocked_receiver),
-        cmocka_unit_test(overwrite_from_isr_in_a_handler_readies_the_blocked_receiver),
-        cmocka_unit_test(receive_from_isr_in_a_handler_readies_the_blocked_sender),
         cmocka_unit_test(woken_receiver_that_finds_no_item_keeps_its_deadline),
         /* context */
         cmocka_unit_test(task_only_calls_from_interrupt_are_wrong_context),
@@ -1840,6 +1590,32 @@ int main(void)
         /* priority order */
         cmocka_unit_test(blocked_receivers_are_served_by_priority_then_fifo),
         cmocka_unit_test(blocked_senders_are_served_by_priority_then_fifo),
+        /* table-driven: one test per row, named by the row */
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[0]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[1]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[2]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[3]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[4]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[5]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[6]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[7]),
+        TABLE_TEST(blocked_worker_is_woken, wake_cases[8]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[0]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[1]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[2]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[3]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[4]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[5]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[6]),
+        TABLE_TEST(refused_call_leaves_the_queue, refused_cases[7]),
+        TABLE_TEST(call_times_out_after_about_the_timeout, timeout_cases[0]),
+        TABLE_TEST(call_times_out_after_about_the_timeout, timeout_cases[1]),
+        TABLE_TEST(call_times_out_after_about_the_timeout, timeout_cases[2]),
+        TABLE_TEST(call_times_out_after_about_the_timeout, timeout_cases[3]),
+        TABLE_TEST(handler_readies_the_blocked_worker, isr_cases[0]),
+        TABLE_TEST(handler_readies_the_blocked_worker, isr_cases[1]),
+        TABLE_TEST(handler_readies_the_blocked_worker, isr_cases[2]),
+        TABLE_TEST(handler_readies_the_blocked_worker, isr_cases[3]),
     };
     return cmocka_run_group_tests(tests, report_policy, NULL);
 }

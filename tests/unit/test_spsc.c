@@ -116,39 +116,13 @@ static void worker(void *arg)
 
 static int is_done(worker_t *w) { return __atomic_load_n(&w->done, __ATOMIC_ACQUIRE); }
 
-/* Whether thread tid of this process is asleep ('S' in /proc stat). */
-static int thread_sleeping(int tid)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char buf[512];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the name may hold spaces */
-    return p && p[1] == ' ' && p[2] == 'S';
-}
-
 /* Start a worker on @p core and wait until it is parked in its call: it said
  * it is about to call, and its thread is asleep (the only place it can sleep
  * is the park). Sets w->seen_blocked; tests assert it after joining. */
 static rtipc_task_t *start_worker_on(const char *name, unsigned priority, int core, worker_t *w)
 {
     rtipc_task_t *t = start_task(name, priority, core, worker, w);
-    w->seen_blocked = 0;
-    if (!wait_for_flag(&w->started, 1, PROMPT_MS))
-        return t;
-    for (unsigned waited = 0; waited < PROMPT_MS && !is_done(w); ++waited) {
-        if (thread_sleeping(w->tid)) {
-            sleep_ms(SETTLE_MS);
-            w->seen_blocked = thread_sleeping(w->tid) && !is_done(w);
-            return t;
-        }
-        sleep_ms(1);
-    }
+    w->seen_blocked = test_wait_parked(&w->started, &w->done, &w->tid, PROMPT_MS, SETTLE_MS, SETTLE_MS);
     return t;
 }
 
@@ -205,28 +179,24 @@ static void blocking_calls_from_a_thread_that_cannot_be_adopted_fail_with_nomem(
 #endif
 }
 
+/* Creates (and at once deletes) the largest valid ring; its result. */
+static int create_largest_ring(void *unused)
+{
+    (void)unused;
+    rtipc_spsc_t *r = NULL;
+    int rc = rtipc_spsc_create(1, UINT32_MAX, &r);
+    if (rc == RTIPC_OK)
+        rtipc_spsc_delete(r);
+    return rc;
+}
+
 static void create_fails_with_nomem_when_memory_is_exhausted(void **state)
 {
     SKIP_ON_FREERTOS("an address-space limit");
     (void)state;
     /* Cap the address space a little above what is mapped now, then ask for
      * the largest valid ring (UINT32_MAX bytes of storage). */
-    unsigned long long vm = vm_size_bytes();
-    assert_true(vm > 0);
-    struct rlimit old;
-    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
-    struct rlimit lim = old;
-    rlim_t cap = (rlim_t)(vm + 256ull * 1024 * 1024);
-    if (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > cap)
-        lim.rlim_cur = cap;
-    assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
-    rtipc_spsc_t *r = NULL;
-    int rc = rtipc_spsc_create(1, UINT32_MAX, &r);
-    int restored = setrlimit(RLIMIT_AS, &old);
-    if (rc == RTIPC_OK)
-        rtipc_spsc_delete(r);
-    assert_int_equal(restored, 0);
-    assert_int_equal(rc, RTIPC_ENOMEM);
+    assert_int_equal(with_address_space_capped(create_largest_ring, NULL), RTIPC_ENOMEM);
     /* The shape itself is valid: the refusal was about memory. */
     assert_true(rtipc_spsc_footprint_for(1, UINT32_MAX) > UINT32_MAX);
 }
@@ -831,7 +801,7 @@ static void peek_does_not_wake_a_parked_producer(void **state)
     item_t it;
     int rc_peek = rtipc_spsc_peek(r, &it);
     sleep_ms(50);
-    int still_blocked = !is_done(&w) && thread_sleeping(w.tid);
+    int still_blocked = !is_done(&w) && test_thread_asleep(w.tid);
     int rc_pop = rtipc_spsc_try_pop(r, &it); /* now make room */
     int ok = wait_for_flag(&w.done, 1, PROMPT_MS);
     join_task(t);
