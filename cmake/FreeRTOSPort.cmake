@@ -52,7 +52,7 @@ target_include_directories(rtipc_static
 target_compile_options(rtipc_static PRIVATE ${RTIPC_WARNINGS})
 if(RTIPC_FREERTOS_IRQ_BACKEND STREQUAL "cortex_m")
     # Interrupt context is the processor's: IPSR, through the kernel's port.
-    target_compile_definitions(rtipc_static PRIVATE RTIPC__FR_CORTEX_M=1)
+    target_compile_definitions(rtipc_static PRIVATE RTIPC__CORTEX_M=1)
 endif()
 # The kernel (and through it freertos_config) is public: an application that
 # links rtipc links the kernel it was built for.

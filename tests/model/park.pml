@@ -16,14 +16,14 @@
  *   C                                         model
  *   struct rtipc_task.park (futex word)       park[t]: bit 0 ASLEEP, +STEP per unpark
  *   the kernel's futex queue of park[t]       infutex[t]: t sleeps in FUTEX_WAIT
- *   rtipc_waiter_t.woken (the node in block)  woken[t] (one node per task at a time)
+ *   rtipc__waiter_t.woken (the node in block)  woken[t] (one node per task at a time)
  *   struct rtipc_task.delete_requested        delreq[t]
  *   the deadline (rtipc_time_ns() >= it)      expired[t], set once by proctype clock
- *   q->lock (rtipc_lock_t)                    lock: a mutex (0 free, owner + 1)
+ *   q->lock (rtipc__lock_t)                    lock: a mutex (0 free, owner + 1)
  *   count_of(q), q->receivers, q->senders     count, wl[]/wlen[] (FIFO lists)
  *
  * Futex semantics: FUTEX_WAIT compares the word and queues the sleeper in
- * one atomic step (else EAGAIN, which rtipc_futex_wait reports as 0); it
+ * one atomic step (else EAGAIN, which rtipc__futex_wait reports as 0); it
  * returns when a FUTEX_WAKE on that word dequeues it, when the deadline has
  * passed (-ETIMEDOUT), or spuriously (SPURIOUS times in all, which also
  * stands for -EINTR). FUTEX_WAKE wakes the one sleeper of that word if
@@ -136,7 +136,7 @@ inline attempt(kind, rc, wake)
 inline block(kind, timed, rc)
 {
     timed_out = 0;
-    atomic { lock == 0 -> lock = me + 1 };          /* rtipc_lock */
+    atomic { lock == 0 -> lock = me + 1 };          /* rtipc__lock */
     do
     :: wake = NONE;
         attempt(kind, rc, wake);
@@ -149,7 +149,7 @@ inline block(kind, timed, rc)
             /* A timed-out waiter that was woken leaves no item behind: its
              * last attempt failed only because the queue is empty again. */
             assert(rc != ETIMEDOUT || kind != RECEIVERS || count == 0);
-            lock = 0;                               /* rtipc_unlock */
+            lock = 0;                               /* rtipc__unlock */
             if
             :: wake != NONE -> unpark(wake); wake = NONE
             :: else

@@ -65,7 +65,7 @@ inline futex_wake(t)
     }
 }
 
-/* rtipc_futex_wait(&park[me], expected, deadline); rc: OK or ETIMEDOUT. */
+/* rtipc__futex_wait(&park[me], expected, deadline); rc: OK or ETIMEDOUT. */
 inline futex_wait(expected, timed, rc)
 {
     rc = OK;

@@ -13,7 +13,7 @@
 #include "stream_buffer.h"
 #endif
 
-struct rtipc__fr_bytebuf {
+struct rtipc__bytebuf {
     uint32_t flags;
     StaticStreamBuffer_t cb;
     StreamBufferHandle_t handle;
@@ -25,14 +25,14 @@ struct rtipc__fr_bytebuf {
 
 /* The kernel keeps one byte of its storage free to tell full from empty, so
  * rtipc gives it size + 1 bytes for size usable ones. */
-#define RTIPC__FR_BYTEBUF_STORAGE(size) ((size) + 1u)
+#define RTIPC__BYTEBUF_STORAGE(size) ((size) + 1u)
 
-static inline bool rtipc__fr_side_enter(_Atomic unsigned char *side)
+static inline bool rtipc__side_enter(_Atomic unsigned char *side)
 {
     return atomic_exchange_explicit(side, 1, memory_order_acquire) == 0;
 }
 
-static inline void rtipc__fr_side_leave(_Atomic unsigned char *side)
+static inline void rtipc__side_leave(_Atomic unsigned char *side)
 {
     atomic_store_explicit(side, 0, memory_order_release);
 }
@@ -41,33 +41,33 @@ static inline void rtipc__fr_side_leave(_Atomic unsigned char *side)
  * records it as the buffer's waiter, and nothing in the kernel forgets it
  * when the task is deleted. The task's descriptor names the buffer for that
  * time, so that rtipc_task_delete can hand the side back and clear the
- * kernel's record (rtipc__fr_bytebuf_abandon). NULL when nothing to record. */
-static inline struct rtipc__fr_task *rtipc__fr_bytebuf_wait_begin(struct rtipc__fr_bytebuf *b, bool writer,
+ * kernel's record (rtipc__bytebuf_abandon). NULL when nothing to record. */
+static inline struct rtipc__task *rtipc__bytebuf_wait_begin(struct rtipc__bytebuf *b, bool writer,
                                                              rtipc_timeout_t timeout)
 {
     if (rtipc_timeout_is_no_wait(timeout))
         return NULL;
-    struct rtipc__fr_task *self = rtipc__fr_task_of(NULL);
+    struct rtipc__task *self = rtipc__task_of(NULL);
     if (self) {
-        RTIPC__FR_TASK_CRIT_ENTER();
+        RTIPC__TASK_CRIT_ENTER();
         self->in_bytebuf = b;
         self->in_bytebuf_writer = writer;
-        RTIPC__FR_TASK_CRIT_EXIT();
+        RTIPC__TASK_CRIT_EXIT();
     }
     return self;
 }
 
-static inline void rtipc__fr_bytebuf_wait_end(struct rtipc__fr_task *self)
+static inline void rtipc__bytebuf_wait_end(struct rtipc__task *self)
 {
     if (self) {
-        RTIPC__FR_TASK_CRIT_ENTER();
+        RTIPC__TASK_CRIT_ENTER();
         self->in_bytebuf = NULL;
-        RTIPC__FR_TASK_CRIT_EXIT();
+        RTIPC__TASK_CRIT_EXIT();
     }
 }
 
 /* For rtipc_task_delete, with the scheduler suspended, before it deletes a
  * task that may be blocked in @p b (streambuf.c). */
-void rtipc__fr_bytebuf_abandon(struct rtipc__fr_bytebuf *b, bool writer);
+void rtipc__bytebuf_abandon(struct rtipc__bytebuf *b, bool writer);
 
 #endif

@@ -15,15 +15,15 @@
 
 /* The critical section's saved state: one holder at a time (the critical
  * section excludes every other task, handler and core), so one variable. */
-static rtipc__fr_crit_t held;
+static rtipc__crit_t held;
 
 void rtipc__port_handle_lock(void)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     held = c;
 }
 
-void rtipc__port_handle_unlock(void) { rtipc__fr_exit(held); }
+void rtipc__port_handle_unlock(void) { rtipc__exit(held); }
 
 /* pvPortMalloc aligns to portBYTE_ALIGNMENT only. A block that needs more
  * (the SPSC ring's cache lines) is over-allocated and aligned by hand, with

@@ -14,7 +14,7 @@
 #include "common/checks.h"
 #include "common/create.h"
 
-struct rtipc__fr_eventgroup {
+struct rtipc__eventgroup {
     uint32_t flags;
     StaticEventGroup_t cb;
     EventGroupHandle_t handle;
@@ -22,23 +22,23 @@ struct rtipc__fr_eventgroup {
     int64_t spin;
 };
 
-_Static_assert(sizeof(struct rtipc__fr_eventgroup) <= sizeof(rtipc_eventgroup_static_t),
+_Static_assert(sizeof(struct rtipc__eventgroup) <= sizeof(rtipc_eventgroup_static_t),
                "rtipc_eventgroup_static_t holds the FreeRTOS event group wrapper (raise RTIPC_EVENTGROUP_STATIC_SIZE)");
-_Static_assert(_Alignof(struct rtipc__fr_eventgroup) <= _Alignof(rtipc_eventgroup_static_t), "static block alignment");
+_Static_assert(_Alignof(struct rtipc__eventgroup) <= _Alignof(rtipc_eventgroup_static_t), "static block alignment");
 
-static struct rtipc__fr_eventgroup *get(const rtipc_eventgroup_t *handle)
+static struct rtipc__eventgroup *get(const rtipc_eventgroup_t *handle)
 {
     return rtipc__handle_get(handle, RTIPC__H_EVENTGROUP);
 }
 static bool bits_ok(uint32_t bits) { return rtipc__eventgroup_bits_ok(bits); }
 
-static int init(struct rtipc__fr_eventgroup *eg, uint32_t flags, rtipc_eventgroup_t **out)
+static int init(struct rtipc__eventgroup *eg, uint32_t flags, rtipc_eventgroup_t **out)
 {
     memset(eg, 0, sizeof *eg);
     eg->flags = flags;
     eg->spin = RTIPC_SPIN_DEFAULT;
     eg->handle = xEventGroupCreateStatic(&eg->cb);
-    uintptr_t h = rtipc__fr_open(eg, RTIPC__H_EVENTGROUP, NULL);
+    uintptr_t h = rtipc__open(eg, RTIPC__H_EVENTGROUP, NULL);
     if (h == 0) {
         vEventGroupDelete(eg->handle);
         return RTIPC_ENOMEM;
@@ -50,12 +50,12 @@ static int init(struct rtipc__fr_eventgroup *eg, uint32_t flags, rtipc_eventgrou
 int rtipc_eventgroup_create(rtipc_eventgroup_t **out)
 {
     int rc;
-    struct rtipc__fr_eventgroup *eg = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__fr_eventgroup, 0, &rc);
+    struct rtipc__eventgroup *eg = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__eventgroup, 0, &rc);
     if (!eg)
         return rc;
-    rc = init(eg, RTIPC__FR_DYNAMIC, out);
+    rc = init(eg, RTIPC__DYNAMIC, out);
     if (rc != RTIPC_OK)
-        rtipc__port_free(eg, _Alignof(struct rtipc__fr_eventgroup));
+        rtipc__port_free(eg, _Alignof(struct rtipc__eventgroup));
     return rc;
 }
 
@@ -63,35 +63,35 @@ int rtipc_eventgroup_create_static(rtipc_eventgroup_static_t *cb, rtipc_eventgro
 {
     /* The kernel's creation enters a task-level critical section: not from
      * a handler on FreeRTOS (docs/porting.md). */
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!out || !cb)
         return RTIPC_EINVAL;
-    struct rtipc__fr_eventgroup *eg = (struct rtipc__fr_eventgroup *)(void *)cb;
+    struct rtipc__eventgroup *eg = (struct rtipc__eventgroup *)(void *)cb;
     return init(eg, 0, out);
 }
 
 int rtipc_eventgroup_delete(rtipc_eventgroup_t *handle)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
-    if (rtipc__fr_in_isr())
+    struct rtipc__eventgroup *eg = get(handle);
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!eg)
         return RTIPC_EINVAL;
-    if (rtipc__fr_waited_on(&eg->waiters))
+    if (rtipc__waited_on(&eg->waiters))
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
     vEventGroupDelete(eg->handle);
-    if (eg->flags & RTIPC__FR_DYNAMIC)
-        rtipc__port_free(eg, _Alignof(struct rtipc__fr_eventgroup));
+    if (eg->flags & RTIPC__DYNAMIC)
+        rtipc__port_free(eg, _Alignof(struct rtipc__eventgroup));
     return RTIPC_OK;
 }
 
 int rtipc_eventgroup_set_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *value)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
-    if (rtipc__fr_in_isr())
+    struct rtipc__eventgroup *eg = get(handle);
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
@@ -103,8 +103,8 @@ int rtipc_eventgroup_set_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_
 
 int rtipc_eventgroup_clear_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *previous)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
-    if (rtipc__fr_in_isr())
+    struct rtipc__eventgroup *eg = get(handle);
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
@@ -116,13 +116,13 @@ int rtipc_eventgroup_clear_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint3
 
 int rtipc_eventgroup_get_bits(const rtipc_eventgroup_t *handle)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
+    struct rtipc__eventgroup *eg = get(handle);
     if (!eg)
         return RTIPC_EINVAL;
     return (int)(xEventGroupGetBitsFromISR(eg->handle) & RTIPC_EVENTGROUP_BITS_MASK);
 }
 
-static int waited(struct rtipc__fr_eventgroup *eg, EventBits_t got, uint32_t want, bool all, uint32_t *value,
+static int waited(struct rtipc__eventgroup *eg, EventBits_t got, uint32_t want, bool all, uint32_t *value,
                   rtipc_timeout_t timeout)
 {
     uint32_t g = (uint32_t)got & RTIPC_EVENTGROUP_BITS_MASK;
@@ -130,45 +130,45 @@ static int waited(struct rtipc__fr_eventgroup *eg, EventBits_t got, uint32_t wan
         *value = g;
     bool met = all ? (g & want) == want : (g & want) != 0;
     (void)eg;
-    return met ? RTIPC_OK : rtipc__fr_fail(timeout);
+    return met ? RTIPC_OK : rtipc__fail(timeout);
 }
 
 int rtipc_eventgroup_wait_bits(rtipc_eventgroup_t *handle, uint32_t bits, bool clear_on_exit, bool wait_all,
                                uint32_t *value, rtipc_timeout_t timeout)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
+    struct rtipc__eventgroup *eg = get(handle);
     if (value)
         *value = 0;
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!eg || bits == 0 || !bits_ok(bits))
         return RTIPC_EINVAL;
-    TickType_t ticks = rtipc__fr_ticks(timeout);
-    struct rtipc__fr_task *waiter = ticks != 0 ? rtipc__fr_wait_in(&eg->waiters) : NULL;
+    TickType_t ticks = rtipc__ticks(timeout);
+    struct rtipc__task *waiter = ticks != 0 ? rtipc__wait_in(&eg->waiters) : NULL;
     /* The kernel returns the bits when the condition was met (before the
      * clearing) or when the wait gave up. */
     EventBits_t got = xEventGroupWaitBits(eg->handle, bits, clear_on_exit ? pdTRUE : pdFALSE,
                                           wait_all ? pdTRUE : pdFALSE, ticks);
     if (ticks != 0)
-        rtipc__fr_wait_out(waiter, &eg->waiters);
+        rtipc__wait_out(waiter, &eg->waiters);
     return waited(eg, got, bits, wait_all, value, timeout);
 }
 
 int rtipc_eventgroup_sync(rtipc_eventgroup_t *handle, uint32_t set, uint32_t wait_for, uint32_t *value,
                           rtipc_timeout_t timeout)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
+    struct rtipc__eventgroup *eg = get(handle);
     if (value)
         *value = 0;
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!eg || wait_for == 0 || !bits_ok(set) || !bits_ok(wait_for))
         return RTIPC_EINVAL;
-    TickType_t ticks = rtipc__fr_ticks(timeout);
-    struct rtipc__fr_task *waiter = ticks != 0 ? rtipc__fr_wait_in(&eg->waiters) : NULL;
+    TickType_t ticks = rtipc__ticks(timeout);
+    struct rtipc__task *waiter = ticks != 0 ? rtipc__wait_in(&eg->waiters) : NULL;
     EventBits_t got = xEventGroupSync(eg->handle, set, wait_for, ticks);
     if (ticks != 0)
-        rtipc__fr_wait_out(waiter, &eg->waiters);
+        rtipc__wait_out(waiter, &eg->waiters);
     return waited(eg, got, wait_for, true, value, timeout);
 }
 
@@ -176,16 +176,16 @@ int rtipc_eventgroup_sync(rtipc_eventgroup_t *handle, uint32_t set, uint32_t wai
  * (xEventGroupSetBitsFromISR); from a task it is done at once. */
 int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *value, bool *woken)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
+    struct rtipc__eventgroup *eg = get(handle);
     if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
-    if (!rtipc__fr_in_isr())
+    if (!rtipc__in_isr())
         return rtipc_eventgroup_set_bits(handle, bits, value);
 #if configUSE_TIMERS == 1 && defined(INCLUDE_xTimerPendFunctionCall) && INCLUDE_xTimerPendFunctionCall == 1
     BaseType_t hp = pdFALSE;
     if (xEventGroupSetBitsFromISR(eg->handle, bits, &hp) != pdPASS)
         return RTIPC_EWOULDBLOCK; /* the timer command queue is full */
-    rtipc__fr_woken(hp, woken);
+    rtipc__woken(hp, woken);
     if (value) /* the bits now, the deferred ones included */
         *value = ((uint32_t)xEventGroupGetBitsFromISR(eg->handle) | bits) & RTIPC_EVENTGROUP_BITS_MASK;
     return RTIPC_OK;
@@ -198,10 +198,10 @@ int rtipc_eventgroup_set_bits_from_isr(rtipc_eventgroup_t *handle, uint32_t bits
 
 int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *previous)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
+    struct rtipc__eventgroup *eg = get(handle);
     if (!eg || !bits_ok(bits))
         return RTIPC_EINVAL;
-    if (!rtipc__fr_in_isr())
+    if (!rtipc__in_isr())
         return rtipc_eventgroup_clear_bits(handle, bits, previous);
 #if configUSE_TIMERS == 1 && defined(INCLUDE_xTimerPendFunctionCall) && INCLUDE_xTimerPendFunctionCall == 1
     EventBits_t before = xEventGroupGetBitsFromISR(eg->handle);
@@ -218,14 +218,14 @@ int rtipc_eventgroup_clear_bits_from_isr(rtipc_eventgroup_t *handle, uint32_t bi
 
 size_t rtipc_eventgroup_footprint(const rtipc_eventgroup_t *handle)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
-    return handle == NULL || eg ? sizeof(struct rtipc__fr_eventgroup) : 0;
+    struct rtipc__eventgroup *eg = get(handle);
+    return handle == NULL || eg ? sizeof(struct rtipc__eventgroup) : 0;
 }
 
 int rtipc_eventgroup_set_spin(rtipc_eventgroup_t *handle, int64_t ns)
 {
-    struct rtipc__fr_eventgroup *eg = get(handle);
-    if (!eg || !rtipc__fr_spin_ok(ns))
+    struct rtipc__eventgroup *eg = get(handle);
+    if (!eg || !rtipc__spin_ok(ns))
         return RTIPC_EINVAL;
     eg->spin = ns;
     return RTIPC_OK;

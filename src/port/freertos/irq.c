@@ -10,7 +10,7 @@
  *   xPortIsInsideInterrupt() on Cortex-M) says so.
  * - Sources: a list of rtipc_irq_t, each bound to a core and with a pending
  *   flag. Triggering sets the flag and pends the vector of the source's core
- *   (the backend has one per core it serves, rtipc__fr_irq_hw_cores), whose
+ *   (the backend has one per core it serves, rtipc__irq_hw_cores), whose
  *   handler (one for all of that core's sources, like a shared software
  *   interrupt line) runs every pending handler of that core, in list order,
  *   until none is pending. A core's vector never runs another core's source.
@@ -38,8 +38,8 @@
 #include "rtipc/port_freertos.h"
 #include "rtipc/tick.h"
 
-struct rtipc__fr_irq {
-    struct rtipc__fr_irq *next;
+struct rtipc__irq {
+    struct rtipc__irq *next;
     rtipc_isr_fn handler;
     void *arg;
     volatile bool pending;
@@ -49,17 +49,17 @@ struct rtipc__fr_irq {
     int64_t next_ns;        /* next expiry (rtipc_time_ns clock) */
     int64_t period_ns;      /* 0: one-shot */
     volatile int64_t count; /* handler runs */
-    struct rtipc__fr_irq_hw_timer *hw_timer; /* NULL: the timer follows the tick */
+    struct rtipc__irq_hw_timer *hw_timer; /* NULL: the timer follows the tick */
 };
 
-static struct rtipc__fr_irq *sources; /* changed in critical sections only */
+static struct rtipc__irq *sources; /* changed in critical sections only */
 
-volatile uint32_t rtipc__fr_irq_nesting[configNUMBER_OF_CORES];
-static volatile uint32_t servicing[configNUMBER_OF_CORES]; /* inside rtipc__fr_irq_service */
+volatile uint32_t rtipc__irq_nesting[configNUMBER_OF_CORES];
+static volatile uint32_t servicing[configNUMBER_OF_CORES]; /* inside rtipc__irq_service */
 static volatile bool yield_requested[configNUMBER_OF_CORES];
 
-#ifdef RTIPC__FR_IDF_MUX
-portMUX_TYPE rtipc__fr_mux = portMUX_INITIALIZER_UNLOCKED;
+#ifdef RTIPC__IDF_MUX
+portMUX_TYPE rtipc__mux = portMUX_INITIALIZER_UNLOCKED;
 #endif
 
 static unsigned this_core(void)
@@ -73,19 +73,19 @@ static unsigned this_core(void)
 #endif
 }
 
-void rtipc_freertos_isr_enter(void) { rtipc__fr_irq_nesting[this_core()]++; }
+void rtipc_freertos_isr_enter(void) { rtipc__irq_nesting[this_core()]++; }
 
 void rtipc_freertos_isr_exit(void)
 {
     unsigned c = this_core();
-    if (rtipc__fr_irq_nesting[c] > 0)
-        rtipc__fr_irq_nesting[c]--;
+    if (rtipc__irq_nesting[c] > 0)
+        rtipc__irq_nesting[c]--;
 }
 
-bool rtipc__port_in_interrupt(void) { return rtipc__fr_in_isr(); }
+bool rtipc__port_in_interrupt(void) { return rtipc__in_isr(); }
 
 #if configNUMBER_OF_CORES > 1
-bool rtipc__fr_in_isr(void)
+bool rtipc__in_isr(void)
 {
 #ifdef rtipcCONFIG_IN_INTERRUPT
     if (rtipcCONFIG_IN_INTERRUPT())
@@ -95,19 +95,19 @@ bool rtipc__fr_in_isr(void)
      * core's count, and then see a handler's bracket there: read both with
      * this core's interrupts masked, so that no switch comes between. */
     UBaseType_t saved = portSET_INTERRUPT_MASK_FROM_ISR();
-    bool in = rtipc__fr_irq_nesting[this_core()] != 0;
+    bool in = rtipc__irq_nesting[this_core()] != 0;
     portCLEAR_INTERRUPT_MASK_FROM_ISR(saved);
     return in;
 }
 #endif
 
-bool rtipc_in_interrupt(void) { return rtipc__fr_in_isr(); }
+bool rtipc_in_interrupt(void) { return rtipc__in_isr(); }
 
-int rtipc_irq_core(void) { return rtipc__fr_in_isr() ? (int)this_core() : -1; }
+int rtipc_irq_core(void) { return rtipc__in_isr() ? (int)this_core() : -1; }
 
 int rtipc_irq_yield(bool woken)
 {
-    if (!rtipc__fr_in_isr())
+    if (!rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!woken)
         return RTIPC_OK;
@@ -123,17 +123,17 @@ int rtipc_irq_yield(bool woken)
 
 /* Take the first pending source of @p core (clearing its flag, marking it
  * running), or NULL. Interrupt context. */
-static struct rtipc__fr_irq *take_pending(unsigned core)
+static struct rtipc__irq *take_pending(unsigned core)
 {
-    rtipc__fr_crit_t cs = rtipc__fr_enter();
-    struct rtipc__fr_irq *irq = sources;
+    rtipc__crit_t cs = rtipc__enter();
+    struct rtipc__irq *irq = sources;
     while (irq && !(irq->pending && irq->core == core))
         irq = irq->next;
     if (irq) {
         irq->pending = false;
         irq->running = true;
     }
-    rtipc__fr_exit(cs);
+    rtipc__exit(cs);
     return irq;
 }
 
@@ -141,17 +141,17 @@ static struct rtipc__fr_irq *take_pending(unsigned core)
  * inside the isr bracket). */
 static void run_pending(unsigned core)
 {
-    struct rtipc__fr_irq *irq;
+    struct rtipc__irq *irq;
     while ((irq = take_pending(core)) != NULL) {
         irq->handler(irq->arg);
-        rtipc__fr_crit_t cs = rtipc__fr_enter();
+        rtipc__crit_t cs = rtipc__enter();
         irq->count++;
         irq->running = false;
-        rtipc__fr_exit(cs);
+        rtipc__exit(cs);
     }
 }
 
-bool rtipc__fr_irq_service(void)
+bool rtipc__irq_service(void)
 {
     unsigned c = this_core();
     rtipc_freertos_isr_enter();
@@ -182,8 +182,8 @@ void rtipc_freertos_tick_hook(void)
     unsigned self = this_core();
     int64_t now = rtipc_time_ns();
     bool any[configNUMBER_OF_CORES] = {false};
-    rtipc__fr_crit_t cs = rtipc__fr_enter();
-    for (struct rtipc__fr_irq *irq = sources; irq; irq = irq->next) {
+    rtipc__crit_t cs = rtipc__enter();
+    for (struct rtipc__irq *irq = sources; irq; irq = irq->next) {
         if (!irq->timer_armed || now < irq->next_ns) {
             any[irq->core] = any[irq->core] || irq->pending;
             continue;
@@ -199,98 +199,98 @@ void rtipc_freertos_tick_hook(void)
         if (k > INT64_MAX / irq->period_ns || !add_ns(irq->next_ns, k * irq->period_ns, &irq->next_ns))
             irq->timer_armed = false; /* the next expiry does not fit: never */
     }
-    rtipc__fr_exit(cs);
+    rtipc__exit(cs);
     rtipc_freertos_isr_exit();
     /* Timer expiries, and any trigger left pending (one made before the
      * scheduler started, or by a handler the vector had already left): this
      * core's run here, another core's in that core's vector. */
     for (unsigned c = 0; c < configNUMBER_OF_CORES; c++)
         if (any[c] && c != self)
-            rtipc__fr_irq_hw_pend(c);
+            rtipc__irq_hw_pend(c);
     if (any[self])
-        (void)rtipc__fr_irq_service(); /* a requested yield is the tick's own */
+        (void)rtipc__irq_service(); /* a requested yield is the tick's own */
 }
 
 /* ---- the API -------------------------------------------------------------------- */
 
-static struct rtipc__fr_irq *get(const rtipc_irq_t *handle) { return rtipc__handle_get(handle, RTIPC__H_IRQ); }
+static struct rtipc__irq *get(const rtipc_irq_t *handle) { return rtipc__handle_get(handle, RTIPC__H_IRQ); }
 
 int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **out)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!out || !handler || core < 0 || core >= configNUMBER_OF_CORES)
         return RTIPC_EINVAL;
     /* A core the backend has no vector for (docs/porting.md): none at all
      * without a backend, only core 0 on Cortex-M and the simulator. */
-    if (((rtipc__fr_irq_hw_cores() >> (unsigned)core) & 1u) == 0)
+    if (((rtipc__irq_hw_cores() >> (unsigned)core) & 1u) == 0)
         return RTIPC_ENOTSUP;
-    int rc = rtipc__fr_irq_hw_init((unsigned)core);
+    int rc = rtipc__irq_hw_init((unsigned)core);
     if (rc != RTIPC_OK)
         return rc;
-    struct rtipc__fr_irq *irq = RTIPC__CREATE_ALLOC(true, struct rtipc__fr_irq, 0, &rc);
+    struct rtipc__irq *irq = RTIPC__CREATE_ALLOC(true, struct rtipc__irq, 0, &rc);
     if (!irq)
         return rc;
-    *irq = (struct rtipc__fr_irq){.handler = handler, .arg = arg, .core = (unsigned)core};
-    uintptr_t h = rtipc__handle_open_or_free(irq, RTIPC__H_IRQ, _Alignof(struct rtipc__fr_irq));
+    *irq = (struct rtipc__irq){.handler = handler, .arg = arg, .core = (unsigned)core};
+    uintptr_t h = rtipc__handle_open_or_free(irq, RTIPC__H_IRQ, _Alignof(struct rtipc__irq));
     if (h == 0)
         return RTIPC_ENOMEM;
     /* Before it is listed, so no timer call sees it half made; its alarm
      * raises the source through the handle, which a delete closes first. */
-    irq->hw_timer = rtipc__fr_irq_hw_timer_new((unsigned)core, (rtipc_irq_t *)h);
-    RTIPC__FR_TASK_CRIT_ENTER();
+    irq->hw_timer = rtipc__irq_hw_timer_new((unsigned)core, (rtipc_irq_t *)h);
+    RTIPC__TASK_CRIT_ENTER();
     irq->next = sources;
     sources = irq;
-    RTIPC__FR_TASK_CRIT_EXIT();
+    RTIPC__TASK_CRIT_EXIT();
     *out = (rtipc_irq_t *)h;
     return RTIPC_OK;
 }
 
 int rtipc_irq_delete(rtipc_irq_t *handle)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_irq *irq = get(handle);
+    struct rtipc__irq *irq = get(handle);
     if (!irq)
         return RTIPC_EINVAL;
     /* No trigger or timer call reaches it from now on: they look it up
      * inside a critical section, which the close waits for. */
     rtipc__handle_close((uintptr_t)handle);
-    RTIPC__FR_TASK_CRIT_ENTER();
+    RTIPC__TASK_CRIT_ENTER();
     bool found = false;
-    for (struct rtipc__fr_irq **p = &sources; *p; p = &(*p)->next)
+    for (struct rtipc__irq **p = &sources; *p; p = &(*p)->next)
         if (*p == irq) {
             *p = irq->next;
             found = true;
             break;
         }
-    RTIPC__FR_TASK_CRIT_EXIT();
+    RTIPC__TASK_CRIT_EXIT();
     if (!found)
         return RTIPC_EINVAL; /* another delete took it out first */
     if (irq->hw_timer)
-        rtipc__fr_irq_hw_timer_delete(irq->hw_timer, irq->core);
+        rtipc__irq_hw_timer_delete(irq->hw_timer, irq->core);
     /* On one core a task never runs while a handler is being called; on
      * several, wait for another core's vector to leave it. */
     while (irq->running)
         taskYIELD();
-    rtipc__port_free(irq, _Alignof(struct rtipc__fr_irq));
+    rtipc__port_free(irq, _Alignof(struct rtipc__irq));
     return RTIPC_OK;
 }
 
 int rtipc_irq_trigger(rtipc_irq_t *handle)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    struct rtipc__fr_irq *irq = get(handle);
+    rtipc__crit_t c = rtipc__enter();
+    struct rtipc__irq *irq = get(handle);
     bool ok = irq != NULL;
     unsigned core = 0;
     if (ok) {
         irq->pending = true;
         core = irq->core;
     }
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     if (!ok)
         return RTIPC_EINVAL;
-    rtipc__fr_irq_hw_pend(core);
+    rtipc__irq_hw_pend(core);
     return RTIPC_OK;
 }
 
@@ -306,52 +306,52 @@ int rtipc_irq_timer_start(rtipc_irq_t *handle, int64_t delay_ns, int64_t period_
     int64_t origin = rtipc_time_ns() + rtipc_tick_period_ns();
     int64_t first = 0;
     bool fits = delay_ns != INT64_MAX && add_ns(origin, delay_ns, &first);
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    struct rtipc__fr_irq *irq = get(handle);
+    rtipc__crit_t c = rtipc__enter();
+    struct rtipc__irq *irq = get(handle);
     bool ok = irq != NULL;
     if (ok && irq->hw_timer) {
         /* Inside the critical section: a delete cannot free it meanwhile.
          * Its delay counts from now: the hardware needs no tick origin. */
         if (delay_ns == INT64_MAX)
-            rtipc__fr_irq_hw_timer_stop(irq->hw_timer); /* never */
+            rtipc__irq_hw_timer_stop(irq->hw_timer); /* never */
         else
-            rtipc__fr_irq_hw_timer_start(irq->hw_timer, delay_ns, period_ns);
+            rtipc__irq_hw_timer_start(irq->hw_timer, delay_ns, period_ns);
     } else if (ok) {
         irq->timer_armed = fits;
         irq->next_ns = first;
         irq->period_ns = period_ns;
     }
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
 int rtipc_irq_timer_stop(rtipc_irq_t *handle)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    struct rtipc__fr_irq *irq = get(handle);
+    rtipc__crit_t c = rtipc__enter();
+    struct rtipc__irq *irq = get(handle);
     bool ok = irq != NULL;
     if (ok && irq->hw_timer)
-        rtipc__fr_irq_hw_timer_stop(irq->hw_timer);
+        rtipc__irq_hw_timer_stop(irq->hw_timer);
     else if (ok)
         irq->timer_armed = false;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
 int rtipc_freertos_irq_timer_hw(const rtipc_irq_t *handle)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    struct rtipc__fr_irq *irq = get(handle);
+    rtipc__crit_t c = rtipc__enter();
+    struct rtipc__irq *irq = get(handle);
     int r = !irq ? RTIPC_EINVAL : irq->hw_timer ? 1 : 0;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return r;
 }
 
 int64_t rtipc_irq_count(const rtipc_irq_t *handle)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    struct rtipc__fr_irq *irq = get(handle);
+    rtipc__crit_t c = rtipc__enter();
+    struct rtipc__irq *irq = get(handle);
     int64_t n = irq ? irq->count : RTIPC_EINVAL;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return n;
 }

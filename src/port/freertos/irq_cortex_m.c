@@ -38,9 +38,9 @@
  * before the next instruction (ARM's rule for software-pended interrupts). */
 static inline void barrier(void) { __asm__ volatile("dsb 0xF\n\tisb 0xF" ::: "memory"); }
 
-unsigned rtipc__fr_irq_hw_cores(void) { return 1u; }
+unsigned rtipc__irq_hw_cores(void) { return 1u; }
 
-int rtipc__fr_irq_hw_init(unsigned core)
+int rtipc__irq_hw_init(unsigned core)
 {
     (void)core; /* 0 */
     /* Word access: ARMv6-M has no byte access to the priority registers. */
@@ -55,11 +55,11 @@ int rtipc__fr_irq_hw_init(unsigned core)
     return RTIPC_OK;
 }
 
-void rtipc__fr_irq_hw_pend(unsigned core)
+void rtipc__irq_hw_pend(unsigned core)
 {
     (void)core; /* 0 */
     NVIC_ISPR[LINE / 32u] = LINE_BIT;
     barrier();
 }
 
-void rtipc_freertos_irq_vector(void) { portYIELD_FROM_ISR(rtipc__fr_irq_service() ? pdTRUE : pdFALSE); }
+void rtipc_freertos_irq_vector(void) { portYIELD_FROM_ISR(rtipc__irq_service() ? pdTRUE : pdFALSE); }

@@ -75,12 +75,12 @@ static void vector(void *arg)
     /* Clear first: a request made while the handlers run pends it again. */
     xthal_set_intclear(SW0_MASK);
     atomic_fetch_add_explicit(&entered[c], 1u, memory_order_seq_cst);
-    bool yield = rtipc__fr_irq_service();
+    bool yield = rtipc__irq_service();
     atomic_fetch_add_explicit(&finished[c], 1u, memory_order_release);
     portYIELD_FROM_ISR(yield ? pdTRUE : pdFALSE); /* on this core */
 }
 
-unsigned rtipc__fr_irq_hw_cores(void) { return (1u << configNUMBER_OF_CORES) - 1u; }
+unsigned rtipc__irq_hw_cores(void) { return (1u << configNUMBER_OF_CORES) - 1u; }
 
 /* On the core to serve (its IPC task, or the caller when that is the core
  * and the scheduler has not started): allocate the vector once. */
@@ -96,7 +96,7 @@ static void init_here(void *arg)
     }
 }
 
-int rtipc__fr_irq_hw_init(unsigned core)
+int rtipc__irq_hw_init(unsigned core)
 {
     /* Made ready by an earlier source of this core: no IPC round trip. */
     if (vector_handle[core] != NULL && atomic_load(&tick_hooked))
@@ -130,11 +130,11 @@ int rtipc__fr_irq_hw_init(unsigned core)
     return RTIPC_OK;
 }
 
-void rtipc__fr_irq_hw_pend(unsigned core)
+void rtipc__irq_hw_pend(unsigned core)
 {
     if (core >= configNUMBER_OF_CORES || vector_handle[core] == NULL)
         return; /* no source of that core was created: nothing to run */
-    bool wait = !rtipc__fr_in_isr() && xPortCanYield();
+    bool wait = !rtipc__in_isr() && xPortCanYield();
     atomic_thread_fence(memory_order_seq_cst); /* the source's pending flag before the count */
     unsigned before = atomic_load_explicit(&entered[core], memory_order_acquire);
     atomic_thread_fence(memory_order_seq_cst); /* ... and the count before the request */
@@ -179,7 +179,7 @@ void rtipc__fr_irq_hw_pend(unsigned core)
  * alarm; now the expiries it missed merge into one, as rtipc_irq_timer_start
  * promises. An alarm is never left at or below the counter, where it may
  * not fire (in QEMU's model it never does): see rearm. */
-struct rtipc__fr_irq_hw_timer {
+struct rtipc__irq_hw_timer {
     gptimer_handle_t gpt;
     rtipc_irq_t *handle; /* raised by the alarm; refused once deleted */
     portMUX_TYPE mux;    /* one start, stop or re-arm at a time */
@@ -191,7 +191,7 @@ struct rtipc__fr_irq_hw_timer {
 
 /* The timer's own lock, from a task or a handler (ESP-IDF's critical
  * sections take a spinlock; interrupts stay masked while it is held). */
-static bool timer_lock(struct rtipc__fr_irq_hw_timer *t)
+static bool timer_lock(struct rtipc__irq_hw_timer *t)
 {
     bool isr = xPortInIsrContext();
     if (isr)
@@ -201,7 +201,7 @@ static bool timer_lock(struct rtipc__fr_irq_hw_timer *t)
     return isr;
 }
 
-static void timer_unlock(struct rtipc__fr_irq_hw_timer *t, bool isr)
+static void timer_unlock(struct rtipc__irq_hw_timer *t, bool isr)
 {
     if (isr)
         taskEXIT_CRITICAL_ISR(&t->mux);
@@ -209,13 +209,13 @@ static void timer_unlock(struct rtipc__fr_irq_hw_timer *t, bool isr)
         taskEXIT_CRITICAL(&t->mux);
 }
 
-static void arm(struct rtipc__fr_irq_hw_timer *t)
+static void arm(struct rtipc__irq_hw_timer *t)
 {
     const gptimer_alarm_config_t alarm = {.alarm_count = t->next};
     (void)gptimer_set_alarm_action(t->gpt, &alarm);
 }
 
-static uint64_t count_now(struct rtipc__fr_irq_hw_timer *t)
+static uint64_t count_now(struct rtipc__irq_hw_timer *t)
 {
     uint64_t now = 0;
     (void)gptimer_get_raw_count(t->gpt, &now);
@@ -232,7 +232,7 @@ static uint64_t count_now(struct rtipc__fr_irq_hw_timer *t)
  * the first grid point ahead of the counter. The counter is read back after
  * arming: one that passed the point meanwhile would never raise the alarm,
  * so the point moves on (periodic) or the expiry is due now (one-shot). */
-static bool rearm(struct rtipc__fr_irq_hw_timer *t)
+static bool rearm(struct rtipc__irq_hw_timer *t)
 {
     bool due = false;
     for (;;) {
@@ -254,7 +254,7 @@ static bool on_alarm(gptimer_handle_t gpt, const gptimer_alarm_event_data_t *ev,
 {
     (void)gpt;
     (void)ev;
-    struct rtipc__fr_irq_hw_timer *t = arg;
+    struct rtipc__irq_hw_timer *t = arg;
     bool isr = timer_lock(t);
     /* An alarm taken just after a stop raises nothing. */
     bool due = t->running && rearm(t);
@@ -268,7 +268,7 @@ static bool on_alarm(gptimer_handle_t gpt, const gptimer_alarm_event_data_t *ev,
  * (GPTimer allocates it where its callbacks are registered). */
 static void timer_new_here(void *arg)
 {
-    struct rtipc__fr_irq_hw_timer *t = arg;
+    struct rtipc__irq_hw_timer *t = arg;
     const gptimer_config_t cfg = {
         .clk_src = GPTIMER_CLK_SRC_DEFAULT, .direction = GPTIMER_COUNT_UP, .resolution_hz = TIMER_HZ};
     const gptimer_event_callbacks_t cbs = {.on_alarm = on_alarm};
@@ -288,8 +288,8 @@ static void timer_new_here(void *arg)
 
 static void timer_delete_here(void *arg)
 {
-    struct rtipc__fr_irq_hw_timer *t = arg;
-    rtipc__fr_irq_hw_timer_stop(t);
+    struct rtipc__irq_hw_timer *t = arg;
+    rtipc__irq_hw_timer_stop(t);
     (void)gptimer_disable(t->gpt); /* its interrupt is masked: no alarm runs after this */
     (void)gptimer_del_timer(t->gpt);
 }
@@ -314,37 +314,37 @@ static bool run_on(unsigned core, void (*fn)(void *), void *arg)
     return true;
 }
 
-struct rtipc__fr_irq_hw_timer *rtipc__fr_irq_hw_timer_new(unsigned core, rtipc_irq_t *handle)
+struct rtipc__irq_hw_timer *rtipc__irq_hw_timer_new(unsigned core, rtipc_irq_t *handle)
 {
     if (!TIMERS_IN_HARDWARE)
         return NULL;
-    struct rtipc__fr_irq_hw_timer *t = rtipc__port_alloc(sizeof *t, _Alignof(struct rtipc__fr_irq_hw_timer));
+    struct rtipc__irq_hw_timer *t = rtipc__port_alloc(sizeof *t, _Alignof(struct rtipc__irq_hw_timer));
     if (!t)
         return NULL;
-    *t = (struct rtipc__fr_irq_hw_timer){.handle = handle, .mux = portMUX_INITIALIZER_UNLOCKED, .made = ESP_FAIL};
+    *t = (struct rtipc__irq_hw_timer){.handle = handle, .mux = portMUX_INITIALIZER_UNLOCKED, .made = ESP_FAIL};
     if (!run_on(core, timer_new_here, t) || t->made != ESP_OK) {
-        rtipc__port_free(t, _Alignof(struct rtipc__fr_irq_hw_timer));
+        rtipc__port_free(t, _Alignof(struct rtipc__irq_hw_timer));
         return NULL; /* none free (or no memory): the tick serves it */
     }
     return t;
 }
 
-void rtipc__fr_irq_hw_timer_delete(struct rtipc__fr_irq_hw_timer *t, unsigned core)
+void rtipc__irq_hw_timer_delete(struct rtipc__irq_hw_timer *t, unsigned core)
 {
     /* Its own core runs the release, so an alarm interrupt of it is either
      * over or never taken; with the scheduler stopped on another core it
      * cannot, and the timer stays allocated (stopped) rather than freed
      * under a running alarm. */
     if (run_on(core, timer_delete_here, t))
-        rtipc__port_free(t, _Alignof(struct rtipc__fr_irq_hw_timer));
+        rtipc__port_free(t, _Alignof(struct rtipc__irq_hw_timer));
     else
-        rtipc__fr_irq_hw_timer_stop(t);
+        rtipc__irq_hw_timer_stop(t);
 }
 
 /* @p ns in counts, rounded up; @p ns < INT64_MAX. */
 static uint64_t counts_up(int64_t ns) { return ((uint64_t)ns + NS_PER_COUNT - 1) / NS_PER_COUNT; }
 
-void rtipc__fr_irq_hw_timer_start(struct rtipc__fr_irq_hw_timer *t, int64_t delay_ns, int64_t period_ns)
+void rtipc__irq_hw_timer_start(struct rtipc__irq_hw_timer *t, int64_t delay_ns, int64_t period_ns)
 {
     /* The counter starts at 0: the first alarm at the delay, then on the
      * grid delay + k x period. */
@@ -363,7 +363,7 @@ void rtipc__fr_irq_hw_timer_start(struct rtipc__fr_irq_hw_timer *t, int64_t dela
     timer_unlock(t, isr);
 }
 
-void rtipc__fr_irq_hw_timer_stop(struct rtipc__fr_irq_hw_timer *t)
+void rtipc__irq_hw_timer_stop(struct rtipc__irq_hw_timer *t)
 {
     bool isr = timer_lock(t);
     if (t->running)

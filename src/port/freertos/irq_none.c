@@ -4,12 +4,12 @@
 #include "irq_port.h"
 #include "port_internal.h"
 
-unsigned rtipc__fr_irq_hw_cores(void) { return 0u; }
+unsigned rtipc__irq_hw_cores(void) { return 0u; }
 
-int rtipc__fr_irq_hw_init(unsigned core)
+int rtipc__irq_hw_init(unsigned core)
 {
     (void)core;
     return RTIPC_ENOTSUP;
 }
 
-void rtipc__fr_irq_hw_pend(unsigned core) { (void)core; }
+void rtipc__irq_hw_pend(unsigned core) { (void)core; }

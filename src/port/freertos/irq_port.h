@@ -25,7 +25,7 @@
  * a core's vector runs only the sources created for that core.
  *
  * Timers follow the kernel's tick (rtipc_freertos_tick_hook) unless the
- * backend gives a source a hardware timer of its own (the rtipc__fr_irq_hw_timer_*
+ * backend gives a source a hardware timer of its own (the rtipc__irq_hw_timer_*
  * calls below; ESP-IDF: a GPTimer, irq_espidf.c). Every other backend has
  * none: the inline versions at the end of this file say so. */
 #ifndef RTIPC_PORT_FREERTOS_IRQ_PORT_H
@@ -39,12 +39,12 @@
 
 /* The cores whose vector the backend provides, one bit per core (bit c for
  * core c; 0: none). Constant; any context. */
-unsigned rtipc__fr_irq_hw_cores(void);
+unsigned rtipc__irq_hw_cores(void);
 
 /* Make @p core's vector ready (task context, on any core; called on every
  * rtipc_irq_create for that core, so it must be idempotent). Only called
- * for a core in rtipc__fr_irq_hw_cores(). 0 or RTIPC_ESYSTEM. */
-int rtipc__fr_irq_hw_init(unsigned core);
+ * for a core in rtipc__irq_hw_cores(). 0 or RTIPC_ESYSTEM. */
+int rtipc__irq_hw_init(unsigned core);
 
 /* Request @p core's vector from any context (task or interrupt, on any
  * core); never blocks. Requests merge, like a pending bit. From a task with
@@ -55,51 +55,51 @@ int rtipc__fr_irq_hw_init(unsigned core);
  * Before the scheduler runs a backend may leave the request to the next
  * tick (rtipc_freertos_tick_hook pends the vector of every core that has a
  * source pending). */
-void rtipc__fr_irq_hw_pend(unsigned core);
+void rtipc__irq_hw_pend(unsigned core);
 
 /* Provided by irq.c, called by the backend's vector in interrupt context on
  * the core it was pended for: runs every pending handler of this core's
  * sources and returns true if one of them asked for a context switch
  * (rtipc_irq_yield(true)); the vector then performs it on this core with
  * portYIELD_FROM_ISR. */
-bool rtipc__fr_irq_service(void);
+bool rtipc__irq_service(void);
 
 /* A source's hardware timer: an alarm that raises the source
  * (rtipc_irq_trigger on @p handle) on @p core between ticks. */
-struct rtipc__fr_irq_hw_timer;
+struct rtipc__irq_hw_timer;
 
 #ifdef ESP_PLATFORM
 /* A hardware timer for the source @p handle of @p core (task context, from
  * rtipc_irq_create after the handle is open; may block), or NULL when the
  * backend has none free: the source's timer then follows the tick. */
-struct rtipc__fr_irq_hw_timer *rtipc__fr_irq_hw_timer_new(unsigned core, rtipc_irq_t *handle);
+struct rtipc__irq_hw_timer *rtipc__irq_hw_timer_new(unsigned core, rtipc_irq_t *handle);
 
 /* (Re)start @p t: first alarm after @p delay_ns, then every @p period_ns
  * (0: once), both below INT64_MAX. Any context; never blocks; calls on one
  * timer from several contexts at once are serialised. */
-void rtipc__fr_irq_hw_timer_start(struct rtipc__fr_irq_hw_timer *t, int64_t delay_ns, int64_t period_ns);
+void rtipc__irq_hw_timer_start(struct rtipc__irq_hw_timer *t, int64_t delay_ns, int64_t period_ns);
 
 /* Stop @p t (an alarm already taken completes). Any context; never blocks. */
-void rtipc__fr_irq_hw_timer_stop(struct rtipc__fr_irq_hw_timer *t);
+void rtipc__irq_hw_timer_stop(struct rtipc__irq_hw_timer *t);
 
 /* Release @p t of @p core (task context; may block). No alarm of it runs
  * after this returns. */
-void rtipc__fr_irq_hw_timer_delete(struct rtipc__fr_irq_hw_timer *t, unsigned core);
+void rtipc__irq_hw_timer_delete(struct rtipc__irq_hw_timer *t, unsigned core);
 #else
-static inline struct rtipc__fr_irq_hw_timer *rtipc__fr_irq_hw_timer_new(unsigned core, rtipc_irq_t *handle)
+static inline struct rtipc__irq_hw_timer *rtipc__irq_hw_timer_new(unsigned core, rtipc_irq_t *handle)
 {
     (void)core;
     (void)handle;
     return NULL;
 }
-static inline void rtipc__fr_irq_hw_timer_start(struct rtipc__fr_irq_hw_timer *t, int64_t delay_ns, int64_t period_ns)
+static inline void rtipc__irq_hw_timer_start(struct rtipc__irq_hw_timer *t, int64_t delay_ns, int64_t period_ns)
 {
     (void)t;
     (void)delay_ns;
     (void)period_ns;
 }
-static inline void rtipc__fr_irq_hw_timer_stop(struct rtipc__fr_irq_hw_timer *t) { (void)t; }
-static inline void rtipc__fr_irq_hw_timer_delete(struct rtipc__fr_irq_hw_timer *t, unsigned core)
+static inline void rtipc__irq_hw_timer_stop(struct rtipc__irq_hw_timer *t) { (void)t; }
+static inline void rtipc__irq_hw_timer_delete(struct rtipc__irq_hw_timer *t, unsigned core)
 {
     (void)t;
     (void)core;

@@ -43,16 +43,16 @@ static void vector(int sig)
     (void)sig;
     int saved_errno = errno;
     /* Only a task's thread ever has this signal unblocked. */
-    if (xTaskGetSchedulerState() != taskSCHEDULER_NOT_STARTED && rtipc__fr_irq_service())
+    if (xTaskGetSchedulerState() != taskSCHEDULER_NOT_STARTED && rtipc__irq_service())
         portYIELD_FROM_ISR(pdTRUE);
     errno = saved_errno;
 }
 
 static volatile bool installed;
 
-unsigned rtipc__fr_irq_hw_cores(void) { return 1u; }
+unsigned rtipc__irq_hw_cores(void) { return 1u; }
 
-int rtipc__fr_irq_hw_init(unsigned core)
+int rtipc__irq_hw_init(unsigned core)
 {
     (void)core; /* 0 */
     if (installed)
@@ -67,7 +67,7 @@ int rtipc__fr_irq_hw_init(unsigned core)
     return RTIPC_OK;
 }
 
-void rtipc__fr_irq_hw_pend(unsigned core)
+void rtipc__irq_hw_pend(unsigned core)
 {
     (void)core; /* 0 */
     if (xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED)

@@ -49,9 +49,9 @@ static inline uint32_t read_mstatus(void)
     return v;
 }
 
-unsigned rtipc__fr_irq_hw_cores(void) { return (1u << configNUMBER_OF_CORES) - 1u; }
+unsigned rtipc__irq_hw_cores(void) { return (1u << configNUMBER_OF_CORES) - 1u; }
 
-int rtipc__fr_irq_hw_init(unsigned core)
+int rtipc__irq_hw_init(unsigned core)
 {
     /* A hart can only enable its own interrupts: on the caller's hart do it
      * here; another's was enabled by the application before the scheduler
@@ -68,7 +68,7 @@ static atomic_bool launched;
 
 static bool harts_launched(void)
 {
-    if (atomic_load_explicit(&launched, memory_order_relaxed) || rtipc__fr_in_isr())
+    if (atomic_load_explicit(&launched, memory_order_relaxed) || rtipc__in_isr())
         return true;
     if (xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED)
         return false;
@@ -76,7 +76,7 @@ static bool harts_launched(void)
     return true;
 }
 
-void rtipc__fr_irq_hw_pend(unsigned core)
+void rtipc__irq_hw_pend(unsigned core)
 {
     if (core != (unsigned)portGET_CORE_ID() && !harts_launched())
         return; /* the first tick pends it (above) */
@@ -84,7 +84,7 @@ void rtipc__fr_irq_hw_pend(unsigned core)
     unsigned before = atomic_load_explicit(&entered[core], memory_order_acquire);
     atomic_thread_fence(memory_order_seq_cst); /* ... and the count before the request */
     SETSSIP(core) = 1u;
-    if (rtipc__fr_in_isr() || (read_mstatus() & MSTATUS_MIE) == 0)
+    if (rtipc__in_isr() || (read_mstatus() & MSTATUS_MIE) == 0)
         return; /* taken when interrupts are unmasked again (here or there) */
     /* The (before+1)-th run entered after the flag was set, so it runs this
      * request's handler; wait for it to finish. With this hart's interrupts
@@ -100,7 +100,7 @@ void rtipc_freertos_irq_vector(void)
     /* Clear first: a request made while the handlers run pends it again. */
     __asm__ volatile("csrc mip, %0" ::"r"(MIP_SSIP) : "memory");
     atomic_fetch_add_explicit(&entered[c], 1u, memory_order_seq_cst);
-    bool yield = rtipc__fr_irq_service();
+    bool yield = rtipc__irq_service();
     atomic_fetch_add_explicit(&finished[c], 1u, memory_order_release);
     portYIELD_FROM_ISR(yield ? pdTRUE : pdFALSE); /* on this core */
 }

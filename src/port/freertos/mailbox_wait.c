@@ -8,7 +8,7 @@
 #include "park.h"
 
 typedef struct {
-    rtipc__fr_parked_t *waiters;
+    rtipc__parked_t *waiters;
     int64_t spin;
 } mailbox_port_t;
 
@@ -21,9 +21,9 @@ void rtipc__mailbox_port_init(struct rtipc__mailbox *mb) { port_of(mb)->spin = R
 
 int rtipc__mailbox_port_retire(struct rtipc__mailbox *mb, uintptr_t handle)
 {
-    RTIPC__FR_TASK_CRIT_ENTER();
+    RTIPC__TASK_CRIT_ENTER();
     bool busy = port_of(mb)->waiters != NULL;
-    RTIPC__FR_TASK_CRIT_EXIT();
+    RTIPC__TASK_CRIT_EXIT();
     if (busy)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes (closed
@@ -55,7 +55,7 @@ static void update_sleepers(struct rtipc__mailbox *mb)
 int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_seen, uint64_t *version,
                              rtipc_timeout_t timeout)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
     if (!mb || !buf)
@@ -63,22 +63,22 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_s
     if (!newer(mb, last_seen)) {
         if (rtipc_timeout_is_no_wait(timeout))
             return RTIPC_EWOULDBLOCK;
-        struct rtipc__fr_task *self = rtipc__fr_self();
+        struct rtipc__task *self = rtipc__self();
         if (!self)
             return RTIPC_ENOMEM;
         mailbox_port_t *p = port_of(mb);
-        rtipc__fr_parked_t me = {.task = xTaskGetCurrentTaskHandle(), .owner = self, .key = last_seen};
-        TickType_t left = rtipc__fr_ticks(timeout);
+        rtipc__parked_t me = {.task = xTaskGetCurrentTaskHandle(), .owner = self, .key = last_seen};
+        TickType_t left = rtipc__ticks(timeout);
         TimeOut_t since;
         vTaskSetTimeOutState(&since);
         /* Spin first where the rules allow (port_internal.h): a version
          * caught here costs the writer no wake-up. The time spun counts
          * against the timeout (since). */
         newer_arg_t poll = {mb, last_seen};
-        bool spun = rtipc__fr_spin_wait(self, p->spin, left, spun_newer, &poll, 0);
+        bool spun = rtipc__spin_wait(self, p->spin, left, spun_newer, &poll, 0);
         for (; !spun;) {
-            RTIPC__FR_TASK_CRIT_ENTER();
-            rtipc__fr_park_link(&p->waiters, &me);
+            RTIPC__TASK_CRIT_ENTER();
+            rtipc__park_link(&p->waiters, &me);
             atomic_store_explicit(&mb->sleepers, 1, memory_order_relaxed);
             /* Pairs with F1 in the write (mailbox.c): the flag store is ordered
              * before the version load, so a writer either sees the flag or
@@ -86,17 +86,17 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_s
             atomic_thread_fence(memory_order_seq_cst);
             bool done = newer(mb, last_seen);
             if (done) {
-                rtipc__fr_park_unlink(&p->waiters, &me);
+                rtipc__park_unlink(&p->waiters, &me);
                 update_sleepers(mb);
             }
-            RTIPC__FR_TASK_CRIT_EXIT();
+            RTIPC__TASK_CRIT_EXIT();
             if (done)
                 break;
-            if (!rtipc__fr_park_sleep(&me, &since, &left)) {
-                RTIPC__FR_TASK_CRIT_ENTER();
-                rtipc__fr_park_unlink(&p->waiters, &me);
+            if (!rtipc__park_sleep(&me, &since, &left)) {
+                RTIPC__TASK_CRIT_ENTER();
+                rtipc__park_unlink(&p->waiters, &me);
                 update_sleepers(mb);
-                RTIPC__FR_TASK_CRIT_EXIT();
+                RTIPC__TASK_CRIT_EXIT();
                 if (!newer(mb, last_seen))
                     return RTIPC_ETIMEDOUT;
                 break;
@@ -110,7 +110,7 @@ int rtipc_mailbox_wait_newer(rtipc_mailbox_t *handle, void *buf, uint64_t last_s
 int rtipc_mailbox_set_spin(rtipc_mailbox_t *handle, int64_t ns)
 {
     struct rtipc__mailbox *mb = rtipc__mailbox_of(handle);
-    if (!mb || !rtipc__fr_spin_ok(ns))
+    if (!mb || !rtipc__spin_ok(ns))
         return RTIPC_EINVAL;
     port_of(mb)->spin = ns;
     return RTIPC_OK;
@@ -120,14 +120,14 @@ void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken)
 {
     mailbox_port_t *p = port_of(mb);
     BaseType_t hp = pdFALSE;
-    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+    rtipc__crit_t c = rtipc__wake_enter();
     uint64_t now = rtipc__mailbox_version(mb);
-    for (rtipc__fr_parked_t *w = p->waiters, *next; w; w = next) {
+    for (rtipc__parked_t *w = p->waiters, *next; w; w = next) {
         next = w->next;
         if (w->key < now)
-            rtipc__fr_park_wake(&p->waiters, w, c.isr, &hp);
+            rtipc__park_wake(&p->waiters, w, c.isr, &hp);
     }
     update_sleepers(mb);
-    rtipc__fr_wake_exit(c);
-    rtipc__fr_woken(hp, woken);
+    rtipc__wake_exit(c);
+    rtipc__woken(hp, woken);
 }

@@ -7,19 +7,19 @@
 #include "rtipc/mutex.h"
 #include "common/create.h"
 
-struct rtipc__fr_mutex {
-    struct rtipc__fr_qhead h;
+struct rtipc__mutex {
+    struct rtipc__qhead h;
     bool recursive;
 };
 
-_Static_assert(sizeof(struct rtipc__fr_mutex) <= sizeof(rtipc_mutex_static_t),
+_Static_assert(sizeof(struct rtipc__mutex) <= sizeof(rtipc_mutex_static_t),
                "rtipc_mutex_static_t holds the FreeRTOS mutex wrapper (raise RTIPC_MUTEX_STATIC_SIZE)");
-_Static_assert(_Alignof(struct rtipc__fr_mutex) <= _Alignof(rtipc_mutex_static_t), "static block alignment");
+_Static_assert(_Alignof(struct rtipc__mutex) <= _Alignof(rtipc_mutex_static_t), "static block alignment");
 
-static struct rtipc__fr_mutex *get(const rtipc_mutex_t *handle) { return rtipc__handle_get(handle, RTIPC__H_MUTEX); }
-static SemaphoreHandle_t km(struct rtipc__fr_mutex *m) { return rtipc__fr_qhandle(&m->h); }
+static struct rtipc__mutex *get(const rtipc_mutex_t *handle) { return rtipc__handle_get(handle, RTIPC__H_MUTEX); }
+static SemaphoreHandle_t km(struct rtipc__mutex *m) { return rtipc__qhandle(&m->h); }
 
-static int init(struct rtipc__fr_mutex *m, bool recursive, uint32_t flags, rtipc_mutex_t **out)
+static int init(struct rtipc__mutex *m, bool recursive, uint32_t flags, rtipc_mutex_t **out)
 {
     memset(m, 0, sizeof *m);
     m->h.flags = flags;
@@ -29,7 +29,7 @@ static int init(struct rtipc__fr_mutex *m, bool recursive, uint32_t flags, rtipc
         (void)xSemaphoreCreateRecursiveMutexStatic(&m->h.cb);
     else
         (void)xSemaphoreCreateMutexStatic(&m->h.cb);
-    uintptr_t h = rtipc__fr_open(m, RTIPC__H_MUTEX, &m->h.handle);
+    uintptr_t h = rtipc__open(m, RTIPC__H_MUTEX, &m->h.handle);
     if (h == 0) {
         vSemaphoreDelete(km(m));
         return RTIPC_ENOMEM;
@@ -41,66 +41,66 @@ static int init(struct rtipc__fr_mutex *m, bool recursive, uint32_t flags, rtipc
 int rtipc_mutex_create(bool recursive, rtipc_mutex_t **out)
 {
     int rc;
-    struct rtipc__fr_mutex *m = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__fr_mutex, 0, &rc);
+    struct rtipc__mutex *m = RTIPC__CREATE_ALLOC(out != NULL, struct rtipc__mutex, 0, &rc);
     if (!m)
         return rc;
-    rc = init(m, recursive, RTIPC__FR_DYNAMIC, out);
+    rc = init(m, recursive, RTIPC__DYNAMIC, out);
     if (rc != RTIPC_OK)
-        rtipc__port_free(m, _Alignof(struct rtipc__fr_mutex));
+        rtipc__port_free(m, _Alignof(struct rtipc__mutex));
     return rc;
 }
 
 int rtipc_mutex_create_static(bool recursive, rtipc_mutex_static_t *cb, rtipc_mutex_t **out)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!out || !cb)
         return RTIPC_EINVAL;
-    struct rtipc__fr_mutex *m = (struct rtipc__fr_mutex *)(void *)cb;
+    struct rtipc__mutex *m = (struct rtipc__mutex *)(void *)cb;
     return init(m, recursive, 0, out);
 }
 
 int rtipc_mutex_delete(rtipc_mutex_t *handle)
 {
-    struct rtipc__fr_mutex *m = get(handle);
-    if (rtipc__fr_in_isr())
+    struct rtipc__mutex *m = get(handle);
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!m)
         return RTIPC_EINVAL;
-    if (rtipc__fr_waited_on(&m->h.waiters) || xSemaphoreGetMutexHolder(km(m)) != NULL)
+    if (rtipc__waited_on(&m->h.waiters) || xSemaphoreGetMutexHolder(km(m)) != NULL)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
     vSemaphoreDelete(km(m));
-    if (m->h.flags & RTIPC__FR_DYNAMIC)
-        rtipc__port_free(m, _Alignof(struct rtipc__fr_mutex));
+    if (m->h.flags & RTIPC__DYNAMIC)
+        rtipc__port_free(m, _Alignof(struct rtipc__mutex));
     return RTIPC_OK;
 }
 
 int rtipc_mutex_lock(rtipc_mutex_t *handle, rtipc_timeout_t timeout)
 {
-    struct rtipc__fr_mutex *m = get(handle);
-    if (rtipc__fr_in_isr())
+    struct rtipc__mutex *m = get(handle);
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!m)
         return RTIPC_EINVAL;
     /* The holder is reported through the caller's descriptor: adopt it now. */
-    if (!rtipc__fr_self())
+    if (!rtipc__self())
         return RTIPC_ENOMEM;
     if (!m->recursive && xSemaphoreGetMutexHolder(km(m)) == xTaskGetCurrentTaskHandle())
         return RTIPC_EDEADLOCK;
-    TickType_t ticks = rtipc__fr_ticks(timeout);
-    struct rtipc__fr_task *waiter = ticks != 0 ? rtipc__fr_wait_in(&m->h.waiters) : NULL;
+    TickType_t ticks = rtipc__ticks(timeout);
+    struct rtipc__task *waiter = ticks != 0 ? rtipc__wait_in(&m->h.waiters) : NULL;
     BaseType_t ok = m->recursive ? xSemaphoreTakeRecursive(km(m), ticks) : xSemaphoreTake(km(m), ticks);
     if (ticks != 0)
-        rtipc__fr_wait_out(waiter, &m->h.waiters);
-    return ok == pdPASS ? RTIPC_OK : rtipc__fr_fail(timeout);
+        rtipc__wait_out(waiter, &m->h.waiters);
+    return ok == pdPASS ? RTIPC_OK : rtipc__fail(timeout);
 }
 
 int rtipc_mutex_unlock(rtipc_mutex_t *handle)
 {
-    struct rtipc__fr_mutex *m = get(handle);
-    if (rtipc__fr_in_isr())
+    struct rtipc__mutex *m = get(handle);
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!m)
         return RTIPC_EINVAL;
@@ -112,23 +112,23 @@ int rtipc_mutex_unlock(rtipc_mutex_t *handle)
 
 rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *handle)
 {
-    struct rtipc__fr_mutex *m = get(handle);
+    struct rtipc__mutex *m = get(handle);
     if (!m)
         return NULL;
-    TaskHandle_t h = rtipc__fr_in_isr() ? xSemaphoreGetMutexHolderFromISR(km(m)) : xSemaphoreGetMutexHolder(km(m));
+    TaskHandle_t h = rtipc__in_isr() ? xSemaphoreGetMutexHolderFromISR(km(m)) : xSemaphoreGetMutexHolder(km(m));
     /* Looked up among live descriptors: the holder may have been deleted. */
-    return h ? rtipc__fr_task_id(rtipc__fr_task_find(h)) : NULL;
+    return h ? rtipc__task_id(rtipc__task_find(h)) : NULL;
 }
 
 size_t rtipc_mutex_footprint(const rtipc_mutex_t *handle)
 {
-    return handle == NULL || get(handle) ? sizeof(struct rtipc__fr_mutex) : 0;
+    return handle == NULL || get(handle) ? sizeof(struct rtipc__mutex) : 0;
 }
 
 int rtipc_mutex_set_spin(rtipc_mutex_t *handle, int64_t ns)
 {
-    struct rtipc__fr_mutex *m = get(handle);
-    if (!m || !rtipc__fr_spin_ok(ns))
+    struct rtipc__mutex *m = get(handle);
+    if (!m || !rtipc__spin_ok(ns))
         return RTIPC_EINVAL;
     m->h.spin = ns;
     return RTIPC_OK;

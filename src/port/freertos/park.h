@@ -1,7 +1,7 @@
 /* Parking for rtipc's own objects (mailbox, SPSC ring) on FreeRTOS: a task
  * that must wait links a node from its stack into the object's list inside a
  * critical section and blocks on its notification index
- * RTIPC__FR_PARK_INDEX; a waker unlinks the node and gives that index, in
+ * RTIPC__PARK_INDEX; a waker unlinks the node and gives that index, in
  * the same kind of critical section (task or interrupt). A give that arrives
  * after the waiter gave up only makes its next park return early: every
  * parking loop checks its condition again. */
@@ -10,16 +10,16 @@
 
 #include "port_internal.h"
 
-typedef struct rtipc__fr_parked {
+typedef struct rtipc__parked {
     TaskHandle_t task;
-    struct rtipc__fr_task *owner; /* the parked task's descriptor */
-    struct rtipc__fr_parked *next;
+    struct rtipc__task *owner; /* the parked task's descriptor */
+    struct rtipc__parked *next;
     uint64_t key; /* the object's own data (the mailbox: last version seen) */
     bool linked;
-} rtipc__fr_parked_t;
+} rtipc__parked_t;
 
 /* Inside a critical section. */
-static inline void rtipc__fr_park_link(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n)
+static inline void rtipc__park_link(rtipc__parked_t **head, rtipc__parked_t *n)
 {
     if (n->linked)
         return;
@@ -31,9 +31,9 @@ static inline void rtipc__fr_park_link(rtipc__fr_parked_t **head, rtipc__fr_park
 }
 
 /* Inside a critical section. */
-static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n)
+static inline void rtipc__park_unlink(rtipc__parked_t **head, rtipc__parked_t *n)
 {
-    for (rtipc__fr_parked_t **p = head; *p; p = &(*p)->next) {
+    for (rtipc__parked_t **p = head; *p; p = &(*p)->next) {
         if (*p == n) {
             *p = n->next;
             break;
@@ -44,20 +44,20 @@ static inline void rtipc__fr_park_unlink(rtipc__fr_parked_t **head, rtipc__fr_pa
     n->owner->parked_list = NULL;
 }
 
-/* Between rtipc__fr_wake_enter and _exit: unlink @p n and wake its task. */
-static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_parked_t *n, bool isr, BaseType_t *hp)
+/* Between rtipc__wake_enter and _exit: unlink @p n and wake its task. */
+static inline void rtipc__park_wake(rtipc__parked_t **head, rtipc__parked_t *n, bool isr, BaseType_t *hp)
 {
     /* The waker's core and the give, in the woken task's counters: the
      * unlink below clears what tells rtipc_task_delete about the node, so
      * the descriptor is read first (it is live while the node is linked). */
-    rtipc__fr_note_waker(n->owner);
-    rtipc__fr_stat_bump_locked(n->owner, RTIPC__FR_STAT_WAKES);
-    rtipc__fr_park_unlink(head, n);
+    rtipc__note_waker(n->owner);
+    rtipc__stat_bump_locked(n->owner, RTIPC__STAT_WAKES);
+    rtipc__park_unlink(head, n);
     /* Braces: ESP-IDF's macro for the FromISR give ends in a semicolon. */
     if (isr) {
-        vTaskNotifyGiveIndexedFromISR(n->task, RTIPC__FR_PARK_INDEX, hp);
+        vTaskNotifyGiveIndexedFromISR(n->task, RTIPC__PARK_INDEX, hp);
     } else {
-        (void)xTaskNotifyGiveIndexed(n->task, RTIPC__FR_PARK_INDEX);
+        (void)xTaskNotifyGiveIndexed(n->task, RTIPC__PARK_INDEX);
     }
 }
 
@@ -66,16 +66,16 @@ static inline void rtipc__fr_park_wake(rtipc__fr_parked_t **head, rtipc__fr_park
  * run (and park again on the same list) while the waker walks the list; it
  * runs when the waker resumes the scheduler. From a handler the FromISR
  * give never switches. */
-static inline rtipc__fr_crit_t rtipc__fr_wake_enter(void)
+static inline rtipc__crit_t rtipc__wake_enter(void)
 {
-    if (!rtipc__fr_in_isr())
+    if (!rtipc__in_isr())
         vTaskSuspendAll();
-    return rtipc__fr_enter();
+    return rtipc__enter();
 }
 
-static inline void rtipc__fr_wake_exit(rtipc__fr_crit_t c)
+static inline void rtipc__wake_exit(rtipc__crit_t c)
 {
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     if (!c.isr)
         (void)xTaskResumeAll();
 }
@@ -83,12 +83,12 @@ static inline void rtipc__fr_wake_exit(rtipc__fr_crit_t c)
 /* Block the caller (whose node is @p n) until woken or until *left ticks
  * have passed since @p since (updated by the kernel's own timeout helper).
  * Returns false once the time is up. */
-static inline bool rtipc__fr_park_sleep(rtipc__fr_parked_t *n, TimeOut_t *since, TickType_t *left)
+static inline bool rtipc__park_sleep(rtipc__parked_t *n, TimeOut_t *since, TickType_t *left)
 {
     if (xTaskCheckForTimeOut(since, left) != pdFALSE)
         return false;
-    rtipc__fr_stat_bump(n->owner, RTIPC__FR_STAT_SLEEPS);
-    (void)ulTaskNotifyTakeIndexed(RTIPC__FR_PARK_INDEX, pdTRUE, *left);
+    rtipc__stat_bump(n->owner, RTIPC__STAT_SLEEPS);
+    (void)ulTaskNotifyTakeIndexed(RTIPC__PARK_INDEX, pdTRUE, *left);
     return true;
 }
 

@@ -19,37 +19,37 @@
 #include "park.h"
 #include "rtipc/ringbuf.h"
 
-struct rtipc__fr_ringbuf {
-    struct rtipc__fr_qhead member; /* the counting semaphore a queue set holds */
+struct rtipc__ringbuf {
+    struct rtipc__qhead member; /* the counting semaphore a queue set holds */
     uint32_t flags;
     unsigned type;                 /* fixed at creation */
     rtipc__rb_t core;              /* guarded by the critical section */
-    rtipc__fr_parked_t *senders;   /* parked in send or acquire; key = bytes wanted */
-    rtipc__fr_parked_t *receivers; /* parked in a receive */
+    rtipc__parked_t *senders;   /* parked in send or acquire; key = bytes wanted */
+    rtipc__parked_t *receivers; /* parked in a receive */
 };
 
-_Static_assert(sizeof(struct rtipc__fr_ringbuf) <= sizeof(rtipc_ringbuf_static_t),
+_Static_assert(sizeof(struct rtipc__ringbuf) <= sizeof(rtipc_ringbuf_static_t),
                "rtipc_ringbuf_static_t holds the ring buffer (raise RTIPC_RINGBUF_STATIC_SIZE)");
-_Static_assert(sizeof(struct rtipc__fr_ringbuf) % 8 == 0, "the storage after a dynamic control block is aligned");
+_Static_assert(sizeof(struct rtipc__ringbuf) % 8 == 0, "the storage after a dynamic control block is aligned");
 
-static struct rtipc__fr_ringbuf *get(const rtipc_ringbuf_t *handle)
+static struct rtipc__ringbuf *get(const rtipc_ringbuf_t *handle)
 {
     return rtipc__handle_get(handle, RTIPC__H_RINGBUF);
 }
 
-static QueueHandle_t member_sem(struct rtipc__fr_ringbuf *rb) { return rtipc__fr_qhandle(&rb->member); }
+static QueueHandle_t member_sem(struct rtipc__ringbuf *rb) { return rtipc__qhandle(&rb->member); }
 
 /* ---- creation ----------------------------------------------------------------- */
 
 size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type)
 {
     if (size == 0)
-        return rtipc__rb_type_ok((unsigned)type) ? sizeof(struct rtipc__fr_ringbuf) : 0;
+        return rtipc__rb_type_ok((unsigned)type) ? sizeof(struct rtipc__ringbuf) : 0;
     uint32_t cap = rtipc__rb_capacity_for(size, (unsigned)type, true);
-    return cap ? sizeof(struct rtipc__fr_ringbuf) + cap : 0;
+    return cap ? sizeof(struct rtipc__ringbuf) + cap : 0;
 }
 
-static int init(struct rtipc__fr_ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap,
+static int init(struct rtipc__ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap,
                 uint32_t flags, rtipc_ringbuf_t **out)
 {
     memset(rb, 0, sizeof *rb);
@@ -61,7 +61,7 @@ static int init(struct rtipc__fr_ringbuf *rb, rtipc_ringbuf_type_t type, void *s
                                          (StaticSemaphore_t *)(void *)&rb->member.cb);
     /* The member's head keeps the ring buffer's handle: a set reports it
      * for the member (queueset.c). */
-    uintptr_t h = rtipc__fr_open(rb, RTIPC__H_RINGBUF, &rb->member.handle);
+    uintptr_t h = rtipc__open(rb, RTIPC__H_RINGBUF, &rb->member.handle);
     if (h == 0) {
         vSemaphoreDelete(member_sem(rb));
         return RTIPC_ENOMEM;
@@ -74,12 +74,12 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
 {
     uint32_t cap = rtipc__rb_capacity_for(size, (unsigned)type, true);
     int rc;
-    struct rtipc__fr_ringbuf *rb = RTIPC__CREATE_ALLOC(out && cap != 0, struct rtipc__fr_ringbuf, cap, &rc);
+    struct rtipc__ringbuf *rb = RTIPC__CREATE_ALLOC(out && cap != 0, struct rtipc__ringbuf, cap, &rc);
     if (!rb)
         return rc;
-    rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__FR_DYNAMIC, out);
+    rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__DYNAMIC, out);
     if (rc != RTIPC_OK)
-        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
+        rtipc__port_free(rb, _Alignof(struct rtipc__ringbuf));
     return rc;
 }
 
@@ -87,46 +87,46 @@ int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *st
                                 rtipc_ringbuf_t **out)
 {
     /* Its member semaphore's creation enters a task-level critical section. */
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     uint32_t cap = rtipc__rb_capacity_for(size, (unsigned)type, false);
     if (!out || !cb || cap == 0 || !rtipc__rb_storage_ok((unsigned)type, storage))
         return RTIPC_EINVAL;
-    return init((struct rtipc__fr_ringbuf *)(void *)cb, type, storage, cap, 0, out);
+    return init((struct rtipc__ringbuf *)(void *)cb, type, storage, cap, 0, out);
 }
 
 int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     bool busy = rb->senders || rb->receivers || rtipc__rb_in_use(&rb->core) || rb->member.set;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     if (busy)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
     vSemaphoreDelete(member_sem(rb));
-    if (rb->flags & RTIPC__FR_DYNAMIC)
-        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
+    if (rb->flags & RTIPC__DYNAMIC)
+        rtipc__port_free(rb, _Alignof(struct rtipc__ringbuf));
     return RTIPC_OK;
 }
 
 int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *handle, int64_t ns)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
-    if (!rb || !rtipc__fr_spin_ok(ns))
+    struct rtipc__ringbuf *rb = get(handle);
+    if (!rb || !rtipc__spin_ok(ns))
         return RTIPC_EINVAL;
     rb->member.spin = ns; /* kept for the contract; a wait parks at once here */
     return RTIPC_OK;
 }
 
-/* ---- whom to wake (inside rtipc__fr_wake_enter) --------------------------------- */
+/* ---- whom to wake (inside rtipc__wake_enter) --------------------------------- */
 
-static UBaseType_t priority_of(const rtipc__fr_parked_t *n, bool isr)
+static UBaseType_t priority_of(const rtipc__parked_t *n, bool isr)
 {
     return isr ? uxTaskPriorityGetFromISR(n->task) : uxTaskPriorityGet(n->task);
 }
@@ -134,12 +134,12 @@ static UBaseType_t priority_of(const rtipc__fr_parked_t *n, bool isr)
 /* The parked task of highest priority, the longest waiting among equals (a
  * list is linked at its head, so the later of two equals waited longer),
  * among those @p ok accepts; NULL when none. */
-static rtipc__fr_parked_t *first_in_line(struct rtipc__fr_ringbuf *rb, rtipc__fr_parked_t *list, bool isr,
-                                         bool (*ok)(struct rtipc__fr_ringbuf *, const rtipc__fr_parked_t *))
+static rtipc__parked_t *first_in_line(struct rtipc__ringbuf *rb, rtipc__parked_t *list, bool isr,
+                                         bool (*ok)(struct rtipc__ringbuf *, const rtipc__parked_t *))
 {
-    rtipc__fr_parked_t *best = NULL;
+    rtipc__parked_t *best = NULL;
     UBaseType_t best_prio = 0;
-    for (rtipc__fr_parked_t *n = list; n; n = n->next) {
+    for (rtipc__parked_t *n = list; n; n = n->next) {
         if (!ok(rb, n))
             continue;
         UBaseType_t p = priority_of(n, isr);
@@ -153,12 +153,12 @@ static rtipc__fr_parked_t *first_in_line(struct rtipc__fr_ringbuf *rb, rtipc__fr
 
 /* Senders wait for different amounts of space: the first in line may not be
  * the one that can proceed. */
-static bool sender_fits(struct rtipc__fr_ringbuf *rb, const rtipc__fr_parked_t *n)
+static bool sender_fits(struct rtipc__ringbuf *rb, const rtipc__parked_t *n)
 {
     return rtipc__rb_fits(&rb->core, (uint32_t)n->key);
 }
 
-static bool receiver_can(struct rtipc__fr_ringbuf *rb, const rtipc__fr_parked_t *n)
+static bool receiver_can(struct rtipc__ringbuf *rb, const rtipc__parked_t *n)
 {
     (void)n;
     return rtipc__rb_readable(&rb->core);
@@ -166,20 +166,20 @@ static bool receiver_can(struct rtipc__fr_ringbuf *rb, const rtipc__fr_parked_t 
 
 /* Wake the receiver that can now receive and the sender that now fits, as
  * asked. A woken task is not handed anything: it competes again. */
-static void wake(struct rtipc__fr_ringbuf *rb, bool receiver, bool sender, bool isr, BaseType_t *hp)
+static void wake(struct rtipc__ringbuf *rb, bool receiver, bool sender, bool isr, BaseType_t *hp)
 {
-    rtipc__fr_parked_t *r = receiver ? first_in_line(rb, rb->receivers, isr, receiver_can) : NULL;
-    rtipc__fr_parked_t *s = sender ? first_in_line(rb, rb->senders, isr, sender_fits) : NULL;
+    rtipc__parked_t *r = receiver ? first_in_line(rb, rb->receivers, isr, receiver_can) : NULL;
+    rtipc__parked_t *s = sender ? first_in_line(rb, rb->senders, isr, sender_fits) : NULL;
     if (r)
-        rtipc__fr_park_wake(&rb->receivers, r, isr, hp);
+        rtipc__park_wake(&rb->receivers, r, isr, hp);
     if (s)
-        rtipc__fr_park_wake(&rb->senders, s, isr, hp);
+        rtipc__park_wake(&rb->senders, s, isr, hp);
 }
 
 /* Outside any critical section: one token per newly receivable item for the
  * set the ring buffer belongs to (the member semaphore's give also wakes a
  * task waiting on the set). */
-static void post_to_set(struct rtipc__fr_ringbuf *rb, uint32_t items, bool isr, BaseType_t *hp)
+static void post_to_set(struct rtipc__ringbuf *rb, uint32_t items, bool isr, BaseType_t *hp)
 {
     if (!rb->member.set)
         return;
@@ -192,7 +192,7 @@ static void post_to_set(struct rtipc__fr_ringbuf *rb, uint32_t items, bool isr, 
 }
 
 /* A receive took an item: its token, when the ring buffer is in a set. */
-static void take_from_set(struct rtipc__fr_ringbuf *rb, bool isr)
+static void take_from_set(struct rtipc__ringbuf *rb, bool isr)
 {
     if (!rb->member.set)
         return;
@@ -204,10 +204,10 @@ static void take_from_set(struct rtipc__fr_ringbuf *rb, bool isr)
 
 /* ---- the blocking loop ---------------------------------------------------------- */
 
-/* One attempt, inside rtipc__fr_wake_enter: RTIPC_OK (done, the tasks it
+/* One attempt, inside rtipc__wake_enter: RTIPC_OK (done, the tasks it
  * frees woken), or RTIPC_EWOULDBLOCK. *items: items it made receivable. */
 typedef struct rb_op {
-    int (*attempt)(struct rtipc__fr_ringbuf *rb, struct rb_op *op, uint32_t *items);
+    int (*attempt)(struct rtipc__ringbuf *rb, struct rb_op *op, uint32_t *items);
     const void *data;
     uint32_t size; /* send, acquire: item length; receive: most bytes */
     void *acquired;
@@ -222,35 +222,35 @@ typedef struct rb_op {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdangling-pointer"
 #endif
-static int block(struct rtipc__fr_ringbuf *rb, rtipc__fr_parked_t **list, rb_op_t *op, rtipc_timeout_t timeout)
+static int block(struct rtipc__ringbuf *rb, rtipc__parked_t **list, rb_op_t *op, rtipc_timeout_t timeout)
 {
     uint32_t items = 0;
     if (rtipc_timeout_is_no_wait(timeout)) {
-        rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+        rtipc__crit_t c = rtipc__wake_enter();
         int rc = op->attempt(rb, op, &items);
-        rtipc__fr_wake_exit(c);
+        rtipc__wake_exit(c);
         if (rc == RTIPC_OK)
             post_to_set(rb, items, false, NULL);
         return rc;
     }
-    struct rtipc__fr_task *self = rtipc__fr_self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
-    rtipc__fr_parked_t me = {.task = xTaskGetCurrentTaskHandle(), .owner = self, .key = op->size};
-    TickType_t left = rtipc__fr_ticks(timeout);
+    rtipc__parked_t me = {.task = xTaskGetCurrentTaskHandle(), .owner = self, .key = op->size};
+    TickType_t left = rtipc__ticks(timeout);
     TimeOut_t since;
     vTaskSetTimeOutState(&since);
     bool may_wait = true;
     for (;;) {
-        rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+        rtipc__crit_t c = rtipc__wake_enter();
         /* Out of the list before the attempt, which may wake the next in
          * line: never ourselves. */
-        rtipc__fr_park_unlink(list, &me);
+        rtipc__park_unlink(list, &me);
         int rc = op->attempt(rb, op, &items);
         bool wait = rc == RTIPC_EWOULDBLOCK && may_wait;
         if (wait)
-            rtipc__fr_park_link(list, &me);
-        rtipc__fr_wake_exit(c);
+            rtipc__park_link(list, &me);
+        rtipc__wake_exit(c);
         if (!wait) {
             if (rc == RTIPC_OK)
                 post_to_set(rb, items, false, NULL);
@@ -258,7 +258,7 @@ static int block(struct rtipc__fr_ringbuf *rb, rtipc__fr_parked_t **list, rb_op_
         }
         /* One more attempt after the time is up, as the kernel's own calls
          * look once more before they report a timeout. */
-        may_wait = rtipc__fr_park_sleep(&me, &since, &left);
+        may_wait = rtipc__park_sleep(&me, &since, &left);
     }
 }
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
@@ -267,7 +267,7 @@ static int block(struct rtipc__fr_ringbuf *rb, rtipc__fr_parked_t **list, rb_op_
 
 /* ---- sending ---------------------------------------------------------------------- */
 
-static int attempt_send(struct rtipc__fr_ringbuf *rb, rb_op_t *op, uint32_t *items)
+static int attempt_send(struct rtipc__ringbuf *rb, rb_op_t *op, uint32_t *items)
 {
     if (!rtipc__rb_fits(&rb->core, op->size))
         return RTIPC_EWOULDBLOCK;
@@ -276,7 +276,7 @@ static int attempt_send(struct rtipc__fr_ringbuf *rb, rb_op_t *op, uint32_t *ite
     return RTIPC_OK;
 }
 
-static int attempt_acquire(struct rtipc__fr_ringbuf *rb, rb_op_t *op, uint32_t *items)
+static int attempt_acquire(struct rtipc__ringbuf *rb, rb_op_t *op, uint32_t *items)
 {
     (void)items; /* nothing is receivable until it is completed */
     if (!rtipc__rb_fits(&rb->core, op->size))
@@ -288,9 +288,9 @@ static int attempt_acquire(struct rtipc__fr_ringbuf *rb, rb_op_t *op, uint32_t *
 
 int rtipc_ringbuf_send(rtipc_ringbuf_t *handle, const void *data, size_t size, rtipc_timeout_t timeout)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !data || rtipc__rb_check_item(rb->type, rb->core.size, size) != RTIPC_OK)
         return RTIPC_EINVAL;
     rb_op_t op = {.attempt = attempt_send, .data = data, .size = (uint32_t)size};
@@ -299,9 +299,9 @@ int rtipc_ringbuf_send(rtipc_ringbuf_t *handle, const void *data, size_t size, r
 
 int rtipc_ringbuf_acquire(rtipc_ringbuf_t *handle, void **item, size_t size, rtipc_timeout_t timeout)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item)
         return RTIPC_EINVAL;
     if (rb->type != RTIPC__RB_NOSPLIT)
@@ -317,44 +317,44 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *handle, void **item, size_t size, rti
 
 int rtipc_ringbuf_complete(rtipc_ringbuf_t *handle, void *item)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item)
         return RTIPC_EINVAL;
     uint32_t items = 0;
-    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+    rtipc__crit_t c = rtipc__wake_enter();
     bool ok = rtipc__rb_complete(&rb->core, item, &items);
     if (ok && items)
         wake(rb, true, false, false, NULL);
-    rtipc__fr_wake_exit(c);
+    rtipc__wake_exit(c);
     post_to_set(rb, items, false, NULL);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
 int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *handle, const void *data, size_t size, bool *woken)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !data || rtipc__rb_check_item(rb->type, rb->core.size, size) != RTIPC_OK)
         return RTIPC_EINVAL;
     BaseType_t hp = pdFALSE;
     uint32_t items = 0;
     int rc = RTIPC_EWOULDBLOCK;
-    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+    rtipc__crit_t c = rtipc__wake_enter();
     if (rtipc__rb_fits(&rb->core, (uint32_t)size)) {
         items = rtipc__rb_write(&rb->core, data, (uint32_t)size);
         wake(rb, items != 0, true, c.isr, &hp);
         rc = RTIPC_OK;
     }
-    rtipc__fr_wake_exit(c);
+    rtipc__wake_exit(c);
     post_to_set(rb, items, c.isr, &hp);
-    rtipc__fr_woken(hp, woken);
+    rtipc__woken(hp, woken);
     return rc;
 }
 
 /* ---- receiving ---------------------------------------------------------------------- */
 
-static int attempt_receive(struct rtipc__fr_ringbuf *rb, rb_op_t *op, uint32_t *items)
+static int attempt_receive(struct rtipc__ringbuf *rb, rb_op_t *op, uint32_t *items)
 {
     (void)items;
     if (!rtipc__rb_take(&rb->core, op->size, &op->span))
@@ -373,9 +373,9 @@ int rtipc__ringbuf_receive_span(const rtipc_ringbuf_t *handle, int kind, const v
                                 const void *c2, const void *d, size_t max, rtipc_timeout_t timeout, bool isr_call,
                                 rtipc__rb_span_t *span)
 {
-    if (!isr_call && rtipc__fr_in_isr())
+    if (!isr_call && rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
     int rc = rtipc__rb_check_receive(rb->type, kind, a, b, c2, d, max);
@@ -384,9 +384,9 @@ int rtipc__ringbuf_receive_span(const rtipc_ringbuf_t *handle, int kind, const v
     if (isr_call) {
         /* Receiving frees no space, so it wakes nobody; a task woken for an
          * earlier item passes the turn on itself. */
-        rtipc__fr_crit_t c = rtipc__fr_enter();
+        rtipc__crit_t c = rtipc__enter();
         bool ok = rtipc__rb_take(&rb->core, clamp_max(max), span);
-        rtipc__fr_exit(c);
+        rtipc__exit(c);
         if (!ok)
             return RTIPC_EWOULDBLOCK;
         take_from_set(rb, c.isr);
@@ -407,19 +407,19 @@ int rtipc__ringbuf_receive_span(const rtipc_ringbuf_t *handle, int kind, const v
  * read start (receivers). */
 static int give_back(rtipc_ringbuf_t *handle, void *item, bool isr_call, bool *woken)
 {
-    if (!isr_call && rtipc__fr_in_isr())
+    if (!isr_call && rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item)
         return RTIPC_EINVAL;
     BaseType_t hp = pdFALSE;
     bool freed = false;
-    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+    rtipc__crit_t c = rtipc__wake_enter();
     bool ok = rtipc__rb_give_back(&rb->core, item, &freed);
     if (ok)
         wake(rb, rb->type == RTIPC__RB_BYTEBUF, freed, c.isr, &hp);
-    rtipc__fr_wake_exit(c);
-    rtipc__fr_woken(hp, woken);
+    rtipc__wake_exit(c);
+    rtipc__woken(hp, woken);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
 
@@ -434,32 +434,32 @@ int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *rb, void *item, bool *woken)
 
 int rtipc__ringbuf_query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc__rb_t *))
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     int v = field(&rb->core);
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return v;
 }
 
 size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *handle)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
-    return rb ? sizeof(struct rtipc__fr_ringbuf) + rb->core.size : 0;
+    struct rtipc__ringbuf *rb = get(handle);
+    return rb ? sizeof(struct rtipc__ringbuf) + rb->core.size : 0;
 }
 
 /* ---- queue-set membership (queueset.c) --------------------------------------------------- */
 
-int rtipc__fr_ringbuf_member(rtipc_ringbuf_t *handle, bool adding, struct rtipc__fr_qhead **member,
+int rtipc__ringbuf_member(rtipc_ringbuf_t *handle, bool adding, struct rtipc__qhead **member,
                              uint32_t *capacity)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     bool busy = rtipc__rb_waiting(&rb->core) != 0 || rtipc__rb_in_use(&rb->core) || (adding && rb->member.set);
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     *member = &rb->member;
     *capacity = rtipc__rb_set_capacity(&rb->core);
     return busy ? RTIPC_EBUSY : RTIPC_OK;

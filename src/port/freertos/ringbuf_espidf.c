@@ -15,7 +15,7 @@
  * Queue sets: ESP-IDF's ring buffer posts its own handle (&cb) to the set
  * once per send or completion (xRingbufferAddToQueueSetRead). The handle in
  * front of cb sits where the kernel queues' wrappers keep theirs
- * (struct rtipc__fr_qhead), so queueset.c maps a selected member back. */
+ * (struct rtipc__qhead), so queueset.c maps a selected member back. */
 #include <string.h>
 
 #include "common/create.h"
@@ -29,8 +29,8 @@
 #error "rtipc's ESP-IDF ring buffer needs configSUPPORT_STATIC_ALLOCATION 1 (xRingbufferCreateStatic)"
 #endif
 
-struct rtipc__fr_ringbuf {
-    uintptr_t handle;      /* what rtipc_queueset_select hands back, where struct rtipc__fr_qhead keeps its own */
+struct rtipc__ringbuf {
+    uintptr_t handle;      /* what rtipc_queueset_select hands back, where struct rtipc__qhead keeps its own */
     StaticRingbuffer_t cb; /* ESP-IDF's ring buffer; its handle is &cb */
     uint32_t flags;
     unsigned char *storage;
@@ -42,12 +42,12 @@ struct rtipc__fr_ringbuf {
     int64_t spin;
 };
 
-_Static_assert(sizeof(struct rtipc__fr_ringbuf) <= sizeof(rtipc_ringbuf_static_t),
+_Static_assert(sizeof(struct rtipc__ringbuf) <= sizeof(rtipc_ringbuf_static_t),
                "rtipc_ringbuf_static_t holds the ring buffer (raise RTIPC_RINGBUF_STATIC_SIZE)");
-_Static_assert(_Alignof(struct rtipc__fr_ringbuf) <= _Alignof(rtipc_ringbuf_static_t), "static block alignment");
-_Static_assert(sizeof(struct rtipc__fr_ringbuf) % 4 == 0, "the storage after a dynamic control block is aligned");
-_Static_assert(offsetof(struct rtipc__fr_ringbuf, handle) == offsetof(struct rtipc__fr_qhead, handle) &&
-                   offsetof(struct rtipc__fr_ringbuf, cb) == offsetof(struct rtipc__fr_qhead, cb),
+_Static_assert(_Alignof(struct rtipc__ringbuf) <= _Alignof(rtipc_ringbuf_static_t), "static block alignment");
+_Static_assert(sizeof(struct rtipc__ringbuf) % 4 == 0, "the storage after a dynamic control block is aligned");
+_Static_assert(offsetof(struct rtipc__ringbuf, handle) == offsetof(struct rtipc__qhead, handle) &&
+                   offsetof(struct rtipc__ringbuf, cb) == offsetof(struct rtipc__qhead, cb),
                "queueset.c finds the rtipc handle in front of a member handle");
 _Static_assert((int)RTIPC_RINGBUF_NOSPLIT == (int)RINGBUF_TYPE_NOSPLIT &&
                    (int)RTIPC_RINGBUF_ALLOWSPLIT == (int)RINGBUF_TYPE_ALLOWSPLIT &&
@@ -62,12 +62,12 @@ _Static_assert(RTIPC_RINGBUF_HEADER_SIZE == sizeof(size_t) + sizeof(UBaseType_t)
  * allows half the storage less a header, allow-split the storage less two. */
 #define MIN_ITEM_STORAGE (2u * HDR + 4u)
 
-static struct rtipc__fr_ringbuf *get(const rtipc_ringbuf_t *handle)
+static struct rtipc__ringbuf *get(const rtipc_ringbuf_t *handle)
 {
     return rtipc__handle_get(handle, RTIPC__H_RINGBUF);
 }
 
-static RingbufHandle_t idf(struct rtipc__fr_ringbuf *rb) { return (RingbufHandle_t)&rb->cb; }
+static RingbufHandle_t idf(struct rtipc__ringbuf *rb) { return (RingbufHandle_t)&rb->cb; }
 
 /* ---- creation ----------------------------------------------------------------- */
 
@@ -84,9 +84,9 @@ static uint32_t dynamic_capacity(size_t size, unsigned type)
 size_t rtipc_ringbuf_footprint_for(size_t size, rtipc_ringbuf_type_t type)
 {
     if (size == 0)
-        return rtipc__rb_type_ok((unsigned)type) ? sizeof(struct rtipc__fr_ringbuf) : 0;
+        return rtipc__rb_type_ok((unsigned)type) ? sizeof(struct rtipc__ringbuf) : 0;
     uint32_t cap = dynamic_capacity(size, (unsigned)type);
-    return cap ? sizeof(struct rtipc__fr_ringbuf) + cap : 0;
+    return cap ? sizeof(struct rtipc__ringbuf) + cap : 0;
 }
 
 size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
@@ -96,7 +96,7 @@ size_t rtipc_ringbuf_item_footprint(rtipc_ringbuf_type_t type, size_t size)
     return type == RTIPC_RINGBUF_BYTEBUF ? size : RTIPC_RINGBUF_ITEM_BYTES(size);
 }
 
-static int init(struct rtipc__fr_ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap,
+static int init(struct rtipc__ringbuf *rb, rtipc_ringbuf_type_t type, void *storage, uint32_t cap,
                 uint32_t flags, rtipc_ringbuf_t **out)
 {
     memset(rb, 0, sizeof *rb);
@@ -123,12 +123,12 @@ int rtipc_ringbuf_create(size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t
 {
     uint32_t cap = dynamic_capacity(size, (unsigned)type);
     int rc;
-    struct rtipc__fr_ringbuf *rb = RTIPC__CREATE_ALLOC(out && cap != 0, struct rtipc__fr_ringbuf, cap, &rc);
+    struct rtipc__ringbuf *rb = RTIPC__CREATE_ALLOC(out && cap != 0, struct rtipc__ringbuf, cap, &rc);
     if (!rb)
         return rc;
-    rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__FR_DYNAMIC, out);
+    rc = init(rb, type, (unsigned char *)(rb + 1), cap, RTIPC__DYNAMIC, out);
     if (rc != RTIPC_OK)
-        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
+        rtipc__port_free(rb, _Alignof(struct rtipc__ringbuf));
     return rc;
 }
 
@@ -136,12 +136,12 @@ int rtipc_ringbuf_create_static(size_t size, rtipc_ringbuf_type_t type, void *st
                                 rtipc_ringbuf_t **out)
 {
     /* As on the other FreeRTOS kernels (rtipc/ringbuf.h). */
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     uint32_t cap = rtipc__rb_capacity_for(size, (unsigned)type, false);
     if (!out || !cb || cap == 0 || !rtipc__rb_storage_ok((unsigned)type, storage))
         return RTIPC_EINVAL;
-    return init((struct rtipc__fr_ringbuf *)(void *)cb, type, storage, cap, 0, out);
+    return init((struct rtipc__ringbuf *)(void *)cb, type, storage, cap, 0, out);
 }
 
 /* ---- state, as ESP-IDF reports it ---------------------------------------------- */
@@ -150,7 +150,7 @@ typedef struct {
     UBaseType_t free, read, write, acquire, waiting; /* offsets into the storage; items or bytes */
 } info_t;
 
-static info_t info_of(struct rtipc__fr_ringbuf *rb)
+static info_t info_of(struct rtipc__ringbuf *rb)
 {
     info_t i;
     vRingbufferGetInfo(idf(rb), &i.free, &i.read, &i.write, &i.acquire, &i.waiting);
@@ -159,7 +159,7 @@ static info_t info_of(struct rtipc__fr_ringbuf *rb)
 
 /* acquire == free is an empty or a full buffer; only a full one has no free
  * space (a buffer that takes items has some when empty). */
-static bool full(struct rtipc__fr_ringbuf *rb, const info_t *i)
+static bool full(struct rtipc__ringbuf *rb, const info_t *i)
 {
     return i->acquire == i->free && rb->max_item != 0 && xRingbufferGetCurFreeSize(idf(rb)) == 0;
 }
@@ -167,7 +167,7 @@ static bool full(struct rtipc__fr_ringbuf *rb, const info_t *i)
 /* Items are out: received and not yet freed (read ahead of free), acquired
  * and not completed (acquire ahead of write), or a full buffer of which
  * nothing is waiting to be read. */
-static bool in_use(struct rtipc__fr_ringbuf *rb, const info_t *i)
+static bool in_use(struct rtipc__ringbuf *rb, const info_t *i)
 {
     return i->read != i->free || i->write != i->acquire || (i->waiting == 0 && full(rb, i));
 }
@@ -176,26 +176,26 @@ static bool in_use(struct rtipc__fr_ringbuf *rb, const info_t *i)
 
 int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
     info_t i = info_of(rb);
-    if (rtipc__fr_waited_on(&rb->waiters) || rb->set != NULL || in_use(rb, &i))
+    if (rtipc__waited_on(&rb->waiters) || rb->set != NULL || in_use(rb, &i))
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
     vRingbufferDelete(idf(rb)); /* frees nothing: created static */
-    if (rb->flags & RTIPC__FR_DYNAMIC)
-        rtipc__port_free(rb, _Alignof(struct rtipc__fr_ringbuf));
+    if (rb->flags & RTIPC__DYNAMIC)
+        rtipc__port_free(rb, _Alignof(struct rtipc__ringbuf));
     return RTIPC_OK;
 }
 
 int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *handle, int64_t ns)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
-    if (!rb || !rtipc__fr_spin_ok(ns))
+    struct rtipc__ringbuf *rb = get(handle);
+    if (!rb || !rtipc__spin_ok(ns))
         return RTIPC_EINVAL;
     rb->spin = ns; /* kept for the contract; ESP-IDF's wait blocks at once */
     return RTIPC_OK;
@@ -205,44 +205,44 @@ int rtipc_ringbuf_set_spin(rtipc_ringbuf_t *handle, int64_t ns)
 
 /* An item of @p size for @p rb: the shared check, then ESP-IDF's largest
  * item (it refuses a larger one as if it had timed out). */
-static bool item_ok(const struct rtipc__fr_ringbuf *rb, size_t size)
+static bool item_ok(const struct rtipc__ringbuf *rb, size_t size)
 {
     return rtipc__rb_check_item(rb->type, rb->size, size) == RTIPC_OK && size <= rb->max_item;
 }
 
 /* Brackets a blocking ESP-IDF call with the waiter count delete checks. */
-static TickType_t wait_begin(struct rtipc__fr_ringbuf *rb, rtipc_timeout_t timeout, struct rtipc__fr_task **waiter)
+static TickType_t wait_begin(struct rtipc__ringbuf *rb, rtipc_timeout_t timeout, struct rtipc__task **waiter)
 {
-    TickType_t ticks = rtipc__fr_ticks(timeout);
-    *waiter = ticks != 0 ? rtipc__fr_wait_in(&rb->waiters) : NULL;
+    TickType_t ticks = rtipc__ticks(timeout);
+    *waiter = ticks != 0 ? rtipc__wait_in(&rb->waiters) : NULL;
     return ticks;
 }
 
-static void wait_end(struct rtipc__fr_ringbuf *rb, TickType_t ticks, struct rtipc__fr_task *waiter)
+static void wait_end(struct rtipc__ringbuf *rb, TickType_t ticks, struct rtipc__task *waiter)
 {
     if (ticks != 0)
-        rtipc__fr_wait_out(waiter, &rb->waiters);
+        rtipc__wait_out(waiter, &rb->waiters);
 }
 
 int rtipc_ringbuf_send(rtipc_ringbuf_t *handle, const void *data, size_t size, rtipc_timeout_t timeout)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !data || !item_ok(rb, size))
         return RTIPC_EINVAL;
-    struct rtipc__fr_task *waiter;
+    struct rtipc__task *waiter;
     TickType_t ticks = wait_begin(rb, timeout, &waiter);
     BaseType_t ok = xRingbufferSend(idf(rb), data, size, ticks);
     wait_end(rb, ticks, waiter);
-    return ok == pdTRUE ? RTIPC_OK : rtipc__fr_fail(timeout);
+    return ok == pdTRUE ? RTIPC_OK : rtipc__fail(timeout);
 }
 
 int rtipc_ringbuf_acquire(rtipc_ringbuf_t *handle, void **item, size_t size, rtipc_timeout_t timeout)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item)
         return RTIPC_EINVAL;
     if (rb->type != RTIPC__RB_NOSPLIT)
@@ -250,12 +250,12 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *handle, void **item, size_t size, rti
     if (!item_ok(rb, size))
         return RTIPC_EINVAL;
     void *p = NULL;
-    struct rtipc__fr_task *waiter;
+    struct rtipc__task *waiter;
     TickType_t ticks = wait_begin(rb, timeout, &waiter);
     BaseType_t ok = xRingbufferSendAcquire(idf(rb), &p, size, ticks);
     wait_end(rb, ticks, waiter);
     if (ok != pdTRUE)
-        return rtipc__fr_fail(timeout);
+        return rtipc__fail(timeout);
     *item = p;
     return RTIPC_OK;
 }
@@ -263,7 +263,7 @@ int rtipc_ringbuf_acquire(rtipc_ringbuf_t *handle, void **item, size_t size, rti
 /* A pointer that may be an item's data in @p rb: inside the storage, past a
  * header and aligned (item types). ESP-IDF checks the item's own header
  * only by configASSERT, and a byte buffer's not at all. */
-static bool item_in_storage(const struct rtipc__fr_ringbuf *rb, const void *item)
+static bool item_in_storage(const struct rtipc__ringbuf *rb, const void *item)
 {
     uintptr_t p = (uintptr_t)item, lo = (uintptr_t)rb->storage, hi = lo + rb->size;
     if (rb->type == RTIPC__RB_BYTEBUF)
@@ -273,9 +273,9 @@ static bool item_in_storage(const struct rtipc__fr_ringbuf *rb, const void *item
 
 int rtipc_ringbuf_complete(rtipc_ringbuf_t *handle, void *item)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item || rb->type != RTIPC__RB_NOSPLIT || !item_in_storage(rb, item))
         return RTIPC_EINVAL;
     /* Acquired and incomplete items lie between the write and acquire
@@ -292,12 +292,12 @@ int rtipc_ringbuf_complete(rtipc_ringbuf_t *handle, void *item)
 
 int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *handle, const void *data, size_t size, bool *woken)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !data || !item_ok(rb, size))
         return RTIPC_EINVAL;
     BaseType_t hp = pdFALSE;
     BaseType_t ok = xRingbufferSendFromISR(idf(rb), data, size, &hp);
-    rtipc__fr_woken(hp, woken);
+    rtipc__woken(hp, woken);
     return ok == pdTRUE ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
@@ -309,9 +309,9 @@ int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *handle, const void *data, size_
 static int receive(const rtipc_ringbuf_t *handle, int kind, const void *a, const void *b, const void *c,
                    const void *d, size_t max, rtipc_timeout_t timeout, bool isr_call, rtipc__rb_span_t *s)
 {
-    if (!isr_call && rtipc__fr_in_isr())
+    if (!isr_call && rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
     int rc = rtipc__rb_check_receive(rb->type, kind, a, b, c, d, max);
@@ -320,7 +320,7 @@ static int receive(const rtipc_ringbuf_t *handle, int kind, const void *a, const
     RingbufHandle_t h = idf(rb);
     void *head = NULL, *tail = NULL;
     size_t head_size = 0, tail_size = 0;
-    struct rtipc__fr_task *waiter = NULL;
+    struct rtipc__task *waiter = NULL;
     TickType_t ticks = isr_call ? 0 : wait_begin(rb, timeout, &waiter);
     if (rb->type == RTIPC__RB_ALLOWSPLIT) {
         BaseType_t ok = isr_call ? xRingbufferReceiveSplitFromISR(h, &head, &tail, &head_size, &tail_size)
@@ -337,7 +337,7 @@ static int receive(const rtipc_ringbuf_t *handle, int kind, const void *a, const
     if (!isr_call)
         wait_end(rb, ticks, waiter);
     if (head == NULL)
-        return isr_call ? RTIPC_EWOULDBLOCK : rtipc__fr_fail(timeout);
+        return isr_call ? RTIPC_EWOULDBLOCK : rtipc__fail(timeout);
     s->p[0] = head;
     s->n[0] = (uint32_t)head_size;
     s->p[1] = tail;
@@ -423,9 +423,9 @@ int rtipc_ringbuf_receive_up_to_from_isr(rtipc_ringbuf_t *rb, void **item, size_
 
 int rtipc_ringbuf_return(rtipc_ringbuf_t *handle, void *item)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item || !item_in_storage(rb, item))
         return RTIPC_EINVAL;
     vRingbufferReturnItem(idf(rb), item);
@@ -434,12 +434,12 @@ int rtipc_ringbuf_return(rtipc_ringbuf_t *handle, void *item)
 
 int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *handle, void *item, bool *woken)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item || !item_in_storage(rb, item))
         return RTIPC_EINVAL;
     BaseType_t hp = pdFALSE;
     vRingbufferReturnItemFromISR(idf(rb), item, &hp);
-    rtipc__fr_woken(hp, woken);
+    rtipc__woken(hp, woken);
     return RTIPC_OK;
 }
 
@@ -447,7 +447,7 @@ int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *handle, void *item, bool *wok
 
 int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *handle)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
     size_t n = xRingbufferGetCurFreeSize(idf(rb));
@@ -456,13 +456,13 @@ int rtipc_ringbuf_free_size(const rtipc_ringbuf_t *handle)
 
 int rtipc_ringbuf_max_item_size(const rtipc_ringbuf_t *handle)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     return rb ? (int)rb->max_item : RTIPC_EINVAL;
 }
 
 int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *handle)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
     UBaseType_t waiting = 0;
@@ -472,7 +472,7 @@ int rtipc_ringbuf_items_waiting(const rtipc_ringbuf_t *handle)
 
 int rtipc_ringbuf_bytes_used(const rtipc_ringbuf_t *handle)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
     info_t i = info_of(rb);
@@ -485,8 +485,8 @@ int rtipc_ringbuf_bytes_used(const rtipc_ringbuf_t *handle)
 
 size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *handle)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
-    return rb ? sizeof(struct rtipc__fr_ringbuf) + rb->size : 0;
+    struct rtipc__ringbuf *rb = get(handle);
+    return rb ? sizeof(struct rtipc__ringbuf) + rb->size : 0;
 }
 
 /* ---- queue-set membership (queueset.c) --------------------------------------------------- */
@@ -494,15 +494,15 @@ size_t rtipc_ringbuf_footprint(const rtipc_ringbuf_t *handle)
 /* Events a ring buffer may post at once: one per smallest item, counted with
  * the portable layout's 4-byte header, so that both ports size a set alike
  * (ESP-IDF's items are larger: it never posts more). */
-static uint32_t set_capacity(const struct rtipc__fr_ringbuf *rb)
+static uint32_t set_capacity(const struct rtipc__ringbuf *rb)
 {
     return rb->type == RTIPC__RB_BYTEBUF ? rb->size : rb->size / (RTIPC__RB_HEADER + RTIPC__RB_ALIGN);
 }
 
-int rtipc__fr_ringbuf_join(rtipc_ringbuf_t *handle, void *set, QueueSetHandle_t kernel_set, uint32_t room,
+int rtipc__ringbuf_join(rtipc_ringbuf_t *handle, void *set, QueueSetHandle_t kernel_set, uint32_t room,
                            uint32_t *capacity)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
     info_t i = info_of(rb);
@@ -518,9 +518,9 @@ int rtipc__fr_ringbuf_join(rtipc_ringbuf_t *handle, void *set, QueueSetHandle_t 
     return RTIPC_OK;
 }
 
-int rtipc__fr_ringbuf_leave(rtipc_ringbuf_t *handle, void *set, QueueSetHandle_t kernel_set, uint32_t *capacity)
+int rtipc__ringbuf_leave(rtipc_ringbuf_t *handle, void *set, QueueSetHandle_t kernel_set, uint32_t *capacity)
 {
-    struct rtipc__fr_ringbuf *rb = get(handle);
+    struct rtipc__ringbuf *rb = get(handle);
     if (!rb || rb->set != set)
         return RTIPC_EINVAL; /* not a member of this set comes first, busy or not */
     info_t i = info_of(rb);
@@ -528,7 +528,7 @@ int rtipc__fr_ringbuf_leave(rtipc_ringbuf_t *handle, void *set, QueueSetHandle_t
         return RTIPC_EBUSY;
     if (xRingbufferRemoveFromQueueSetRead(idf(rb), kernel_set) != pdTRUE)
         return RTIPC_EBUSY;
-    rtipc__fr_set_purge(kernel_set, (QueueSetMemberHandle_t)idf(rb));
+    rtipc__set_purge(kernel_set, (QueueSetMemberHandle_t)idf(rb));
     rb->set = NULL;
     *capacity = set_capacity(rb);
     return RTIPC_OK;

@@ -2,14 +2,14 @@
  * checks, the global default) on every kernel.
  *
  * Single-core kernels (and ESP-IDF, and kernels without core affinity,
- * eTaskGetState or a sub-tick clock: RTIPC__FR_SPINS in port_internal.h)
+ * eTaskGetState or a sub-tick clock: RTIPC__SPINS in port_internal.h)
  * never spin: a blocking call blocks in the kernel at once, which is what a
  * fixed-priority kernel wants when the waker can only be a task of the same
  * core (a spinning task would only keep lower-priority tasks, maybe its
  * waker, off the core). Every counter stays 0 there.
  *
  * On a multicore kernel a wait first polls its condition for the budget
- * when the waker can only be on another core (rtipc__fr_spin_wait, the
+ * when the waker can only be on another core (rtipc__spin_wait, the
  * rules in port_internal.h and spin.h), and the descriptor counts spins,
  * spin wake-ups, same-core parks, sleeps (blocking kernel calls made) and
  * the park gives wakers made for it (reported as futex_wakes). */
@@ -28,60 +28,60 @@ int rtipc_spin_set_default(int64_t ns)
         ns = RTIPC_SPIN_NS_DEFAULT;
     if (ns < 0 || ns > RTIPC_SPIN_MAX_NS)
         return RTIPC_EINVAL;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     default_ns = ns;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return RTIPC_OK;
 }
 
 int64_t rtipc_spin_default(void)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     int64_t ns = default_ns;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return ns;
 }
 
 int rtipc_spin_stats(const rtipc_task_t *handle, rtipc_spin_stats_t *out)
 {
-    struct rtipc__fr_task *task;
+    struct rtipc__task *task;
     if (!handle) {
-        if (rtipc__fr_in_isr())
+        if (rtipc__in_isr())
             return RTIPC_ECONTEXT;
-        task = rtipc__fr_self();
+        task = rtipc__self();
         if (!task)
             return RTIPC_ENOMEM;
     } else {
-        task = rtipc__fr_task_get(handle);
+        task = rtipc__task_get(handle);
     }
     if (!task || !out)
         return RTIPC_EINVAL;
     memset(out, 0, sizeof *out);
-#if RTIPC__FR_SPINS
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    out->spins = task->stat[RTIPC__FR_STAT_SPINS];
-    out->spin_wakeups = task->stat[RTIPC__FR_STAT_SPIN_WAKEUPS];
-    out->same_core_parks = task->stat[RTIPC__FR_STAT_SAME_CORE_PARKS];
-    out->sleeps = task->stat[RTIPC__FR_STAT_SLEEPS];
-    out->futex_wakes = task->stat[RTIPC__FR_STAT_WAKES];
-    rtipc__fr_exit(c);
+#if RTIPC__SPINS
+    rtipc__crit_t c = rtipc__enter();
+    out->spins = task->stat[RTIPC__STAT_SPINS];
+    out->spin_wakeups = task->stat[RTIPC__STAT_SPIN_WAKEUPS];
+    out->same_core_parks = task->stat[RTIPC__STAT_SAME_CORE_PARKS];
+    out->sleeps = task->stat[RTIPC__STAT_SLEEPS];
+    out->futex_wakes = task->stat[RTIPC__STAT_WAKES];
+    rtipc__exit(c);
 #endif
     return RTIPC_OK;
 }
 
-#if RTIPC__FR_SPINS
+#if RTIPC__SPINS
 
-void rtipc__fr_stat_bump(struct rtipc__fr_task *t, unsigned which)
+void rtipc__stat_bump(struct rtipc__task *t, unsigned which)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     t->stat[which]++;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
 }
 
 /* How often a long spin looks again at the tasks of its core: the look walks
  * rtipc's task list in a kernel critical section, which the waker on the
  * other core needs too, so it is rare next to the poll. */
-#define RTIPC__FR_SPIN_RECHECK_NS 5000
+#define RTIPC__SPIN_RECHECK_NS 5000
 
 /* A budget as the objects store it (a plain int64_t that a setter on another
  * core may be rewriting: a torn value counts as the default). */
@@ -118,10 +118,10 @@ static int pinned_core(void)
     return core;
 }
 
-bool rtipc__fr_spin_wait(struct rtipc__fr_task *self, int64_t setting, TickType_t ticks, bool (*done)(void *arg),
+bool rtipc__spin_wait(struct rtipc__task *self, int64_t setting, TickType_t ticks, bool (*done)(void *arg),
                          void *arg, unsigned poll_gap)
 {
-    if (ticks == 0 || !self || rtipc__fr_in_isr() || xTaskGetSchedulerState() != taskSCHEDULER_RUNNING)
+    if (ticks == 0 || !self || rtipc__in_isr() || xTaskGetSchedulerState() != taskSCHEDULER_RUNNING)
         return false;
     int64_t budget = budget_of(setting);
     if (budget <= 0)
@@ -129,16 +129,16 @@ bool rtipc__fr_spin_wait(struct rtipc__fr_task *self, int64_t setting, TickType_
     int core = pinned_core();
     if (core < 0)
         return false; /* not pinned: no core to reason about */
-    bool refused = self->waker_core == core + 1 || rtipc__fr_core_wanted(self, (UBaseType_t)core);
-    rtipc__fr_stat_bump(self, refused ? RTIPC__FR_STAT_SAME_CORE_PARKS : RTIPC__FR_STAT_SPINS);
+    bool refused = self->waker_core == core + 1 || rtipc__core_wanted(self, (UBaseType_t)core);
+    rtipc__stat_bump(self, refused ? RTIPC__STAT_SAME_CORE_PARKS : RTIPC__STAT_SPINS);
     if (refused)
         return false;
     uint64_t start = rtipc_cycles();
     uint64_t end = start + ns_to_cycles(budget);
-    uint64_t recheck = start + ns_to_cycles(RTIPC__FR_SPIN_RECHECK_NS);
+    uint64_t recheck = start + ns_to_cycles(RTIPC__SPIN_RECHECK_NS);
     for (;;) {
         if (done(arg)) {
-            rtipc__fr_stat_bump(self, RTIPC__FR_STAT_SPIN_WAKEUPS);
+            rtipc__stat_bump(self, RTIPC__STAT_SPIN_WAKEUPS);
             return true;
         }
         relax(poll_gap);
@@ -146,12 +146,12 @@ bool rtipc__fr_spin_wait(struct rtipc__fr_task *self, int64_t setting, TickType_
         if (now >= end)
             return false;
         if (now >= recheck) {
-            if (rtipc__fr_core_wanted(self, (UBaseType_t)core)) {
+            if (rtipc__core_wanted(self, (UBaseType_t)core)) {
                 /* A task of this core became ready meanwhile: make way. */
-                rtipc__fr_stat_bump(self, RTIPC__FR_STAT_SAME_CORE_PARKS);
+                rtipc__stat_bump(self, RTIPC__STAT_SAME_CORE_PARKS);
                 return false;
             }
-            recheck = now + ns_to_cycles(RTIPC__FR_SPIN_RECHECK_NS);
+            recheck = now + ns_to_cycles(RTIPC__SPIN_RECHECK_NS);
         }
     }
 }
@@ -176,17 +176,17 @@ static bool kq_got(void *arg)
     return (p->peek ? xQueuePeek(p->q, p->item, 0) : xQueueReceive(p->q, p->item, 0)) == pdPASS;
 }
 
-bool rtipc__fr_kq_spin(struct rtipc__fr_qhead *h, void *item, bool peek, TickType_t ticks)
+bool rtipc__kq_spin(struct rtipc__qhead *h, void *item, bool peek, TickType_t ticks)
 {
-    kq_poll_t p = {rtipc__fr_qhandle(h), item, peek};
+    kq_poll_t p = {rtipc__qhandle(h), item, peek};
     if (ticks == 0 || uxQueueMessagesWaitingFromISR(p.q) != 0)
         return false; /* nothing to wait for (or no waiting): the kernel's call decides */
-    struct rtipc__fr_task *self = rtipc__fr_self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return false;
-    if (rtipc__fr_spin_wait(self, h->spin, ticks, kq_got, &p, 0))
+    if (rtipc__spin_wait(self, h->spin, ticks, kq_got, &p, 0))
         return true;
-    rtipc__fr_stat_bump(self, RTIPC__FR_STAT_SLEEPS); /* the caller blocks in the kernel now */
+    rtipc__stat_bump(self, RTIPC__STAT_SLEEPS); /* the caller blocks in the kernel now */
     return false;
 }
 

@@ -8,7 +8,7 @@
 #include "park.h"
 
 typedef struct {
-    rtipc__fr_parked_t *waiters[2]; /* [CONSUMER]: parked in pop, [PRODUCER]: in push */
+    rtipc__parked_t *waiters[2]; /* [CONSUMER]: parked in pop, [PRODUCER]: in push */
     int64_t spin;
 } spsc_port_t;
 
@@ -22,9 +22,9 @@ void rtipc__spsc_port_init(struct rtipc__spsc *r) { port_of(r)->spin = RTIPC_SPI
 int rtipc__spsc_port_retire(struct rtipc__spsc *r, uintptr_t handle)
 {
     spsc_port_t *p = port_of(r);
-    RTIPC__FR_TASK_CRIT_ENTER();
+    RTIPC__TASK_CRIT_ENTER();
     bool busy = p->waiters[0] != NULL || p->waiters[1] != NULL;
-    RTIPC__FR_TASK_CRIT_EXIT();
+    RTIPC__TASK_CRIT_EXIT();
     if (busy)
         return RTIPC_EBUSY;
     /* From here on the handle is refused, before the memory goes (closed
@@ -43,18 +43,18 @@ void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)
 {
     spsc_port_t *p = port_of(r);
     BaseType_t hp = pdFALSE;
-    rtipc__fr_crit_t c = rtipc__fr_wake_enter();
+    rtipc__crit_t c = rtipc__wake_enter();
     while (p->waiters[side])
-        rtipc__fr_park_wake(&p->waiters[side], p->waiters[side], c.isr, &hp);
+        rtipc__park_wake(&p->waiters[side], p->waiters[side], c.isr, &hp);
     clear_sleeping(r, side);
-    rtipc__fr_wake_exit(c);
-    rtipc__fr_woken(hp, woken);
+    rtipc__wake_exit(c);
+    rtipc__woken(hp, woken);
 }
 
 int rtipc_spsc_set_spin(rtipc_spsc_t *handle, int64_t ns)
 {
     struct rtipc__spsc *r = rtipc__spsc_of(handle);
-    if (!r || !rtipc__fr_spin_ok(ns))
+    if (!r || !rtipc__spin_ok(ns))
         return RTIPC_EINVAL;
     port_of(r)->spin = ns;
     return RTIPC_OK;
@@ -83,45 +83,45 @@ static bool spun_once(void *arg)
  * more (the handshake in spsc.c), park, repeat. */
 static int wait_for(struct rtipc__spsc *r, unsigned me, const void *in, void *out, rtipc_timeout_t timeout)
 {
-    struct rtipc__fr_task *self = rtipc__fr_self();
+    struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
     spsc_port_t *p = port_of(r);
     unsigned peer = 1 - me;
-    rtipc__fr_parked_t node = {.task = xTaskGetCurrentTaskHandle(), .owner = self};
-    TickType_t left = rtipc__fr_ticks(timeout);
+    rtipc__parked_t node = {.task = xTaskGetCurrentTaskHandle(), .owner = self};
+    TickType_t left = rtipc__ticks(timeout);
     TimeOut_t since;
     vTaskSetTimeOutState(&since);
     spin_op_t poll = {r, me, in, out};
-    if (rtipc__fr_spin_wait(self, p->spin, left, spun_once, &poll, 0))
+    if (rtipc__spin_wait(self, p->spin, left, spun_once, &poll, 0))
         return RTIPC_OK;
     for (;;) {
         bool peer_sleeping = false;
         BaseType_t hp = pdFALSE;
-        rtipc__fr_crit_t c = rtipc__fr_wake_enter(); /* it may wake the peer */
-        rtipc__fr_park_link(&p->waiters[me], &node);
+        rtipc__crit_t c = rtipc__wake_enter(); /* it may wake the peer */
+        rtipc__park_link(&p->waiters[me], &node);
         atomic_store_explicit(&r->sleeping[me], 1, memory_order_relaxed);
         /* F3 (consumer) / F4 (producer): pairs with F1 / F2 in spsc.c. */
         rtipc__spsc_park_fence(r);
         uint32_t moved = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_put(r, in, 1, &peer_sleeping)
                                                     : rtipc__spsc_get(r, out, 1, &peer_sleeping);
         if (moved) {
-            rtipc__fr_park_unlink(&p->waiters[me], &node);
+            rtipc__park_unlink(&p->waiters[me], &node);
             clear_sleeping(r, me);
             if (peer_sleeping) {
                 while (p->waiters[peer])
-                    rtipc__fr_park_wake(&p->waiters[peer], p->waiters[peer], false, &hp);
+                    rtipc__park_wake(&p->waiters[peer], p->waiters[peer], false, &hp);
                 clear_sleeping(r, peer);
             }
         }
-        rtipc__fr_wake_exit(c);
+        rtipc__wake_exit(c);
         if (moved)
             return RTIPC_OK;
-        if (!rtipc__fr_park_sleep(&node, &since, &left)) {
-            RTIPC__FR_TASK_CRIT_ENTER();
-            rtipc__fr_park_unlink(&p->waiters[me], &node);
+        if (!rtipc__park_sleep(&node, &since, &left)) {
+            RTIPC__TASK_CRIT_ENTER();
+            rtipc__park_unlink(&p->waiters[me], &node);
             clear_sleeping(r, me);
-            RTIPC__FR_TASK_CRIT_EXIT();
+            RTIPC__TASK_CRIT_EXIT();
             /* One last look, as a non-blocking call. */
             int rc = me == RTIPC__SPSC_PRODUCER ? rtipc__spsc_try_push(r, in, NULL) : rtipc__spsc_try_pop(r, out, NULL);
             return rc == RTIPC_OK ? RTIPC_OK : RTIPC_ETIMEDOUT;

@@ -10,7 +10,7 @@
 #include "port_internal.h"
 #include "rtipc/port_freertos.h"
 
-struct rtipc__fr_task *rtipc__fr_task_of(TaskHandle_t handle)
+struct rtipc__task *rtipc__task_of(TaskHandle_t handle)
 {
     /* Cleared before a descriptor is released (trampoline, release's callers). */
     return pvTaskGetThreadLocalStoragePointer(handle, rtipcCONFIG_TLS_INDEX);
@@ -18,44 +18,44 @@ struct rtipc__fr_task *rtipc__fr_task_of(TaskHandle_t handle)
 
 /* Every live descriptor, so that a kernel handle (a mutex holder) can be
  * mapped to its descriptor without reading a possibly deleted task. */
-static struct rtipc__fr_task *live_tasks;
+static struct rtipc__task *live_tasks;
 
-static void track(struct rtipc__fr_task *t)
+static void track(struct rtipc__task *t)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     t->next_live = live_tasks;
     live_tasks = t;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
 }
 
-static void untrack(struct rtipc__fr_task *t)
+static void untrack(struct rtipc__task *t)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    for (struct rtipc__fr_task **p = &live_tasks; *p; p = &(*p)->next_live) {
+    rtipc__crit_t c = rtipc__enter();
+    for (struct rtipc__task **p = &live_tasks; *p; p = &(*p)->next_live) {
         if (*p == t) {
             *p = t->next_live;
             break;
         }
     }
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
 }
 
-struct rtipc__fr_task *rtipc__fr_task_find(TaskHandle_t handle)
+struct rtipc__task *rtipc__task_find(TaskHandle_t handle)
 {
-    struct rtipc__fr_task *found = NULL;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    for (struct rtipc__fr_task *t = live_tasks; t; t = t->next_live) {
+    struct rtipc__task *found = NULL;
+    rtipc__crit_t c = rtipc__enter();
+    for (struct rtipc__task *t = live_tasks; t; t = t->next_live) {
         if (t->handle == handle) {
             found = t;
             break;
         }
     }
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return found;
 }
 
-#if RTIPC__FR_SPINS
-bool rtipc__fr_core_wanted(const struct rtipc__fr_task *self, UBaseType_t core)
+#if RTIPC__SPINS
+bool rtipc__core_wanted(const struct rtipc__task *self, UBaseType_t core)
 {
     bool wanted = false;
     /* Only tasks rtipc created and whose entry has not returned: their
@@ -64,25 +64,25 @@ bool rtipc__fr_core_wanted(const struct rtipc__fr_task *self, UBaseType_t core)
      * holds the kernel's task lock on SMP, and an ending task sets `ended`
      * before it deletes itself). An adopted task may have been deleted by
      * the kernel's own call without rtipc knowing: it is not looked at. */
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    for (struct rtipc__fr_task *t = live_tasks; t && !wanted; t = t->next_live) {
-        if (t == self || !(t->flags & RTIPC__FR_TASK_CREATED) || t->ended || !t->handle)
+    rtipc__crit_t c = rtipc__enter();
+    for (struct rtipc__task *t = live_tasks; t && !wanted; t = t->next_live) {
+        if (t == self || !(t->flags & RTIPC__TASK_CREATED) || t->ended || !t->handle)
             continue;
         wanted = (vTaskCoreAffinityGet(t->handle) & ((UBaseType_t)1 << core)) != 0 &&
                  eTaskGetState(t->handle) == eReady;
     }
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return wanted;
 }
 #endif
 
-bool rtipc__fr_waited_on(const volatile uint32_t *w)
+bool rtipc__waited_on(const volatile uint32_t *w)
 {
-    RTIPC__FR_TASK_CRIT_ENTER();
+    RTIPC__TASK_CRIT_ENTER();
     bool waited = *w != 0;
-    for (struct rtipc__fr_task *t = live_tasks; t && !waited; t = t->next_live)
+    for (struct rtipc__task *t = live_tasks; t && !waited; t = t->next_live)
         waited = t->waiting_on == w;
-    RTIPC__FR_TASK_CRIT_EXIT();
+    RTIPC__TASK_CRIT_EXIT();
     return waited;
 }
 
@@ -96,11 +96,11 @@ static void copy_name(char dst[16], const char *src)
     dst[n] = '\0';
 }
 
-struct rtipc__fr_task *rtipc__fr_self(void)
+struct rtipc__task *rtipc__self(void)
 {
-    if (rtipc__fr_in_isr() || xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED)
+    if (rtipc__in_isr() || xTaskGetSchedulerState() == taskSCHEDULER_NOT_STARTED)
         return NULL;
-    struct rtipc__fr_task *t = rtipc__fr_task_of(NULL);
+    struct rtipc__task *t = rtipc__task_of(NULL);
     if (t)
         return t;
     /* A task rtipc did not create: adopt it. */
@@ -108,12 +108,12 @@ struct rtipc__fr_task *rtipc__fr_self(void)
     if (!t)
         return NULL;
     memset(t, 0, sizeof *t);
-    t->flags = RTIPC__FR_TASK_ADOPTED;
+    t->flags = RTIPC__TASK_ADOPTED;
     t->handle = xTaskGetCurrentTaskHandle();
     t->core = RTIPC_CORE_ANY;
     t->notify_spin = RTIPC_SPIN_DEFAULT;
     copy_name(t->name, pcTaskGetName(NULL));
-#if !RTIPC__FR_HAVE_BASE_PRIORITY
+#if !RTIPC__HAVE_BASE_PRIORITY
     t->base_priority = uxTaskPriorityGet(NULL);
 #endif
     t->id = (rtipc_task_t *)rtipc__handle_open(t, RTIPC__H_TASK);
@@ -128,31 +128,31 @@ struct rtipc__fr_task *rtipc__fr_self(void)
 
 /* Take a descriptor off the live list and close its handle: from here on no
  * call reaches it. Critical sections only (the scheduler may be suspended). */
-static void retire(struct rtipc__fr_task *t)
+static void retire(struct rtipc__task *t)
 {
     untrack(t);
     rtipc__handle_close((uintptr_t)t->id);
 }
 
 /* Free a retired descriptor. */
-static void dispose(struct rtipc__fr_task *t)
+static void dispose(struct rtipc__task *t)
 {
-    rtipc__fr_wdt_forget(t); /* a subscription ends with its task */
-    if (t->flags & RTIPC__FR_TASK_CREATED)
+    rtipc__wdt_forget(t); /* a subscription ends with its task */
+    if (t->flags & RTIPC__TASK_CREATED)
         vSemaphoreDelete(t->done);
     vPortFree(t);
 }
 
-static void release(struct rtipc__fr_task *t)
+static void release(struct rtipc__task *t)
 {
-    rtipc__fr_wdt_forget(t); /* before the handle closes, as the watchdog expects */
+    rtipc__wdt_forget(t); /* before the handle closes, as the watchdog expects */
     retire(t);
     dispose(t);
 }
 
 static void trampoline(void *arg)
 {
-    struct rtipc__fr_task *t = arg;
+    struct rtipc__task *t = arg;
 #ifdef ESP_PLATFORM
     /* ESP-IDF's vTaskSuspendAll holds only the creator's core: a task pinned
      * to the other core may start before the creator attached its descriptor. */
@@ -160,7 +160,7 @@ static void trampoline(void *arg)
 #endif
     t->entry(t->arg);
     t->ended = true; /* the calls on a running task refuse it from now on */
-    rtipc__fr_wdt_forget(t); /* it has ended, as on Linux; not at the join */
+    rtipc__wdt_forget(t); /* it has ended, as on Linux; not at the join */
     /* Detach from the descriptor before the joiner may free it. */
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
     xSemaphoreGive(t->done);
@@ -169,14 +169,14 @@ static void trampoline(void *arg)
 
 int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!cfg || cfg->priority >= RTIPC_PRIORITY_LEVELS)
         return RTIPC_EINVAL;
-    return rtipc__fr_task_create_at(cfg, cfg->priority, out);
+    return rtipc__task_create_at(cfg, cfg->priority, out);
 }
 
-int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priority, rtipc_task_t **out)
+int rtipc__task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priority, rtipc_task_t **out)
 {
     if (!cfg || !out || !cfg->entry || priority >= (UBaseType_t)configMAX_PRIORITIES)
         return RTIPC_EINVAL;
@@ -189,17 +189,17 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
 #endif
     if (cfg->core != RTIPC_CORE_ANY && (cfg->core < 0 || cfg->core >= pinnable))
         return RTIPC_EINVAL;
-    struct rtipc__fr_task *t = pvPortMalloc(sizeof *t);
+    struct rtipc__task *t = pvPortMalloc(sizeof *t);
     if (!t)
         return RTIPC_ENOMEM;
     memset(t, 0, sizeof *t);
-    t->flags = RTIPC__FR_TASK_CREATED;
+    t->flags = RTIPC__TASK_CREATED;
     t->entry = cfg->entry;
     t->arg = cfg->arg;
     t->core = cfg->core;
     t->notify_spin = RTIPC_SPIN_DEFAULT;
     copy_name(t->name, cfg->name);
-#if !RTIPC__FR_HAVE_BASE_PRIORITY
+#if !RTIPC__HAVE_BASE_PRIORITY
     t->base_priority = priority;
 #endif
     t->done = xSemaphoreCreateBinaryStatic(&t->done_cb);
@@ -257,50 +257,50 @@ int rtipc__fr_task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priorit
 
 int rtipc_task_join(rtipc_task_t *handle)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_task *task = rtipc__fr_task_get(handle);
-    if (!task || !(task->flags & RTIPC__FR_TASK_CREATED))
+    struct rtipc__task *task = rtipc__task_get(handle);
+    if (!task || !(task->flags & RTIPC__TASK_CREATED))
         return RTIPC_EINVAL;
-    struct rtipc__fr_task *self = rtipc__fr_task_of(NULL);
+    struct rtipc__task *self = rtipc__task_of(NULL);
     if (task == self)
         return RTIPC_EDEADLOCK;
     /* One join at a time: a second joiner would wait on a semaphore the
      * first one deletes. A joiner that is deleted gives its claim back
      * (rtipc_task_delete), so another task can still join. */
-    rtipc__fr_crit_t c = rtipc__fr_enter();
-    bool claimed = (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
+    rtipc__crit_t c = rtipc__enter();
+    bool claimed = (task->flags & RTIPC__TASK_CLAIMED) != 0;
     if (!claimed) {
-        task->flags |= RTIPC__FR_TASK_CLAIMED;
+        task->flags |= RTIPC__TASK_CLAIMED;
         if (self)
             self->joining = task;
     }
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     if (claimed)
         return RTIPC_EINVAL;
     (void)xSemaphoreTake(task->done, portMAX_DELAY);
-    c = rtipc__fr_enter();
+    c = rtipc__enter();
     if (self)
         self->joining = NULL;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     release(task);
     return RTIPC_OK;
 }
 
 int rtipc_task_delete(rtipc_task_t *handle)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    struct rtipc__fr_task *self = rtipc__fr_task_of(NULL);
-    struct rtipc__fr_task *task = handle ? rtipc__fr_task_get(handle) : NULL;
+    struct rtipc__task *self = rtipc__task_of(NULL);
+    struct rtipc__task *task = handle ? rtipc__task_get(handle) : NULL;
     if (handle == NULL || (task != NULL && task == self)) {
         if (self) {
-            rtipc__fr_wdt_forget(self); /* may take the watchdog's lock: first */
+            rtipc__wdt_forget(self); /* may take the watchdog's lock: first */
             vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
             vTaskSuspendAll(); /* no join starts between the check and the release */
-            RTIPC__FR_TASK_CRIT_ENTER();
-            bool claimed = (self->flags & RTIPC__FR_TASK_CLAIMED) != 0;
-            RTIPC__FR_TASK_CRIT_EXIT();
+            RTIPC__TASK_CRIT_ENTER();
+            bool claimed = (self->flags & RTIPC__TASK_CLAIMED) != 0;
+            RTIPC__TASK_CRIT_EXIT();
             if (claimed) {
                 /* A task waits in rtipc_task_join: it ends as if entry had
                  * returned, and the joiner releases it. */
@@ -320,10 +320,10 @@ int rtipc_task_delete(rtipc_task_t *handle)
      * Looked up again with the scheduler suspended, and retired before it
      * resumes: a concurrent delete or join then finds the handle closed. */
     vTaskSuspendAll();
-    task = rtipc__fr_task_get(handle);
-    RTIPC__FR_TASK_CRIT_ENTER();
-    bool refused = !task || !(task->flags & RTIPC__FR_TASK_CREATED) || (task->flags & RTIPC__FR_TASK_CLAIMED) != 0;
-    RTIPC__FR_TASK_CRIT_EXIT();
+    task = rtipc__task_get(handle);
+    RTIPC__TASK_CRIT_ENTER();
+    bool refused = !task || !(task->flags & RTIPC__TASK_CREATED) || (task->flags & RTIPC__TASK_CLAIMED) != 0;
+    RTIPC__TASK_CRIT_EXIT();
     if (refused) {
         /* Not ours to end, or another task joins it and will release it. */
         (void)xTaskResumeAll();
@@ -332,15 +332,15 @@ int rtipc_task_delete(rtipc_task_t *handle)
     if (uxSemaphoreGetCount(task->done) == 0) {
         /* Take it out of what it waits in, so the object can still be
          * deleted and no list keeps a node from its stack. */
-        RTIPC__FR_TASK_CRIT_ENTER();
+        RTIPC__TASK_CRIT_ENTER();
         task->waiting_on = NULL;
         if (task->parked)
-            rtipc__fr_park_unlink(task->parked_list, task->parked);
+            rtipc__park_unlink(task->parked_list, task->parked);
         if (task->joining) /* its join ends unfinished: another may join */
-            task->joining->flags &= ~RTIPC__FR_TASK_CLAIMED;
-        RTIPC__FR_TASK_CRIT_EXIT();
+            task->joining->flags &= ~RTIPC__TASK_CLAIMED;
+        RTIPC__TASK_CRIT_EXIT();
         if (task->in_bytebuf)
-            rtipc__fr_bytebuf_abandon(task->in_bytebuf, task->in_bytebuf_writer);
+            rtipc__bytebuf_abandon(task->in_bytebuf, task->in_bytebuf_writer);
         vTaskDelete(task->handle);
     }
     retire(task);
@@ -349,33 +349,33 @@ int rtipc_task_delete(rtipc_task_t *handle)
     return RTIPC_OK;
 }
 
-rtipc_task_t *rtipc_task_current(void) { return rtipc__fr_task_id(rtipc__fr_self()); }
+rtipc_task_t *rtipc_task_current(void) { return rtipc__task_id(rtipc__self()); }
 
 int rtipc_freertos_task_known(void)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    return rtipc__fr_task_of(NULL) != NULL;
+    return rtipc__task_of(NULL) != NULL;
 }
 
 int rtipc_task_delay(rtipc_timeout_t timeout)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
-    if (!rtipc__fr_self())
+    if (!rtipc__self())
         return RTIPC_ENOMEM;
     if (rtipc_timeout_is_forever(timeout)) {
         for (;;)
             vTaskDelay(portMAX_DELAY);
     }
     if (!rtipc_timeout_is_no_wait(timeout))
-        vTaskDelay(rtipc__fr_ticks(timeout));
+        vTaskDelay(rtipc__ticks(timeout));
     return RTIPC_OK;
 }
 
 int rtipc_task_yield(void)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     taskYIELD();
     return RTIPC_OK;
@@ -383,10 +383,10 @@ int rtipc_task_yield(void)
 
 int rtipc_task_priority(const rtipc_task_t *handle)
 {
-    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    struct rtipc__task *task = rtipc__task_live(handle);
     if (!task)
         return RTIPC_EINVAL;
-#if RTIPC__FR_HAVE_BASE_PRIORITY
+#if RTIPC__HAVE_BASE_PRIORITY
     return (int)uxTaskBasePriorityGet(task->handle);
 #else
     return (int)task->base_priority;
@@ -395,35 +395,35 @@ int rtipc_task_priority(const rtipc_task_t *handle)
 
 int rtipc_task_effective_priority(const rtipc_task_t *handle)
 {
-    struct rtipc__fr_task *task = rtipc__fr_task_live(handle);
+    struct rtipc__task *task = rtipc__task_live(handle);
     if (!task)
         return RTIPC_EINVAL;
-    return rtipc__fr_in_isr() ? (int)uxTaskPriorityGetFromISR(task->handle) : (int)uxTaskPriorityGet(task->handle);
+    return rtipc__in_isr() ? (int)uxTaskPriorityGetFromISR(task->handle) : (int)uxTaskPriorityGet(task->handle);
 }
 
 int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (priority >= RTIPC_PRIORITY_LEVELS)
         return RTIPC_EINVAL;
-    struct rtipc__fr_task *task;
+    struct rtipc__task *task;
     if (!handle) {
-        if (!(task = rtipc__fr_self()))
+        if (!(task = rtipc__self()))
             return RTIPC_ENOMEM;
-    } else if (!(task = rtipc__fr_task_live(handle))) {
+    } else if (!(task = rtipc__task_live(handle))) {
         return RTIPC_EINVAL;
     }
-#if !RTIPC__FR_HAVE_BASE_PRIORITY
+#if !RTIPC__HAVE_BASE_PRIORITY
     task->base_priority = priority;
 #endif
     vTaskPrioritySet(task->handle, priority); /* the kernel keeps an inherited priority */
     return RTIPC_OK;
 }
 
-void *rtipc__port_task_live(const rtipc_task_t *handle) { return rtipc__fr_task_live(handle); }
-const char *rtipc__port_task_name(const void *task) { return ((const struct rtipc__fr_task *)task)->name; }
-int rtipc__port_task_core(const void *task) { return ((const struct rtipc__fr_task *)task)->core; }
+void *rtipc__port_task_live(const rtipc_task_t *handle) { return rtipc__task_live(handle); }
+const char *rtipc__port_task_name(const void *task) { return ((const struct rtipc__task *)task)->name; }
+int rtipc__port_task_core(const void *task) { return ((const struct rtipc__task *)task)->core; }
 
 rtipc_sched_policy_t rtipc_sched_policy(void) { return RTIPC_SCHED_FIFO; }
 

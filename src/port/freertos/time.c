@@ -25,29 +25,29 @@ static TickType_t kernel_ticks(bool isr)
     return (TickType_t)((isr ? xTaskGetTickCountFromISR() : xTaskGetTickCount()) - TICK0);
 }
 
-uint64_t rtipc__fr_tick_count64(void)
+uint64_t rtipc__tick_count64(void)
 {
     /* TickType_t is the port's (unsigned long on the POSIX simulator,
      * whatever configTICK_TYPE_WIDTH_IN_BITS says): decide on its size. */
     if (sizeof(TickType_t) >= sizeof(uint64_t))
-        return (uint64_t)kernel_ticks(rtipc__fr_in_isr());
+        return (uint64_t)kernel_ticks(rtipc__in_isr());
     /* Widen the wrapping count: remember the last reading and the wraps seen.
      * Correct as long as some rtipc call reads the clock once per wrap. */
     static TickType_t last;
     static uint64_t high;
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     TickType_t now = kernel_ticks(c.isr);
     if (now < last)
         high += (uint64_t)(TickType_t)-1 + 1u;
     last = now;
     uint64_t v = high + now;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return v;
 }
 
-int64_t rtipc_time_ns(void) { return (int64_t)rtipc__fr_tick_count64() * NS_PER_TICK; }
+int64_t rtipc_time_ns(void) { return (int64_t)rtipc__tick_count64() * NS_PER_TICK; }
 
-TickType_t rtipc__fr_ticks(rtipc_timeout_t timeout)
+TickType_t rtipc__ticks(rtipc_timeout_t timeout)
 {
     if (rtipc_timeout_is_forever(timeout))
         return portMAX_DELAY;

@@ -40,7 +40,7 @@
 /* ---- state shared by both implementations -------------------------------------- */
 static rtipc_wdt_config_t config;        /* written by start only, while stopped */
 static volatile bool started;
-static struct rtipc__fr_task *subscribers;   /* the list lock guards it and each wdt_next */
+static struct rtipc__task *subscribers;   /* the list lock guards it and each wdt_next */
 static volatile uint64_t trips;          /* read and written in critical sections */
 
 /* admin serialises start, stop, add and delete (a mutex: they may block in
@@ -57,11 +57,11 @@ static volatile int locks_state; /* 0 none, 1 being made, 2 made */
 static void make_locks(void)
 {
     for (;;) {
-        rtipc__fr_crit_t c = rtipc__fr_enter();
+        rtipc__crit_t c = rtipc__enter();
         int s = locks_state;
         if (s == 0)
             locks_state = 1;
-        rtipc__fr_exit(c);
+        rtipc__exit(c);
         if (s == 2)
             return;
         if (s == 0) {
@@ -70,9 +70,9 @@ static void make_locks(void)
             list_mx = xSemaphoreCreateMutexStatic(&list_cb);
             wake = xSemaphoreCreateBinaryStatic(&wake_cb);
 #endif
-            c = rtipc__fr_enter();
+            c = rtipc__enter();
             locks_state = 2;
-            rtipc__fr_exit(c);
+            rtipc__exit(c);
             return;
         }
         vTaskDelay(1); /* another task is making them */
@@ -97,17 +97,17 @@ static void lock_give(SemaphoreHandle_t m)
 /* 64-bit stamps are two stores on a 32-bit core: read and write them whole. */
 static uint64_t stamp_get(const volatile uint64_t *p)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     uint64_t v = *p;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     return v;
 }
 
 static void stamp_set(volatile uint64_t *p, uint64_t v)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     *p = v;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
 }
 
 uint64_t rtipc_wdt_trip_count(void) { return stamp_get(&trips); }
@@ -155,13 +155,13 @@ static void default_report(const rtipc_wdt_trip_t *trip, void *arg)
 #endif
 
 /* One trip: @p t the silent subscriber, or NULL for core @p core's idle task. */
-static void report(struct rtipc__fr_task *t, int core, int64_t silent_ns)
+static void report(struct rtipc__task *t, int core, int64_t silent_ns)
 {
     char name[16];
-    rtipc_wdt_trip_t trip = {rtipc__fr_task_id(t), t ? t->name : idle_name(name, "", core), core, silent_ns};
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc_wdt_trip_t trip = {rtipc__task_id(t), t ? t->name : idle_name(name, "", core), core, silent_ns};
+    rtipc__crit_t c = rtipc__enter();
     trips++;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     (config.on_trip ? config.on_trip : default_report)(&trip, config.arg);
 #if !USE_TWDT
     if (config.abort_on_trip)
@@ -175,9 +175,9 @@ static void report(struct rtipc__fr_task *t, int core, int64_t silent_ns)
 static void report_foreign(const char *name)
 {
     rtipc_wdt_trip_t trip = {NULL, name, -1, config.timeout_ns};
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     trips++;
-    rtipc__fr_exit(c);
+    rtipc__exit(c);
     (config.on_trip ? config.on_trip : default_report)(&trip, config.arg);
 }
 #endif
@@ -186,22 +186,22 @@ static void report_foreign(const char *name)
 #if USE_TWDT
 /* A critical section: the TWDT's interrupt walks the list too. One holder at
  * a time, so one saved state. */
-static rtipc__fr_crit_t list_held;
+static rtipc__crit_t list_held;
 static void list_lock(void)
 {
-    rtipc__fr_crit_t c = rtipc__fr_enter();
+    rtipc__crit_t c = rtipc__enter();
     list_held = c;
 }
-static void list_unlock(void) { rtipc__fr_exit(list_held); }
+static void list_unlock(void) { rtipc__exit(list_held); }
 #else
 static void list_lock(void) { lock_take(list_mx); }
 static void list_unlock(void) { lock_give(list_mx); }
 #endif
 
 /* List lock held. */
-static bool unlink_subscriber(struct rtipc__fr_task *t)
+static bool unlink_subscriber(struct rtipc__task *t)
 {
-    for (struct rtipc__fr_task **link = &subscribers; *link; link = &(*link)->wdt_next) {
+    for (struct rtipc__task **link = &subscribers; *link; link = &(*link)->wdt_next) {
         if (*link == t) {
             *link = t->wdt_next;
             t->wdt_next = NULL;
@@ -219,7 +219,7 @@ static void drop_all(void)
 {
     for (;;) {
         list_lock();
-        struct rtipc__fr_task *t = subscribers;
+        struct rtipc__task *t = subscribers;
         TaskHandle_t h = t ? t->handle : NULL;
         if (t)
             (void)unlink_subscriber(t);
@@ -300,7 +300,7 @@ static void set_changing(int d)
     list_unlock();
 }
 
-static int backend_subscribe(struct rtipc__fr_task *t)
+static int backend_subscribe(struct rtipc__task *t)
 {
     set_changing(1);
     esp_err_t e = esp_task_wdt_add(t->handle);
@@ -334,7 +334,7 @@ static void triggered(void *opaque, const char *msg)
         return;
     }
     *name_next = false;
-    for (struct rtipc__fr_task *s = subscribers; s; s = s->wdt_next) {
+    for (struct rtipc__task *s = subscribers; s; s = s->wdt_next) {
         if (msg == pcTaskGetName(s->handle)) {
             report(s, s->core, (int64_t)(isr_now - stamp_get(&s->wdt_last_reset)) * NS_PER_TICK);
             return;
@@ -363,7 +363,7 @@ void esp_task_wdt_isr_user_handler(void)
         return;
     list_lock();
     if (changing == 0) {
-        isr_now = rtipc__fr_tick_count64();
+        isr_now = rtipc__tick_count64();
         bool name_next = false;
         (void)esp_task_wdt_print_triggered_tasks(triggered, &name_next, NULL);
     }
@@ -424,7 +424,7 @@ static bool overdue(uint64_t now, uint64_t last, uint64_t *reported)
 
 static void check(void)
 {
-    uint64_t now = rtipc__fr_tick_count64();
+    uint64_t now = rtipc__tick_count64();
 #if IDLE_CORES > 0
     for (int c = 0; c < idle_count; ++c) {
         uint64_t last = stamp_get(&idle_last[c]);
@@ -433,7 +433,7 @@ static void check(void)
     }
 #endif
     list_lock();
-    for (struct rtipc__fr_task *s = subscribers; s; s = s->wdt_next) {
+    for (struct rtipc__task *s = subscribers; s; s = s->wdt_next) {
         uint64_t last = stamp_get(&s->wdt_last_reset);
         if (overdue(now, last, &s->wdt_reported))
             report(s, s->core, (int64_t)(now - last) * NS_PER_TICK);
@@ -462,7 +462,7 @@ static void idle_entry(void *arg)
 {
     int core = (int)(intptr_t)arg;
     for (;;) {
-        stamp_set(&idle_last[core], rtipc__fr_tick_count64());
+        stamp_set(&idle_last[core], rtipc__tick_count64());
         vTaskDelay(nap_ticks);
     }
 }
@@ -497,7 +497,7 @@ static int backend_start(void)
     int rc = RTIPC_OK;
     if (config.idle_check) {
 #if IDLE_CORES > 0
-        uint64_t now = rtipc__fr_tick_count64();
+        uint64_t now = rtipc__tick_count64();
         for (int c = 0; c < IDLE_CORES && rc == RTIPC_OK; ++c) {
             char name[16];
             (void)idle_name(name, "rtipc-", c); /* the kernel's own is "IDLE" */
@@ -516,14 +516,14 @@ static int backend_start(void)
     if (rc == RTIPC_OK) {
         rtipc_task_config_t mc = {.name = "rtipc-wdt", .core = 0, .stack_size = rtipcCONFIG_WDT_STACK_BYTES,
                                   .entry = monitor_entry};
-        rc = rtipc__fr_task_create_at(&mc, (UBaseType_t)(configMAX_PRIORITIES - 1), &monitor);
+        rc = rtipc__task_create_at(&mc, (UBaseType_t)(configMAX_PRIORITIES - 1), &monitor);
     }
     if (rc != RTIPC_OK)
         backend_stop();
     return rc;
 }
 
-static int backend_subscribe(struct rtipc__fr_task *t)
+static int backend_subscribe(struct rtipc__task *t)
 {
     (void)t;
     return RTIPC_OK;
@@ -537,7 +537,7 @@ static void backend_reset(void) {}
 /* ---- the calls ----------------------------------------------------------------- */
 int rtipc_wdt_start(const rtipc_wdt_config_t *cfg)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!cfg || (cfg->timeout_ns != 0 && cfg->timeout_ns < 1000000))
         return RTIPC_EINVAL;
@@ -557,7 +557,7 @@ int rtipc_wdt_start(const rtipc_wdt_config_t *cfg)
 
 int rtipc_wdt_stop(void)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     make_locks();
     lock_take(admin);
@@ -572,17 +572,17 @@ int rtipc_wdt_stop(void)
 
 int rtipc_wdt_add(rtipc_task_t *task)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc__fr_task *t = rtipc__task_or_caller(task, &rc);
+    struct rtipc__task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
         return rc;
     make_locks();
     lock_take(admin);
     rc = started && !t->wdt_subscribed ? backend_subscribe(t) : RTIPC_EINVAL;
     if (rc == RTIPC_OK) {
-        stamp_set(&t->wdt_last_reset, rtipc__fr_tick_count64());
+        stamp_set(&t->wdt_last_reset, rtipc__tick_count64());
         list_lock();
         t->wdt_reported = 0;
         t->wdt_next = subscribers;
@@ -596,10 +596,10 @@ int rtipc_wdt_add(rtipc_task_t *task)
 
 int rtipc_wdt_delete(rtipc_task_t *task)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     int rc;
-    struct rtipc__fr_task *t = rtipc__task_or_caller(task, &rc);
+    struct rtipc__task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
         return rc;
     make_locks();
@@ -618,7 +618,7 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     return rc;
 }
 
-void rtipc__fr_wdt_forget(struct rtipc__fr_task *t)
+void rtipc__wdt_forget(struct rtipc__task *t)
 {
     if (!t->wdt_subscribed)
         return; /* also never subscribed: the locks may not exist */
@@ -631,14 +631,14 @@ void rtipc__fr_wdt_forget(struct rtipc__fr_task *t)
 
 int rtipc_wdt_reset(void)
 {
-    if (rtipc__fr_in_isr())
+    if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
     if (!scheduler_running())
         return RTIPC_EINVAL;
-    struct rtipc__fr_task *t = rtipc__fr_task_of(NULL);
+    struct rtipc__task *t = rtipc__task_of(NULL);
     if (!t || !t->wdt_subscribed)
         return RTIPC_EINVAL;
-    stamp_set(&t->wdt_last_reset, rtipc__fr_tick_count64());
+    stamp_set(&t->wdt_last_reset, rtipc__tick_count64());
     backend_reset();
     return RTIPC_OK;
 }

@@ -14,11 +14,11 @@
 #include "common/port.h"
 #include "lock.h"
 
-static rtipc_lock_t handle_lock = RTIPC_LOCK_INIT;
+static rtipc__lock_t handle_lock = RTIPC__LOCK_INIT;
 
-void rtipc__port_handle_lock(void) { rtipc_lock(&handle_lock); }
+void rtipc__port_handle_lock(void) { rtipc__lock(&handle_lock); }
 
-void rtipc__port_handle_unlock(void) { rtipc_unlock(&handle_lock); }
+void rtipc__port_handle_unlock(void) { rtipc__unlock(&handle_lock); }
 
 void *rtipc__port_alloc(size_t bytes, size_t align)
 {
@@ -56,7 +56,7 @@ static _Atomic int asym_state = ASYM_UNKNOWN;
 
 static bool membarrier_register(void)
 {
-#if defined(RTIPC_TSAN) || !defined(SYS_membarrier)
+#if defined(RTIPC__TSAN) || !defined(SYS_membarrier)
     return false;
 #else
     long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
@@ -81,7 +81,7 @@ bool rtipc__port_asym_fence(void)
 
 void rtipc__port_heavy_fence(void)
 {
-#if !defined(RTIPC_TSAN) && defined(SYS_membarrier)
+#if !defined(RTIPC__TSAN) && defined(SYS_membarrier)
     if (atomic_load_explicit(&asym_state, memory_order_relaxed) == ASYM_ON &&
         syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
         return;

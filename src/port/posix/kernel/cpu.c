@@ -96,7 +96,7 @@ int rtipc__cpu_others_ready(int core, struct rtipc__task *self)
 /* ---- the tasks of a core, and the ones its handlers readied -------------- */
 
 static struct {
-    rtipc_lock_t lock;              /* guards the lists and release_at */
+    rtipc__lock_t lock;              /* guards the lists and release_at */
     _Atomic int deferred_count;     /* tasks on `deferred`: a lock-free look first */
     struct rtipc__task *tasks;      /* tasks pinned to this core */
     struct rtipc__task *deferred;   /* readied by a handler that did not yield */
@@ -107,24 +107,24 @@ void rtipc__cpu_register_task(struct rtipc__task *t)
 {
     if (!core_ok(t->core))
         return;
-    rtipc_lock(&lists[t->core].lock);
+    rtipc__lock(&lists[t->core].lock);
     t->cpu_next = lists[t->core].tasks;
     lists[t->core].tasks = t;
-    rtipc_unlock(&lists[t->core].lock);
+    rtipc__unlock(&lists[t->core].lock);
 }
 
 void rtipc__cpu_unregister_task(struct rtipc__task *t)
 {
     if (!core_ok(t->core))
         return;
-    rtipc_lock(&lists[t->core].lock);
+    rtipc__lock(&lists[t->core].lock);
     for (struct rtipc__task **link = &lists[t->core].tasks; *link; link = &(*link)->cpu_next) {
         if (*link == t) {
             *link = t->cpu_next;
             break;
         }
     }
-    rtipc_unlock(&lists[t->core].lock);
+    rtipc__unlock(&lists[t->core].lock);
 }
 
 int rtipc__cpu_interrupted_priority(int core)
@@ -132,39 +132,39 @@ int rtipc__cpu_interrupted_priority(int core)
     int best = -1;
     if (!core_ok(core))
         return best;
-    rtipc_lock(&lists[core].lock);
+    rtipc__lock(&lists[core].lock);
     for (struct rtipc__task *t = lists[core].tasks; t; t = t->cpu_next) {
         int p = atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
         if (!rtipc__task_is_blocked(t) && p > best)
             best = p;
     }
-    rtipc_unlock(&lists[core].lock);
+    rtipc__unlock(&lists[core].lock);
     return best;
 }
 
 void rtipc__cpu_defer(int core, struct rtipc__task *t)
 {
-    rtipc_lock(&lists[core].lock);
+    rtipc__lock(&lists[core].lock);
     if (lists[core].deferred == NULL)
         lists[core].release_at = rtipc__tick_next_boundary(rtipc_time_ns());
     t->deferred_next = lists[core].deferred;
     lists[core].deferred = t;
     atomic_fetch_add_explicit(&lists[core].deferred_count, 1, memory_order_relaxed);
-    rtipc_unlock(&lists[core].lock);
+    rtipc__unlock(&lists[core].lock);
 }
 
 void rtipc__cpu_release(int core, bool only_if_due, int64_t now)
 {
     if (!core_ok(core) || atomic_load_explicit(&lists[core].deferred_count, memory_order_relaxed) == 0)
         return;
-    rtipc_lock(&lists[core].lock);
+    rtipc__lock(&lists[core].lock);
     struct rtipc__task *list = NULL;
     if (!only_if_due || now >= lists[core].release_at) {
         list = lists[core].deferred;
         lists[core].deferred = NULL;
         atomic_store_explicit(&lists[core].deferred_count, 0, memory_order_relaxed);
     }
-    rtipc_unlock(&lists[core].lock);
+    rtipc__unlock(&lists[core].lock);
     while (list) {
         struct rtipc__task *next = list->deferred_next; /* read before release */
         /* Release: pairs with the acquire load of deferred in park(). */
@@ -176,9 +176,9 @@ void rtipc__cpu_release(int core, bool only_if_due, int64_t now)
 
 int64_t rtipc__cpu_release_at(int core)
 {
-    rtipc_lock(&lists[core].lock);
+    rtipc__lock(&lists[core].lock);
     int64_t at = lists[core].deferred ? lists[core].release_at : -1;
-    rtipc_unlock(&lists[core].lock);
+    rtipc__unlock(&lists[core].lock);
     return at;
 }
 

@@ -13,7 +13,7 @@
 /* Sleep while *word == expected, until woken or until the absolute
  * CLOCK_MONOTONIC time deadline_ns (negative = no deadline). Returns 0 when
  * woken or when the word had already changed, else -errno (ETIMEDOUT, EINTR). */
-static inline int rtipc_futex_wait(_Atomic uint32_t *word, uint32_t expected, int64_t deadline_ns)
+static inline int rtipc__futex_wait(_Atomic uint32_t *word, uint32_t expected, int64_t deadline_ns)
 {
     struct timespec ts, *tsp = NULL;
     if (deadline_ns >= 0) {
@@ -31,7 +31,7 @@ static inline int rtipc_futex_wait(_Atomic uint32_t *word, uint32_t expected, in
 }
 
 /* Wake up to n threads sleeping on word. */
-static inline void rtipc_futex_wake(_Atomic uint32_t *word, int n)
+static inline void rtipc__futex_wake(_Atomic uint32_t *word, int n)
 {
     syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }

@@ -37,7 +37,7 @@ struct rtipc__irq {
 
 /* Per-core interrupt controller. */
 struct controller {
-    rtipc_lock_t lock;              /* guards the sources' list and timers */
+    rtipc__lock_t lock;              /* guards the sources' list and timers */
     _Atomic uint32_t doorbell;      /* futex word the interrupt thread sleeps on */
     bool thread_started;
     pthread_t thread;
@@ -65,20 +65,20 @@ static void ring(struct controller *cpu)
     /* Release: pairs with the acquire load of the doorbell in irq_thread;
      * publishes pending flags and timer settings written before the ring. */
     atomic_fetch_add_explicit(&cpu->doorbell, 1, memory_order_release);
-    rtipc_futex_wake(&cpu->doorbell, 1);
+    rtipc__futex_wake(&cpu->doorbell, 1);
 }
 
 /* ---- wake-ups from a handler ---------------------------------------------- */
-rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list)
+rtipc__isr_wake_t rtipc__isr_wake_one(rtipc__waitlist_t *list)
 {
     if (rtipc__waitlist_empty(list))
-        return (rtipc_isr_wake_t){NULL, false};
+        return (rtipc__isr_wake_t){NULL, false};
     return rtipc__isr_wake(list, list->head);
 }
 
-rtipc_isr_wake_t rtipc__isr_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+rtipc__isr_wake_t rtipc__isr_wake(rtipc__waitlist_t *list, rtipc__waiter_t *w)
 {
-    rtipc_isr_wake_t r = {NULL, false};
+    rtipc__isr_wake_t r = {NULL, false};
     struct rtipc__task *t = w->task;
     r.deferred = isr_core >= 0 && (t->core == isr_core || t->core == RTIPC_CORE_ANY);
     /* Set before the woken store (a release in wake_one), so the waiter that
@@ -89,7 +89,7 @@ rtipc_isr_wake_t rtipc__isr_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
     return r;
 }
 
-void rtipc__isr_release(rtipc_isr_wake_t wake, bool *woken)
+void rtipc__isr_release(rtipc__isr_wake_t wake, bool *woken)
 {
     struct rtipc__task *t = wake.task;
     if (!t)
@@ -141,7 +141,7 @@ static void *irq_thread(void *arg)
         int64_t deadline = -1;
 
         pthread_mutex_lock(&cpu->run_mutex);
-        rtipc_lock(&cpu->lock);
+        rtipc__lock(&cpu->lock);
         for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next) {
             irq->due = atomic_exchange_explicit(&irq->pending, false, memory_order_acquire);
             if (irq->timer_next >= 0 && now >= irq->timer_next) {
@@ -159,7 +159,7 @@ static void *irq_thread(void *arg)
                 }
             }
         }
-        rtipc_unlock(&cpu->lock);
+        rtipc__unlock(&cpu->lock);
         for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next)
             if (irq->due)
                 run_handler(irq);
@@ -169,13 +169,13 @@ static void *irq_thread(void *arg)
         now = rtipc_time_ns();
         rtipc__cpu_release(isr_core, true, now);
 
-        rtipc_lock(&cpu->lock);
+        rtipc__lock(&cpu->lock);
         for (struct rtipc__irq *irq = cpu->irqs; irq; irq = irq->next)
             deadline = min_deadline(deadline, irq->timer_next);
-        rtipc_unlock(&cpu->lock);
+        rtipc__unlock(&cpu->lock);
         deadline = min_deadline(deadline, rtipc__cpu_release_at(isr_core));
         if (deadline < 0 || deadline > now)
-            rtipc_futex_wait(&cpu->doorbell, seq, deadline);
+            rtipc__futex_wait(&cpu->doorbell, seq, deadline);
     }
     return NULL;
 }
@@ -244,10 +244,10 @@ int rtipc_irq_create(int core, rtipc_isr_fn handler, void *arg, rtipc_irq_t **ou
      * cpu->lock to collect pending sources and under run_mutex alone to run
      * their handlers. */
     pthread_mutex_lock(&cpu->run_mutex);
-    rtipc_lock(&cpu->lock);
+    rtipc__lock(&cpu->lock);
     irq->next = cpu->irqs;
     cpu->irqs = irq;
-    rtipc_unlock(&cpu->lock);
+    rtipc__unlock(&cpu->lock);
     pthread_mutex_unlock(&cpu->run_mutex);
     *out = (rtipc_irq_t *)h;
     return RTIPC_OK;
@@ -263,7 +263,7 @@ int rtipc_irq_delete(rtipc_irq_t *handle)
     struct controller *cpu = &cpus[irq->core];
     /* Holding run_mutex: the handler is not running and cannot start. */
     pthread_mutex_lock(&cpu->run_mutex);
-    rtipc_lock(&cpu->lock);
+    rtipc__lock(&cpu->lock);
     for (struct rtipc__irq **link = &cpu->irqs; *link; link = &(*link)->next) {
         if (*link == irq) {
             *link = irq->next;
@@ -272,7 +272,7 @@ int rtipc_irq_delete(rtipc_irq_t *handle)
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
-    rtipc_unlock(&cpu->lock);
+    rtipc__unlock(&cpu->lock);
     pthread_mutex_unlock(&cpu->run_mutex);
     free(irq);
     return RTIPC_OK;
@@ -297,11 +297,11 @@ int rtipc_irq_timer_start(rtipc_irq_t *handle, int64_t delay_ns, int64_t period_
         return RTIPC_EINVAL;
     struct controller *cpu = &cpus[irq->core];
     int64_t now = rtipc_time_ns();
-    rtipc_lock(&cpu->lock);
+    rtipc__lock(&cpu->lock);
     /* A first expiry beyond int64 nanoseconds is never (INT64_MAX). */
     irq->timer_next = delay_ns > INT64_MAX - now ? INT64_MAX : now + delay_ns;
     irq->timer_period = period_ns;
-    rtipc_unlock(&cpu->lock);
+    rtipc__unlock(&cpu->lock);
     ring(cpu);
     return RTIPC_OK;
 }
@@ -312,9 +312,9 @@ int rtipc_irq_timer_stop(rtipc_irq_t *handle)
     if (!irq)
         return RTIPC_EINVAL;
     struct controller *cpu = &cpus[irq->core];
-    rtipc_lock(&cpu->lock);
+    rtipc__lock(&cpu->lock);
     irq->timer_next = -1;
-    rtipc_unlock(&cpu->lock);
+    rtipc__unlock(&cpu->lock);
     return RTIPC_OK;
 }
 

@@ -18,14 +18,14 @@ struct rtipc__task;
 typedef struct {
     struct rtipc__task *task;
     bool deferred;
-} rtipc_isr_wake_t;
-rtipc_isr_wake_t rtipc__isr_wake_one(rtipc_waitlist_t *list);
+} rtipc__isr_wake_t;
+rtipc__isr_wake_t rtipc__isr_wake_one(rtipc__waitlist_t *list);
 /* The same for a chosen waiter w on list. */
-rtipc_isr_wake_t rtipc__isr_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w);
+rtipc__isr_wake_t rtipc__isr_wake(rtipc__waitlist_t *list, rtipc__waiter_t *w);
 
 /* After unlocking: queue a deferred task on this core or release it now, and
  * set *woken (if not NULL) when it outranks the interrupted task. */
-void rtipc__isr_release(rtipc_isr_wake_t wake, bool *woken);
+void rtipc__isr_release(rtipc__isr_wake_t wake, bool *woken);
 
 /* Next tick boundary strictly after now (tick.c). */
 int64_t rtipc__tick_next_boundary(int64_t now);

@@ -16,12 +16,12 @@ uint32_t rtipc__tid_slow(void)
  * releases within that. */
 #define LOCK_SPIN_ROUNDS 100
 
-void rtipc__lock_slow(rtipc_lock_t *l, uint32_t tid)
+void rtipc__lock_slow(rtipc__lock_t *l, uint32_t tid)
 {
     for (int i = 0; i < LOCK_SPIN_ROUNDS; ++i) {
         rtipc__cpu_relax();
         uint32_t expected = 0;
-        if (rtipc_lock_looks_free(l) &&
+        if (rtipc__lock_looks_free(l) &&
             atomic_compare_exchange_weak_explicit(&l->word, &expected, tid, memory_order_acquire,
                                                   memory_order_relaxed))
             return;
@@ -37,7 +37,7 @@ void rtipc__lock_slow(rtipc_lock_t *l, uint32_t tid)
     }
 }
 
-void rtipc__unlock_slow(rtipc_lock_t *l)
+void rtipc__unlock_slow(rtipc__lock_t *l)
 {
     /* FUTEX_WAITERS is set: the kernel hands the lock to the top waiter. */
     if (syscall(SYS_futex, (uint32_t *)&l->word, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0) != 0)

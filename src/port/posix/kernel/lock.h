@@ -19,9 +19,9 @@
 
 typedef struct {
     _Atomic uint32_t word;
-} rtipc_lock_t;
+} rtipc__lock_t;
 
-#define RTIPC_LOCK_INIT {0}
+#define RTIPC__LOCK_INIT {0}
 
 /* The calling thread's kernel thread id, cached per thread: read in line,
  * since every lock and unlock needs it. */
@@ -36,7 +36,7 @@ static inline uint32_t rtipc__tid(void)
 /* Whether the lock looks free: a relaxed read that orders nothing (the CAS
  * that takes the lock does the acquire). Reading keeps the line shared with
  * the holder, where a failing CAS would pull it away and delay its unlock. */
-static inline bool rtipc_lock_looks_free(rtipc_lock_t *l)
+static inline bool rtipc__lock_looks_free(rtipc__lock_t *l)
 {
     return atomic_load_explicit(&l->word, memory_order_relaxed) == 0;
 }
@@ -44,36 +44,36 @@ static inline bool rtipc_lock_looks_free(rtipc_lock_t *l)
 /* Read the lock up to `rounds` times, a relax hint between reads, until it
  * looks free; whether it did. For a caller about to lock that expects the
  * holder to let go within a few instructions. */
-static inline bool rtipc_lock_wait_free(rtipc_lock_t *l, int rounds)
+static inline bool rtipc__lock_wait_free(rtipc__lock_t *l, int rounds)
 {
     for (int i = 0; i < rounds; ++i) {
-        if (rtipc_lock_looks_free(l))
+        if (rtipc__lock_looks_free(l))
             return true;
         rtipc__cpu_relax();
     }
-    return rtipc_lock_looks_free(l);
+    return rtipc__lock_looks_free(l);
 }
 
-void rtipc__lock_slow(rtipc_lock_t *l, uint32_t tid);
-void rtipc__unlock_slow(rtipc_lock_t *l);
+void rtipc__lock_slow(rtipc__lock_t *l, uint32_t tid);
+void rtipc__unlock_slow(rtipc__lock_t *l);
 
-static inline void rtipc_lock(rtipc_lock_t *l)
+static inline void rtipc__lock(rtipc__lock_t *l)
 {
     uint32_t tid = rtipc__tid();
     uint32_t expected = 0;
-    /* Acquire: pairs with the release in rtipc_unlock; publishes everything
+    /* Acquire: pairs with the release in rtipc__unlock; publishes everything
      * the previous owner wrote inside its critical section. */
     if (!atomic_compare_exchange_strong_explicit(&l->word, &expected, tid, memory_order_acquire,
                                                  memory_order_relaxed))
         rtipc__lock_slow(l, tid);
-    RTIPC_TSAN_ACQUIRE(l);
+    RTIPC__TSAN_ACQUIRE(l);
 }
 
-static inline void rtipc_unlock(rtipc_lock_t *l)
+static inline void rtipc__unlock(rtipc__lock_t *l)
 {
-    RTIPC_TSAN_RELEASE(l);
+    RTIPC__TSAN_RELEASE(l);
     uint32_t expected = rtipc__tid();
-    /* Release: pairs with the acquire in rtipc_lock (see above). */
+    /* Release: pairs with the acquire in rtipc__lock (see above). */
     if (!atomic_compare_exchange_strong_explicit(&l->word, &expected, 0, memory_order_release,
                                                  memory_order_relaxed))
         rtipc__unlock_slow(l);

@@ -5,21 +5,21 @@
 #define RTIPC_POSIX_SANITIZER_H
 
 #if defined(__SANITIZE_THREAD__)
-#define RTIPC_TSAN 1
+#define RTIPC__TSAN 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)
-#define RTIPC_TSAN 1
+#define RTIPC__TSAN 1
 #endif
 #endif
 
-#ifdef RTIPC_TSAN
+#ifdef RTIPC__TSAN
 void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
-#define RTIPC_TSAN_ACQUIRE(p) __tsan_acquire((void *)(p))
-#define RTIPC_TSAN_RELEASE(p) __tsan_release((void *)(p))
+#define RTIPC__TSAN_ACQUIRE(p) __tsan_acquire((void *)(p))
+#define RTIPC__TSAN_RELEASE(p) __tsan_release((void *)(p))
 #else
-#define RTIPC_TSAN_ACQUIRE(p) ((void)(p))
-#define RTIPC_TSAN_RELEASE(p) ((void)(p))
+#define RTIPC__TSAN_ACQUIRE(p) ((void)(p))
+#define RTIPC__TSAN_RELEASE(p) ((void)(p))
 #endif
 
 #endif

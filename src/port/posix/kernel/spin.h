@@ -35,11 +35,11 @@ static inline void rtipc__cpu_relax(void)
 /* A per-object (or per-task) budget as stored: 0 = RTIPC_SPIN_DEFAULT, else
  * ns + 1. Zero-initialised control blocks thus follow the global default with
  * no initialisation code. 4 bytes: budgets are at most RTIPC_SPIN_MAX_NS. */
-typedef _Atomic uint32_t rtipc_spin_setting_t;
+typedef _Atomic uint32_t rtipc__spin_setting_t;
 
 /* Store a budget given to a rtipc_*_set_spin call: RTIPC_EINVAL unless it is
  * RTIPC_SPIN_DEFAULT or 0 .. RTIPC_SPIN_MAX_NS. */
-static inline int rtipc__spin_setting_set(rtipc_spin_setting_t *s, int64_t ns)
+static inline int rtipc__spin_setting_set(rtipc__spin_setting_t *s, int64_t ns)
 {
     if (ns != RTIPC_SPIN_DEFAULT && (ns < 0 || ns > RTIPC_SPIN_MAX_NS))
         return RTIPC_EINVAL;
@@ -49,7 +49,7 @@ static inline int rtipc__spin_setting_set(rtipc_spin_setting_t *s, int64_t ns)
 }
 
 /* The stored budget: RTIPC_SPIN_DEFAULT or 0 .. RTIPC_SPIN_MAX_NS. */
-static inline int64_t rtipc__spin_setting(rtipc_spin_setting_t *s)
+static inline int64_t rtipc__spin_setting(rtipc__spin_setting_t *s)
 {
     uint32_t v = atomic_load_explicit(s, memory_order_relaxed);
     return v == 0 ? RTIPC_SPIN_DEFAULT : (int64_t)v - 1;

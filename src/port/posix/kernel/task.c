@@ -233,10 +233,10 @@ static void yield_to_peers(void)
 
 void rtipc__task_settle_lowered(struct rtipc__task *self)
 {
-    rtipc_lock(&self->prio_lock);
+    rtipc__lock(&self->prio_lock);
     if (managed(self))
         kernel_set(self, atomic_load_explicit(&self->effective_priority, memory_order_relaxed));
-    rtipc_unlock(&self->prio_lock);
+    rtipc__unlock(&self->prio_lock);
     rtipc__preempted = false; /* the yield below covers it */
     yield_to_peers();
 }
@@ -245,7 +245,7 @@ bool rtipc__task_inherit(struct rtipc__task *holder, struct rtipc__task *waiter)
 {
     int wp = atomic_load_explicit(&waiter->effective_priority, memory_order_relaxed);
     bool occurred = false;
-    rtipc_lock(&holder->prio_lock);
+    rtipc__lock(&holder->prio_lock);
     int eff = atomic_load_explicit(&holder->effective_priority, memory_order_relaxed);
     if (eff < wp) {
         atomic_store_explicit(&holder->wait_priority, wp, memory_order_relaxed);
@@ -255,7 +255,7 @@ bool rtipc__task_inherit(struct rtipc__task *holder, struct rtipc__task *waiter)
     } else if (atomic_load_explicit(&holder->base_priority, memory_order_relaxed) < wp) {
         occurred = true; /* raised already, by this waiter's priority or more */
     }
-    rtipc_unlock(&holder->prio_lock);
+    rtipc__unlock(&holder->prio_lock);
     return occurred;
 }
 
@@ -269,7 +269,7 @@ bool rtipc__task_disinherit(struct rtipc__task *self)
         atomic_load_explicit(&self->base_priority, memory_order_relaxed))
         return false;
     bool lowered = false;
-    rtipc_lock(&self->prio_lock);
+    rtipc__lock(&self->prio_lock);
     int eff = atomic_load_explicit(&self->effective_priority, memory_order_relaxed);
     int base = atomic_load_explicit(&self->base_priority, memory_order_relaxed);
     if (eff != base) {
@@ -277,13 +277,13 @@ bool rtipc__task_disinherit(struct rtipc__task *self)
         atomic_store_explicit(&self->wait_priority, base, memory_order_relaxed);
         lowered = true; /* the kernel follows in rtipc__task_settle_lowered */
     }
-    rtipc_unlock(&self->prio_lock);
+    rtipc__unlock(&self->prio_lock);
     return lowered;
 }
 
 void rtipc__task_disinherit_after_timeout(struct rtipc__task *holder, int highest_waiting)
 {
-    rtipc_lock(&holder->prio_lock);
+    rtipc__lock(&holder->prio_lock);
     int base = atomic_load_explicit(&holder->base_priority, memory_order_relaxed);
     int eff = atomic_load_explicit(&holder->effective_priority, memory_order_relaxed);
     int target = highest_waiting > base ? highest_waiting : base;
@@ -294,7 +294,7 @@ void rtipc__task_disinherit_after_timeout(struct rtipc__task *holder, int highes
         atomic_store_explicit(&holder->wait_priority, target, memory_order_relaxed);
         kernel_requeue(holder, eff, target);
     }
-    rtipc_unlock(&holder->prio_lock);
+    rtipc__unlock(&holder->prio_lock);
 }
 
 /* ---- thread lifecycle ------------------------------------------------- */
@@ -332,10 +332,10 @@ static void on_thread_exit(void *arg)
     /* From here on nobody sets this thread's priority: the kernel may give
      * its thread id to another thread (a waiter lending its priority to a
      * mutex this task still holds must not reach it). */
-    rtipc_lock(&t->prio_lock);
+    rtipc__lock(&t->prio_lock);
     t->exited = true;
     atomic_store_explicit(&t->tid, 0, memory_order_relaxed);
-    rtipc_unlock(&t->prio_lock);
+    rtipc__unlock(&t->prio_lock);
     rtipc__task_ended(t);
     rtipc__cpu_unregister_task(t);
     run_end_hooks(t);
@@ -343,23 +343,23 @@ static void on_thread_exit(void *arg)
      * joiner or deleter that sees it always finds a thread to join. */
     if (!t->adopted) {
         int s = REAP_OPEN;
-        if (atomic_load_explicit(&t->release_claim, memory_order_acquire) == RTIPC_RELEASE_SELF ||
+        if (atomic_load_explicit(&t->release_claim, memory_order_acquire) == RTIPC__RELEASE_SELF ||
             !atomic_compare_exchange_strong_explicit(&t->reap, &s, REAP_BY_CLOSER, memory_order_acq_rel,
                                                      memory_order_acquire))
             pthread_detach(pthread_self()); /* deleted itself, or its deleter gave up */
     }
-    rtipc_lock(&t->lock);
+    rtipc__lock(&t->lock);
     /* Release: pairs with the acquire loads of ended in join/delete and in
      * rtipc__task_live. */
     atomic_store_explicit(&t->ended, true, memory_order_release);
     struct rtipc__task *waiter = t->end_waiter;
     t->end_waiter = NULL;
-    rtipc_unlock(&t->lock);
+    rtipc__unlock(&t->lock);
     if (waiter)
         rtipc__unpark(waiter);
     /* An adopted thread's handle, and that of a task that deleted itself,
      * end with the thread; a created task's stays open for its joiner. */
-    if (t->adopted || atomic_load_explicit(&t->release_claim, memory_order_acquire) == RTIPC_RELEASE_SELF)
+    if (t->adopted || atomic_load_explicit(&t->release_claim, memory_order_acquire) == RTIPC__RELEASE_SELF)
         close_handle(t);
     unref(t);
 }
@@ -369,8 +369,8 @@ static void on_thread_exit(void *arg)
  * joining or deleting it. */
 static bool claim_release(struct rtipc__task *t)
 {
-    int open = RTIPC_RELEASE_OPEN;
-    return atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC_RELEASE_OTHER,
+    int open = RTIPC__RELEASE_OPEN;
+    return atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC__RELEASE_OTHER,
                                                    memory_order_acq_rel, memory_order_acquire);
 }
 
@@ -379,9 +379,9 @@ static void make_exit_key(void) { pthread_key_create(&exit_key, on_thread_exit);
 static void bind_current(struct rtipc__task *t)
 {
     pthread_once(&exit_key_once, make_exit_key);
-    rtipc_lock(&t->prio_lock);
+    rtipc__lock(&t->prio_lock);
     atomic_store_explicit(&t->tid, rtipc__tid(), memory_order_relaxed);
-    rtipc_unlock(&t->prio_lock);
+    rtipc__unlock(&t->prio_lock);
     current = t;
     pthread_setspecific(exit_key, t);
     rtipc__task_started(t);
@@ -428,7 +428,7 @@ static void *task_trampoline(void *arg)
      * handed out its handle. Acquire: pairs with the release in
      * open_gate; publishes the placement and *out. */
     while (atomic_load_explicit(&t->gate, memory_order_acquire) == 0)
-        rtipc_futex_wait(&t->gate, 0, -1);
+        rtipc__futex_wait(&t->gate, 0, -1);
     /* Deleted before it ever ran: it never runs, as in FreeRTOS. */
     deletion_point();
     t->entry(t->arg);
@@ -438,7 +438,7 @@ static void *task_trampoline(void *arg)
 static void open_gate(struct rtipc__task *t)
 {
     atomic_store_explicit(&t->gate, 1, memory_order_release);
-    rtipc_futex_wake(&t->gate, 1);
+    rtipc__futex_wake(&t->gate, 1);
 }
 
 /* The smallest stack rtipc gives a task: enough for sanitizer builds. */
@@ -494,9 +494,9 @@ int rtipc_task_create(const rtipc_task_config_t *cfg, rtipc_task_t **out)
      * its own, which leaves it at the head of that list: move it to the
      * end, behind the tasks created before it, as FreeRTOS adds a new task.
      * One of higher priority than the creator preempts it here. */
-    rtipc_lock(&t->prio_lock);
+    rtipc__lock(&t->prio_lock);
     kernel_requeue(t, prio, prio);
-    rtipc_unlock(&t->prio_lock);
+    rtipc__unlock(&t->prio_lock);
     open_gate(t);
     return RTIPC_OK;
 }
@@ -515,11 +515,11 @@ static bool wait_end(struct rtipc__task *t)
         }
         return true;
     }
-    rtipc_lock(&t->lock);
+    rtipc__lock(&t->lock);
     bool ended = atomic_load_explicit(&t->ended, memory_order_relaxed);
     if (!ended)
         t->end_waiter = self;
-    rtipc_unlock(&t->lock);
+    rtipc__unlock(&t->lock);
     if (ended)
         return true;
     rtipc__reschedule_point(self);
@@ -541,10 +541,10 @@ static bool wait_end(struct rtipc__task *t)
     rtipc__park_awake(self);
     rtipc__task_mark_ready(self);
     if (!done) {
-        rtipc_lock(&t->lock);
+        rtipc__lock(&t->lock);
         if (t->end_waiter == self)
             t->end_waiter = NULL;
-        rtipc_unlock(&t->lock);
+        rtipc__unlock(&t->lock);
     }
     return done;
 }
@@ -563,7 +563,7 @@ int rtipc_task_join(rtipc_task_t *handle)
     if (!wait_end(t)) {
         /* The joiner is being deleted: the join did not happen, and t can
          * still be joined (or deleted) by another task. */
-        atomic_store_explicit(&t->release_claim, RTIPC_RELEASE_OPEN, memory_order_release);
+        atomic_store_explicit(&t->release_claim, RTIPC__RELEASE_OPEN, memory_order_release);
         rtipc__task_exit_self();
     }
     reap(t);
@@ -580,9 +580,9 @@ _Noreturn void rtipc__task_exit_self(void)
      * claim it: nobody will join, so the exit hook closes the handle. One
      * CAS decides, so a concurrent delete either releases us or finds us
      * gone, never both. */
-    int open = RTIPC_RELEASE_OPEN;
+    int open = RTIPC__RELEASE_OPEN;
     if (t)
-        atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC_RELEASE_SELF, memory_order_acq_rel,
+        atomic_compare_exchange_strong_explicit(&t->release_claim, &open, RTIPC__RELEASE_SELF, memory_order_acq_rel,
                                                 memory_order_acquire);
     pthread_exit(NULL);
 }
@@ -695,7 +695,7 @@ int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
     }
     int prio = (int)priority;
     bool yield = false;
-    rtipc_lock(&t->prio_lock);
+    rtipc__lock(&t->prio_lock);
     int base = atomic_load_explicit(&t->base_priority, memory_order_relaxed);
     if (base != prio) {
         int eff = atomic_load_explicit(&t->effective_priority, memory_order_relaxed);
@@ -710,7 +710,7 @@ int rtipc_task_set_priority(rtipc_task_t *handle, unsigned priority)
             kernel_requeue(t, eff, next);
         }
     }
-    rtipc_unlock(&t->prio_lock);
+    rtipc__unlock(&t->prio_lock);
     if (yield)
         yield_to_peers();
     return RTIPC_OK;

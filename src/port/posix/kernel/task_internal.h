@@ -19,7 +19,7 @@
 typedef struct {
     uint32_t value;
     uint8_t state; /* RTIPC__NOTIFY_IDLE / _WAITING / _PENDING */
-} rtipc_notify_slot_t;
+} rtipc__notify_slot_t;
 
 enum { RTIPC__NOTIFY_IDLE = 0, RTIPC__NOTIFY_WAITING = 1, RTIPC__NOTIFY_PENDING = 2 };
 
@@ -48,7 +48,7 @@ struct rtipc__task {
     _Atomic bool delete_requested;  /* another task asked it to end */
     _Atomic bool ended;             /* its thread has ended (or, adopted, exited); under lock */
     bool adopted;                   /* a thread rtipc did not create */
-    /* Who closes the handle, decided once by CAS from RTIPC_RELEASE_OPEN: the
+    /* Who closes the handle, decided once by CAS from RTIPC__RELEASE_OPEN: the
      * task itself when it deleted itself (detached), or the task that joins
      * or deletes it. */
     _Atomic int release_claim;
@@ -65,18 +65,18 @@ struct rtipc__task {
      * tid / exited: while held, a non-zero tid names this live thread, and a
      * zero tid with !exited means it has not started, so its pthread_t is
      * still valid. */
-    rtipc_lock_t prio_lock;
+    rtipc__lock_t prio_lock;
     _Atomic uint32_t tid;           /* kernel thread id; 0 until started and again once exited */
     bool exited;                    /* under prio_lock */
     rtipc_task_fn entry;
     void *arg;
     char name[16];
     /* Notification slots and the owner's wait, guarded by lock. */
-    rtipc_lock_t lock;
+    rtipc__lock_t lock;
     unsigned notify_wait_index;     /* slot the owner is waiting on */
-    rtipc_waitlist_t notify_waiters; /* the owner only, while it waits */
-    rtipc_notify_slot_t notify[RTIPC_NOTIFY_SLOTS];
-    rtipc_spin_setting_t notify_spin; /* spin budget of the owner's notification waits */
+    rtipc__waitlist_t notify_waiters; /* the owner only, while it waits */
+    rtipc__notify_slot_t notify[RTIPC_NOTIFY_SLOTS];
+    rtipc__spin_setting_t notify_spin; /* spin budget of the owner's notification waits */
     /* The task waiting for this one to end (join or delete), under lock. */
     struct rtipc__task *end_waiter;
     struct rtipc__task *pool_next;  /* free-list link while recycled */
@@ -175,6 +175,6 @@ int rtipc__sleep_until(int64_t deadline);
 /* Ends the calling task (deletion point reached). Never returns. */
 _Noreturn void rtipc__task_exit_self(void);
 
-enum { RTIPC_RELEASE_OPEN = 0, RTIPC_RELEASE_SELF = 1, RTIPC_RELEASE_OTHER = 2 };
+enum { RTIPC__RELEASE_OPEN = 0, RTIPC__RELEASE_SELF = 1, RTIPC__RELEASE_OTHER = 2 };
 
 #endif

@@ -9,9 +9,9 @@
 #include "spin.h"
 #include "task_internal.h"
 
-void rtipc__waitlist_insert(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+void rtipc__waitlist_insert(rtipc__waitlist_t *list, rtipc__waiter_t *w)
 {
-    rtipc_waiter_t **link = &list->head;
+    rtipc__waiter_t **link = &list->head;
     /* Walk past every waiter of equal or higher priority: FIFO among equals. */
     while (*link && (*link)->priority >= w->priority)
         link = &(*link)->next;
@@ -19,9 +19,9 @@ void rtipc__waitlist_insert(rtipc_waitlist_t *list, rtipc_waiter_t *w)
     *link = w;
 }
 
-bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+bool rtipc__waitlist_remove(rtipc__waitlist_t *list, rtipc__waiter_t *w)
 {
-    for (rtipc_waiter_t **link = &list->head; *link; link = &(*link)->next) {
+    for (rtipc__waiter_t **link = &list->head; *link; link = &(*link)->next) {
         if (*link == w) {
             *link = w->next;
             return true;
@@ -30,17 +30,17 @@ bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w)
     return false;
 }
 
-int rtipc__waitlist_head_priority(const rtipc_waitlist_t *list)
+int rtipc__waitlist_head_priority(const rtipc__waitlist_t *list)
 {
     return list->head ? atomic_load_explicit(&list->head->task->wait_priority, memory_order_relaxed) : -1;
 }
 
-struct rtipc__task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list)
+struct rtipc__task *rtipc__waitlist_wake_one(rtipc__waitlist_t *list)
 {
     return list->head ? rtipc__waitlist_wake(list, list->head) : NULL;
 }
 
-struct rtipc__task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w)
+struct rtipc__task *rtipc__waitlist_wake(rtipc__waitlist_t *list, rtipc__waiter_t *w)
 {
     rtipc__waitlist_remove(list, w);
     struct rtipc__task *task = w->task; /* read before woken: w may vanish after */
@@ -75,7 +75,7 @@ void rtipc__unpark(struct rtipc__task *task)
     if (old & RTIPC__PARK_ASLEEP) {
         /* Only a task that announced its sleep costs a system call. */
         atomic_fetch_add_explicit(&task->stat_futex_wakes, 1, memory_order_relaxed);
-        rtipc_futex_wake(&task->park, 1);
+        rtipc__futex_wake(&task->park, 1);
     }
 }
 
@@ -91,7 +91,7 @@ int rtipc__park_sleep(struct rtipc__task *self, uint32_t seen, int64_t deadline)
         seen |= RTIPC__PARK_ASLEEP;
     }
     rtipc__stat_bump(&self->stat_sleeps);
-    return rtipc_futex_wait(&self->park, seen, deadline);
+    return rtipc__futex_wait(&self->park, seen, deadline);
 }
 
 void rtipc__park_awake(struct rtipc__task *self)
@@ -114,7 +114,7 @@ int64_t rtipc__deadline(rtipc_timeout_t timeout)
 
 enum { PARK_WOKEN = 0, PARK_TIMEDOUT = 1, PARK_DELETED = 2 };
 
-static inline bool is_woken(rtipc_waiter_t *w)
+static inline bool is_woken(rtipc__waiter_t *w)
 {
     /* Acquire: pairs with the release store in rtipc__waitlist_wake_one. */
     return atomic_load_explicit(&w->woken, memory_order_acquire) != 0;
@@ -140,7 +140,7 @@ static void wait_until_released(struct rtipc__task *self)
 /* Block until w is woken, the deadline passes or deletion is requested:
  * spin first (spin.h), then sleep on the park word (wait.h). A deletion
  * request is seen once the spin ends, within the budget. */
-static int park_until(struct rtipc__task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
+static int park_until(struct rtipc__task *self, rtipc__waiter_t *w, int64_t deadline, int64_t spin)
 {
     if (rtipc__spin_wait(self, spin, deadline, waiter_woken, w))
         return PARK_WOKEN;
@@ -167,7 +167,7 @@ static int park_until(struct rtipc__task *self, rtipc_waiter_t *w, int64_t deadl
 }
 
 /* The caller marked itself blocked before it queued w. */
-static int park(struct rtipc__task *self, rtipc_waiter_t *w, int64_t deadline, int64_t spin)
+static int park(struct rtipc__task *self, rtipc__waiter_t *w, int64_t deadline, int64_t spin)
 {
     int r = park_until(self, w, deadline, spin);
     if (r == PARK_WOKEN)
@@ -176,13 +176,13 @@ static int park(struct rtipc__task *self, rtipc_waiter_t *w, int64_t deadline, i
     return r;
 }
 
-int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
+int rtipc__block_held(rtipc__lock_t *lock, rtipc__waitlist_t *list, rtipc__op_t *op, rtipc_timeout_t timeout,
                       int64_t spin)
 {
     struct rtipc__task *self = NULL;
     int64_t deadline = 0;
     bool timed_out = false;
-    rtipc_waiter_t w;
+    rtipc__waiter_t w;
 
     for (;;) {
         op->wake = NULL;
@@ -191,7 +191,7 @@ int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op
             timed_out) {
             if (rc == RTIPC_EWOULDBLOCK && timed_out)
                 rc = RTIPC_ETIMEDOUT;
-            rtipc_unlock(lock);
+            rtipc__unlock(lock);
             if (op->wake) {
                 rtipc__unpark(op->wake);
                 /* Waking a task reschedules: release deferred wake-ups. */
@@ -204,7 +204,7 @@ int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op
             /* First time it must wait: now the clock and the task matter. */
             self = rtipc__self();
             if (!self) {
-                rtipc_unlock(lock);
+                rtipc__unlock(lock);
                 return RTIPC_ENOMEM;
             }
             deadline = rtipc__deadline(timeout);
@@ -221,7 +221,7 @@ int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op
          * The object lock orders this store before the handler's look. */
         rtipc__task_mark_blocked(self);
         rtipc__waitlist_insert(list, &w);
-        rtipc_unlock(lock);
+        rtipc__unlock(lock);
         /* Blocking reschedules: first release deferred wake-ups of this core. */
         rtipc__reschedule_point(self);
 
@@ -231,8 +231,8 @@ int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op
          * until it lets go rather than take the line from it with a CAS
          * that fails and delays its unlock. */
         if (parked == PARK_WOKEN)
-            (void)rtipc_lock_wait_free(lock, 64);
-        rtipc_lock(lock);
+            (void)rtipc__lock_wait_free(lock, 64);
+        rtipc__lock(lock);
         if (!is_woken(&w)) {
             rtipc__waitlist_remove(list, &w);
         } else if (parked != PARK_WOKEN && atomic_load_explicit(&self->deferred, memory_order_acquire)) {
@@ -243,9 +243,9 @@ int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op
              * deferral link this task to itself. The acquire pairs with the
              * release in flush() (the relaxed store of true happened before
              * the woken store we saw). */
-            rtipc_unlock(lock);
+            rtipc__unlock(lock);
             wait_until_released(self);
-            rtipc_lock(lock);
+            rtipc__lock(lock);
         }
         if (parked == PARK_DELETED) {
             struct rtipc__task *pass_on = NULL;
@@ -255,7 +255,7 @@ int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op
                 pass_on = rtipc__waitlist_wake_one(list);
             if (op->abandon)
                 op->abandon(op);
-            rtipc_unlock(lock);
+            rtipc__unlock(lock);
             if (pass_on)
                 rtipc__unpark(pass_on);
             rtipc__task_exit_self();

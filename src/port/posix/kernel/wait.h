@@ -54,39 +54,39 @@
 
 struct rtipc__task;
 
-struct rtipc_op;
+struct rtipc__op;
 
-typedef struct rtipc_waiter {
-    struct rtipc_waiter *next;
+typedef struct rtipc__waiter {
+    struct rtipc__waiter *next;
     struct rtipc__task *task;
-    struct rtipc_op *op;     /* the waiter's operation: wakers may read its
+    struct rtipc__op *op;     /* the waiter's operation: wakers may read its
                                 parameters and write results into it, under
                                 the object lock, before marking it woken */
     int priority;            /* effective priority when it queued */
     _Atomic uint32_t woken;  /* set once, by the waker, under the object lock */
-} rtipc_waiter_t;
+} rtipc__waiter_t;
 
 /* A singly linked list, highest priority first, FIFO among equals. Guarded by
  * the owning object's lock. */
 typedef struct {
-    rtipc_waiter_t *head;
-} rtipc_waitlist_t;
+    rtipc__waiter_t *head;
+} rtipc__waitlist_t;
 
-void rtipc__waitlist_insert(rtipc_waitlist_t *list, rtipc_waiter_t *w);
+void rtipc__waitlist_insert(rtipc__waitlist_t *list, rtipc__waiter_t *w);
 /* Unlinks w if it is on the list; returns whether it was. */
-bool rtipc__waitlist_remove(rtipc_waitlist_t *list, rtipc_waiter_t *w);
+bool rtipc__waitlist_remove(rtipc__waitlist_t *list, rtipc__waiter_t *w);
 /* Pops the first waiter and marks it woken; returns its task (to unpark after
  * unlocking) or NULL if the list is empty. */
-struct rtipc__task *rtipc__waitlist_wake_one(rtipc_waitlist_t *list);
+struct rtipc__task *rtipc__waitlist_wake_one(rtipc__waitlist_t *list);
 /* Unlinks the given waiter (which must be on the list) and marks it woken;
  * returns its task, to unpark after unlocking. For objects that choose whom
  * to wake by each waiter's own condition (event groups, stream buffers). */
-struct rtipc__task *rtipc__waitlist_wake(rtipc_waitlist_t *list, rtipc_waiter_t *w);
-static inline bool rtipc__waitlist_empty(const rtipc_waitlist_t *list) { return list->head == NULL; }
+struct rtipc__task *rtipc__waitlist_wake(rtipc__waitlist_t *list, rtipc__waiter_t *w);
+static inline bool rtipc__waitlist_empty(const rtipc__waitlist_t *list) { return list->head == NULL; }
 /* The priority of the first waiter now, or -1 when empty: the head's current
  * wait priority (task_internal.h), which a priority change may have moved
  * since it queued, as FreeRTOS reads the head's event-list item value. */
-int rtipc__waitlist_head_priority(const rtipc_waitlist_t *list);
+int rtipc__waitlist_head_priority(const rtipc__waitlist_t *list);
 
 /* Wake a task parked in rtipc__park (or about to park). Any context. */
 void rtipc__unpark(struct rtipc__task *task);
@@ -114,13 +114,13 @@ void rtipc__wake_from_task(struct rtipc__task *task);
 /* One attempt at an operation, run with the object's lock held. Returns 0 or
  * an error to finish, or RTIPC_EWOULDBLOCK to wait and retry. It may name one
  * task in `wake`, unparked once the lock is dropped. */
-typedef struct rtipc_op {
-    int (*attempt)(struct rtipc_op *op);
+typedef struct rtipc__op {
+    int (*attempt)(struct rtipc__op *op);
     /* Optional, under the lock: the caller gave up waiting (timeout, deletion)
      * after having been queued; undo side effects such as inheritance. */
-    void (*abandon)(struct rtipc_op *op);
+    void (*abandon)(struct rtipc__op *op);
     struct rtipc__task *wake;
-} rtipc_op_t;
+} rtipc__op_t;
 
 /* Run op against the object guarded by lock, queueing on list while it would
  * block, until it completes or timeout runs out (RTIPC_ETIMEDOUT; with
@@ -128,17 +128,17 @@ typedef struct rtipc_op {
  * budget `spin` (the object's setting: RTIPC_SPIN_DEFAULT, 0 or ns; spin.h)
  * before it parks. Must be called from task context. A task asked to delete
  * itself ends inside this call. */
-static inline int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op,
+static inline int rtipc__block(rtipc__lock_t *lock, rtipc__waitlist_t *list, rtipc__op_t *op,
                                rtipc_timeout_t timeout, int64_t spin);
 /* The same, entered with the lock already held (a caller whose own quick
  * path found it could not complete at once). */
-int rtipc__block_held(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op, rtipc_timeout_t timeout,
+int rtipc__block_held(rtipc__lock_t *lock, rtipc__waitlist_t *list, rtipc__op_t *op, rtipc_timeout_t timeout,
                       int64_t spin);
 
-static inline int rtipc__block(rtipc_lock_t *lock, rtipc_waitlist_t *list, rtipc_op_t *op,
+static inline int rtipc__block(rtipc__lock_t *lock, rtipc__waitlist_t *list, rtipc__op_t *op,
                                rtipc_timeout_t timeout, int64_t spin)
 {
-    rtipc_lock(lock);
+    rtipc__lock(lock);
     return rtipc__block_held(lock, list, op, timeout, spin);
 }
 

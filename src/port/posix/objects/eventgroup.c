@@ -24,11 +24,11 @@
 #define WAKE_BATCH 32
 
 struct rtipc__eventgroup {
-    rtipc_lock_t lock;
+    rtipc__lock_t lock;
     uint16_t flags;
     _Atomic uint32_t bits;      /* written under lock, read anywhere */
-    rtipc_spin_setting_t spin;  /* spin budget of its waiters (spin.h) */
-    rtipc_waitlist_t waiters;   /* wait_bits and sync callers */
+    rtipc__spin_setting_t spin;  /* spin budget of its waiters (spin.h) */
+    rtipc__waitlist_t waiters;   /* wait_bits and sync callers */
 };
 
 _Static_assert(sizeof(struct rtipc__eventgroup) <= sizeof(rtipc_eventgroup_static_t),
@@ -87,14 +87,14 @@ int rtipc_eventgroup_delete(rtipc_eventgroup_t *handle)
     struct rtipc__eventgroup *eg = get(handle);
     if (!eg)
         return RTIPC_EINVAL;
-    rtipc_lock(&eg->lock);
+    rtipc__lock(&eg->lock);
     if (!rtipc__waitlist_empty(&eg->waiters)) {
-        rtipc_unlock(&eg->lock);
+        rtipc__unlock(&eg->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
-    rtipc_unlock(&eg->lock);
+    rtipc__unlock(&eg->lock);
     if (eg->flags & EG_DYNAMIC)
         free(eg);
     return RTIPC_OK;
@@ -123,7 +123,7 @@ int rtipc_eventgroup_get_bits(const rtipc_eventgroup_t *handle)
 
 /* ---- waiting ------------------------------------------------------------ */
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop and setters reach it through the waiter */
+    rtipc__op_t op; /* first: the blocking loop and setters reach it through the waiter */
     struct rtipc__eventgroup *eg;
     uint32_t wait_for;
     uint32_t to_set;   /* sync: bits to set on the first attempt */
@@ -156,7 +156,7 @@ typedef struct {
     bool *woken;
     union {
         struct rtipc__task **tasks;   /* task context */
-        rtipc_isr_wake_t *isr_wakes; /* interrupt context */
+        rtipc__isr_wake_t *isr_wakes; /* interrupt context */
     };
 } wake_batch_t;
 
@@ -164,13 +164,13 @@ typedef struct {
  * (interrupt) on a 64-bit host, half that on a 32-bit MCU. */
 typedef union {
     struct rtipc__task *tasks[WAKE_BATCH];
-    rtipc_isr_wake_t isr_wakes[WAKE_BATCH];
+    rtipc__isr_wake_t isr_wakes[WAKE_BATCH];
 } wake_store_t;
 
-static void batch_wake(wake_batch_t *b, rtipc_waitlist_t *list, rtipc_waiter_t *w)
+static void batch_wake(wake_batch_t *b, rtipc__waitlist_t *list, rtipc__waiter_t *w)
 {
     if (b->isr) {
-        rtipc_isr_wake_t iw = rtipc__isr_wake(list, w);
+        rtipc__isr_wake_t iw = rtipc__isr_wake(list, w);
         if (b->n < b->capacity)
             b->isr_wakes[b->n++] = iw;
         else
@@ -207,8 +207,8 @@ static uint32_t set_and_wake(struct rtipc__eventgroup *eg, uint32_t set, wake_ba
     uint32_t bits = bits_of(eg) | set;
     set_bits_to(eg, bits);
     uint32_t clear = 0;
-    rtipc_waiter_t *next;
-    for (rtipc_waiter_t *w = eg->waiters.head; w; w = next) {
+    rtipc__waiter_t *next;
+    for (rtipc__waiter_t *w = eg->waiters.head; w; w = next) {
         next = w->next; /* read first: waking unlinks w */
         eg_op_t *o = (eg_op_t *)w->op;
         if (!met(o, bits))
@@ -224,7 +224,7 @@ static uint32_t set_and_wake(struct rtipc__eventgroup *eg, uint32_t set, wake_ba
     return bits;
 }
 
-static int attempt_wait(rtipc_op_t *op)
+static int attempt_wait(rtipc__op_t *op)
 {
     eg_op_t *o = (eg_op_t *)op;
     struct rtipc__eventgroup *eg = o->eg;
@@ -313,9 +313,9 @@ static int set_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *value, 
         b.isr_wakes = store.isr_wakes;
     else
         b.tasks = store.tasks;
-    rtipc_lock(&eg->lock);
+    rtipc__lock(&eg->lock);
     uint32_t after = set_and_wake(eg, bits, &b);
-    rtipc_unlock(&eg->lock);
+    rtipc__unlock(&eg->lock);
     batch_release(&b);
     if (value)
         *value = after;
@@ -341,10 +341,10 @@ static int clear_bits(rtipc_eventgroup_t *handle, uint32_t bits, uint32_t *previ
         return RTIPC_EINVAL;
     /* Under the lock: a setter reads, decides and writes the bits in one
      * hold, and a clear must not fall between its read and its write. */
-    rtipc_lock(&eg->lock);
+    rtipc__lock(&eg->lock);
     uint32_t before = bits_of(eg);
     set_bits_to(eg, before & ~bits);
-    rtipc_unlock(&eg->lock);
+    rtipc__unlock(&eg->lock);
     if (previous)
         *previous = before;
     return RTIPC_OK;

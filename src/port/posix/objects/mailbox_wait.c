@@ -12,9 +12,9 @@
 #include "rtipc/error.h"
 
 typedef struct {
-    rtipc_lock_t lock;
-    rtipc_spin_setting_t spin; /* spin budget of its waiters (spin.h); zeroed = default */
-    rtipc_waitlist_t waiters;  /* tasks in rtipc_mailbox_wait_newer */
+    rtipc__lock_t lock;
+    rtipc__spin_setting_t spin; /* spin budget of its waiters (spin.h); zeroed = default */
+    rtipc__waitlist_t waiters;  /* tasks in rtipc_mailbox_wait_newer */
 } mailbox_port_t;
 
 _Static_assert(sizeof(mailbox_port_t) <= RTIPC__MAILBOX_PORT_BYTES, "the waiting part fits");
@@ -41,20 +41,20 @@ void rtipc__mailbox_port_init(struct rtipc__mailbox *mb) { (void)mb; }
 int rtipc__mailbox_port_retire(struct rtipc__mailbox *mb, uintptr_t handle)
 {
     mailbox_port_t *p = port_of(mb);
-    rtipc_lock(&p->lock);
+    rtipc__lock(&p->lock);
     if (!rtipc__waitlist_empty(&p->waiters)) {
-        rtipc_unlock(&p->lock);
+        rtipc__unlock(&p->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close(handle);
-    rtipc_unlock(&p->lock);
+    rtipc__unlock(&p->lock);
     return RTIPC_OK;
 }
 
 /* ---- waiting ---------------------------------------------------------------- */
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__mailbox *mb;
     uint64_t last_seen;
     bool abandoned; /* gave up waiting: the last attempt must not set the flag */
@@ -63,7 +63,7 @@ typedef struct {
 /* Under the port lock. Announce a sleeper, then look at the version once
  * more; on EWOULDBLOCK the blocking loop queues us in this same critical
  * section, so a writer that sees the flag and takes the lock finds us. */
-static int attempt(rtipc_op_t *op)
+static int attempt(rtipc__op_t *op)
 {
     mailbox_op_t *o = (mailbox_op_t *)op;
     struct rtipc__mailbox *mb = o->mb;
@@ -83,7 +83,7 @@ static int attempt(rtipc_op_t *op)
 }
 
 /* Under the port lock, after a timeout or deletion unlinked us. */
-static void abandon(rtipc_op_t *op)
+static void abandon(rtipc__op_t *op)
 {
     mailbox_op_t *o = (mailbox_op_t *)op;
     o->abandoned = true;
@@ -152,13 +152,13 @@ void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken)
     mailbox_port_t *p = port_of(mb);
     bool in_isr = rtipc__in_interrupt, any = false, more;
     do {
-        rtipc_isr_wake_t isr_wake[WAKE_BATCH];
+        rtipc__isr_wake_t isr_wake[WAKE_BATCH];
         struct rtipc__task *task_wake[WAKE_BATCH];
         int n = 0;
         more = false;
-        rtipc_lock(&p->lock);
+        rtipc__lock(&p->lock);
         uint64_t now = rtipc__mailbox_version(mb);
-        for (rtipc_waiter_t *w = p->waiters.head, *next; w; w = next) {
+        for (rtipc__waiter_t *w = p->waiters.head, *next; w; w = next) {
             next = w->next;
             if (((mailbox_op_t *)w->op)->last_seen >= now)
                 continue; /* waits for a version beyond this one */
@@ -172,7 +172,7 @@ void rtipc__mailbox_wake(struct rtipc__mailbox *mb, bool *woken)
                 task_wake[n++] = rtipc__waitlist_wake(&p->waiters, w);
         }
         update_sleepers(mb);
-        rtipc_unlock(&p->lock);
+        rtipc__unlock(&p->lock);
         for (int i = 0; i < n; ++i) {
             if (in_isr)
                 rtipc__isr_release(isr_wake[i], woken);

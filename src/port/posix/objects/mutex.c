@@ -16,12 +16,12 @@
 #define MUTEX_RECURSIVE 0x2u
 
 struct rtipc__mutex {
-    rtipc_lock_t lock;
+    rtipc__lock_t lock;
     uint16_t flags;
     _Atomic(struct rtipc__task *) holder; /* written under lock, read anywhere */
     uint32_t depth;                      /* takes by the holder (recursive) */
-    rtipc_spin_setting_t spin;           /* spin budget of its waiters (spin.h) */
-    rtipc_waitlist_t waiters;
+    rtipc__spin_setting_t spin;           /* spin budget of its waiters (spin.h) */
+    rtipc__waitlist_t waiters;
 };
 
 _Static_assert(sizeof(struct rtipc__mutex) <= sizeof(rtipc_mutex_static_t),
@@ -74,21 +74,21 @@ int rtipc_mutex_delete(rtipc_mutex_t *handle)
     struct rtipc__mutex *m = get(handle);
     if (!m)
         return RTIPC_EINVAL;
-    rtipc_lock(&m->lock);
+    rtipc__lock(&m->lock);
     if (holder_of(m) || !rtipc__waitlist_empty(&m->waiters)) {
-        rtipc_unlock(&m->lock);
+        rtipc__unlock(&m->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
-    rtipc_unlock(&m->lock);
+    rtipc__unlock(&m->lock);
     if (m->flags & MUTEX_DYNAMIC)
         free(m);
     return RTIPC_OK;
 }
 
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__mutex *m;
     struct rtipc__task *self;
     /* Whether a failed attempt will be followed by a wait, so the holder may
@@ -101,7 +101,7 @@ typedef struct {
     bool inherited;
 } mutex_op_t;
 
-static int attempt_lock(rtipc_op_t *op)
+static int attempt_lock(rtipc__op_t *op)
 {
     mutex_op_t *o = (mutex_op_t *)op;
     struct rtipc__mutex *m = o->m;
@@ -127,7 +127,7 @@ static int attempt_lock(rtipc_op_t *op)
 /* A waiter gave up (vTaskPriorityDisinheritAfterTimeout): if it had lent
  * its priority and the holder holds only this mutex, the holder keeps no
  * more than the highest priority still waiting. */
-static void abandon_lock(rtipc_op_t *op)
+static void abandon_lock(rtipc__op_t *op)
 {
     mutex_op_t *o = (mutex_op_t *)op;
     o->will_wait = false;
@@ -172,13 +172,13 @@ int rtipc_mutex_unlock(rtipc_mutex_t *handle)
     if (!m)
         return RTIPC_EINVAL;
     struct rtipc__task *self = rtipc__self();
-    rtipc_lock(&m->lock);
+    rtipc__lock(&m->lock);
     if (self == NULL || holder_of(m) != self) {
-        rtipc_unlock(&m->lock);
+        rtipc__unlock(&m->lock);
         return RTIPC_EPERM;
     }
     if (--m->depth > 0) {
-        rtipc_unlock(&m->lock);
+        rtipc__unlock(&m->lock);
         return RTIPC_OK;
     }
     atomic_store_explicit(&m->holder, NULL, memory_order_relaxed);
@@ -188,7 +188,7 @@ int rtipc_mutex_unlock(rtipc_mutex_t *handle)
     bool lowered = atomic_fetch_sub_explicit(&self->mutexes_held, 1, memory_order_relaxed) == 1 &&
                    rtipc__task_disinherit(self);
     struct rtipc__task *wake = rtipc__waitlist_wake_one(&m->waiters);
-    rtipc_unlock(&m->lock);
+    rtipc__unlock(&m->lock);
     if (wake)
         rtipc__unpark(wake);
     if (lowered)

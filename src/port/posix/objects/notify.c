@@ -12,7 +12,7 @@
 static inline int apply(struct rtipc__task *t, unsigned index, uint32_t arg, rtipc_notify_action_t action,
                  uint32_t *previous, bool *wake_owner)
 {
-    rtipc_notify_slot_t *slot = &t->notify[index];
+    rtipc__notify_slot_t *slot = &t->notify[index];
     if (previous)
         *previous = slot->value;
     switch (action) {
@@ -49,11 +49,11 @@ static inline int notify_task(rtipc_task_t *handle, unsigned index, uint32_t arg
         return RTIPC_EINVAL;
     struct rtipc__task *wake = NULL;
     bool wake_owner = false;
-    rtipc_lock(&task->lock);
+    rtipc__lock(&task->lock);
     int rc = apply(task, index, arg, action, previous, &wake_owner);
     if (wake_owner)
         wake = rtipc__waitlist_wake_one(&task->notify_waiters);
-    rtipc_unlock(&task->lock);
+    rtipc__unlock(&task->lock);
     if (wake)
         rtipc__wake_from_task(wake);
     return rc;
@@ -71,13 +71,13 @@ int rtipc_notify_from_isr(rtipc_task_t *handle, unsigned index, uint32_t arg, rt
     struct rtipc__task *task = rtipc__task_live(handle);
     if (!task || !rtipc__notify_index_ok(index) || !rtipc__notify_action_ok(action))
         return RTIPC_EINVAL;
-    rtipc_isr_wake_t wake = {NULL, false};
+    rtipc__isr_wake_t wake = {NULL, false};
     bool wake_owner = false;
-    rtipc_lock(&task->lock);
+    rtipc__lock(&task->lock);
     int rc = apply(task, index, arg, action, previous, &wake_owner);
     if (wake_owner)
         wake = rtipc__isr_wake_one(&task->notify_waiters);
-    rtipc_unlock(&task->lock);
+    rtipc__unlock(&task->lock);
     rtipc__isr_release(wake, woken);
     return rc;
 }
@@ -93,7 +93,7 @@ int rtipc_notify_give(rtipc_task_t *task, unsigned index)
 }
 
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__task *self;
     unsigned index;
     bool clear;             /* take: clear rather than decrement */
@@ -101,10 +101,10 @@ typedef struct {
     uint32_t value;         /* captured value */
 } notify_op_t;
 
-static int attempt_take(rtipc_op_t *op)
+static int attempt_take(rtipc__op_t *op)
 {
     notify_op_t *o = (notify_op_t *)op;
-    rtipc_notify_slot_t *slot = &o->self->notify[o->index];
+    rtipc__notify_slot_t *slot = &o->self->notify[o->index];
     o->value = slot->value;
     if (slot->value == 0) {
         /* A take that finds no value consumes the pending state, as
@@ -119,10 +119,10 @@ static int attempt_take(rtipc_op_t *op)
     return RTIPC_OK;
 }
 
-static int attempt_wait(rtipc_op_t *op)
+static int attempt_wait(rtipc__op_t *op)
 {
     notify_op_t *o = (notify_op_t *)op;
-    rtipc_notify_slot_t *slot = &o->self->notify[o->index];
+    rtipc__notify_slot_t *slot = &o->self->notify[o->index];
     o->value = slot->value;
     if (slot->state != RTIPC__NOTIFY_PENDING) {
         o->self->notify_wait_index = o->index;
@@ -142,14 +142,14 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
     struct rtipc__task *self = rtipc__self();
     if (!self)
         return RTIPC_ENOMEM;
-    rtipc_lock(&self->lock);
+    rtipc__lock(&self->lock);
     /* The common case in line: a value there (attempt_take's success). */
-    rtipc_notify_slot_t *slot = &self->notify[index];
+    rtipc__notify_slot_t *slot = &self->notify[index];
     if (slot->value != 0) {
         uint32_t was = slot->value;
         slot->value = clear ? 0 : was - 1;
         slot->state = RTIPC__NOTIFY_IDLE;
-        rtipc_unlock(&self->lock);
+        rtipc__unlock(&self->lock);
         if (value)
             *value = was;
         return RTIPC_OK;
@@ -175,10 +175,10 @@ int rtipc_notify_wait(unsigned index, uint32_t clear_on_entry, uint32_t clear_on
     /* Entry bits are cleared once, at entry, and only if nothing is pending
      * and the call may wait (FreeRTOS V11 clears them only when it is about
      * to block). */
-    rtipc_lock(&self->lock);
+    rtipc__lock(&self->lock);
     if (self->notify[index].state != RTIPC__NOTIFY_PENDING && !rtipc_timeout_is_no_wait(timeout))
         self->notify[index].value &= ~clear_on_entry;
-    rtipc_unlock(&self->lock);
+    rtipc__unlock(&self->lock);
     notify_op_t o = {.op = {.attempt = attempt_wait}, .self = self, .index = index, .clear_on_exit = clear_on_exit};
     int rc = rtipc__block(&self->lock, &self->notify_waiters, &o.op, timeout,
                           rtipc__spin_setting(&self->notify_spin));
@@ -211,11 +211,11 @@ int rtipc_notify_state_clear(rtipc_task_t *task, unsigned index)
         return rc;
     if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
-    rtipc_lock(&t->lock);
+    rtipc__lock(&t->lock);
     int was = t->notify[index].state == RTIPC__NOTIFY_PENDING;
     if (was)
         t->notify[index].state = RTIPC__NOTIFY_IDLE;
-    rtipc_unlock(&t->lock);
+    rtipc__unlock(&t->lock);
     return was;
 }
 
@@ -229,11 +229,11 @@ int rtipc_notify_value_clear(rtipc_task_t *task, unsigned index, uint32_t bits, 
         return rc;
     if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
-    rtipc_lock(&t->lock);
+    rtipc__lock(&t->lock);
     if (previous)
         *previous = t->notify[index].value;
     t->notify[index].value &= ~bits;
-    rtipc_unlock(&t->lock);
+    rtipc__unlock(&t->lock);
     return RTIPC_OK;
 }
 

@@ -17,7 +17,7 @@
 #define QUEUE_DYNAMIC 0x1u
 
 struct rtipc__queue {
-    rtipc_lock_t lock;
+    rtipc__lock_t lock;
     unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
     unsigned flags : 8;
     uint32_t length;             /* capacity in items */
@@ -25,10 +25,10 @@ struct rtipc__queue {
     uint32_t head;               /* index of the front item */
     _Atomic uint32_t count;      /* items held; written under lock, read anywhere */
     unsigned char *storage;      /* length x item_size bytes */
-    rtipc_waitlist_t senders;    /* tasks waiting for space */
-    rtipc_waitlist_t receivers;  /* tasks waiting for an item */
+    rtipc__waitlist_t senders;    /* tasks waiting for space */
+    rtipc__waitlist_t receivers;  /* tasks waiting for an item */
     struct rtipc__queueset *set; /* the queue set it belongs to, or NULL */
-    rtipc_spin_setting_t spin;   /* spin budget of its waiters (spin.h); with
+    rtipc__spin_setting_t spin;   /* spin budget of its waiters (spin.h); with
                                     its padding it took the block from 56 to
                                     64 bytes on 64-bit hosts */
 };
@@ -97,14 +97,14 @@ int rtipc_queue_delete(rtipc_queue_t *handle)
     struct rtipc__queue *q = get(handle);
     if (!q)
         return RTIPC_EINVAL;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     if (!rtipc__waitlist_empty(&q->senders) || !rtipc__waitlist_empty(&q->receivers) || q->set) {
-        rtipc_unlock(&q->lock);
+        rtipc__unlock(&q->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
     if (q->flags & QUEUE_DYNAMIC)
         free(q);
     return RTIPC_OK;
@@ -155,14 +155,14 @@ static void post(struct rtipc__queue *q, bool *woken) { rtipc__queueset_post(q->
 
 /* ---- operations --------------------------------------------------------- */
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__queue *q;
     const void *in;
     void *out;
     bool front;
 } queue_op_t;
 
-static int attempt_send(rtipc_op_t *op)
+static int attempt_send(rtipc__op_t *op)
 {
     queue_op_t *o = (queue_op_t *)op;
     struct rtipc__queue *q = o->q;
@@ -178,7 +178,7 @@ static int attempt_send(rtipc_op_t *op)
     return RTIPC_OK;
 }
 
-static int attempt_receive(rtipc_op_t *op)
+static int attempt_receive(rtipc__op_t *op)
 {
     queue_op_t *o = (queue_op_t *)op;
     struct rtipc__queue *q = o->q;
@@ -189,7 +189,7 @@ static int attempt_receive(rtipc_op_t *op)
     return RTIPC_OK;
 }
 
-static int attempt_peek(rtipc_op_t *op)
+static int attempt_peek(rtipc__op_t *op)
 {
     queue_op_t *o = (queue_op_t *)op;
     struct rtipc__queue *q = o->q;
@@ -208,11 +208,11 @@ static int send(rtipc_queue_t *handle, const void *item, rtipc_timeout_t timeout
     struct rtipc__queue *q = get(handle);
     if (!q || !item)
         return RTIPC_EINVAL;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     /* The common case in line: room, to the back, nobody to tell. */
     if (!front && count_of(q) < q->length && !q->set && rtipc__waitlist_empty(&q->receivers)) {
         put_back(q, item);
-        rtipc_unlock(&q->lock);
+        rtipc__unlock(&q->lock);
         return RTIPC_OK;
     }
     queue_op_t o = {.op = {.attempt = attempt_send}, .q = q, .in = item, .front = front};
@@ -229,18 +229,18 @@ int rtipc_queue_send_to_front(rtipc_queue_t *q, const void *item, rtipc_timeout_
     return send(q, item, timeout, true);
 }
 
-static int receive(rtipc_queue_t *handle, void *item, rtipc_timeout_t timeout, int (*attempt)(rtipc_op_t *))
+static int receive(rtipc_queue_t *handle, void *item, rtipc_timeout_t timeout, int (*attempt)(rtipc__op_t *))
 {
     if (rtipc__in_interrupt)
         return RTIPC_ECONTEXT;
     struct rtipc__queue *q = get(handle);
     if (!q || !item)
         return RTIPC_EINVAL;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     /* The common case in line: an item there, no sender waiting for room. */
     if (attempt == attempt_receive && count_of(q) != 0 && rtipc__waitlist_empty(&q->senders)) {
         take_front(q, item);
-        rtipc_unlock(&q->lock);
+        rtipc__unlock(&q->lock);
         return RTIPC_OK;
     }
     queue_op_t o = {.op = {.attempt = attempt}, .q = q, .out = item};
@@ -266,7 +266,7 @@ int rtipc_queue_overwrite(rtipc_queue_t *handle, const void *item)
         return RTIPC_EINVAL;
     if (q->length != 1)
         return RTIPC_ENOTSUP;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     memcpy(q->storage, item, q->item_size);
     q->head = 0;
     /* A set hears of the item once: only when the queue was empty. */
@@ -274,7 +274,7 @@ int rtipc_queue_overwrite(rtipc_queue_t *handle, const void *item)
         post(q, NULL);
     set_count(q, 1);
     struct rtipc__task *wake = rtipc__waitlist_wake_one(&q->receivers);
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
     if (wake)
         rtipc__wake_from_task(wake);
     return RTIPC_OK;
@@ -287,7 +287,7 @@ int rtipc_queue_reset(rtipc_queue_t *handle)
     struct rtipc__queue *q = get(handle);
     if (!q)
         return RTIPC_EINVAL;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     /* The items' events go with them (also those left by items read without
      * select): a select must not name this queue for an item that is gone
      * (queueset.h promises the read after it works). */
@@ -296,7 +296,7 @@ int rtipc_queue_reset(rtipc_queue_t *handle)
     q->head = 0;
     set_count(q, 0);
     struct rtipc__task *wake = rtipc__waitlist_wake_one(&q->senders);
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
     if (wake)
         rtipc__wake_from_task(wake);
     return RTIPC_OK;
@@ -312,9 +312,9 @@ static int isr_op(rtipc_queue_t *handle, const void *in, void *out, enum isr_kin
         return RTIPC_EINVAL;
     if (kind == ISR_OVERWRITE && q->length != 1)
         return RTIPC_ENOTSUP;
-    rtipc_isr_wake_t wake = {NULL, false};
+    rtipc__isr_wake_t wake = {NULL, false};
     int rc = RTIPC_OK;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     if (kind == ISR_RECEIVE) {
         if (count_of(q) == 0) {
             rc = RTIPC_EWOULDBLOCK;
@@ -340,7 +340,7 @@ static int isr_op(rtipc_queue_t *handle, const void *in, void *out, enum isr_kin
             post(q, woken);
         wake = rtipc__isr_wake_one(&q->receivers);
     }
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
     rtipc__isr_release(wake, woken);
     return rc;
 }
@@ -370,11 +370,11 @@ int rtipc_queue_peek_from_isr(rtipc_queue_t *handle, void *item)
     struct rtipc__queue *q = get(handle);
     if (!q || !item)
         return RTIPC_EINVAL;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     int rc = count_of(q) == 0 ? RTIPC_EWOULDBLOCK : RTIPC_OK;
     if (rc == RTIPC_OK)
         memcpy(item, slot(q, q->head), q->item_size);
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
     return rc;
 }
 
@@ -384,13 +384,13 @@ int rtipc__queue_attach_set(void *member, struct rtipc__queueset *set, uint32_t 
     struct rtipc__queue *q = get(member);
     if (!q)
         return RTIPC_EINVAL;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     int rc = q->set || count_of(q) != 0 ? RTIPC_EBUSY : RTIPC_OK;
     if (rc == RTIPC_OK) {
         q->set = set;
         *capacity = q->length;
     }
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
     return rc;
 }
 
@@ -399,13 +399,13 @@ int rtipc__queue_detach_set(void *member, struct rtipc__queueset *set, uint32_t 
     struct rtipc__queue *q = get(member);
     if (!q)
         return RTIPC_EINVAL;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     int rc = q->set != set ? RTIPC_EINVAL : count_of(q) != 0 ? RTIPC_EBUSY : RTIPC_OK;
     if (rc == RTIPC_OK) {
         q->set = NULL;
         *capacity = q->length;
     }
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
     return rc;
 }
 
@@ -414,7 +414,7 @@ void rtipc__queue_drop_items(rtipc_queue_t *handle, const void *item)
     struct rtipc__queue *q = get(handle);
     if (!q)
         return;
-    rtipc_lock(&q->lock);
+    rtipc__lock(&q->lock);
     /* Slide the items that stay towards the head, in order. Nobody waits to
      * send into a set's queue (posts never block), so there is no sender to
      * tell of the space. */
@@ -432,7 +432,7 @@ void rtipc__queue_drop_items(rtipc_queue_t *handle, const void *item)
     set_count(q, kept);
     if (kept == 0)
         q->head = 0;
-    rtipc_unlock(&q->lock);
+    rtipc__unlock(&q->lock);
 }
 
 int rtipc_queue_set_spin(rtipc_queue_t *handle, int64_t ns)

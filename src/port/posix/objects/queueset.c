@@ -14,7 +14,7 @@
 #include "rtipc/error.h"
 
 struct rtipc__queueset {
-    rtipc_lock_t admin;          /* guards capacity_left and members */
+    rtipc__lock_t admin;          /* guards capacity_left and members */
     uint32_t length;
     uint32_t capacity_left;      /* length minus the members' capacities */
     uint32_t members;
@@ -59,9 +59,9 @@ int rtipc_queueset_delete(rtipc_queueset_t *handle)
     struct rtipc__queueset *set = get(handle);
     if (!set)
         return RTIPC_EINVAL;
-    rtipc_lock(&set->admin);
+    rtipc__lock(&set->admin);
     bool busy = set->members > 0;
-    rtipc_unlock(&set->admin);
+    rtipc__unlock(&set->admin);
     if (busy)
         return RTIPC_EBUSY;
     int rc = rtipc_queue_delete(set->events); /* RTIPC_EBUSY while tasks select */
@@ -90,7 +90,7 @@ static int add(rtipc_queueset_t *handle, void *member, const member_ops_t *ops)
     struct rtipc__queueset *set = get(handle);
     if (!set || !member)
         return RTIPC_EINVAL;
-    rtipc_lock(&set->admin);
+    rtipc__lock(&set->admin);
     uint32_t capacity = 0;
     /* Attach first (the member checks itself under its own lock), then undo
      * if the set cannot cover the member's capacity. */
@@ -102,7 +102,7 @@ static int add(rtipc_queueset_t *handle, void *member, const member_ops_t *ops)
         set->capacity_left -= capacity;
         set->members++;
     }
-    rtipc_unlock(&set->admin);
+    rtipc__unlock(&set->admin);
     return rc;
 }
 
@@ -113,7 +113,7 @@ static int remove_member(rtipc_queueset_t *handle, void *member, const member_op
     struct rtipc__queueset *set = get(handle);
     if (!set || !member)
         return RTIPC_EINVAL;
-    rtipc_lock(&set->admin);
+    rtipc__lock(&set->admin);
     uint32_t capacity = 0;
     int rc = ops->detach(member, set, &capacity);
     if (rc == RTIPC_OK) {
@@ -124,7 +124,7 @@ static int remove_member(rtipc_queueset_t *handle, void *member, const member_op
         set->capacity_left += capacity;
         set->members--;
     }
-    rtipc_unlock(&set->admin);
+    rtipc__unlock(&set->admin);
     return rc;
 }
 

@@ -17,7 +17,7 @@
 #define RINGBUF_DYNAMIC 0x1u
 
 struct rtipc__ringbuf {
-    rtipc_lock_t lock;
+    rtipc__lock_t lock;
     unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
     unsigned flags : 4;
     unsigned type : 4;           /* fixed at creation: read without the lock
@@ -25,10 +25,10 @@ struct rtipc__ringbuf {
                                     counter and is read only under it; this
                                     word is never written after creation) */
     rtipc__rb_t core;            /* layout and offsets, guarded by lock */
-    rtipc_waitlist_t senders;    /* tasks waiting for space (send, acquire) */
-    rtipc_waitlist_t receivers;  /* tasks waiting for an item */
+    rtipc__waitlist_t senders;    /* tasks waiting for space (send, acquire) */
+    rtipc__waitlist_t receivers;  /* tasks waiting for an item */
     struct rtipc__queueset *set; /* the queue set its read side belongs to, or NULL */
-    rtipc_spin_setting_t spin;   /* spin budget of its waiters (spin.h) */
+    rtipc__spin_setting_t spin;   /* spin budget of its waiters (spin.h) */
 };
 
 _Static_assert(sizeof(struct rtipc__ringbuf) <= sizeof(rtipc_ringbuf_static_t),
@@ -107,15 +107,15 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
         return RTIPC_ECONTEXT;
     if (!rb)
         return RTIPC_EINVAL;
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     if (!rtipc__waitlist_empty(&rb->senders) || !rtipc__waitlist_empty(&rb->receivers) ||
         rtipc__rb_in_use(&rb->core) || rb->set) {
-        rtipc_unlock(&rb->lock);
+        rtipc__unlock(&rb->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     if (rb->flags & RINGBUF_DYNAMIC)
         free(rb);
     return RTIPC_OK;
@@ -123,7 +123,7 @@ int rtipc_ringbuf_delete(rtipc_ringbuf_t *handle)
 
 /* ---- whom to wake (all under the lock) ----------------------------------- */
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__ringbuf *rb;
     const void *data;        /* send */
     uint32_t size;           /* send, acquire: item length; receive: max bytes */
@@ -135,22 +135,22 @@ typedef struct {
 /* Waiters chosen under the lock, to be woken (unlinked and marked) there and
  * unparked after unlocking. */
 typedef struct {
-    rtipc_waiter_t *receiver, *sender;
+    rtipc__waiter_t *receiver, *sender;
 } wakes_t;
 
 /* The highest-priority waiting sender whose item fits now, or NULL. Senders
  * wait for different amounts of space, so the first in line may not be the
  * one that can proceed. */
-static rtipc_waiter_t *fitting_sender(struct rtipc__ringbuf *rb)
+static rtipc__waiter_t *fitting_sender(struct rtipc__ringbuf *rb)
 {
-    for (rtipc_waiter_t *w = rb->senders.head; w; w = w->next)
+    for (rtipc__waiter_t *w = rb->senders.head; w; w = w->next)
         if (rtipc__rb_fits(&rb->core, ((rb_op_t *)w->op)->size))
             return w;
     return NULL;
 }
 
 /* The receiver to wake when a receive would now succeed, or NULL. */
-static rtipc_waiter_t *ready_receiver(struct rtipc__ringbuf *rb)
+static rtipc__waiter_t *ready_receiver(struct rtipc__ringbuf *rb)
 {
     return rtipc__rb_readable(&rb->core) ? rb->receivers.head : NULL;
 }
@@ -159,7 +159,7 @@ static rtipc_waiter_t *ready_receiver(struct rtipc__ringbuf *rb)
  * readers learn of new data (send, send_from_isr, complete), so the read-side
  * queue-set hook belongs here: one post to rb->set per item. Returns the
  * receiver to wake, or NULL. */
-static rtipc_waiter_t *items_available(struct rtipc__ringbuf *rb, uint32_t items, bool *woken)
+static rtipc__waiter_t *items_available(struct rtipc__ringbuf *rb, uint32_t items, bool *woken)
 {
     if (items == 0)
         return NULL;
@@ -195,9 +195,9 @@ static void wake_tasks(struct rtipc__ringbuf *rb, wakes_t w, struct rtipc__task 
     out[1] = w.sender ? rtipc__waitlist_wake(&rb->senders, w.sender) : NULL;
 }
 
-static void wake_isr(struct rtipc__ringbuf *rb, wakes_t w, rtipc_isr_wake_t out[2])
+static void wake_isr(struct rtipc__ringbuf *rb, wakes_t w, rtipc__isr_wake_t out[2])
 {
-    rtipc_isr_wake_t none = {NULL, false};
+    rtipc__isr_wake_t none = {NULL, false};
     out[0] = w.receiver ? rtipc__isr_wake(&rb->receivers, w.receiver) : none;
     out[1] = w.sender ? rtipc__isr_wake(&rb->senders, w.sender) : none;
 }
@@ -222,7 +222,7 @@ static void unpark_all(struct rtipc__task *a, struct rtipc__task *b)
 }
 
 /* ---- sending ------------------------------------------------------------------ */
-static int attempt_send(rtipc_op_t *op)
+static int attempt_send(rtipc__op_t *op)
 {
     rb_op_t *o = (rb_op_t *)op;
     struct rtipc__ringbuf *rb = o->rb;
@@ -236,7 +236,7 @@ static int attempt_send(rtipc_op_t *op)
     return RTIPC_OK;
 }
 
-static int attempt_acquire(rtipc_op_t *op)
+static int attempt_acquire(rtipc__op_t *op)
 {
     rb_op_t *o = (rb_op_t *)op;
     struct rtipc__ringbuf *rb = o->rb;
@@ -297,11 +297,11 @@ int rtipc_ringbuf_complete(rtipc_ringbuf_t *handle, void *item)
         return RTIPC_EINVAL;
     uint32_t items;
     struct rtipc__task *t[2] = {NULL, NULL};
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     bool ok = rtipc__rb_complete(&rb->core, item, &items);
     if (ok)
         wake_tasks(rb, (wakes_t){items_available(rb, items, NULL), NULL}, t);
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     unpark_all(t[0], t[1]);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
@@ -311,23 +311,23 @@ int rtipc_ringbuf_send_from_isr(rtipc_ringbuf_t *handle, const void *data, size_
     struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !data || check_size(rb, size))
         return RTIPC_EINVAL;
-    rtipc_isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
+    rtipc__isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
     int rc = RTIPC_OK;
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     if (!rtipc__rb_fits(&rb->core, (uint32_t)size)) {
         rc = RTIPC_EWOULDBLOCK;
     } else {
         uint32_t items = rtipc__rb_write(&rb->core, data, (uint32_t)size);
         wake_isr(rb, after_store(rb, items, woken), wake);
     }
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     rtipc__isr_release(wake[0], woken);
     rtipc__isr_release(wake[1], woken);
     return rc;
 }
 
 /* ---- receiving ------------------------------------------------------------------ */
-static int attempt_receive(rtipc_op_t *op)
+static int attempt_receive(rtipc__op_t *op)
 {
     rb_op_t *o = (rb_op_t *)op;
     struct rtipc__ringbuf *rb = o->rb;
@@ -336,7 +336,7 @@ static int attempt_receive(rtipc_op_t *op)
         return RTIPC_EWOULDBLOCK;
     /* Several items may have become receivable at once (a completion): the
      * next receiver in line gets its turn now. */
-    rtipc_waiter_t *w = ready_receiver(rb);
+    rtipc__waiter_t *w = ready_receiver(rb);
     if (w)
         op->wake = rtipc__waitlist_wake(&rb->receivers, w);
     return RTIPC_OK;
@@ -366,9 +366,9 @@ static int receive(struct rtipc__ringbuf *rb, rtipc__rb_span_t *span, size_t max
  * space; a task woken for an earlier item passes the turn on itself). */
 static int receive_isr(struct rtipc__ringbuf *rb, rtipc__rb_span_t *span, size_t max)
 {
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     bool ok = rtipc__rb_take(&rb->core, clamp_max(max), span);
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     return ok ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
@@ -396,11 +396,11 @@ int rtipc_ringbuf_return(rtipc_ringbuf_t *handle, void *item)
         return RTIPC_EINVAL;
     struct rtipc__task *t[2] = {NULL, NULL};
     bool freed;
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     bool ok = rtipc__rb_give_back(&rb->core, item, &freed);
     if (ok)
         wake_tasks(rb, after_return(rb, freed), t);
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     unpark_all(t[0], t[1]);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
 }
@@ -410,13 +410,13 @@ int rtipc_ringbuf_return_from_isr(rtipc_ringbuf_t *handle, void *item, bool *wok
     struct rtipc__ringbuf *rb = get(handle);
     if (!rb || !item)
         return RTIPC_EINVAL;
-    rtipc_isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
+    rtipc__isr_wake_t wake[2] = {{NULL, false}, {NULL, false}};
     bool freed;
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     bool ok = rtipc__rb_give_back(&rb->core, item, &freed);
     if (ok)
         wake_isr(rb, after_return(rb, freed), wake);
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     rtipc__isr_release(wake[0], woken);
     rtipc__isr_release(wake[1], woken);
     return ok ? RTIPC_OK : RTIPC_EINVAL;
@@ -430,9 +430,9 @@ int rtipc__ringbuf_query(const rtipc_ringbuf_t *handle, int (*field)(const rtipc
     struct rtipc__ringbuf *rb = get(handle);
     if (!rb)
         return RTIPC_EINVAL;
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     int v = field(&rb->core);
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     return v;
 }
 
@@ -452,14 +452,14 @@ int rtipc__ringbuf_attach_set(void *member, struct rtipc__queueset *set, uint32_
     struct rtipc__ringbuf *rb = get(member);
     if (!rb)
         return RTIPC_EINVAL;
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     int rc = rb->set || rtipc__rb_waiting(&rb->core) != 0 || rtipc__rb_in_use(&rb->core) ? RTIPC_EBUSY
                                                                                            : RTIPC_OK;
     if (rc == RTIPC_OK) {
         rb->set = set;
         *capacity = set_capacity(rb);
     }
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     return rc;
 }
 
@@ -468,7 +468,7 @@ int rtipc__ringbuf_detach_set(void *member, struct rtipc__queueset *set, uint32_
     struct rtipc__ringbuf *rb = get(member);
     if (!rb)
         return RTIPC_EINVAL;
-    rtipc_lock(&rb->lock);
+    rtipc__lock(&rb->lock);
     int rc = rb->set != set                                                       ? RTIPC_EINVAL
              : rtipc__rb_waiting(&rb->core) != 0 || rtipc__rb_in_use(&rb->core) ? RTIPC_EBUSY
                                                                                   : RTIPC_OK;
@@ -476,6 +476,6 @@ int rtipc__ringbuf_detach_set(void *member, struct rtipc__queueset *set, uint32_
         rb->set = NULL;
         *capacity = set_capacity(rb);
     }
-    rtipc_unlock(&rb->lock);
+    rtipc__unlock(&rb->lock);
     return rc;
 }

@@ -16,14 +16,14 @@
 #define SEM_DYNAMIC 0x1u
 
 struct rtipc__sem {
-    rtipc_lock_t lock;
+    rtipc__lock_t lock;
     unsigned slot : RTIPC__HANDLE_SLOT_BITS; /* its handle's slot (src/common/handle.h) */
     unsigned flags : 8;
     _Atomic uint32_t count;      /* written under lock, read anywhere */
     uint32_t max;
-    rtipc_waitlist_t takers;     /* tasks waiting for a count */
+    rtipc__waitlist_t takers;     /* tasks waiting for a count */
     struct rtipc__queueset *set; /* the queue set it belongs to, or NULL */
-    rtipc_spin_setting_t spin;   /* spin budget of its takers (spin.h) */
+    rtipc__spin_setting_t spin;   /* spin budget of its takers (spin.h) */
 };
 
 _Static_assert(sizeof(struct rtipc__sem) <= sizeof(rtipc_sem_static_t),
@@ -84,14 +84,14 @@ int rtipc_sem_delete(rtipc_sem_t *handle)
     struct rtipc__sem *s = get(handle);
     if (!s)
         return RTIPC_EINVAL;
-    rtipc_lock(&s->lock);
+    rtipc__lock(&s->lock);
     if (!rtipc__waitlist_empty(&s->takers) || s->set) {
-        rtipc_unlock(&s->lock);
+        rtipc__unlock(&s->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
-    rtipc_unlock(&s->lock);
+    rtipc__unlock(&s->lock);
     if (s->flags & SEM_DYNAMIC)
         free(s);
     return RTIPC_OK;
@@ -104,28 +104,28 @@ int rtipc_sem_give(rtipc_sem_t *handle)
     struct rtipc__sem *s = get(handle);
     if (!s)
         return RTIPC_EINVAL;
-    rtipc_lock(&s->lock);
+    rtipc__lock(&s->lock);
     uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
     if (count == s->max) {
-        rtipc_unlock(&s->lock);
+        rtipc__unlock(&s->lock);
         return RTIPC_EOVERFLOW;
     }
     atomic_store_explicit(&s->count, count + 1, memory_order_relaxed);
     if (s->set)
         post(s, NULL);
     struct rtipc__task *wake = rtipc__waitlist_wake_one(&s->takers);
-    rtipc_unlock(&s->lock);
+    rtipc__unlock(&s->lock);
     if (wake)
         rtipc__wake_from_task(wake);
     return RTIPC_OK;
 }
 
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__sem *s;
 } sem_op_t;
 
-static int attempt_take(rtipc_op_t *op)
+static int attempt_take(rtipc__op_t *op)
 {
     struct rtipc__sem *s = ((sem_op_t *)op)->s;
     uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
@@ -142,12 +142,12 @@ int rtipc_sem_take(rtipc_sem_t *handle, rtipc_timeout_t timeout)
     struct rtipc__sem *s = get(handle);
     if (!s)
         return RTIPC_EINVAL;
-    rtipc_lock(&s->lock);
+    rtipc__lock(&s->lock);
     /* The common case in line: a count there (attempt_take's success). */
     uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
     if (count != 0) {
         atomic_store_explicit(&s->count, count - 1, memory_order_relaxed);
-        rtipc_unlock(&s->lock);
+        rtipc__unlock(&s->lock);
         return RTIPC_OK;
     }
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
@@ -167,9 +167,9 @@ int rtipc_sem_give_from_isr(rtipc_sem_t *handle, bool *woken)
     struct rtipc__sem *s = get(handle);
     if (!s)
         return RTIPC_EINVAL;
-    rtipc_isr_wake_t wake = {NULL, false};
+    rtipc__isr_wake_t wake = {NULL, false};
     int rc = RTIPC_OK;
-    rtipc_lock(&s->lock);
+    rtipc__lock(&s->lock);
     uint32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
     if (count == s->max) {
         rc = RTIPC_EOVERFLOW;
@@ -179,7 +179,7 @@ int rtipc_sem_give_from_isr(rtipc_sem_t *handle, bool *woken)
             post(s, woken);
         wake = rtipc__isr_wake_one(&s->takers);
     }
-    rtipc_unlock(&s->lock);
+    rtipc__unlock(&s->lock);
     rtipc__isr_release(wake, woken);
     return rc;
 }
@@ -191,9 +191,9 @@ int rtipc_sem_take_from_isr(rtipc_sem_t *handle, bool *woken)
     if (!s)
         return RTIPC_EINVAL;
     sem_op_t o = {.op = {.attempt = attempt_take}, .s = s};
-    rtipc_lock(&s->lock);
+    rtipc__lock(&s->lock);
     int rc = attempt_take(&o.op);
-    rtipc_unlock(&s->lock);
+    rtipc__unlock(&s->lock);
     return rc;
 }
 
@@ -203,13 +203,13 @@ int rtipc__sem_attach_set(void *member, struct rtipc__queueset *set, uint32_t *c
     struct rtipc__sem *s = get(member);
     if (!s)
         return RTIPC_EINVAL;
-    rtipc_lock(&s->lock);
+    rtipc__lock(&s->lock);
     int rc = s->set || atomic_load_explicit(&s->count, memory_order_relaxed) != 0 ? RTIPC_EBUSY : RTIPC_OK;
     if (rc == RTIPC_OK) {
         s->set = set;
         *capacity = s->max;
     }
-    rtipc_unlock(&s->lock);
+    rtipc__unlock(&s->lock);
     return rc;
 }
 
@@ -218,7 +218,7 @@ int rtipc__sem_detach_set(void *member, struct rtipc__queueset *set, uint32_t *c
     struct rtipc__sem *s = get(member);
     if (!s)
         return RTIPC_EINVAL;
-    rtipc_lock(&s->lock);
+    rtipc__lock(&s->lock);
     int rc = s->set != set                                               ? RTIPC_EINVAL
              : atomic_load_explicit(&s->count, memory_order_relaxed) != 0 ? RTIPC_EBUSY
                                                                            : RTIPC_OK;
@@ -226,7 +226,7 @@ int rtipc__sem_detach_set(void *member, struct rtipc__queueset *set, uint32_t *c
         s->set = NULL;
         *capacity = s->max;
     }
-    rtipc_unlock(&s->lock);
+    rtipc__unlock(&s->lock);
     return rc;
 }
 

@@ -14,9 +14,9 @@
 #include "rtipc/error.h"
 
 typedef struct {
-    rtipc_lock_t lock;
-    rtipc_spin_setting_t spin;   /* spin budget of both sides (spin.h); zeroed = default */
-    rtipc_waitlist_t waiters[2]; /* [CONSUMER]: parked in pop, [PRODUCER]: in push */
+    rtipc__lock_t lock;
+    rtipc__spin_setting_t spin;   /* spin budget of both sides (spin.h); zeroed = default */
+    rtipc__waitlist_t waiters[2]; /* [CONSUMER]: parked in pop, [PRODUCER]: in push */
 } spsc_port_t;
 
 _Static_assert(sizeof(spsc_port_t) <= RTIPC__SPSC_PORT_BYTES, "the waiting part fits line 0");
@@ -37,14 +37,14 @@ void rtipc__spsc_port_init(struct rtipc__spsc *r) { (void)r; }
 int rtipc__spsc_port_retire(struct rtipc__spsc *r, uintptr_t handle)
 {
     spsc_port_t *p = port_of(r);
-    rtipc_lock(&p->lock);
+    rtipc__lock(&p->lock);
     if (!rtipc__waitlist_empty(&p->waiters[0]) || !rtipc__waitlist_empty(&p->waiters[1])) {
-        rtipc_unlock(&p->lock);
+        rtipc__unlock(&p->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close(handle);
-    rtipc_unlock(&p->lock);
+    rtipc__unlock(&p->lock);
     return RTIPC_OK;
 }
 
@@ -53,19 +53,19 @@ void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)
 {
     spsc_port_t *p = port_of(r);
     if (rtipc__in_interrupt) {
-        rtipc_lock(&p->lock);
-        rtipc_isr_wake_t wake = rtipc__isr_wake_one(&p->waiters[side]);
+        rtipc__lock(&p->lock);
+        rtipc__isr_wake_t wake = rtipc__isr_wake_one(&p->waiters[side]);
         /* Whoever sleeps is woken now; a flag left over from a side that no
          * longer waits is dropped, so the next operations stay lock-free. */
         clear_sleeping(r, side);
-        rtipc_unlock(&p->lock);
+        rtipc__unlock(&p->lock);
         rtipc__isr_release(wake, woken);
         return;
     }
-    rtipc_lock(&p->lock);
+    rtipc__lock(&p->lock);
     struct rtipc__task *task = rtipc__waitlist_wake_one(&p->waiters[side]);
     clear_sleeping(r, side);
-    rtipc_unlock(&p->lock);
+    rtipc__unlock(&p->lock);
     if (task) {
         rtipc__unpark(task);
         /* Waking a task reschedules: release deferred wake-ups (irq.h). */
@@ -75,7 +75,7 @@ void rtipc__spsc_wake(struct rtipc__spsc *r, unsigned side, bool *woken)
 
 /* ---- blocking push / pop ------------------------------------------------------ */
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__spsc *r;
     const void *in;  /* producer: the item */
     void *out;       /* consumer: where the item goes */
@@ -88,7 +88,7 @@ typedef struct {
  * last operation (the handshake in spsc.c). On EWOULDBLOCK the blocking loop
  * queues us in this same critical section, so a waker that saw the flag and
  * takes the lock finds us queued. */
-static int attempt(rtipc_op_t *op)
+static int attempt(rtipc__op_t *op)
 {
     spsc_op_t *o = (spsc_op_t *)op;
     struct rtipc__spsc *r = o->r;
@@ -122,7 +122,7 @@ static int attempt(rtipc_op_t *op)
 }
 
 /* Under the port lock, after a timeout or deletion unlinked us. */
-static void abandon(rtipc_op_t *op)
+static void abandon(rtipc__op_t *op)
 {
     spsc_op_t *o = (spsc_op_t *)op;
     o->abandoned = true;

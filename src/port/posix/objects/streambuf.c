@@ -25,7 +25,7 @@
 /* One control block for both: the handle's kind (RTIPC__H_STREAMBUF or
  * RTIPC__H_MSGBUF, src/common/handle.h) says which it is. */
 struct rtipc__streambuf {
-    rtipc_lock_t lock;
+    rtipc__lock_t lock;
     uint16_t flags;
     uint32_t size;               /* capacity in bytes */
     uint32_t head;               /* index of the oldest byte */
@@ -34,9 +34,9 @@ struct rtipc__streambuf {
     _Atomic uintptr_t writer_in; /* token of the call inside a writing call, or 0 */
     _Atomic uintptr_t reader_in; /* token of the call inside a reading call, or 0 */
     unsigned char *storage;      /* size bytes */
-    rtipc_waitlist_t writers;    /* the writer, while it waits for space */
-    rtipc_waitlist_t readers;    /* the reader, while it waits for bytes */
-    rtipc_spin_setting_t spin;   /* spin budget of the writer and the reader (spin.h) */
+    rtipc__waitlist_t writers;    /* the writer, while it waits for space */
+    rtipc__waitlist_t readers;    /* the reader, while it waits for bytes */
+    rtipc__spin_setting_t spin;   /* spin budget of the writer and the reader (spin.h) */
 };
 
 _Static_assert(sizeof(struct rtipc__streambuf) <= sizeof(rtipc_streambuf_static_t),
@@ -113,14 +113,14 @@ static int destroy(const void *handle, unsigned kind)
     struct rtipc__streambuf *sb = get(handle, kind);
     if (!sb)
         return RTIPC_EINVAL;
-    rtipc_lock(&sb->lock);
+    rtipc__lock(&sb->lock);
     if (in_use(sb)) {
-        rtipc_unlock(&sb->lock);
+        rtipc__unlock(&sb->lock);
         return RTIPC_EBUSY;
     }
     /* From here on the handle is refused, before the memory goes. */
     rtipc__handle_close((uintptr_t)handle);
-    rtipc_unlock(&sb->lock);
+    rtipc__unlock(&sb->lock);
     if (sb->flags & SB_DYNAMIC)
         free(sb);
     return RTIPC_OK;
@@ -131,14 +131,14 @@ static int reset(struct rtipc__streambuf *sb)
     if (!sb)
         return RTIPC_EINVAL;
     int rc = RTIPC_OK;
-    rtipc_lock(&sb->lock);
+    rtipc__lock(&sb->lock);
     if (in_use(sb)) {
         rc = RTIPC_EBUSY;
     } else {
         sb->head = 0;
         atomic_store_explicit(&sb->count, 0, memory_order_relaxed);
     }
-    rtipc_unlock(&sb->lock);
+    rtipc__unlock(&sb->lock);
     return rc;
 }
 
@@ -220,7 +220,7 @@ static void ring_drop(struct rtipc__streambuf *sb, uint32_t n)
 
 /* ---- operations ---------------------------------------------------------------- */
 typedef struct {
-    rtipc_op_t op; /* first: the blocking loop hands us back this pointer */
+    rtipc__op_t op; /* first: the blocking loop hands us back this pointer */
     struct rtipc__streambuf *sb;
     const unsigned char *in; /* writer: the bytes offered */
     unsigned char *out;      /* reader: the destination */
@@ -235,17 +235,17 @@ typedef struct {
 /* Under the lock, after a write: the reader to wake, if the buffered bytes
  * reached its threshold (the trigger level; any whole message for message
  * buffers, whose trigger is 1). At most one reader waits, by contract. */
-static rtipc_waiter_t *reader_to_wake(struct rtipc__streambuf *sb)
+static rtipc__waiter_t *reader_to_wake(struct rtipc__streambuf *sb)
 {
-    rtipc_waiter_t *w = sb->readers.head;
+    rtipc__waiter_t *w = sb->readers.head;
     return w && count_of(sb) >= sb->trigger ? w : NULL;
 }
 
 /* Under the lock, after a read: the writer to wake, if the space it waits for
  * is free now (waking it earlier would only send it back to sleep). */
-static rtipc_waiter_t *writer_to_wake(struct rtipc__streambuf *sb)
+static rtipc__waiter_t *writer_to_wake(struct rtipc__streambuf *sb)
 {
-    rtipc_waiter_t *w = sb->writers.head;
+    rtipc__waiter_t *w = sb->writers.head;
     return w && space_of(sb) >= ((sb_op_t *)w->op)->need ? w : NULL;
 }
 
@@ -300,24 +300,24 @@ static int read_now(sb_op_t *o)
     return RTIPC_OK;
 }
 
-static int attempt_write(rtipc_op_t *op)
+static int attempt_write(rtipc__op_t *op)
 {
     sb_op_t *o = (sb_op_t *)op;
     int rc = write_now(o);
     if (rc == RTIPC_OK) {
-        rtipc_waiter_t *w = reader_to_wake(o->sb);
+        rtipc__waiter_t *w = reader_to_wake(o->sb);
         if (w)
             op->wake = rtipc__waitlist_wake(&o->sb->readers, w);
     }
     return rc;
 }
 
-static int attempt_read(rtipc_op_t *op)
+static int attempt_read(rtipc__op_t *op)
 {
     sb_op_t *o = (sb_op_t *)op;
     int rc = read_now(o);
     if (rc == RTIPC_OK) {
-        rtipc_waiter_t *w = writer_to_wake(o->sb);
+        rtipc__waiter_t *w = writer_to_wake(o->sb);
         if (w)
             op->wake = rtipc__waitlist_wake(&o->sb->writers, w);
     }
@@ -331,7 +331,7 @@ static int attempt_read(rtipc_op_t *op)
  * one. (When a timeout and a deletion request coincide, the last attempt then
  * runs without the claim: a second writer arriving in that instant would not
  * be refused, but the ring stays consistent under the lock.) */
-static void abandon_io(rtipc_op_t *op)
+static void abandon_io(rtipc__op_t *op)
 {
     sb_op_t *o = (sb_op_t *)op;
     o->final = true;
@@ -365,15 +365,15 @@ static int do_io_from_isr(sb_op_t *o, bool *woken)
     if (!enter(side, (uintptr_t)o))
         return RTIPC_EBUSY;
     o->final = true;
-    rtipc_isr_wake_t wake = {NULL, false};
-    rtipc_lock(&sb->lock);
+    rtipc__isr_wake_t wake = {NULL, false};
+    rtipc__lock(&sb->lock);
     int rc = writing ? write_now(o) : read_now(o);
     if (rc == RTIPC_OK) {
-        rtipc_waiter_t *w = writing ? reader_to_wake(sb) : writer_to_wake(sb);
+        rtipc__waiter_t *w = writing ? reader_to_wake(sb) : writer_to_wake(sb);
         if (w)
             wake = rtipc__isr_wake(writing ? &sb->readers : &sb->writers, w);
     }
-    rtipc_unlock(&sb->lock);
+    rtipc__unlock(&sb->lock);
     rtipc__isr_release(wake, woken);
     leave(side, (uintptr_t)o);
     return rc;
@@ -493,9 +493,9 @@ int rtipc_streambuf_set_trigger_level(rtipc_streambuf_t *handle, size_t level)
     struct rtipc__streambuf *sb = stream(handle);
     if (!sb || level > sb->size)
         return RTIPC_EINVAL;
-    rtipc_lock(&sb->lock);
+    rtipc__lock(&sb->lock);
     sb->trigger = level == 0 ? 1 : (uint32_t)level;
-    rtipc_unlock(&sb->lock);
+    rtipc__unlock(&sb->lock);
     return RTIPC_OK;
 }
 
@@ -632,10 +632,10 @@ int rtipc_msgbuf_next_length(const rtipc_msgbuf_t *mb)
         return RTIPC_EINVAL;
     uint32_t n = 0;
     /* The lock, because the prefix may be half-way through being written. */
-    rtipc_lock(&sb->lock);
+    rtipc__lock(&sb->lock);
     if (count_of(sb) != 0)
         ring_peek(sb, 0, &n, PREFIX);
-    rtipc_unlock(&sb->lock);
+    rtipc__unlock(&sb->lock);
     return (int)n;
 }
 

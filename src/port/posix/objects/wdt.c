@@ -17,7 +17,7 @@
 #define MAX_IDLE_CORES 64
 
 static pthread_mutex_t admin = PTHREAD_MUTEX_INITIALIZER; /* start/stop/add/delete */
-static rtipc_lock_t list_lock = RTIPC_LOCK_INIT;          /* subscribers; also taken by the checker */
+static rtipc__lock_t list_lock = RTIPC__LOCK_INIT;          /* subscribers; also taken by the checker */
 static struct rtipc__task *subscribers;
 static _Atomic bool started;
 static rtipc_wdt_config_t config;
@@ -75,7 +75,7 @@ static void check(void *arg)
             report(&t);
         }
     }
-    rtipc_lock(&list_lock);
+    rtipc__lock(&list_lock);
     for (struct rtipc__task *s = subscribers; s; s = s->wdt_next) {
         int64_t last = atomic_load(&s->wdt_last_reset_ns);
         if (overdue(now, last, &s->wdt_reported_at)) {
@@ -83,7 +83,7 @@ static void check(void *arg)
             report(&t);
         }
     }
-    rtipc_unlock(&list_lock);
+    rtipc__unlock(&list_lock);
 }
 
 static void idle_task(void *arg)
@@ -117,10 +117,10 @@ static void shut_down(void)
     for (int c = 0; c < idle_cores; ++c)
         rtipc_task_delete(idle[c]);
     idle_cores = 0;
-    rtipc_lock(&list_lock);
+    rtipc__lock(&list_lock);
     while (subscribers)
         unlink_subscriber(subscribers);
-    rtipc_unlock(&list_lock);
+    rtipc__unlock(&list_lock);
     atomic_store(&started, false);
 }
 
@@ -196,11 +196,11 @@ int rtipc_wdt_add(rtipc_task_t *task)
     } else {
         atomic_store(&t->wdt_last_reset_ns, rtipc_time_ns());
         t->wdt_reported_at = 0;
-        rtipc_lock(&list_lock);
+        rtipc__lock(&list_lock);
         t->wdt_next = subscribers;
         subscribers = t;
         atomic_store(&t->wdt_subscribed, true);
-        rtipc_unlock(&list_lock);
+        rtipc__unlock(&list_lock);
     }
     pthread_mutex_unlock(&admin);
     return rc;
@@ -217,9 +217,9 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     pthread_mutex_lock(&admin);
     rc = atomic_load(&started) && atomic_load(&t->wdt_subscribed) ? RTIPC_OK : RTIPC_EINVAL;
     if (rc == RTIPC_OK) {
-        rtipc_lock(&list_lock);
+        rtipc__lock(&list_lock);
         unlink_subscriber(t);
-        rtipc_unlock(&list_lock);
+        rtipc__unlock(&list_lock);
     }
     pthread_mutex_unlock(&admin);
     return rc;
@@ -230,9 +230,9 @@ static void forget(struct rtipc__task *t)
 {
     if (!atomic_load(&t->wdt_subscribed))
         return;
-    rtipc_lock(&list_lock);
+    rtipc__lock(&list_lock);
     unlink_subscriber(t);
-    rtipc_unlock(&list_lock);
+    rtipc__unlock(&list_lock);
 }
 
 int rtipc_wdt_reset(void)
