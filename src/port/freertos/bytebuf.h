@@ -41,7 +41,7 @@ static inline void rtipc__side_leave(_Atomic unsigned char *side)
  * records it as the buffer's waiter, and nothing in the kernel forgets it
  * when the task is deleted. The task's descriptor names the buffer for that
  * time, so that rtipc_task_delete can hand the side back and clear the
- * kernel's record (rtipc__bytebuf_abandon). NULL when nothing to record. */
+ * kernel's record (rtipc__bytebuf_track_deletes). NULL when nothing to record. */
 static inline struct rtipc__task *rtipc__bytebuf_wait_begin(struct rtipc__bytebuf *b, bool writer,
                                                              rtipc_timeout_t timeout)
 {
@@ -66,8 +66,10 @@ static inline void rtipc__bytebuf_wait_end(struct rtipc__task *self)
     }
 }
 
-/* For rtipc_task_delete, with the scheduler suspended, before it deletes a
- * task that may be blocked in @p b (streambuf.c). */
-void rtipc__bytebuf_abandon(struct rtipc__bytebuf *b, bool writer);
+/* Adds the task hook through which rtipc_task_delete, deleting a task that
+ * may be blocked in a stream or message buffer, hands its side back and
+ * clears the kernel's record (streambuf.c). Each buffer's creation calls
+ * it (task context). */
+void rtipc__bytebuf_track_deletes(void);
 
 #endif

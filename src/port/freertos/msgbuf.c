@@ -35,6 +35,7 @@ _Static_assert(RTIPC_MSGBUF_STORAGE_SIZE(0) == RTIPC__BYTEBUF_STORAGE(0), "the s
 /* The kernel's message buffer over @p storage (size + 1 bytes), and its handle. */
 static int init(struct rtipc__msgbuf *mb, size_t size, void *storage, uint32_t flags, rtipc_msgbuf_t **out)
 {
+    rtipc__bytebuf_track_deletes();
     memset(mb, 0, sizeof *mb);
     mb->b.flags = flags;
     mb->b.size = size;

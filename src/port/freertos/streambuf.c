@@ -22,6 +22,7 @@ static struct rtipc__streambuf *get(const rtipc_streambuf_t *handle) { return rt
 static int init(struct rtipc__streambuf *sb, size_t size, size_t trigger, void *storage, uint32_t flags,
                 rtipc_streambuf_t **out)
 {
+    rtipc__bytebuf_track_deletes();
     memset(sb, 0, sizeof *sb);
     sb->b.flags = flags;
     sb->b.size = size;
@@ -236,13 +237,18 @@ int rtipc_streambuf_set_spin(rtipc_streambuf_t *handle, int64_t ns)
     return RTIPC_OK;
 }
 
-void rtipc__bytebuf_abandon(struct rtipc__bytebuf *b, bool writer)
+/* The task hook (task_internal.h): a task being deleted while it may block
+ * in a buffer. The scheduler is suspended. */
+static void abandon(struct rtipc__task *t)
 {
+    struct rtipc__bytebuf *b = t->in_bytebuf;
+    if (!b)
+        return;
     /* The kernel's completion call for the other side wakes the recorded
      * waiter (the task about to be deleted: one writer and one reader at a
      * time) and forgets it, so no later call notifies a deleted task. */
     BaseType_t hp = pdFALSE;
-    if (writer) {
+    if (t->in_bytebuf_writer) {
         (void)xStreamBufferReceiveCompletedFromISR(b->handle, &hp);
         rtipc__side_leave(&b->writer);
     } else {
@@ -250,4 +256,10 @@ void rtipc__bytebuf_abandon(struct rtipc__bytebuf *b, bool writer)
         rtipc__side_leave(&b->reader);
     }
     (void)hp; /* the caller resumes the scheduler */
+}
+
+void rtipc__bytebuf_track_deletes(void)
+{
+    static const rtipc__task_hooks_t bytebuf_hooks = {.deleted_blocked = abandon};
+    rtipc__task_hooks_add(&bytebuf_hooks);
 }

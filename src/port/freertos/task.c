@@ -134,10 +134,42 @@ static void retire(struct rtipc__task *t)
     rtipc__handle_close((uintptr_t)t->id);
 }
 
+/* ---- hooks (task_internal.h) ---------------------------------------------- */
+static const rtipc__task_hooks_t *hooks[RTIPC__TASK_HOOKS];
+
+void rtipc__task_hooks_add(const rtipc__task_hooks_t *add)
+{
+    bool added = false;
+    RTIPC__TASK_CRIT_ENTER();
+    for (int i = 0; i < RTIPC__TASK_HOOKS && !added; i++) {
+        if (hooks[i] == NULL)
+            hooks[i] = add;
+        added = hooks[i] == add;
+    }
+    RTIPC__TASK_CRIT_EXIT();
+    configASSERT(added); /* more sets than slots: the port's own mistake */
+}
+
+/* The hooks as they are now, copied in a critical section (one may be
+ * added meanwhile), then called outside it. */
+static void run_hooks(struct rtipc__task *t, bool deleted_blocked)
+{
+    const rtipc__task_hooks_t *now[RTIPC__TASK_HOOKS];
+    RTIPC__TASK_CRIT_ENTER();
+    for (int i = 0; i < RTIPC__TASK_HOOKS; i++)
+        now[i] = hooks[i];
+    RTIPC__TASK_CRIT_EXIT();
+    for (int i = 0; i < RTIPC__TASK_HOOKS && now[i]; i++) {
+        void (*hook)(struct rtipc__task *) = deleted_blocked ? now[i]->deleted_blocked : now[i]->ended;
+        if (hook)
+            hook(t);
+    }
+}
+
 /* Free a retired descriptor. */
 static void dispose(struct rtipc__task *t)
 {
-    rtipc__wdt_forget(t); /* a subscription ends with its task */
+    run_hooks(t, false); /* a watchdog subscription ends with its task */
     if (t->flags & RTIPC__TASK_CREATED)
         vSemaphoreDelete(t->done);
     vPortFree(t);
@@ -145,7 +177,7 @@ static void dispose(struct rtipc__task *t)
 
 static void release(struct rtipc__task *t)
 {
-    rtipc__wdt_forget(t); /* before the handle closes, as the watchdog expects */
+    run_hooks(t, false); /* before the handle closes, as the watchdog expects */
     retire(t);
     dispose(t);
 }
@@ -160,7 +192,7 @@ static void trampoline(void *arg)
 #endif
     t->entry(t->arg);
     t->ended = true; /* the calls on a running task refuse it from now on */
-    rtipc__wdt_forget(t); /* it has ended, as on Linux; not at the join */
+    run_hooks(t, false); /* it has ended, as on Linux; not at the join */
     /* Detach from the descriptor before the joiner may free it. */
     vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
     xSemaphoreGive(t->done);
@@ -295,7 +327,7 @@ int rtipc_task_delete(rtipc_task_t *handle)
     struct rtipc__task *task = handle ? rtipc__task_get(handle) : NULL;
     if (handle == NULL || (task != NULL && task == self)) {
         if (self) {
-            rtipc__wdt_forget(self); /* may take the watchdog's lock: first */
+            run_hooks(self, false); /* may take the watchdog's lock: first */
             vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
             vTaskSuspendAll(); /* no join starts between the check and the release */
             RTIPC__TASK_CRIT_ENTER();
@@ -339,8 +371,7 @@ int rtipc_task_delete(rtipc_task_t *handle)
         if (task->joining) /* its join ends unfinished: another may join */
             task->joining->flags &= ~RTIPC__TASK_CLAIMED;
         RTIPC__TASK_CRIT_EXIT();
-        if (task->in_bytebuf)
-            rtipc__bytebuf_abandon(task->in_bytebuf, task->in_bytebuf_writer);
+        run_hooks(task, true); /* a stream or message buffer it blocks in */
         vTaskDelete(task->handle);
     }
     retire(task);

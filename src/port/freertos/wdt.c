@@ -570,10 +570,14 @@ int rtipc_wdt_stop(void)
     return rc;
 }
 
+static void forget(struct rtipc__task *t);
+static const rtipc__task_hooks_t wdt_hooks = {.ended = forget};
+
 int rtipc_wdt_add(rtipc_task_t *task)
 {
     if (rtipc__in_isr())
         return RTIPC_ECONTEXT;
+    rtipc__task_hooks_add(&wdt_hooks);
     int rc;
     struct rtipc__task *t = rtipc__task_or_caller(task, &rc);
     if (!t)
@@ -618,7 +622,8 @@ int rtipc_wdt_delete(rtipc_task_t *task)
     return rc;
 }
 
-void rtipc__wdt_forget(struct rtipc__task *t)
+/* The task hook (task_internal.h): a subscription ends with its task. */
+static void forget(struct rtipc__task *t)
 {
     if (!t->wdt_subscribed)
         return; /* also never subscribed: the locks may not exist */
