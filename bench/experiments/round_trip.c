@@ -235,7 +235,7 @@ static bool raise_and_wait(rtipc_irq_t *irq, isr_state_t *st)
     while (atomic_load_explicit(&st->runs, memory_order_acquire) == before) {
         if (bench_now_ns() > give_up)
             return false;
-        bench_cpu_relax();
+        rtipc_cpu_relax();
     }
     return true;
 }

@@ -19,6 +19,7 @@
 
 #include "../results/result.h"
 #include "../target/target.h"
+#include "rtipc/spin.h"
 #include "stats.h"
 
 /* The run an experiment is part of (run.h has its fields). */
@@ -143,16 +144,7 @@ int64_t bench_now_ns(void);
 int64_t bench_core_now_ns(void);
 /* Spin until bench_now_ns() >= t (the caller keeps its core). */
 void bench_spin_until(int64_t t);
-/* One pause of a spinning wait: the CPU's spin-loop hint, nothing where it
- * has none. Inline: a poll loop calls it between two loads. */
-static inline void bench_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
+/* A pause in a spinning wait is rtipc_cpu_relax (rtipc/spin.h). */
 /* Sleep at least @p ns nanoseconds: bench_target_sleep_ns. Linux:
  * nanosleep, no rtipc call, so a task that sleeps this way releases nothing
  * rtipc defers to its next call. FreeRTOS: vTaskDelay (whole ticks; the

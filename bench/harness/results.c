@@ -351,7 +351,7 @@ void bench_row_core_clocked(const bench_run_t *run, bench_result_t *row)
 void bench_spin_until(int64_t t)
 {
     while (bench_now_ns() < t)
-        bench_cpu_relax();
+        rtipc_cpu_relax();
 }
 
 void bench_sleep_ns(int64_t ns) { bench_target_sleep_ns(ns); }

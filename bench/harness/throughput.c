@@ -96,7 +96,7 @@ static void tp_producer(void *arg)
                 idle = 0;
                 since = RUN;  /* full for a while: look at the clock */
             }
-            bench_cpu_relax();
+            rtipc_cpu_relax();
             continue;
         }
         off += k;
@@ -120,7 +120,7 @@ static void tp_producer(void *arg)
             tp_fail(st, "push of the end marker failed with %d", k);
             break;
         }
-        bench_cpu_relax();
+        rtipc_cpu_relax();
         if ((i & 1023) == 0 && bench_now_ns() > st->deadline) {
             tp_fail(st, "still full %lld s after the end (consumer gone?)", STALL_NS / 1000000000);
             break;
@@ -177,7 +177,7 @@ static void tp_consumer(void *arg)
                     break;
                 }
             }
-            bench_cpu_relax();
+            rtipc_cpu_relax();
             continue;
         }
         if (m->pop_count) {

@@ -187,7 +187,7 @@ typedef struct {
 
 static inline bool bench_mech_spin_pause(bench_mech_spin_t *s)
 {
-    bench_cpu_relax();
+    rtipc_cpu_relax();
     if ((++s->polls & 1023) == 0) {
         int64_t now = bench_now_ns();
         if (!s->deadline)

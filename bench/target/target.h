@@ -15,12 +15,12 @@
  *
  * A build compiles exactly one of them (bench/sources.cmake), with the
  * parts every target shares (target.c, clock.c, console.c) and host.c when
- * the target runs as a process of a host OS. The harness and the experiments call only these
- * functions (or the harness's thin wrappers in bench.h) for platform
- * matters; the rtipc API they measure is the library's own and the same on
+ * the target runs as a process of a host OS. The harness and the
+ * experiments call only these functions (or the harness's thin wrappers in
+ * harness/experiment.h) for platform matters; the rtipc API they measure is the library's own and the same on
  * every target that has it. What a target lacks it says in
  * bench_target_features(), and an experiment that needs it is reported as
- * missing with the reason (bench_experiment_unavailable, bench.h).
+ * missing with the reason (bench_experiment_unavailable, harness/experiment.h).
  *
  * Unless said otherwise every call may be made from any task (not from an
  * interrupt handler) and does not block. */
@@ -39,8 +39,8 @@ struct bench_env;  /* harness/env.h */
 
 /* ---- what the target is -------------------------------------------------- */
 
-/* What a target may have; an experiment's `requires` (bench.h) names the ones
- * it needs. */
+/* What a target may have; an experiment's `requires` (harness/experiment.h)
+ * names the ones it needs. */
 enum {
     BENCH_TARGET_TASKS = 1u << 0,           /* tasks with priorities and rtipc's blocking
                                                objects (queues, semaphores, ...) */

@@ -5,8 +5,8 @@
  * A blocking call that must wait first spins (polls, with pause instructions)
  * for a bounded budget, then parks the thread in the kernel. A receiver that
  * spins sees a cross-core handoff in a fraction of a microsecond; one that
- * sleeps needs a futex wake-up, about ten microseconds on the development
- * host (docs/host-limits.md). The waker pays no system call while the waiter
+ * sleeps needs a futex wake-up, which costs several microseconds more
+ * (docs/host-limits.md has the figures). The waker pays no system call while the waiter
  * still spins.
  *
  * The budget is the global default (this header) unless the object, or for
@@ -35,7 +35,7 @@
  * running (eTaskGetState; adopted tasks are not looked at); the last wake
  * through rtipc's parking or rtipc_notify from task context did not come
  * from that core. The default budget is the same RTIPC_SPIN_NS_DEFAULT,
- * 20 us, measured on the two-hart RV32 target (docs/rv32-virt.md,
+ * chosen from measurements on the two-hart RV32 target (docs/rv32-virt.md,
  * "Spin-then-park").
  */
 #ifndef RTIPC_SPIN_H
@@ -103,6 +103,23 @@ typedef struct {
  * comment says.
  */
 int rtipc_spin_stats(const rtipc_task_t *task, rtipc_spin_stats_t *out);
+
+/**
+ * A pause for a busy-wait loop of the caller's own (a polled _try call, a
+ * flag): the processor's spin-wait hint, which frees the pipeline for the
+ * other hardware thread and saves power (PAUSE on x86, YIELD on AArch64;
+ * nothing on other processors). rtipc's own spins use it too.
+ * Context: any. Never blocks. Thread-safe.
+ * Port notes: the same on every port; it depends on the processor only.
+ */
+static inline void rtipc_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
 
 #ifdef __cplusplus
 }

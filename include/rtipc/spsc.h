@@ -282,8 +282,7 @@ typedef enum {
      * a process-wide barrier instead (Linux: membarrier
      * MEMBARRIER_CMD_PRIVATE_EXPEDITED). Faster streaming; each park costs
      * the barrier, which interrupts every CPU running a thread of the
-     * process (measured by rtipc-bench peers: 1.4 us with the other threads
-     * asleep, 61 us with a peer running, on a virtual machine:
+     * process (its cost, measured by rtipc-bench peers, is in
      * docs/performance.md), and a message arriving meanwhile waits for it. */
     RTIPC_SPSC_FENCE_ASYMMETRIC = 1,
 } rtipc_spsc_fence_t;

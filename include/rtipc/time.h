@@ -64,7 +64,7 @@ int64_t rtipc_time_ns(void);
 /**
  * Read the cycle counter (serialised so that earlier instructions retire
  * first). Comparable across cores only where the hardware counter is
- * invariant and synchronised (rtipc_cycles_is_tsc() tells).
+ * invariant and synchronised (rtipc_cycles_source() names the counter).
  * Context: any. Never blocks. Thread-safe.
  */
 uint64_t rtipc_cycles(void);

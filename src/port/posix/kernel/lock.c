@@ -19,7 +19,7 @@ uint32_t rtipc__tid_slow(void)
 void rtipc__lock_slow(rtipc__lock_t *l, uint32_t tid)
 {
     for (int i = 0; i < LOCK_SPIN_ROUNDS; ++i) {
-        rtipc__cpu_relax();
+        rtipc_cpu_relax();
         uint32_t expected = 0;
         if (rtipc__lock_looks_free(l) &&
             atomic_compare_exchange_weak_explicit(&l->word, &expected, tid, memory_order_acquire,

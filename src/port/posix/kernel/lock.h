@@ -49,7 +49,7 @@ static inline bool rtipc__lock_wait_free(rtipc__lock_t *l, int rounds)
     for (int i = 0; i < rounds; ++i) {
         if (rtipc__lock_looks_free(l))
             return true;
-        rtipc__cpu_relax();
+        rtipc_cpu_relax();
     }
     return rtipc__lock_looks_free(l);
 }

@@ -100,7 +100,7 @@ bool rtipc__spin_wait(struct rtipc__task *self, int64_t setting, int64_t deadlin
                 return true;
             }
             for (unsigned p = 0; p < pauses; ++p)
-                rtipc__cpu_relax();
+                rtipc_cpu_relax();
             if (pauses < MAX_PAUSES)
                 pauses *= 2;
         }

@@ -21,14 +21,6 @@
 
 struct rtipc__task;
 
-static inline void rtipc__cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
 
 /* ---- budgets -------------------------------------------------------------- */
 
