@@ -59,10 +59,12 @@ set(_rtipc_bench_dir ${CMAKE_CURRENT_LIST_DIR})
 set(RTIPC_BENCH_CORE_SOURCES
     ${_rtipc_bench_dir}/cli.c
     ${_rtipc_bench_dir}/harness/stats.c
-    ${_rtipc_bench_dir}/harness/results.c
+    ${_rtipc_bench_dir}/harness/record.c
+    ${_rtipc_bench_dir}/harness/run_options.c
+    ${_rtipc_bench_dir}/harness/timing.c
     ${_rtipc_bench_dir}/harness/env.c
     ${_rtipc_bench_dir}/harness/failure.c
-    ${_rtipc_bench_dir}/harness/report.c
+    ${_rtipc_bench_dir}/results/run_output.c
     ${_rtipc_bench_dir}/harness/claims.c
     ${_rtipc_bench_dir}/harness/perf_targets.c
     ${_rtipc_bench_dir}/harness/args.c
@@ -159,7 +161,7 @@ set(RTIPC_BENCH_HOST_EXPERIMENTS_ABSENT
 set(_rtipc_bench_target_shared
     ${_rtipc_bench_dir}/target/target.c
     ${_rtipc_bench_dir}/target/clock.c
-    ${_rtipc_bench_dir}/target/console.c)
+    ${_rtipc_bench_dir}/target/console_sink.c)
 set(RTIPC_BENCH_TARGET_LINUX ${_rtipc_bench_target_shared}
     ${_rtipc_bench_dir}/target/rtipc_targets.c
     ${_rtipc_bench_dir}/target/host.c

@@ -1,6 +1,6 @@
 /* rtipc-bench capture: the rtipc-bench/1 JSON a board prints on its console
  * (between "==== rtipc-bench/1 JSON begin ====" and "... end ====", the
- * firmwares' console sink: bench/target/console.h), read from a serial
+ * firmwares' console sink: bench/target/console_sink.h), read from a serial
  * device, a file or standard input (the output of `idf.py monitor` or of
  * QEMU), checked with the reader every file command shares
  * (results/read.h) and written whole or not at all (results/outfile.h), so

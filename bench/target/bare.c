@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../harness/env.h"
-#include "console.h"
+#include "console_sink.h"
 #include "rtipc/error.h"
 #include "target.h"
 
@@ -261,7 +261,7 @@ int bench_target_output(const char *label, const char *path, const char *text, s
                         size_t errlen)
 {
     (void)path;
-    if (bench_console_output(label, text, len) == 0)
+    if (bench_console_sink_output(label, text, len) == 0)
         return 0;
     snprintf(err, errlen, "cannot print %s on the console", label);
     return -1;

@@ -36,7 +36,7 @@
 #include "host.h"
 #else
 #define FREERTOS_ON_HOST_OS 0
-#include "console.h"
+#include "console_sink.h"
 #endif
 
 /* The heap's statistics exist only in some heap implementations (heap_4 and
@@ -399,7 +399,7 @@ int bench_target_output(const char *label, const char *path, const char *text, s
     return bench_outfile_write_text(path, text, len, err, errlen);
 #else
     (void)path;
-    if (bench_console_output(label, text, len) == 0)
+    if (bench_console_sink_output(label, text, len) == 0)
         return 0;
     snprintf(err, errlen, "cannot print %s on the console", label);
     return -1;

@@ -1,4 +1,4 @@
-/* The harness's port-dependent helpers (bench/harness/results.c): how many
+/* The harness's port-dependent helpers (bench/harness/run_options.c, record.c): how many
  * cores a run has and what its rows are named, the sleeps experiments use to
  * meet deadlines, and the tick-cap claim's rule that interrupts must arrive
  * faster than the tick before a cap can be judged (claims.c); the claim

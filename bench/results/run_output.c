@@ -1,4 +1,6 @@
-/* Tables on stdout, JSON (schema rtipc-bench/1, docs/json-schema.md) and CSV. */
+/* A run's outputs: its tables as text, JSON (schema rtipc-bench/1,
+ * docs/json-schema.md) and CSV, through the atomic writer (outfile.h) or a
+ * target's console sink. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -6,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/document.h"
-#include "../results/outfile.h"
-#include "../results/published.h"
-#include "../target/console.h"
+#include "../harness/run.h"
+#include "../target/console_sink.h"
 #include "../target/target.h"
-#include "run.h"
+#include "document.h"
+#include "outfile.h"
+#include "published.h"
 
 /* ---------------------------------------------------------------- tables */
 
@@ -265,12 +267,12 @@ int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t
     if (!(bench_target_features() & BENCH_TARGET_FILES)) {
         /* The console: streamed as it is written, never held whole (a full
          * run's document is larger than an ESP32's free heap). */
-        bench_console_begin(label);
+        bench_console_sink_begin(label);
         bench_jw_t w;
         bench_doc_writer_init(&w, stdout_sink, NULL);
         bench_doc_run(&w, run);
         bool complete = bench_jw_finish(&w) == BENCH_JW_OK;
-        if (bench_console_end(label, complete) == 0)
+        if (bench_console_sink_end(label, complete) == 0)
             return 0;
         snprintf(err, errlen, "cannot print %s on the console", label);
         return -1;

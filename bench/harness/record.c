@@ -1,5 +1,6 @@
-/* Result rows, notes, failures, progress, sizing and small utilities that
- * every experiment shares. */
+/* The in-run record every experiment writes into: result rows and their
+ * notes, failures, finding a row again, progress, and whether an
+ * experiment can run on this target. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -220,97 +221,6 @@ double bench_p50_ratio(const bench_result_t *num, const bench_result_t *den)
     return num->stats.p50 / den->stats.p50;
 }
 
-bool bench_quick(const bench_run_t *run) { return run->opts.quick; }
-
-bool bench_samples_fixed(const bench_run_t *run) { return run->opts.samples != 0; }
-
-size_t bench_sample_count(const bench_run_t *run, size_t full, size_t quick)
-{
-    if (run->opts.samples)
-        return run->opts.samples;
-    return run->opts.quick ? quick : full;
-}
-
-size_t bench_samples_fit_heap(bench_run_t *run, size_t samples, size_t bytes, unsigned share, const char *what)
-{
-    bench_memory_t mem;
-    bench_target_memory(&mem);
-    if (mem.kind != BENCH_MEMORY_HEAP_FREE || mem.now_bytes <= 0 || !bytes || !share)
-        return samples;
-    size_t cap = (size_t)mem.now_bytes / share / bytes;
-    cap -= cap / 11;  /* the warm-up's tenth */
-    if (cap < 100)
-        cap = 100;
-    if (samples <= cap)
-        return samples;
-    bench_note(run, "%s: %lu samples, not %lu: what 1/%u of the free heap (%ld KiB) holds", what,
-               (unsigned long)cap, (unsigned long)samples, share, (long)(mem.now_bytes >> 10));
-    return cap;
-}
-
-size_t bench_warmup_count(const bench_run_t *run, size_t samples)
-{
-    return bench_warmup_count_min(run, samples, 100);
-}
-
-size_t bench_warmup_count_min(const bench_run_t *run, size_t samples, size_t least)
-{
-    if (run->opts.warmup >= 0)
-        return (size_t)run->opts.warmup;
-    size_t w = samples / 10;
-    return w < least ? least : w;
-}
-
-double bench_duration(const bench_run_t *run, double full, double quick)
-{
-    if (run->opts.duration_s > 0)
-        return run->opts.duration_s;
-    return run->opts.quick ? quick : full;
-}
-
-int bench_cpu(const bench_run_t *run, int logical_core)
-{
-    return run->opts.cpu[logical_core ? 1 : 0];
-}
-
-bool bench_two_cores(const bench_run_t *run) { return run->opts.cpu[0] != run->opts.cpu[1]; }
-
-const char *bench_core_variant(const bench_run_t *run)
-{
-    return bench_two_cores(run) ? BENCH_VARIANT_CROSS_CORE : BENCH_VARIANT_SAME_CORE;
-}
-
-uint32_t bench_tick_hz(const bench_run_t *run) { return run->env.tick_hz; }
-
-double bench_timestamp_overhead_ns(const bench_run_t *run) { return run->env.timestamp_overhead_ns; }
-
-void bench_rng_init(bench_rng_t *r, const bench_run_t *run, uint64_t stream)
-{
-    /* splitmix64 of (seed, stream) so that streams are independent. */
-    uint64_t z = run->opts.seed + 0x9e3779b97f4a7c15ULL * (stream + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    r->s = z ? z : 1;
-}
-
-uint64_t bench_rng_next(bench_rng_t *r)
-{
-    uint64_t x = r->s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    r->s = x;
-    return x * 0x2545f4914f6cdd1dULL;
-}
-
-int64_t bench_rng_range(bench_rng_t *r, int64_t lo, int64_t hi)
-{
-    if (hi <= lo)
-        return lo;
-    return lo + (int64_t)(bench_rng_next(r) % (uint64_t)(hi - lo + 1));
-}
-
 /* An experiment's requirements against the target's features. */
 const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf, size_t len)
 {
@@ -334,50 +244,6 @@ const char *bench_experiment_unavailable(const bench_experiment_t *e, char *buf,
         snprintf(buf + used, len - used, ", which this target (%s) lacks", bench_target_name());
     return buf;
 }
-
-/* Time and per-thread figures: the target's (target/target.h). */
-int64_t bench_now_ns(void) { return bench_target_now_ns(); }
-
-int64_t bench_core_now_ns(void) { return bench_target_core_now_ns(); }
-
-bool bench_has_core_clock(const bench_run_t *run) { return run->core_clock != NULL; }
-
-void bench_row_core_clocked(const bench_run_t *run, bench_result_t *row)
-{
-    if (row && run->core_clock && row->clock[0])
-        row->clock = run->core_clock;
-}
-
-void bench_spin_until(int64_t t)
-{
-    while (bench_now_ns() < t)
-        rtipc_cpu_relax();
-}
-
-void bench_sleep_ns(int64_t ns) { bench_target_sleep_ns(ns); }
-
-void bench_delay_ns(int64_t ns) { bench_target_delay_ns(ns); }
-
-int64_t bench_sleep_overshoot_ns(void) { return bench_target_sleep_overshoot_ns(); }
-
-void bench_sleep_until(int64_t t)
-{
-    for (int64_t left = t - bench_now_ns(); left > 0; left = t - bench_now_ns())
-        bench_sleep_ns(left);
-}
-
-void bench_sleep_then_spin_until(int64_t t)
-{
-    int64_t margin = 100000 + bench_sleep_overshoot_ns();
-    int64_t now = bench_now_ns();
-    if (t - now > margin + 50000)
-        bench_sleep_ns(t - now - margin);
-    bench_spin_until(t);
-}
-
-int64_t bench_thread_cpu_ns(void) { return bench_target_thread_cpu_ns(); }
-
-long bench_thread_switches(void) { return bench_target_thread_switches(); }
 
 void bench_progress(bench_run_t *run, double fraction)
 {
