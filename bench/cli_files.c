@@ -13,13 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "audit/audit.h"
-#include "capture/capture.h"
+#include "host/audit/audit.h"
+#include "host/capture/capture.h"
 #include "cli_outputs.h"
-#include "compare/compare.h"
+#include "host/compare/compare.h"
 #include "harness/args.h"
 #include "names.h"
-#include "report/html.h"
+#include "host/report/html.h"
 #include "results/outfile.h"
 #include "results/read.h"
 #include "trace/trace.h"

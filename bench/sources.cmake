@@ -93,13 +93,13 @@ set(RTIPC_BENCH_FILE_SOURCES
     ${_rtipc_bench_dir}/results/read.c
     ${_rtipc_bench_dir}/results/bootstrap.c
     ${_rtipc_bench_dir}/results/outfile.c
-    ${_rtipc_bench_dir}/compare/compare.c
-    ${_rtipc_bench_dir}/audit/audit.c
-    ${_rtipc_bench_dir}/capture/capture.c
-    ${_rtipc_bench_dir}/report/html.c
-    ${_rtipc_bench_dir}/report/plot.c
-    ${_rtipc_bench_dir}/trace/trace_vcd.c
-    ${_rtipc_bench_dir}/trace/trace_perfetto.c)
+    ${_rtipc_bench_dir}/host/compare/compare.c
+    ${_rtipc_bench_dir}/host/audit/audit.c
+    ${_rtipc_bench_dir}/host/capture/capture.c
+    ${_rtipc_bench_dir}/host/report/html.c
+    ${_rtipc_bench_dir}/host/report/plot.c
+    ${_rtipc_bench_dir}/host/trace_export/trace_vcd.c
+    ${_rtipc_bench_dir}/host/trace_export/trace_perfetto.c)
 
 set(RTIPC_BENCH_CONSOLE_SOURCES ${_rtipc_bench_dir}/cli_console.c)
 

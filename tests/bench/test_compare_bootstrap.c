@@ -1,5 +1,5 @@
 /* The bootstrap interval of the median (bench_bootstrap_median_ci) and the
- * direction table of rtipc-bench compare (bench/compare/compare.h). */
+ * direction table of rtipc-bench compare (bench/host/compare/compare.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "compare/compare.h"
+#include "host/compare/compare.h"
 #include "names.h"
 
 #define SEED 12345u

@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../harness/util.h"
-#include "../names.h"
-#include "../results/outfile.h"
-#include "../results/published.h"
+#include "../../harness/util.h"
+#include "../../names.h"
+#include "../../results/outfile.h"
+#include "../../results/published.h"
 #include "plot.h"
 
 #define SCHEMA "rtipc-bench/1"

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/outfile.h"
-#include "trace_internal.h"
+#include "../../results/outfile.h"
+#include "../../trace/trace_internal.h"
 
 #define LEAD_NS 1000  /* every row's first event; the initial values stand before it */
 #define MAX_IRQ_CPUS 4

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../harness/args.h"
-#include "../results/outfile.h"
-#include "../results/read.h"
+#include "../../harness/args.h"
+#include "../../results/outfile.h"
+#include "../../results/read.h"
 #include "capture.h"
 
 #define PROG "rtipc-bench capture"

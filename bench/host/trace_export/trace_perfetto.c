@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/outfile.h"
-#include "trace_internal.h"
+#include "../../results/outfile.h"
+#include "../../trace/trace_internal.h"
 
 typedef struct {
     int64_t b, e;     /* slice; e = -1 while open */

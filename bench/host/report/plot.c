@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../harness/util.h"
-#include "../results/outfile.h"
+#include "../../harness/util.h"
+#include "../../results/outfile.h"
 
 #define PLOT_PATH_MAX 4096
 /* The most files a session puts in its scratch directory: version.txt,

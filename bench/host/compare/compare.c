@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/args.h"
-#include "../names.h"
-#include "../results/read.h"
+#include "../../harness/args.h"
+#include "../../names.h"
+#include "../../results/read.h"
 #include "compare.h"
 
 #define PROG "rtipc-bench compare"

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "../results/read.h"
+#include "../../results/read.h"
 
 typedef struct {
     int charts_drawn;     /* charts inlined in the page */

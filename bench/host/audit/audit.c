@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/args.h"
-#include "../harness/run.h"
-#include "../results/outfile.h"
-#include "../results/read.h"
+#include "../../harness/args.h"
+#include "../../harness/run.h"
+#include "../../results/outfile.h"
+#include "../../results/read.h"
 #include "audit.h"
 
 #define PROG "rtipc-bench audit"

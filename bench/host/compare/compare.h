@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../results/bootstrap.h"  /* the interval of the median for rows without one */
+#include "../../results/bootstrap.h"  /* the interval of the median for rows without one */
 
 /* Which way a metric is better. */
 typedef enum {
