@@ -1,5 +1,5 @@
 #!/bin/sh
-# rtipc-bench capture (bench/capture/capture.h): the JSON a board prints
+# rtipc-bench capture (bench/host/capture/capture.h): the JSON a board prints
 # between the console markers, from a file, from standard input and from a
 # pseudo-terminal standing for a serial device (pty_feed), is written
 # whole and only when it is valid; every way a capture can fail leaves the

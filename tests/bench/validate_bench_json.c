@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../bench/harness/util.h"
+#include "validate_input.h"
 
 static int problems;
 
@@ -103,17 +104,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: validate_bench_json FILE [ID...]\n");
         return 2;
     }
-    char *text = bench_read_file(argv[1]);
-    if (!text) {
-        fprintf(stderr, "validate_bench_json: cannot read %s\n", argv[1]);
-        return 2;
-    }
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    if (!root) {
-        fprintf(stderr, "validate_bench_json: %s is not JSON\n", argv[1]);
-        return 2;
-    }
+    cJSON *root = validate_read_json("validate_bench_json", argv[1], 2);
     const char *schema = str(root, "schema");
     if (!schema || strcmp(schema, "rtipc-bench/1"))
         bad("schema is not rtipc-bench/1", schema);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../../bench/harness/util.h"
+#include "validate_input.h"
 
 static int errors;
 
@@ -157,17 +158,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: validate_trace_events FILE\n");
         return 2;
     }
-    char *text = bench_read_file(argv[1]);
-    if (!text) {
-        fprintf(stderr, "validate_trace_events: cannot read %s\n", argv[1]);
-        return 2;
-    }
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    if (!root) {
-        fprintf(stderr, "validate_trace_events: %s is not JSON\n", argv[1]);
-        return 1;
-    }
+    cJSON *root = validate_read_json("validate_trace_events", argv[1], 1);
     const cJSON *events = cJSON_IsArray(root) ? root : cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
     if (!cJSON_IsArray(events)) {
         fprintf(stderr, "validate_trace_events: no traceEvents array\n");

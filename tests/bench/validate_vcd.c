@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../../bench/harness/util.h"
+#include "validate_input.h"
 
 typedef struct {
     char *id;
@@ -327,11 +328,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: validate_vcd FILE [--list]\n");
         return 2;
     }
-    char *text = bench_read_file(argv[1]);
-    if (!text) {
-        fprintf(stderr, "validate_vcd: cannot read %s\n", argv[1]);
-        return 2;
-    }
+    char *text = validate_read("validate_vcd", argv[1]);
     cursor = text;
     if (header())
         body();

@@ -96,36 +96,45 @@ typedef struct {
     enum conf_step before, after;
 } q_helper_t;
 
-static void q_sender(void *arg)
+/* A semaphore waiter (s_waiter, with the mutex and semaphore scenarios). */
+typedef struct {
+    conf_t *c;
+    rtipc_sem_t *s;
+    int rc;
+} s_helper_t;
+
+enum q_call { Q_SEND, Q_RECEIVE, Q_PEEK };
+
+/* Every helper task: a step, one queue call waiting up to @p ms, a step. */
+static void q_helper_run(q_helper_t *h, enum q_call call, uint32_t ms)
 {
-    q_helper_t *h = arg;
     conf_step(h->c, h->before);
-    h->rc = rtipc_queue_send(h->q, &h->value, rtipc_ms(CONF_LONG_MS));
+    rtipc_timeout_t t = rtipc_ms(ms);
+    if (call == Q_SEND)
+        h->rc = rtipc_queue_send(h->q, &h->value, t);
+    else if (call == Q_RECEIVE)
+        h->rc = rtipc_queue_receive(h->q, &h->value, t);
+    else
+        h->rc = rtipc_queue_peek(h->q, &h->value, t);
     conf_step(h->c, h->after);
 }
 
-static void q_receiver(void *arg)
-{
-    q_helper_t *h = arg;
-    conf_step(h->c, h->before);
-    h->rc = rtipc_queue_receive(h->q, &h->value, rtipc_ms(CONF_LONG_MS));
-    conf_step(h->c, h->after);
-}
+static void q_sender(void *arg) { q_helper_run(arg, Q_SEND, CONF_LONG_MS); }
+static void q_receiver(void *arg) { q_helper_run(arg, Q_RECEIVE, CONF_LONG_MS); }
+static void q_receiver_short(void *arg) { q_helper_run(arg, Q_RECEIVE, 100); }
+static void q_peeker(void *arg) { q_helper_run(arg, Q_PEEK, CONF_LONG_MS); }
 
-static void q_receiver_short(void *arg)
+/* The end of a case with two helpers: when the second did not start, the
+ * first still waits and is given an item; then it is joined and the steps
+ * read. */
+static void q_end_pair(conf_t *c, rtipc_queue_t *q, rtipc_task_t *first, bool second_ran, char *steps, size_t size)
 {
-    q_helper_t *h = arg;
-    conf_step(h->c, h->before);
-    h->rc = rtipc_queue_receive(h->q, &h->value, rtipc_ms(100));
-    conf_step(h->c, h->after);
-}
-
-static void q_peeker(void *arg)
-{
-    q_helper_t *h = arg;
-    conf_step(h->c, h->before);
-    h->rc = rtipc_queue_peek(h->q, &h->value, rtipc_ms(CONF_LONG_MS));
-    conf_step(h->c, h->after);
+    if (!second_ran) {
+        int v = 0;
+        (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
+    }
+    conf_join(c, first);
+    conf_steps(c, steps, size);
 }
 
 static void queue_multi_task(conf_t *c)
@@ -206,7 +215,8 @@ static void queue_multi_task(conf_t *c)
     q_helper_t lo = {c, q, 0, -100, ST_LO_BLOCK, ST_LO_DONE};
     q_helper_t hi = {c, q, 0, -100, ST_HI_BLOCK, ST_HI_DONE};
     if (conf_spawn(c, "lo", CONF_PRIO_HIGH, q_receiver, &lo, &t1)) {
-        if (conf_spawn(c, "hi", CONF_PRIO_HIGHER, q_receiver, &hi, &t2)) {
+        bool both = conf_spawn(c, "hi", CONF_PRIO_HIGHER, q_receiver, &hi, &t2);
+        if (both) {
             v = 1;
             conf_step(c, ST_T_ACT);
             (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
@@ -214,33 +224,25 @@ static void queue_multi_task(conf_t *c)
             conf_step(c, ST_T_ACT2);
             (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
             conf_join(c, t2);
-        } else {
-            v = 0;
-            (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
         }
-        conf_join(c, t1);
-        conf_steps(c, steps, sizeof steps);
+        q_end_pair(c, q, t1, both, steps, sizeof steps);
         conf_check(c, "queue.waiters.priority",
                    "steps=Lo.block Hi.block T.act Hi.done T.act2 Lo.done hi=1 lo=2",
                    "steps=%s hi=%d lo=%d", steps, hi.value, lo.value);
     }
 
     /* A peek leaves the item, so the next waiting receiver is woken too. */
-    q_helper_t rx = {c, q, 0, -100, ST_LO_BLOCK, ST_LO_DONE};
-    q_helper_t pk = {c, q, 0, -100, ST_HI_BLOCK, ST_HI_DONE};
+    q_helper_t rx = {c, q, 0, -100, ST_LO_BLOCK, ST_LO_DONE}, pk = {c, q, 0, -100, ST_HI_BLOCK, ST_HI_DONE};
     if (conf_spawn(c, "rx", CONF_PRIO_HIGH, q_receiver, &rx, &t1)) {
-        if (conf_spawn(c, "peeker", CONF_PRIO_HIGHER, q_peeker, &pk, &t2)) {
-            v = 5;
+        bool both = conf_spawn(c, "peeker", CONF_PRIO_HIGHER, q_peeker, &pk, &t2);
+        if (both) {
             conf_step(c, ST_T_ACT);
+            v = 5;
             (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
             conf_step(c, ST_T_AFTER);
             conf_join(c, t2);
-        } else {
-            v = 0;
-            (void)rtipc_queue_send(q, &v, RTIPC_NO_WAIT);
         }
-        conf_join(c, t1);
-        conf_steps(c, steps, sizeof steps);
+        q_end_pair(c, q, t1, both, steps, sizeof steps);
         conf_check(c, "queue.peek.wakes_next",
                    "steps=Lo.block Hi.block T.act Hi.done Lo.done T.after peek=0:5 receive=0:5 waiting=0",
                    "steps=%s peek=%s:%d receive=%s:%d waiting=%d", steps, conf_err(pk.rc), pk.value, conf_err(rx.rc),
@@ -424,12 +426,6 @@ static void mutex_two_held(conf_t *c)
     (void)rtipc_mutex_delete(m2);
     (void)rtipc_mutex_delete(m1);
 }
-
-typedef struct {
-    conf_t *c;
-    rtipc_sem_t *s;
-    int rc;
-} s_helper_t;
 
 static void s_waiter(void *arg)
 {

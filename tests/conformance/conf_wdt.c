@@ -110,12 +110,7 @@ static const char *in_range(char *buf, size_t size, int n, int lo, int hi)
 
 static int start(rtipc_queue_t *q, bool idle_check)
 {
-    rtipc_wdt_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.timeout_ns = WDT_NS;
-    cfg.idle_check = idle_check;
-    cfg.on_trip = on_trip;
-    cfg.arg = q;
+    rtipc_wdt_config_t cfg = {.timeout_ns = WDT_NS, .idle_check = idle_check, .on_trip = on_trip, .arg = q};
     return rtipc_wdt_start(&cfg);
 }
 

@@ -127,14 +127,9 @@ void conf_steps(conf_t *c, char *buf, size_t size)
 
 bool conf_spawn(conf_t *c, const char *name, unsigned prio, rtipc_task_fn fn, void *arg, rtipc_task_t **out)
 {
-    rtipc_task_config_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.name = name;
-    cfg.priority = prio;
-    cfg.core = RTIPC_CONF_CORE;
-    cfg.stack_size = RTIPC_CONF_STACK;
-    cfg.entry = fn;
-    cfg.arg = arg;
+    /* Designated initializer: every field not named is zero. */
+    rtipc_task_config_t cfg = {
+        .name = name, .priority = prio, .core = RTIPC_CONF_CORE, .stack_size = RTIPC_CONF_STACK, .entry = fn, .arg = arg};
     *out = NULL;
     return conf_setup(c, name, rtipc_task_create(&cfg, out));
 }
@@ -161,18 +156,9 @@ int rtipc_conformance_run_flags(void (*emit)(const char *line, void *ctx), void 
     if (!conf_setup(&c, "log", rtipc_queue_create(32, sizeof(uint8_t), &c.log)))
         return c.failed;
 
-    conf_queue(&c);
-    conf_sem(&c);
-    conf_mutex(&c);
-    conf_notify(&c);
-    conf_queueset(&c);
-    conf_eventgroup(&c);
-    conf_streambuf(&c);
-    conf_msgbuf(&c);
-    conf_mailbox_spsc(&c);
-    conf_ringbuf(&c);
-    conf_irq(&c);
-    conf_wdt(&c);
+#define CONF_RUN_GROUP(name) conf_##name(&c);
+    CONF_GROUPS(CONF_RUN_GROUP)
+#undef CONF_RUN_GROUP
 
     (void)rtipc_queue_delete(c.log);
     if (old_prio >= 0)

@@ -81,6 +81,44 @@ static void value_or_status(char *res, size_t cap, int rc, const char *fmt, cons
         status(res, cap, rc, 0);
 }
 
+/* A call FreeRTOS answers with a plain failure where rtipc returns
+ * @p fail_rc (a full semaphore, a busy or refused buffer): "fail", or the
+ * code's name. */
+static void fail_or_name(char *res, size_t cap, int rc, int fail_rc)
+{
+    diff_res(res, cap, "%s", rc == fail_rc ? "fail" : err_name(rc));
+}
+
+/* A blocking call that hands over @p u on success: "ok U", or the status. */
+static void got_or_status(char *res, size_t cap, int rc, uint32_t u, int64_t timeout)
+{
+    if (rc == RTIPC_OK)
+        diff_res(res, cap, "ok %u", u);
+    else
+        status(res, cap, rc, timeout);
+}
+
+/* A wait that reports the bits or value also when it fails: "ok 0x..",
+ * "fail 0x..", or the code's name. */
+static void waited_bits(char *res, size_t cap, int rc, uint32_t u, int64_t timeout)
+{
+    if (rc == RTIPC_OK)
+        diff_res(res, cap, "ok 0x%x", u);
+    else if ((rc == RTIPC_EWOULDBLOCK && timeout == 0) || (rc == RTIPC_ETIMEDOUT && timeout != 0))
+        diff_res(res, cap, "fail 0x%x", u);
+    else
+        status(res, cap, rc, timeout);
+}
+
+/* A buffer receive of @p n bytes: "ok N TEXT", or the status. */
+static void got_text_or_status(char *res, size_t cap, int rc, const char *buf, size_t n, int64_t timeout)
+{
+    if (rc == RTIPC_OK)
+        diff_res(res, cap, "ok %zu %.*s", n, (int)n, buf);
+    else
+        status(res, cap, rc, timeout);
+}
+
 static rtipc_timeout_t to_timeout(int64_t ticks)
 {
     if (ticks == 0)
@@ -97,14 +135,6 @@ static const char *task_name_of(const rtipc_task_t *t)
     for (int i = 0; i < g_run.sc->ntasks; ++i)
         if (atomic_load(&g_b.task[i]) == t)
             return g_run.sc->tasks[i].name;
-    return "unknown";
-}
-
-static const char *obj_name_of(const void *h)
-{
-    for (int i = 0; i < g_run.sc->nobjs; ++i)
-        if (g_b.obj[i] == h)
-            return g_run.sc->objs[i].name;
     return "unknown";
 }
 
@@ -210,6 +240,10 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
     int rc;
     char buf[DIFF_TEXT_MAX];
 
+    if ((st->op == OP_SRECV || st->op == OP_MRECV) && st->v[0] >= sizeof buf) {
+        diff_res(res, cap, "!! length above %zu", sizeof buf - 1);
+        return DIFF_PRINT;
+    }
     switch (st->op) {
     case OP_AT: {
         uint64_t wake = run->start_tick;
@@ -240,10 +274,7 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
     case OP_RECV:
     case OP_PEEK:
         rc = st->op == OP_RECV ? rtipc_queue_receive(o, &u, to) : rtipc_queue_peek(o, &u, to);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "ok %u", u);
-        else
-            status(res, cap, rc, st->timeout);
+        got_or_status(res, cap, rc, u, st->timeout);
         break;
     case OP_OVERWRITE:
         u = st->v[0];
@@ -256,8 +287,7 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
         diff_res(res, cap, "%d waiting %d free", rtipc_queue_messages_waiting(o), rtipc_queue_spaces_available(o));
         break;
     case OP_GIVE:
-        rc = rtipc_sem_give(o);
-        diff_res(res, cap, "%s", rc == RTIPC_EOVERFLOW ? "fail" : err_name(rc));
+        fail_or_name(res, cap, rtipc_sem_give(o), RTIPC_EOVERFLOW);
         break;
     case OP_TAKE:
         status(res, cap, rtipc_sem_take(o, to), st->timeout);
@@ -317,20 +347,12 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
         break;
     case OP_NTAKE:
         rc = rtipc_notify_take(st->v[0], st->flag_a, &u, to);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "ok %u", u);
-        else
-            status(res, cap, rc, st->timeout);
+        got_or_status(res, cap, rc, u, st->timeout);
         break;
     case OP_NWAIT:
         u = 0xdeadbeefu; /* shows a value the call did not report */
         rc = rtipc_notify_wait(st->v[0], st->v[1], st->v[2], &u, to);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "ok 0x%x", u);
-        else if ((rc == RTIPC_EWOULDBLOCK && st->timeout == 0) || (rc == RTIPC_ETIMEDOUT && st->timeout != 0))
-            diff_res(res, cap, "fail 0x%x", u);
-        else
-            status(res, cap, rc, st->timeout);
+        waited_bits(res, cap, rc, u, st->timeout);
         break;
     case OP_NSTATE:
         rc = rtipc_notify_state_clear(th, st->v[0]);
@@ -356,12 +378,7 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
         u = 0xdeadbeefu;
         rc = st->op == OP_EWAIT ? rtipc_eventgroup_wait_bits(o, st->v[0], st->flag_a, st->flag_b, &u, to)
                                 : rtipc_eventgroup_sync(o, st->v[0], st->v[1], &u, to);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "ok 0x%x", u);
-        else if ((rc == RTIPC_EWOULDBLOCK && st->timeout == 0) || (rc == RTIPC_ETIMEDOUT && st->timeout != 0))
-            diff_res(res, cap, "fail 0x%x", u);
-        else
-            status(res, cap, rc, st->timeout);
+        waited_bits(res, cap, rc, u, st->timeout);
         break;
     case OP_SSEND:
         rc = rtipc_streambuf_send(o, st->text, strlen(st->text), &n, to);
@@ -371,42 +388,27 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
             status(res, cap, rc, st->timeout);
         break;
     case OP_SRECV:
-        if (st->v[0] >= sizeof buf) {
-            diff_res(res, cap, "!! length above %zu", sizeof buf - 1);
-            break;
-        }
         rc = rtipc_streambuf_receive(o, buf, st->v[0], &n, to);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "ok %zu %.*s", n, (int)n, buf);
-        else
-            status(res, cap, rc, st->timeout);
+        got_text_or_status(res, cap, rc, buf, n, st->timeout);
+        break;
+    case OP_SRESET:
+        fail_or_name(res, cap, rtipc_streambuf_reset(o), RTIPC_EBUSY);
+        break;
+    case OP_STRIGGER:
+        fail_or_name(res, cap, rtipc_streambuf_set_trigger_level(o, st->v[0]), RTIPC_EINVAL);
         break;
     case OP_SBYTES:
         diff_res(res, cap, "%d avail %d free", rtipc_streambuf_bytes_available(o), rtipc_streambuf_spaces_available(o));
-        break;
-    case OP_SRESET:
-        rc = rtipc_streambuf_reset(o);
-        diff_res(res, cap, "%s", rc == RTIPC_EBUSY ? "fail" : err_name(rc));
-        break;
-    case OP_STRIGGER:
-        rc = rtipc_streambuf_set_trigger_level(o, st->v[0]);
-        diff_res(res, cap, "%s", rc == RTIPC_EINVAL ? "fail" : err_name(rc));
         break;
     case OP_MSEND:
         status(res, cap, rtipc_msgbuf_send(o, st->text, strlen(st->text), to), st->timeout);
         break;
     case OP_MRECV:
-        if (st->v[0] >= sizeof buf) {
-            diff_res(res, cap, "!! length above %zu", sizeof buf - 1);
-            break;
-        }
         rc = rtipc_msgbuf_receive(o, buf, st->v[0], &n, to);
-        if (rc == RTIPC_OK)
-            diff_res(res, cap, "ok %zu %.*s", n, (int)n, buf);
-        else if (rc == RTIPC_EINVAL && n > st->v[0])
+        if (rc == RTIPC_EINVAL && n > st->v[0]) /* the next message is longer than asked for */
             diff_res(res, cap, "RTIPC_EINVAL len=%zu", n);
         else
-            status(res, cap, rc, st->timeout);
+            got_text_or_status(res, cap, rc, buf, n, st->timeout);
         break;
     case OP_MNEXT:
         diff_res(res, cap, "%d", rtipc_msgbuf_next_length(o));
@@ -418,15 +420,14 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
         void *m = NULL;
         rc = rtipc_queueset_select(o, &m, to);
         if (rc == RTIPC_OK)
-            diff_res(res, cap, "ok %s", obj_name_of(m));
+            diff_res(res, cap, "ok %s", diff_obj_name(&g_run, g_b.obj, m));
         else
             status(res, cap, rc, st->timeout);
         break;
     }
     case OP_QADD:
     case OP_QREMOVE:
-        rc = qset_member(o, st->obj2, st->op == OP_QADD);
-        diff_res(res, cap, "%s", rc == RTIPC_EBUSY ? "fail" : err_name(rc));
+        fail_or_name(res, cap, qset_member(o, st->obj2, st->op == OP_QADD), RTIPC_EBUSY);
         break;
     case OP_COUNT_OF_OPS:
         diff_res(res, cap, "!! unknown step");
@@ -435,30 +436,37 @@ diff_exec_t diff_backend_exec(diff_run_t *run, int caller, const diff_step_t *st
     return DIFF_PRINT;
 }
 
+/* Creates scenario object @p ob; its handle (NULL on failure) goes to *out. */
+static int create_obj(const diff_obj_t *ob, void **out)
+{
+    int rc = RTIPC_EINVAL;
+    rtipc_queue_t *q = NULL;
+    rtipc_sem_t *s = NULL;
+    rtipc_mutex_t *m = NULL;
+    rtipc_eventgroup_t *e = NULL;
+    rtipc_streambuf_t *b = NULL;
+    rtipc_msgbuf_t *g = NULL;
+    rtipc_queueset_t *set = NULL;
+    switch (ob->kind) {
+    case OBJ_QUEUE: rc = rtipc_queue_create(ob->a, sizeof(uint32_t), &q); *out = q; break;
+    case OBJ_BSEM: rc = rtipc_sem_create_binary(&s); *out = s; break;
+    case OBJ_CSEM: rc = rtipc_sem_create_counting(ob->a, ob->b, &s); *out = s; break;
+    case OBJ_MUTEX: rc = rtipc_mutex_create(false, &m); *out = m; break;
+    case OBJ_RMUTEX: rc = rtipc_mutex_create(true, &m); *out = m; break;
+    case OBJ_EVGROUP: rc = rtipc_eventgroup_create(&e); *out = e; break;
+    case OBJ_STREAM: rc = rtipc_streambuf_create(ob->a, ob->b, &b); *out = b; break;
+    case OBJ_MSGBUF: rc = rtipc_msgbuf_create(ob->a, &g); *out = g; break;
+    case OBJ_QSET: rc = rtipc_queueset_create(ob->a, &set); *out = set; break;
+    }
+    return rc;
+}
+
 static int setup(void)
 {
     const diff_scenario_t *sc = g_run.sc;
     for (int i = 0; i < sc->nobjs; ++i) {
         const diff_obj_t *ob = &sc->objs[i];
-        int rc = RTIPC_EINVAL;
-        rtipc_queue_t *q = NULL;
-        rtipc_sem_t *s = NULL;
-        rtipc_mutex_t *m = NULL;
-        rtipc_eventgroup_t *e = NULL;
-        rtipc_streambuf_t *b = NULL;
-        rtipc_msgbuf_t *g = NULL;
-        rtipc_queueset_t *set = NULL;
-        switch (ob->kind) {
-        case OBJ_QUEUE: rc = rtipc_queue_create(ob->a, sizeof(uint32_t), &q); g_b.obj[i] = q; break;
-        case OBJ_BSEM: rc = rtipc_sem_create_binary(&s); g_b.obj[i] = s; break;
-        case OBJ_CSEM: rc = rtipc_sem_create_counting(ob->a, ob->b, &s); g_b.obj[i] = s; break;
-        case OBJ_MUTEX: rc = rtipc_mutex_create(false, &m); g_b.obj[i] = m; break;
-        case OBJ_RMUTEX: rc = rtipc_mutex_create(true, &m); g_b.obj[i] = m; break;
-        case OBJ_EVGROUP: rc = rtipc_eventgroup_create(&e); g_b.obj[i] = e; break;
-        case OBJ_STREAM: rc = rtipc_streambuf_create(ob->a, ob->b, &b); g_b.obj[i] = b; break;
-        case OBJ_MSGBUF: rc = rtipc_msgbuf_create(ob->a, &g); g_b.obj[i] = g; break;
-        case OBJ_QSET: rc = rtipc_queueset_create(ob->a, &set); g_b.obj[i] = set; break;
-        }
+        int rc = create_obj(ob, &g_b.obj[i]);
         if (rc != RTIPC_OK) {
             diff_log(&g_run, "!! setup: creating %s failed: %s", ob->name, err_name(rc));
             return -1;

@@ -218,6 +218,10 @@ int diff_task_ref(const diff_step_t *st, int caller);
 /* Name of a task index, or "end" for the controller. */
 const char *diff_task_name(const diff_run_t *run, int index);
 
+/* Name of the scenario object whose handle is @p h, given the backend's
+ * handles in scenario order, or "unknown". */
+const char *diff_obj_name(const diff_run_t *run, void *const *handles, const void *h);
+
 /* Formatting helpers shared by the backends, so both print the same text. */
 void diff_res(char *res, size_t cap, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -44,6 +44,14 @@ const char *diff_task_name(const diff_run_t *run, int index)
     return run->sc->tasks[index].name;
 }
 
+const char *diff_obj_name(const diff_run_t *run, void *const *handles, const void *h)
+{
+    for (int i = 0; i < run->sc->nobjs; ++i)
+        if (handles[i] == h)
+            return run->sc->objs[i].name;
+    return "unknown";
+}
+
 /* Execute one step and print its line; false when the task is gone. */
 static bool run_step(diff_run_t *run, int caller, const diff_step_t *st)
 {

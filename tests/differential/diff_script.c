@@ -94,6 +94,16 @@ static int perr(pctx_t *p, const char *fmt, ...)
     return -1;
 }
 
+/* An argument that is one of two words: *flag tells the first; -1 (with
+ * the error "'A': FIRST or SECOND") for any other word. */
+static int word_flag(pctx_t *p, const char *a, const char *first, const char *second, bool *flag)
+{
+    if (strcmp(a, first) != 0 && strcmp(a, second) != 0)
+        return perr(p, "'%s': %s or %s", a, first, second);
+    *flag = strcmp(a, first) == 0;
+    return 0;
+}
+
 static int split(char *s, char **tok, int max)
 {
     int n = 0;
@@ -290,19 +300,17 @@ static int parse_step(pctx_t *p, diff_scenario_t *sc, int task, char **tok, int 
                 return perr(p, "'%s' is not a notify action (none bits inc overwrite nooverwrite)", a);
             break;
         case 'c':
-            if (strcmp(a, "clear") != 0 && strcmp(a, "dec") != 0)
-                return perr(p, "'%s': clear or dec", a);
-            st->flag_a = strcmp(a, "clear") == 0;
+            if (word_flag(p, a, "clear", "dec", &st->flag_a) < 0)
+                return -1;
             break;
         case 'k':
-            if (strcmp(a, "clear") != 0 && strcmp(a, "keep") != 0)
-                return perr(p, "'%s': clear or keep", a);
-            st->flag_a = strcmp(a, "clear") == 0;
+            if (word_flag(p, a, "clear", "keep", &st->flag_a) < 0)
+                return -1;
             break;
-        case 'w':
-            if (strcmp(a, "any") != 0 && strcmp(a, "all") != 0)
-                return perr(p, "'%s': any or all", a);
-            st->flag_b = strcmp(a, "all") == 0;
+        case 'w': /* any or all: the flag says all */
+            if (word_flag(p, a, "any", "all", &st->flag_b) < 0)
+                return -1;
+            st->flag_b = !st->flag_b;
             break;
         case 'T':
         case 'D':

@@ -1,5 +1,5 @@
 /* libFuzzer harness for `rtipc-bench compare` reading its JSON files
- * (bench/compare/compare.c through the reader every command shares,
+ * (bench/host/compare/compare.c through the reader every command shares,
  * bench/results/read.c; tests/fuzz/README.md).
  *
  * The input is split at its first NUL byte: the bytes before it are the BASE
@@ -34,7 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare/compare.h"
+#include "host/compare/compare.h"
 #include "results/read.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -87,10 +87,9 @@ static void write_file(const char *path, const uint8_t *p, size_t n)
     }
 }
 
-/* The top-level checks of docs/json-schema.md that any loader must make,
- * done independently of compare.c with cJSON: false means the file must be
- * refused. The text is read as compare.c reads it, up to its first NUL. */
-static bool top_level_ok(const uint8_t *p, size_t n)
+/* The input bytes as cJSON (NULL when not JSON); the text ends at the first
+ * NUL, as compare.c reads it. */
+static cJSON *parse_bytes(const uint8_t *p, size_t n)
 {
     char *text = malloc(n + 1);
     if (!text)
@@ -99,6 +98,15 @@ static bool top_level_ok(const uint8_t *p, size_t n)
     text[n] = 0;
     cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
     free(text);
+    return root;
+}
+
+/* The top-level checks of docs/json-schema.md that any loader must make,
+ * done independently of compare.c with cJSON: false means the file must be
+ * refused. The text is read as compare.c reads it, up to its first NUL. */
+static bool top_level_ok(const uint8_t *p, size_t n)
+{
+    cJSON *root = parse_bytes(p, n);
     if (!root)
         return false;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -135,13 +143,7 @@ static double bootstrap_draws(const cJSON *root)
 
 static double parse_draws(const uint8_t *p, size_t n)
 {
-    char *text = malloc(n + 1);
-    if (!text)
-        abort();
-    memcpy(text, p, n);
-    text[n] = 0;
-    cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
-    free(text);
+    cJSON *root = parse_bytes(p, n);
     double draws = root && cJSON_IsObject(root) ? bootstrap_draws(root) : 0;
     cJSON_Delete(root);
     return draws;

@@ -70,14 +70,10 @@ soak_worker_t *soak_spawn(int obj, const char *name, soak_worker_fn fn, void *ar
         fprintf(stderr, "soak: out of memory\n");
         exit(2);
     }
+    /* The fields not named (counters, waits, name) start at zero. */
+    *w = (soak_worker_t){
+        .obj = obj, .id = id, .consumer = consumer, .priority = priority, .core = core, .fn = fn, .arg = arg};
     snprintf(w->name, sizeof w->name, "%s", name);
-    w->obj = obj;
-    w->id = id;
-    w->consumer = consumer;
-    w->priority = priority;
-    w->core = core;
-    w->fn = fn;
-    w->arg = arg;
     stress_rng_init(&w->rng, (uint64_t)soak_worker_count + 1);
     atomic_store(&w->where, "(starting)");
     soak_workers[soak_worker_count++] = w;
@@ -101,6 +97,32 @@ rtipc_timeout_t soak_timeout(soak_worker_t *w)
         return rtipc_us(200 + soak_below(w, 4800));
     }
     return stress_timeout(&w->rng, &w->waits);
+}
+
+bool soak_accepted(int obj, int rc, int full_rc, const char *what)
+{
+    if (rc == 0)
+        return true;
+    if (rc == full_rc)
+        soak_add(&soak_objs[obj].dropped, 1);
+    else
+        soak_violation(obj, "%s: %s", what, rtipc_strerror(rc));
+    return false;
+}
+
+void soak_isr_queue_send(rtipc_queue_t *q, soak_streams_t *s, uint32_t p, uint32_t flags, bool front, bool *woken)
+{
+    soak_msg_t m;
+    soak_msg_make(s, p, flags, &m);
+    int rc = front ? rtipc_queue_send_to_front_from_isr(q, &m, woken) : rtipc_queue_send_from_isr(q, &m, woken);
+    if (soak_accepted(s->obj, rc, RTIPC_EWOULDBLOCK, front ? "send_to_front_from_isr" : "send_from_isr"))
+        soak_sent(s, m.prod, m.seq);
+}
+
+void soak_not_now_but(soak_worker_t *w, int rc, int handled, const char *what)
+{
+    if (rc != 0 && rc != handled)
+        soak_not_now(w, rc, what);
 }
 
 void soak_not_now(soak_worker_t *w, int rc, const char *what)

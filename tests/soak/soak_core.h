@@ -104,6 +104,21 @@ static inline void soak_at(soak_worker_t *w, const char *where)
 rtipc_timeout_t soak_timeout(soak_worker_t *w);
 uint32_t soak_below(soak_worker_t *w, uint32_t n);
 
+/* Count one call made on object @p obj from an interrupt handler. */
+static inline void soak_isr_op(int obj)
+{
+    soak_add(&soak_objs[obj].isr_ops, 1);
+    soak_add(&soak_objs[obj].ops, 1);
+}
+
+/* Account the result of a send-like call: true when it was accepted (the
+ * caller counts it), @p full_rc (the object was full) counts as dropped, any
+ * other code is recorded as a violation "@p what: <error>". */
+bool soak_accepted(int obj, int rc, int full_rc, const char *what);
+
+/* soak_not_now(), but 0 and @p handled (a code the caller accounted) pass. */
+void soak_not_now_but(soak_worker_t *w, int rc, int handled, const char *what);
+
 /* Account a "not now" result (ETIMEDOUT / EWOULDBLOCK; backs off after the
  * latter), or record any other code as a violation. */
 void soak_not_now(soak_worker_t *w, int rc, const char *what);
@@ -175,6 +190,10 @@ typedef struct {
 void soak_blob_make(soak_streams_t *s, uint32_t p, void *buf, size_t len);
 /* Verify an item; on success fills *prod and *seq. */
 bool soak_blob_valid(const soak_streams_t *s, const void *buf, size_t len, uint32_t *prod, uint64_t *seq);
+
+/* A handler's send to @p q of producer @p p's next message of @p s (to the
+ * front or the back); a full queue counts as dropped. */
+void soak_isr_queue_send(rtipc_queue_t *q, soak_streams_t *s, uint32_t p, uint32_t flags, bool front, bool *woken);
 
 /* ---- interrupt roles and stop protocol ----------------------------------------- */
 

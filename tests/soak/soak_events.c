@@ -22,6 +22,13 @@ static void check_bits(uint32_t v, const char *what)
 }
 
 /* One owner step for bit b (task, handler or supervisor). */
+/* Task steps note their call; handler steps (w == NULL) have no worker. */
+static void step_at(soak_worker_t *w, const char *where)
+{
+    if (w)
+        soak_at(w, where);
+}
+
 static void owner_step(int b, bool may_clear, soak_worker_t *w, bool isr)
 {
     if (!outstanding(b)) {
@@ -34,8 +41,7 @@ static void owner_step(int b, bool may_clear, soak_worker_t *w, bool isr)
             rc = rtipc_eventgroup_set_bits_from_isr(eg, 1u << b, &v, &woken);
             rtipc_irq_yield(woken);
         } else {
-            if (w)
-                soak_at(w, "eventgroup_set_bits");
+            step_at(w, "eventgroup_set_bits");
             rc = rtipc_eventgroup_set_bits(eg, 1u << b, &v);
         }
         if (rc != 0)
@@ -47,8 +53,7 @@ static void owner_step(int b, bool may_clear, soak_worker_t *w, bool isr)
         if (isr) {
             rc = rtipc_eventgroup_clear_bits_from_isr(eg, 1u << b, &prev);
         } else {
-            if (w)
-                soak_at(w, "eventgroup_clear_bits");
+            step_at(w, "eventgroup_clear_bits");
             rc = rtipc_eventgroup_clear_bits(eg, 1u << b, &prev);
         }
         if (rc != 0)
@@ -114,8 +119,7 @@ static void waiter(soak_worker_t *w)
 
 static void events_isr(stress_rng_t *rng)
 {
-    soak_add(&soak_objs[O_EVENTS].isr_ops, 1);
-    soak_add(&soak_objs[O_EVENTS].ops, 1);
+    soak_isr_op(O_EVENTS);
     owner_step(12 + (int)stress_below(rng, 4), stress_below(rng, 256) == 0, NULL, true);
 }
 

@@ -107,8 +107,7 @@ static uint64_t isr_last;
 static void a_isr_reader(stress_rng_t *rng)
 {
     (void)rng;
-    soak_add(&soak_objs[O_MAILBOX].isr_ops, 1);
-    soak_add(&soak_objs[O_MAILBOX].ops, 1);
+    soak_isr_op(O_MAILBOX);
     value_t v;
     uint64_t version = 0;
     if (rtipc_mailbox_read(mba, &v, &version) != 0)
@@ -128,14 +127,10 @@ static int b_write(int writer, bool isr)
     int rc = isr ? rtipc_mailbox_write_from_isr(mbb, &v, &woken) : rtipc_mailbox_write(mbb, &v);
     if (isr)
         rtipc_irq_yield(woken);
-    if (rc == 0) {
+    if (soak_accepted(O_MAILBOX, rc, RTIPC_EWOULDBLOCK, "B write")) {
         atomic_store(&b_next[writer], seq + 1);
         atomic_fetch_add(&b_writes[writer], 1);
         soak_add(&soak_objs[O_MAILBOX].sent, 1);
-    } else if (rc == RTIPC_EWOULDBLOCK) {
-        soak_add(&soak_objs[O_MAILBOX].dropped, 1);
-    } else {
-        soak_violation(O_MAILBOX, "B write: %s", rtipc_strerror(rc));
     }
     return rc;
 }
@@ -152,8 +147,7 @@ static void b_writer(soak_worker_t *w)
 static void b_isr_writer(stress_rng_t *rng)
 {
     (void)rng;
-    soak_add(&soak_objs[O_MAILBOX].isr_ops, 1);
-    soak_add(&soak_objs[O_MAILBOX].ops, 1);
+    soak_isr_op(O_MAILBOX);
     b_write(1, true);
 }
 

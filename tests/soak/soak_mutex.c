@@ -34,14 +34,22 @@ static void leave(mtx_t *x, soak_worker_t *w)
         soak_violation(x->obj, "%s left with another task inside", w->name);
 }
 
+/* A round's first lock (random timeout); a refusal is accounted as not now. */
+static bool lock_round(soak_worker_t *w, rtipc_mutex_t *m)
+{
+    rtipc_timeout_t t = soak_timeout(w);
+    soak_at(w, "mutex_lock");
+    int rc = rtipc_mutex_lock(m, t);
+    if (rc != 0)
+        soak_not_now(w, rc, "lock");
+    return rc == 0;
+}
+
 static void plain_worker(soak_worker_t *w)
 {
     while (soak_running(w)) {
-        rtipc_timeout_t t = soak_timeout(w);
-        soak_at(w, "mutex_lock");
-        int rc = rtipc_mutex_lock(plain.m, t);
-        if (rc != 0) {
-            soak_not_now(w, rc, "lock");
+        int rc;
+        if (!lock_round(w, plain.m)) {
             if (soak_below(w, 4) == 0) {
                 soak_at(w, "mutex_unlock");
                 rc = rtipc_mutex_unlock(plain.m); /* not the holder */
@@ -71,12 +79,8 @@ static void plain_worker(soak_worker_t *w)
 static void recursive_worker(soak_worker_t *w)
 {
     while (soak_running(w)) {
-        rtipc_timeout_t t = soak_timeout(w);
-        soak_at(w, "mutex_lock");
-        int rc = rtipc_mutex_lock(rec.m, t);
-        if (rc != 0) {
-            soak_not_now(w, rc, "lock");
-        } else {
+        int rc;
+        if (lock_round(w, rec.m)) {
             enter(&rec, w);
             int depth = 1 + (int)soak_below(w, 4);
             for (int d = 1; d < depth; ++d) {

@@ -125,24 +125,31 @@ static void bits_seen(uint32_t v)
         }
 }
 
-static void bits_receiver(soak_worker_t *w)
+/* A receiver of @p slot: waits until its role ends, then closes @p gate and
+ * takes what the supervisor's last kicks left pending. */
+static void receive_slot(soak_worker_t *w, unsigned slot, const char *where, soak_gate_t *gate, void (*seen)(uint32_t))
 {
     soak_spin_set(O_NOTIFY, rtipc_notify_set_spin(NULL, (int64_t)(intptr_t)w->arg));
     while (soak_running(w)) {
         uint32_t v = 0;
         rtipc_timeout_t t = soak_timeout(w);
-        soak_at(w, "notify_wait (bits)");
-        int rc = rtipc_notify_wait(SLOT_BITS, 0, 0xffffffffu, &v, t);
-        if (rc == 0)
-            bits_seen(v);
-        else
+        soak_at(w, where);
+        int rc = rtipc_notify_wait(slot, 0, 0xffffffffu, &v, t);
+        if (rc != 0)
             soak_not_now(w, rc, "wait");
+        else
+            seen(v);
         soak_pace(w);
     }
-    soak_gate_close(&gate_bits);
+    soak_gate_close(gate);
     uint32_t v = 0;
-    if (rtipc_notify_wait(SLOT_BITS, 0, 0xffffffffu, &v, RTIPC_NO_WAIT) == 0)
-        bits_seen(v);
+    if (rtipc_notify_wait(slot, 0, 0xffffffffu, &v, RTIPC_NO_WAIT) == 0)
+        seen(v);
+}
+
+static void bits_receiver(soak_worker_t *w)
+{
+    receive_slot(w, SLOT_BITS, "notify_wait (bits)", &gate_bits, bits_seen);
     /* Bits set but never made pending cannot exist: read what is left. */
     uint32_t prev = 0;
     rtipc_notify_value_clear(NULL, SLOT_BITS, 0xffffffffu, &prev);
@@ -219,25 +226,7 @@ static void value_seen(uint32_t v)
     soak_add(&soak_objs[O_NOTIFY].received, 1);
 }
 
-static void value_receiver(soak_worker_t *w)
-{
-    soak_spin_set(O_NOTIFY, rtipc_notify_set_spin(NULL, (int64_t)(intptr_t)w->arg));
-    while (soak_running(w)) {
-        uint32_t v = 0;
-        rtipc_timeout_t t = soak_timeout(w);
-        soak_at(w, "notify_wait (value)");
-        int rc = rtipc_notify_wait(SLOT_VALUE, 0, 0xffffffffu, &v, t);
-        if (rc == 0)
-            value_seen(v);
-        else
-            soak_not_now(w, rc, "wait");
-        soak_pace(w);
-    }
-    soak_gate_close(&gate_value);
-    uint32_t v = 0;
-    if (rtipc_notify_wait(SLOT_VALUE, 0, 0xffffffffu, &v, RTIPC_NO_WAIT) == 0)
-        value_seen(v);
-}
+static void value_receiver(soak_worker_t *w) { receive_slot(w, SLOT_VALUE, "notify_wait (value)", &gate_value, value_seen); }
 
 static void notify_isr(stress_rng_t *rng)
 {

@@ -65,8 +65,7 @@ static void queue_consumer(soak_worker_t *w)
 
 static void queue_isr(stress_rng_t *rng)
 {
-    soak_add(&soak_objs[O_QUEUE].isr_ops, 1);
-    soak_add(&soak_objs[O_QUEUE].ops, 1);
+    soak_isr_op(O_QUEUE);
     bool woken = false;
     uint32_t r = stress_below(rng, 8);
     if (r == 0) {
@@ -77,15 +76,7 @@ static void queue_isr(stress_rng_t *rng)
         else if (rc != 0 && rc != RTIPC_EWOULDBLOCK)
             soak_violation(O_QUEUE, "peek_from_isr: %s", rtipc_strerror(rc));
     } else if (r == 1) {
-        soak_msg_t m;
-        soak_msg_make(&qs, Q_ISR_FRONT_PROD, 0, &m);
-        int rc = rtipc_queue_send_to_front_from_isr(q, &m, &woken);
-        if (rc == 0)
-            soak_sent(&qs, m.prod, m.seq);
-        else if (rc == RTIPC_EWOULDBLOCK)
-            soak_add(&soak_objs[O_QUEUE].dropped, 1);
-        else
-            soak_violation(O_QUEUE, "send_to_front_from_isr: %s", rtipc_strerror(rc));
+        soak_isr_queue_send(q, &qs, Q_ISR_FRONT_PROD, 0, true, &woken);
     } else if (r < 4) {
         soak_msg_t m;
         int rc = rtipc_queue_receive_from_isr(q, &m, &woken);
@@ -94,15 +85,7 @@ static void queue_isr(stress_rng_t *rng)
         else if (rc != RTIPC_EWOULDBLOCK)
             soak_violation(O_QUEUE, "receive_from_isr: %s", rtipc_strerror(rc));
     } else {
-        soak_msg_t m;
-        soak_msg_make(&qs, Q_ISR_PROD, SOAK_ORDERED, &m);
-        int rc = rtipc_queue_send_from_isr(q, &m, &woken);
-        if (rc == 0)
-            soak_sent(&qs, m.prod, m.seq);
-        else if (rc == RTIPC_EWOULDBLOCK)
-            soak_add(&soak_objs[O_QUEUE].dropped, 1);
-        else
-            soak_violation(O_QUEUE, "send_from_isr: %s", rtipc_strerror(rc));
+        soak_isr_queue_send(q, &qs, Q_ISR_PROD, SOAK_ORDERED, false, &woken);
     }
     rtipc_irq_yield(woken);
 }
@@ -183,8 +166,7 @@ static void ovw_reader(soak_worker_t *w)
 static void ovw_isr(stress_rng_t *rng)
 {
     (void)rng;
-    soak_add(&soak_objs[O_QUEUE_OVW].isr_ops, 1);
-    soak_add(&soak_objs[O_QUEUE_OVW].ops, 1);
+    soak_isr_op(O_QUEUE_OVW);
     bool woken = false;
     soak_msg_t m;
     soak_msg_make(&q1s, 1, SOAK_ORDERED, &m);

@@ -17,13 +17,9 @@ static atomic_llong gives[2], takes[2];
 
 static void note_give(int i, int rc)
 {
-    if (rc == 0) {
+    if (soak_accepted(O_QSET, rc, RTIPC_EOVERFLOW, "give")) {
         soak_add(&gives[i], 1);
         soak_add(&soak_objs[O_QSET].sent, 1);
-    } else if (rc == RTIPC_EOVERFLOW) {
-        soak_add(&soak_objs[O_QSET].dropped, 1);
-    } else {
-        soak_violation(O_QSET, "give: %s", rtipc_strerror(rc));
     }
 }
 
@@ -92,21 +88,12 @@ static void selector(soak_worker_t *w)
 
 static void qset_isr(stress_rng_t *rng)
 {
-    soak_add(&soak_objs[O_QSET].isr_ops, 1);
-    soak_add(&soak_objs[O_QSET].ops, 1);
+    soak_isr_op(O_QSET);
     bool woken = false;
     if (stress_below(rng, 2)) {
         note_give(1, rtipc_sem_give_from_isr(scnt, &woken));
     } else {
-        soak_msg_t m;
-        soak_msg_make(&st, P_ISR, SOAK_ORDERED, &m);
-        int rc = rtipc_queue_send_from_isr(qb, &m, &woken);
-        if (rc == 0)
-            soak_sent(&st, m.prod, m.seq);
-        else if (rc == RTIPC_EWOULDBLOCK)
-            soak_add(&soak_objs[O_QSET].dropped, 1);
-        else
-            soak_violation(O_QSET, "send_from_isr: %s", rtipc_strerror(rc));
+        soak_isr_queue_send(qb, &st, P_ISR, SOAK_ORDERED, false, &woken);
     }
     rtipc_irq_yield(woken);
 }

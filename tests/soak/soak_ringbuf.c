@@ -167,8 +167,7 @@ static void rb_consumer(soak_worker_t *w)
 
 static void rb_isr(rbx_t *x, stress_rng_t *rng)
 {
-    soak_add(&soak_objs[x->obj].isr_ops, 1);
-    soak_add(&soak_objs[x->obj].ops, 1);
+    soak_isr_op(x->obj);
     bool woken = false;
     if (stress_below(rng, 4) == 0) {
         void *item = NULL, *tail = NULL;
@@ -202,12 +201,8 @@ static void rb_isr(rbx_t *x, stress_rng_t *rng)
         soak_blob_make(&x->st, RB_ISR_PROD, buf, len);
         uint64_t seq = atomic_load(&x->st.next[RB_ISR_PROD]);
         int rc = rtipc_ringbuf_send_from_isr(x->rb, buf, len, &woken);
-        if (rc == 0)
+        if (soak_accepted(x->obj, rc, RTIPC_EWOULDBLOCK, "send_from_isr"))
             soak_sent(&x->st, RB_ISR_PROD, seq);
-        else if (rc == RTIPC_EWOULDBLOCK)
-            soak_add(&soak_objs[x->obj].dropped, 1);
-        else
-            soak_violation(x->obj, "send_from_isr: %s", rtipc_strerror(rc));
     }
     rtipc_irq_yield(woken);
 }

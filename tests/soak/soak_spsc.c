@@ -116,8 +116,7 @@ static void a_producer(soak_worker_t *w)
         rtipc_timeout_t t = soak_timeout(w);
         soak_at(w, n > 1 ? "spsc_push_bulk" : mode ? "spsc_push" : "spsc_try_push");
         int rc = produce(&spa, n, mode, t, false);
-        if (rc != 0 && rc != RTIPC_EINVAL)
-            soak_not_now(w, rc, "push");
+        soak_not_now_but(w, rc, RTIPC_EINVAL, "push");
         soak_pace(w);
     }
 }
@@ -127,16 +126,14 @@ static void consumer(soak_worker_t *w)
     spx_t *x = w->arg;
     while (soak_running(w)) {
         int rc = consume(x, w, soak_timeout(w), 0);
-        if (rc != 0 && rc != RTIPC_EINVAL)
-            soak_not_now(w, rc, "pop");
+        soak_not_now_but(w, rc, RTIPC_EINVAL, "pop");
         soak_pace(w);
     }
 }
 
 static void b_isr(stress_rng_t *rng)
 {
-    soak_add(&soak_objs[O_SPSC].isr_ops, 1);
-    soak_add(&soak_objs[O_SPSC].ops, 1);
+    soak_isr_op(O_SPSC);
     unsigned n = stress_below(rng, 3) == 0 ? 1 + stress_below(rng, BULK) : 1;
     int rc = produce(&spb, n, 0, RTIPC_NO_WAIT, true);
     if (rc == RTIPC_EWOULDBLOCK)

@@ -98,18 +98,20 @@ static int sb_read(sbx_t *x, size_t max, rtipc_timeout_t t, int consumer)
     return rc;
 }
 
-static void sb_writer(soak_worker_t *w)
+/* A writer task: one send a round, made by @p send with the round's
+ * timeout; the send itself accounts EBUSY. */
+static void write_rounds(soak_worker_t *w, const char *where, int (*send)(soak_worker_t *w, rtipc_timeout_t t))
 {
-    sbx_t *x = w->arg;
     while (soak_running(w)) {
         rtipc_timeout_t t = soak_timeout(w);
-        soak_at(w, "streambuf_send");
-        int rc = sb_write(x, 1 + soak_below(w, 64), t, false);
-        if (rc != 0 && rc != RTIPC_EBUSY)
-            soak_not_now(w, rc, "send");
+        soak_at(w, where);
+        soak_not_now_but(w, send(w, t), RTIPC_EBUSY, "send");
         soak_pace(w);
     }
 }
+
+static int sb_send_one(soak_worker_t *w, rtipc_timeout_t t) { return sb_write(w->arg, 1 + soak_below(w, 64), t, false); }
+static void sb_writer(soak_worker_t *w) { write_rounds(w, "streambuf_send", sb_send_one); }
 
 static void sb_reader(soak_worker_t *w)
 {
@@ -124,16 +126,14 @@ static void sb_reader(soak_worker_t *w)
         rtipc_timeout_t t = soak_timeout(w);
         soak_at(w, "streambuf_receive");
         int rc = sb_read(x, 1 + soak_below(w, 64), t, 0);
-        if (rc != 0 && rc != RTIPC_EBUSY)
-            soak_not_now(w, rc, "receive");
+        soak_not_now_but(w, rc, RTIPC_EBUSY, "receive");
         soak_pace(w);
     }
 }
 
 static void sb_isr(stress_rng_t *rng)
 {
-    soak_add(&soak_objs[O_STREAM].isr_ops, 1);
-    soak_add(&soak_objs[O_STREAM].ops, 1);
+    soak_isr_op(O_STREAM);
     int rc = sb_write(&sbb, 1 + stress_below(rng, 48), RTIPC_NO_WAIT, true);
     if (rc == RTIPC_EWOULDBLOCK)
         soak_add(&soak_objs[O_STREAM].dropped, 1); /* nothing written; the stream just waits */
@@ -205,18 +205,11 @@ static int mb_read(mbx_t *x, size_t cap, rtipc_timeout_t t, int consumer)
 
 static size_t mb_len(uint32_t r) { return sizeof(soak_blob_hdr_t) + r % (MAXMSG - sizeof(soak_blob_hdr_t) + 1); }
 
-static void mb_writer(soak_worker_t *w)
+static int mb_send_one(soak_worker_t *w, rtipc_timeout_t t)
 {
-    mbx_t *x = w->arg;
-    while (soak_running(w)) {
-        rtipc_timeout_t t = soak_timeout(w);
-        soak_at(w, "msgbuf_send");
-        int rc = mb_write(x, mb_len((uint32_t)stress_rand(&w->rng)), t, false);
-        if (rc != 0 && rc != RTIPC_EBUSY)
-            soak_not_now(w, rc, "send");
-        soak_pace(w);
-    }
+    return mb_write(w->arg, mb_len((uint32_t)stress_rand(&w->rng)), t, false);
 }
+static void mb_writer(soak_worker_t *w) { write_rounds(w, "msgbuf_send", mb_send_one); }
 
 static void mb_reader(soak_worker_t *w)
 {
@@ -234,8 +227,7 @@ static void mb_reader(soak_worker_t *w)
 
 static void mb_isr(stress_rng_t *rng)
 {
-    soak_add(&soak_objs[O_MSGBUF].isr_ops, 1);
-    soak_add(&soak_objs[O_MSGBUF].ops, 1);
+    soak_isr_op(O_MSGBUF);
     int rc = mb_write(&mbb, mb_len((uint32_t)stress_rand(rng)), RTIPC_NO_WAIT, true);
     if (rc == RTIPC_EWOULDBLOCK)
         soak_add(&soak_objs[O_MSGBUF].dropped, 1);

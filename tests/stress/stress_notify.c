@@ -163,18 +163,26 @@ static void start(ctx_t *c, stress_group_t *rg, unsigned prio, rtipc_task_fn rec
     STRESS_START_WORKERS(&c->producers, c->prod, PRODUCERS, c, stream, "nprod", 2, 2, 1, producer);
 }
 
-static void notify_no_overwrite_mailbox(void **state)
+/* start(), then wait until the producers and the receiver are done and join
+ * them; the seconds from the start until done. */
+static double run(ctx_t *c, unsigned prio, rtipc_task_fn receiver, rtipc_task_fn producer, uint64_t stream)
 {
-    (void)state;
-    ctx_t *c = setup(stress_count(MAILBOX_MESSAGES));
-    stress_bitmap_init(&c->seen, c->total);
     double t0 = stress_now();
-    start(c, &c->receiver_group, 12, mailbox_receiver, mailbox_producer, 400);
+    start(c, &c->receiver_group, prio, receiver, producer, stream);
     stress_group_wait(&c->producers, &c->received, dump, c);
     stress_group_wait(&c->receiver_group, &c->received, dump, c);
     double secs = stress_now() - t0;
     stress_group_join(&c->producers);
     stress_group_join(&c->receiver_group);
+    return secs;
+}
+
+static void notify_no_overwrite_mailbox(void **state)
+{
+    (void)state;
+    ctx_t *c = setup(stress_count(MAILBOX_MESSAGES));
+    stress_bitmap_init(&c->seen, c->total);
+    double secs = run(c, 12, mailbox_receiver, mailbox_producer, 400);
 
     long pending = 0;
     stress_waits_t all = c->recv.waits;
@@ -251,16 +259,10 @@ static void notify_give_take_counts_exactly(void **state)
 {
     (void)state;
     ctx_t *c = setup(stress_count(COUNT_MESSAGES));
-    double t0 = stress_now();
     /* Receiver between the producers' priorities: on its core the priority-8
      * producer runs over it, so the value piles up and is taken in runs,
      * while the priority-4 one is preempted by every wake-up. */
-    start(c, &c->receiver_group, 7, take_receiver, give_producer, 500);
-    stress_group_wait(&c->producers, &c->received, dump, c);
-    stress_group_wait(&c->receiver_group, &c->received, dump, c);
-    double secs = stress_now() - t0;
-    stress_group_join(&c->producers);
-    stress_group_join(&c->receiver_group);
+    double secs = run(c, 7, take_receiver, give_producer, 500);
 
     printf("stress notify (give/take): %ld takes cleared the value, largest value taken %ld\n", c->takes_cleared,
            c->max_value);

@@ -65,6 +65,16 @@ static void note_max(atomic_int *max, int v)
 }
 
 /* Take one token of s with random timeouts, retrying. */
+/* True when @p rc is RTIPC_OK; otherwise records "ROLE ID: CALL returned
+ * RC (name)" and returns false, and the worker ends. */
+static bool call_ok(ctx_t *c, const char *role, unsigned id, const char *call, int rc)
+{
+    if (rc == RTIPC_OK)
+        return true;
+    stress_error(&c->errors, "%s %u: %s returned %d (%s)", role, id, call, rc, rtipc_strerror(rc));
+    return false;
+}
+
 static int take(rtipc_sem_t *s, worker_t *w)
 {
     for (;;) {
@@ -81,11 +91,8 @@ static void producer(void *arg)
     ring_t *ring = &c->ring[w->id];
     long n = c->share[w->id];
     for (long s = 0; s < n; ++s) {
-        int rc = take(c->spaces, w);
-        if (rc != RTIPC_OK) {
-            stress_error(&c->errors, "producer %u: take(spaces) returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+        if (!call_ok(c, "producer", w->id, "take(spaces)", take(c->spaces, w)))
             return;
-        }
         atomic_fetch_add_explicit(&c->spaces_taken, 1, memory_order_relaxed);
         long wi = atomic_load_explicit(&ring->w, memory_order_relaxed);
         long ri = atomic_load_explicit(&ring->r, memory_order_acquire);
@@ -98,11 +105,8 @@ static void producer(void *arg)
                               memory_order_relaxed);
         /* Release: a consumer that sees w also sees the entry. */
         atomic_store_explicit(&ring->w, wi + 1, memory_order_release);
-        rc = rtipc_sem_give(c->items);
-        if (rc != RTIPC_OK) {
-            stress_error(&c->errors, "producer %u: give(items) returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+        if (!call_ok(c, "producer", w->id, "give(items)", rtipc_sem_give(c->items)))
             return;
-        }
         atomic_fetch_add_explicit(&c->items_given, 1, memory_order_relaxed);
         note_max(&c->max_items_seen, rtipc_sem_count(c->items));
         atomic_store_explicit(&w->done, s + 1, memory_order_relaxed);
@@ -135,11 +139,8 @@ static void consumer(void *arg)
     ctx_t *c = w->ctx;
     order_reset(w->last_seq, PRODUCERS);
     for (;;) {
-        int rc = take(c->items, w);
-        if (rc != RTIPC_OK) {
-            stress_error(&c->errors, "consumer %u: take(items) returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+        if (!call_ok(c, "consumer", w->id, "take(items)", take(c->items, w)))
             return;
-        }
         atomic_fetch_add_explicit(&c->items_taken, 1, memory_order_relaxed);
         /* Set only once every item was claimed: this token is a stop token. */
         if (atomic_load_explicit(&c->stop, memory_order_acquire)) {
@@ -164,11 +165,8 @@ static void consumer(void *arg)
         } else {
             check_order_once(&c->errors, &c->seen, c->base, w->last_seq, w->id, id, seq, "claimed");
         }
-        rc = rtipc_sem_give(c->spaces);
-        if (rc != RTIPC_OK) {
-            stress_error(&c->errors, "consumer %u: give(spaces) returned %d (%s)", w->id, rc, rtipc_strerror(rc));
+        if (!call_ok(c, "consumer", w->id, "give(spaces)", rtipc_sem_give(c->spaces)))
             return;
-        }
         atomic_fetch_add_explicit(&c->spaces_given, 1, memory_order_relaxed);
         note_max(&c->max_spaces_seen, rtipc_sem_count(c->spaces));
         atomic_fetch_add_explicit(&w->done, 1, memory_order_relaxed);

@@ -137,19 +137,26 @@ static void ponger(void *arg)
     }
 }
 
+/* One push (or pop) of *seq with a random spin budget and timeout, tried
+ * again while stress_retry() allows; the last result. */
+static int ring_op(ctx_t *c, worker_t *w, uint32_t *seq, bool push)
+{
+    for (;;) {
+        rtipc_spsc_set_spin(c->ring, random_budget(&w->rng));
+        rtipc_timeout_t t = stress_timeout(&w->rng, &w->waits);
+        int rc = push ? rtipc_spsc_push(c->ring, seq, t) : rtipc_spsc_pop(c->ring, seq, t);
+        if (rc == RTIPC_OK || !stress_retry(rc, &w->waits))
+            return rc;
+    }
+}
+
 static void ring_producer(void *arg)
 {
     worker_t *w = arg;
     ctx_t *c = w->ctx;
     for (long s = 0; s < c->items; ++s) {
         uint32_t seq = (uint32_t)s;
-        int rc;
-        for (;;) {
-            rtipc_spsc_set_spin(c->ring, random_budget(&w->rng));
-            rc = rtipc_spsc_push(c->ring, &seq, stress_timeout(&w->rng, &w->waits));
-            if (rc == RTIPC_OK || !stress_retry(rc, &w->waits))
-                break;
-        }
+        int rc = ring_op(c, w, &seq, true);
         if (rc != RTIPC_OK) {
             stress_error(&c->errors, "ring producer: push %ld returned %d", s, rc);
             return;
@@ -165,13 +172,7 @@ static void ring_consumer(void *arg)
     ctx_t *c = w->ctx;
     for (long s = 0; s < c->items; ++s) {
         uint32_t seq;
-        int rc;
-        for (;;) {
-            rtipc_spsc_set_spin(c->ring, random_budget(&w->rng));
-            rc = rtipc_spsc_pop(c->ring, &seq, stress_timeout(&w->rng, &w->waits));
-            if (rc == RTIPC_OK || !stress_retry(rc, &w->waits))
-                break;
-        }
+        int rc = ring_op(c, w, &seq, false);
         if (rc != RTIPC_OK) {
             stress_error(&c->errors, "ring consumer: pop %ld returned %d", s, rc);
             return;

@@ -98,14 +98,8 @@ typedef struct {
 
 static waiter_t make_waiter(rtipc_mailbox_t *mb, uint64_t last_seen, rtipc_timeout_t timeout)
 {
-    waiter_t w;
-    memset(&w, 0, sizeof w);
-    w.mb = mb;
-    w.last_seen = last_seen;
-    w.timeout = timeout;
-    w.rc = 1; /* a waiter that never ran cannot pass */
-    w.version = UINT64_MAX;
-    return w;
+    /* rc 1: a waiter that never ran cannot pass. */
+    return (waiter_t){.mb = mb, .last_seen = last_seen, .timeout = timeout, .rc = 1, .version = UINT64_MAX};
 }
 
 static void waiter_task(void *arg)

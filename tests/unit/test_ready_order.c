@@ -86,29 +86,31 @@ static void equal_priority_tasks_start_in_creation_order(void **state)
 
 /* ---- a ready task whose priority is lowered ------------------------------- */
 
+/* Three tasks that log their names are created ready at prio[i] (the
+ * controller outranks them all); task `which` is moved to priority `to`
+ * while still ready, and `want` is the order they then run in. */
+static void move_one_of_three_ready(const char *const name[3], const unsigned prio[3], int which, unsigned to,
+                                    const char *want, rtipc_task_t *out[3])
+{
+    log_reset();
+    for (int i = 0; i < 3; ++i)
+        out[i] = spawn(name[i], prio[i], note_name, (void *)name[i]);
+    assert_int_equal(rtipc_task_set_priority(out[which], to), RTIPC_OK);
+    settle();
+    assert_string_equal(log_text(), want);
+}
+
 static void lowered_ready_task_goes_to_the_end(void **state)
 {
     (void)state;
-    log_reset();
-    rtipc_task_t *a = spawn("A", 5, note_name, "A");
-    rtipc_task_t *b = spawn("B", 5, note_name, "B");
-    rtipc_task_t *c = spawn("C", 7, note_name, "C");
+    rtipc_task_t *t[6];
     /* C is ready, not running (the controller outranks it): lowered to 5 it
      * goes behind A and B, not in front of them. */
-    assert_int_equal(rtipc_task_set_priority(c, 5), RTIPC_OK);
-    settle();
-    assert_string_equal(log_text(), "ABC");
+    move_one_of_three_ready((const char *const[]){"A", "B", "C"}, (const unsigned[]){5, 5, 7}, 2, 5, "ABC", &t[0]);
     /* Raised, a ready task goes to the end of its new list too. */
-    log_reset();
-    rtipc_task_t *d = spawn("D", 3, note_name, "D");
-    rtipc_task_t *e = spawn("E", 4, note_name, "E");
-    rtipc_task_t *f = spawn("F", 3, note_name, "F");
-    assert_int_equal(rtipc_task_set_priority(d, 4), RTIPC_OK);
-    settle();
-    assert_string_equal(log_text(), "EDF");
-    rtipc_task_t *all[] = {a, b, c, d, e, f};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
-        join_task(all[i]);
+    move_one_of_three_ready((const char *const[]){"D", "E", "F"}, (const unsigned[]){3, 4, 3}, 0, 4, "EDF", &t[3]);
+    for (int i = 0; i < 6; ++i)
+        join_task(t[i]);
 }
 
 /* ---- a holder giving back an inherited priority ---------------------------- */
@@ -329,6 +331,8 @@ static int setup(void **state)
 
 int main(void)
 {
+    if (setup(NULL) != 0)
+        return 77; /* skipped (CTest SKIP_RETURN_CODE) */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(equal_priority_tasks_start_in_creation_order),
         cmocka_unit_test(lowered_ready_task_goes_to_the_end),
@@ -339,7 +343,5 @@ int main(void)
         cmocka_unit_test(task_deleted_before_it_ran_never_runs),
         cmocka_unit_test(handle_is_stored_before_a_new_task_runs),
     };
-    if (setup(NULL) != 0)
-        return 77; /* skipped (CTest SKIP_RETURN_CODE) */
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,14 +91,8 @@ typedef struct {
 
 static worker_t make_worker(rtipc_spsc_t *r, enum op op, uint32_t value, rtipc_timeout_t timeout)
 {
-    worker_t w;
-    memset(&w, 0, sizeof w);
-    w.r = r;
-    w.op = op;
-    w.value = value;
-    w.timeout = timeout;
-    w.rc = 1; /* not an rtipc result: a worker that never ran cannot pass */
-    return w;
+    /* rc 1 is not an rtipc result: a worker that never ran cannot pass. */
+    return (worker_t){.r = r, .op = op, .value = value, .timeout = timeout, .rc = 1};
 }
 
 static void worker(void *arg)

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* sched_getcpu, pthread_getattr_np, CPU_* macros */
 
 #include "test_support.h"
+#include "test_timing.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -31,23 +32,6 @@
 #endif
 
 extern char **environ;
-
-#define MS (INT64_C(1000000))
-/* Generous upper slack for timing checks on a noisy machine. */
-#define SLACK (200 * MS)
-
-/* Helpers of timing checks run at a high priority, so that SCHED_FIFO load
- * from other processes on the machine disturbs them less. */
-#define TIMING_PRIO (RTIPC_PRIORITY_LEVELS - 2)
-
-/* An elapsed time of at least `want`, and less than want + SLACK. */
-#define assert_elapsed(elapsed, want)                                                                      \
-    do {                                                                                                   \
-        int64_t e_ = (elapsed), w_ = (want);                                                               \
-        if (e_ < w_ || e_ >= w_ + SLACK)                                                                   \
-            fail_msg("elapsed %lld us, expected [%lld, %lld) us", (long long)(e_ / 1000),                  \
-                     (long long)(w_ / 1000), (long long)((w_ + SLACK) / 1000));                            \
-    } while (0)
 
 static void set_flag(int *flag, int v) { __atomic_store_n(flag, v, __ATOMIC_RELEASE); }
 static int get_flag(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }

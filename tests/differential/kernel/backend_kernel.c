@@ -115,14 +115,6 @@ static const char *task_name_of(TaskHandle_t t)
     return "unknown";
 }
 
-static const char *obj_name_of(const void *h)
-{
-    for (int i = 0; i < g_run.sc->nobjs; ++i)
-        if (g_b.obj[i] == h)
-            return g_run.sc->objs[i].name;
-    return "unknown";
-}
-
 static void task_entry(void *arg)
 {
     int idx = (int)(intptr_t)arg;
@@ -353,7 +345,7 @@ static diff_exec_t exec_step(diff_run_t *run, int caller, const diff_step_t *st,
     case OP_SELECT: {
         QueueSetMemberHandle_t m = xQueueSelectFromSet(o, to);
         if (m)
-            diff_res(res, cap, "ok %s", obj_name_of(m));
+            diff_res(res, cap, "ok %s", diff_obj_name(&g_run, g_b.obj, m));
         else
             diff_res(res, cap, "fail");
         break;
