@@ -40,14 +40,14 @@ static void test_long_reason_is_truncated(void **state)
     assert_int_equal(strlen(f.why), sizeof f.why - 1);
 }
 
-enum { RACERS = 8 };
-
 typedef struct {
     bench_failure_t *f;
     pthread_barrier_t *start;
     int number;
     bool won;
 } racer_t;
+
+enum { RACERS = 8 };
 
 static void *race(void *arg)
 {
@@ -87,23 +87,31 @@ static void test_one_of_many_threads_wins(void **state)
     }
 }
 
+/* Writes size bytes of data to a fresh temporary file, reads it back with
+ * bench_read_file and removes it: the set-up of the file tests. */
+static char *read_back(const char *data, size_t size)
+{
+    char path[] = "/tmp/bench-helpers-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, size), (ssize_t)size);
+    close(fd);
+    char *text = bench_read_file(path);
+    unlink(path);
+    return text;
+}
+
 /* A file of FILL bytes (a multiple of the 64 KiB first buffer and more, so
  * that it has to grow), read back whole and NUL-terminated. */
 static void test_reads_whole_file(void **state)
 {
     (void)state;
-    char path[] = "/tmp/bench-helpers-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
     size_t size = 3 * 65536 + 17;
     char *data = malloc(size);
     assert_non_null(data);
     for (size_t i = 0; i < size; i++)
         data[i] = (char)('a' + i % 26);
-    assert_int_equal(write(fd, data, size), (ssize_t)size);
-    close(fd);
-    char *text = bench_read_file(path);
-    unlink(path);
+    char *text = read_back(data, size);
     assert_non_null(text);
     assert_int_equal(strlen(text), size);
     assert_memory_equal(text, data, size);
@@ -114,14 +122,10 @@ static void test_reads_whole_file(void **state)
 static void test_empty_file_is_empty_string(void **state)
 {
     (void)state;
-    char path[] = "/tmp/bench-helpers-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    char *text = bench_read_file(path);
-    unlink(path);
+    char *text = read_back("", 0);
     assert_non_null(text);
     assert_string_equal(text, "");
+    assert_int_equal(strlen(text), 0);
     free(text);
 }
 

@@ -99,6 +99,24 @@ static void layout_wraps_to_its_depth_only(void **state)
     assert_string_equal(text, "{\n  \"a\": 1,\n  \"b\": [2, {}, []]\n}\n");
 }
 
+/* A fresh writer fed one call per letter of ops (a array, o/O object
+ * begin/end, k key "k", 1 and 2 those ints), then finished: the misuse
+ * cases differ only in their calls. */
+static int finish_after(bench_jw_t *w, const char *ops)
+{
+    start(w, 0);
+    for (; *ops; ops++) {
+        switch (*ops) {
+        case 'a': bench_jw_array_begin(w); break;
+        case 'o': bench_jw_object_begin(w); break;
+        case 'O': bench_jw_object_end(w); break;
+        case 'k': bench_jw_key(w, "k"); break;
+        default: bench_jw_int(w, *ops - '0'); break;
+        }
+    }
+    return bench_jw_finish(w);
+}
+
 static void misuse_is_reported_and_stops_output(void **state)
 {
     (void)state;
@@ -112,24 +130,11 @@ static void misuse_is_reported_and_stops_output(void **state)
     assert_int_equal(strlen(text), len);
     assert_int_equal(bench_jw_finish(&w), BENCH_JW_EUSAGE);
     /* A key in an array, a wrong close, a second top value, an open end. */
-    start(&w, 0);
-    bench_jw_array_begin(&w);
-    bench_jw_key(&w, "k");
-    assert_int_equal(bench_jw_finish(&w), BENCH_JW_EUSAGE);
-    start(&w, 0);
-    bench_jw_array_begin(&w);
-    bench_jw_object_end(&w);
-    assert_int_equal(bench_jw_finish(&w), BENCH_JW_EUSAGE);
-    start(&w, 0);
-    bench_jw_int(&w, 1);
-    bench_jw_int(&w, 2);
-    assert_int_equal(bench_jw_finish(&w), BENCH_JW_EUSAGE);
-    start(&w, 0);
-    bench_jw_object_begin(&w);
-    bench_jw_key(&w, "k");
-    assert_int_equal(bench_jw_finish(&w), BENCH_JW_EUSAGE);
-    start(&w, 0);
-    assert_int_equal(bench_jw_finish(&w), BENCH_JW_EUSAGE); /* nothing written */
+    assert_int_equal(finish_after(&w, "ak"), BENCH_JW_EUSAGE);
+    assert_int_equal(finish_after(&w, "aO"), BENCH_JW_EUSAGE);
+    assert_int_equal(finish_after(&w, "12"), BENCH_JW_EUSAGE);
+    assert_int_equal(finish_after(&w, "ok"), BENCH_JW_EUSAGE);
+    assert_int_equal(finish_after(&w, ""), BENCH_JW_EUSAGE); /* nothing written */
     /* Too deep. */
     start(&w, 0);
     for (int i = 0; i <= BENCH_JW_MAX_DEPTH; i++)

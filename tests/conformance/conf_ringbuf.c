@@ -22,6 +22,16 @@ static const char *same(const void *p, size_t n, uint8_t first)
     return "ok";
 }
 
+/* Every check here sends bytes 1, 2, 3, ...: one pattern for them all, and
+ * the buffer each starts from (a failure reported by conf_setup). */
+static uint8_t data[64];
+
+static bool create_rb(conf_t *c, size_t size, rtipc_ringbuf_type_t type, rtipc_ringbuf_t **rb)
+{
+    fill(data, sizeof data, 1);
+    return conf_setup(c, "ringbuf_create", rtipc_ringbuf_create(size, type, rb));
+}
+
 /* ---- one-task checks ------------------------------------------------------ */
 
 static void create_and_sizes(conf_t *c)
@@ -51,12 +61,33 @@ static void create_and_sizes(conf_t *c)
     }
 }
 
+static void bytebuf(conf_t *c)
+{
+    rtipc_ringbuf_t *rb;
+    if (!create_rb(c, 16, RTIPC_RINGBUF_BYTEBUF, &rb))
+        return;
+    (void)rtipc_ringbuf_send(rb, data, 10, RTIPC_NO_WAIT);
+    int full = rtipc_ringbuf_send(rb, data, 7, RTIPC_NO_WAIT);
+    void *item = NULL, *tail = NULL;
+    size_t size = 0, tail_size = 0;
+    int split = rtipc_ringbuf_receive_split(rb, &item, &size, &tail, &tail_size, RTIPC_NO_WAIT);
+    int rc = rtipc_ringbuf_receive_up_to(rb, &item, &size, 4, RTIPC_NO_WAIT);
+    int second = rtipc_ringbuf_receive_up_to(rb, &tail, &tail_size, 4, RTIPC_NO_WAIT);
+    conf_check(c, "ringbuf.bytebuf.up_to", "full=RTIPC_EWOULDBLOCK split=RTIPC_ENOTSUP 0 size=4 data=ok second=RTIPC_EWOULDBLOCK",
+               "full=%s split=%s %s size=%u data=%s second=%s", conf_err(full), conf_err(split), conf_err(rc),
+               (unsigned)size, same(item, size, 1), conf_err(second));
+    (void)rtipc_ringbuf_return(rb, item);
+    rc = rtipc_ringbuf_receive_up_to(rb, &item, &size, 100, RTIPC_NO_WAIT);
+    conf_check(c, "ringbuf.bytebuf.rest", "0 size=6 data=ok", "%s size=%u data=%s", conf_err(rc), (unsigned)size,
+               same(item, size, 5));
+    (void)rtipc_ringbuf_return(rb, item);
+    (void)rtipc_ringbuf_delete(rb);
+}
+
 static void nosplit(conf_t *c)
 {
     rtipc_ringbuf_t *rb;
-    uint8_t data[64];
-    fill(data, sizeof data, 1);
-    if (!conf_setup(c, "ringbuf_create", rtipc_ringbuf_create(64, RTIPC_RINGBUF_NOSPLIT, &rb)))
+    if (!create_rb(c, 64, RTIPC_RINGBUF_NOSPLIT, &rb))
         return;
     int rc = rtipc_ringbuf_send(rb, data, 5, RTIPC_NO_WAIT);
     conf_check(c, "ringbuf.nosplit.send", "0 waiting=1 used=12", "%s waiting=%d used=%d", conf_err(rc),
@@ -135,9 +166,7 @@ static void nosplit(conf_t *c)
 static void allowsplit(conf_t *c)
 {
     rtipc_ringbuf_t *rb;
-    uint8_t data[64];
-    fill(data, sizeof data, 1);
-    if (!conf_setup(c, "ringbuf_create", rtipc_ringbuf_create(32, RTIPC_RINGBUF_ALLOWSPLIT, &rb)))
+    if (!create_rb(c, 32, RTIPC_RINGBUF_ALLOWSPLIT, &rb))
         return;
     void *item = NULL, *tail = NULL;
     size_t size = 0, tail_size = 0;
@@ -164,31 +193,6 @@ static void allowsplit(conf_t *c)
         (void)rtipc_ringbuf_return(rb, tail);
     conf_check(c, "ringbuf.allowsplit.returned", "used=0 waiting=0", "used=%d waiting=%d", rtipc_ringbuf_bytes_used(rb),
                rtipc_ringbuf_items_waiting(rb));
-    (void)rtipc_ringbuf_delete(rb);
-}
-
-static void bytebuf(conf_t *c)
-{
-    rtipc_ringbuf_t *rb;
-    uint8_t data[32];
-    fill(data, sizeof data, 1);
-    if (!conf_setup(c, "ringbuf_create", rtipc_ringbuf_create(16, RTIPC_RINGBUF_BYTEBUF, &rb)))
-        return;
-    (void)rtipc_ringbuf_send(rb, data, 10, RTIPC_NO_WAIT);
-    int full = rtipc_ringbuf_send(rb, data, 7, RTIPC_NO_WAIT);
-    void *item = NULL, *tail = NULL;
-    size_t size = 0, tail_size = 0;
-    int split = rtipc_ringbuf_receive_split(rb, &item, &size, &tail, &tail_size, RTIPC_NO_WAIT);
-    int rc = rtipc_ringbuf_receive_up_to(rb, &item, &size, 4, RTIPC_NO_WAIT);
-    int second = rtipc_ringbuf_receive_up_to(rb, &tail, &tail_size, 4, RTIPC_NO_WAIT);
-    conf_check(c, "ringbuf.bytebuf.up_to", "full=RTIPC_EWOULDBLOCK split=RTIPC_ENOTSUP 0 size=4 data=ok second=RTIPC_EWOULDBLOCK",
-               "full=%s split=%s %s size=%u data=%s second=%s", conf_err(full), conf_err(split), conf_err(rc),
-               (unsigned)size, same(item, size, 1), conf_err(second));
-    (void)rtipc_ringbuf_return(rb, item);
-    rc = rtipc_ringbuf_receive_up_to(rb, &item, &size, 100, RTIPC_NO_WAIT);
-    conf_check(c, "ringbuf.bytebuf.rest", "0 size=6 data=ok", "%s size=%u data=%s", conf_err(rc), (unsigned)size,
-               same(item, size, 5));
-    (void)rtipc_ringbuf_return(rb, item);
     (void)rtipc_ringbuf_delete(rb);
 }
 
@@ -230,11 +234,9 @@ static void waiting(conf_t *c)
     if (!conf_need_order(c, "ringbuf.receiver.woken ringbuf.receivers.priority ringbuf.sender.woken_by_return"))
         return;
     rtipc_ringbuf_t *rb;
-    uint8_t data[64];
     char steps[160];
     rtipc_task_t *t, *t2;
-    fill(data, sizeof data, 1);
-    if (!conf_setup(c, "ringbuf_create", rtipc_ringbuf_create(32, RTIPC_RINGBUF_NOSPLIT, &rb)))
+    if (!create_rb(c, 32, RTIPC_RINGBUF_NOSPLIT, &rb))
         return;
 
     /* A receiver of higher priority runs as soon as the item is stored. */
@@ -296,9 +298,7 @@ static void in_a_set(conf_t *c)
 {
     rtipc_ringbuf_t *rb;
     rtipc_queueset_t *set;
-    uint8_t data[8];
-    fill(data, sizeof data, 1);
-    if (!conf_setup(c, "ringbuf_create", rtipc_ringbuf_create(32, RTIPC_RINGBUF_NOSPLIT, &rb)))
+    if (!create_rb(c, 32, RTIPC_RINGBUF_NOSPLIT, &rb))
         return;
     if (!conf_setup(c, "queueset_create", rtipc_queueset_create(8, &set))) {
         (void)rtipc_ringbuf_delete(rb);

@@ -35,16 +35,25 @@ static int paths_run;
 /* Run create with the n-th allocation failing, n = 1, 2, ... until it
  * succeeds; check each failure. Returns the object; *injected gets the
  * failures injected. */
+/* One call of create with the n-th allocation failing; *out starts as
+ * SENTINEL so that a failed call is seen to leave it alone. */
+static int create_failing_nth(long n, int (*create)(void **out), void **out)
+{
+    *out = SENTINEL;
+    alloc_fail_nth(n);
+    int rc = create(out);
+    alloc_fail_nth(0);
+    return rc;
+}
+
 static void *fail_until_success(const char *what, int (*create)(void **out), long *injected)
 {
     long n;
     for (n = 1; n <= MAX_STEPS; ++n) {
         long live = alloc_live();
         long before = alloc_injected_count();
-        void *out = SENTINEL;
-        alloc_fail_nth(n);
-        int rc = create(&out);
-        alloc_fail_nth(0);
+        void *out;
+        int rc = create_failing_nth(n, create, &out);
         if (rc == RTIPC_OK) {
             /* The n-th allocation was not reached: the call made n - 1. */
             assert_int_equal(alloc_injected_count(), before);
@@ -204,6 +213,7 @@ OBJECT_PATH(spsc, rtipc_spsc_create(8, sizeof(int), (rtipc_spsc_t **)out), {
     rtipc_spsc_t *r = obj;
     int v = 9, back = 0;
     assert_int_equal(rtipc_spsc_push(r, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_size(r), 1); /* the ring the failed paths left works */
     assert_int_equal(rtipc_spsc_pop(r, &back, RTIPC_NO_WAIT), RTIPC_OK);
     assert_int_equal(back, 9);
     assert_int_equal(rtipc_spsc_delete(r), RTIPC_OK);
@@ -231,6 +241,7 @@ OBJECT_PATH(queueset, rtipc_queueset_create(8, (rtipc_queueset_t **)out), {
     assert_int_equal(rtipc_queue_receive(q, &v, RTIPC_NO_WAIT), RTIPC_OK);
     assert_int_equal(rtipc_queueset_remove_queue(set, q), RTIPC_OK);
     assert_int_equal(rtipc_queueset_remove_sem(set, s), RTIPC_OK);
+    assert_int_equal(rtipc_queueset_select(set, &member, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK); /* emptied */
     assert_int_equal(rtipc_queue_delete(q), RTIPC_OK);
     assert_int_equal(rtipc_sem_delete(s), RTIPC_OK);
     assert_int_equal(rtipc_queueset_delete(set), RTIPC_OK);
@@ -390,10 +401,8 @@ static void test_wdt(void **state)
     /* n-th failure until success; after each failure nothing runs. */
     for (long n = 1; n <= MAX_STEPS; ++n) {
         long before = alloc_injected_count();
-        void *out = SENTINEL;
-        alloc_fail_nth(n);
-        int rc = start_wdt(&out);
-        alloc_fail_nth(0);
+        void *out;
+        int rc = create_failing_nth(n, start_wdt, &out);
         if (rc == RTIPC_OK) {
             assert_int_equal(alloc_injected_count(), before);
             started = true;

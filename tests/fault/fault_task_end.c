@@ -28,22 +28,26 @@
 static long faults_injected; /* task ends / deletions provoked */
 static long operations;      /* blocking calls whose outcome was checked */
 
+/* The context of the helper tasks below (holder, locker, taker, killer):
+ * one type for all, each using its own few fields. */
+typedef struct {
+    rtipc_mutex_t *m;
+    rtipc_sem_t *s, *go;
+    rtipc_task_t *target;
+    rtipc_timeout_t timeout;
+    int64_t waited_ns;
+    int mode, rc, locked, done, got;
+} task_ctx_t;
+
 /* ---- a mutex holder that ends ---------------------------------------------- */
 enum { END_RETURN, END_SELF_DELETE, END_DELETED };
 
 static rtipc_mutex_static_t held_cb[3];
 static rtipc_mutex_t *held[3];
 
-typedef struct {
-    rtipc_mutex_t *m;
-    rtipc_sem_t *go;
-    int mode;
-    int locked;
-} holder_t;
-
 static void holder_task(void *arg)
 {
-    holder_t *h = arg;
+    task_ctx_t *h = arg;
     if (rtipc_mutex_lock(h->m, RTIPC_NO_WAIT) == RTIPC_OK)
         store(&h->locked, 1);
     else
@@ -53,17 +57,9 @@ static void holder_task(void *arg)
         rtipc_task_delete(NULL);
 }
 
-typedef struct {
-    rtipc_mutex_t *m;
-    rtipc_timeout_t timeout;
-    int rc;
-    int64_t waited_ns;
-    int done;
-} locker_t;
-
 static void locker_task(void *arg)
 {
-    locker_t *l = arg;
+    task_ctx_t *l = arg;
     int64_t t0 = rtipc_time_ns();
     l->rc = rtipc_mutex_lock(l->m, l->timeout);
     l->waited_ns = rtipc_time_ns() - t0;
@@ -78,14 +74,14 @@ static void holder_ends(int mode)
     rtipc_mutex_t *m = held[mode];
     /* Static: a holder that deletes itself is detached, so nothing orders
      * its last reads before a later reuse of a stack frame. */
-    static holder_t holders[3];
-    holder_t *hp = &holders[mode];
-    *hp = (holder_t){.m = m, .mode = mode};
+    static task_ctx_t holders[3];
+    task_ctx_t *hp = &holders[mode];
+    *hp = (task_ctx_t){.m = m, .mode = mode};
     assert_int_equal(rtipc_sem_create_binary(&hp->go), RTIPC_OK);
     rtipc_task_t *ht = start_task("holder", 1, RTIPC_CORE_ANY, holder_task, hp);
     assert_true(wait_for_flag(&hp->locked, 1, PROMPT_MS));
-    locker_t timed = {.m = m, .timeout = rtipc_ms(300), .rc = NOT_RUN};
-    locker_t forever = {.m = m, .timeout = RTIPC_FOREVER, .rc = NOT_RUN};
+    task_ctx_t timed = {.m = m, .timeout = rtipc_ms(300), .rc = NOT_RUN};
+    task_ctx_t forever = {.m = m, .timeout = RTIPC_FOREVER, .rc = NOT_RUN};
     rtipc_task_t *tt = start_task("timed", 4, RTIPC_CORE_ANY, locker_task, &timed);
     rtipc_task_t *ft = start_task("forever", 3, RTIPC_CORE_ANY, locker_task, &forever);
     sleep_ms(SETTLE_MS);
@@ -131,10 +127,10 @@ static void holder_ends(int mode)
      * (the ended ones' included, were they reused), are never taken for the
      * holder. */
     enum { LATER = 6 };
-    locker_t later[LATER];
+    task_ctx_t later[LATER];
     rtipc_task_t *lt[LATER];
     for (int i = 0; i < LATER; ++i) {
-        later[i] = (locker_t){.m = m, .timeout = rtipc_ms(100), .rc = NOT_RUN};
+        later[i] = (task_ctx_t){.m = m, .timeout = rtipc_ms(100), .rc = NOT_RUN};
         lt[i] = start_task("later", 2, RTIPC_CORE_ANY, locker_task, &later[i]);
     }
     for (int i = 0; i < LATER; ++i) {
@@ -442,14 +438,9 @@ static void test_notify_deleted_task(void **state)
 }
 
 /* ---- deleted just as it is woken: the wake-up is passed on ------------------ */
-typedef struct {
-    rtipc_sem_t *s;
-    int got;
-} taker_t;
-
 static void taker_task(void *arg)
 {
-    taker_t *t = arg;
+    task_ctx_t *t = arg;
     if (rtipc_sem_take(t->s, RTIPC_FOREVER) == RTIPC_OK)
         store(&t->got, 1);
     rtipc_task_delay(RTIPC_FOREVER); /* until deleted */
@@ -457,15 +448,9 @@ static void taker_task(void *arg)
 
 /* Deletes its target as soon as it is told to, so that the delete and the
  * main thread's give land at about the same moment. */
-typedef struct {
-    rtipc_task_t *target;
-    rtipc_sem_t *go;
-    int rc;
-} killer_t;
-
 static void killer_task(void *arg)
 {
-    killer_t *k = arg;
+    task_ctx_t *k = arg;
     rtipc_sem_take(k->go, RTIPC_FOREVER);
     k->rc = rtipc_task_delete(k->target);
 }
@@ -484,10 +469,10 @@ static void test_deleted_while_woken(void **state)
     for (long i = 0; i < rounds; ++i) {
         rtipc_sem_t *s;
         assert_int_equal(rtipc_sem_create_binary(&s), RTIPC_OK);
-        taker_t a = {.s = s}, b = {.s = s};
+        task_ctx_t a = {.s = s}, b = {.s = s};
         rtipc_task_t *at = start_task("first", 6, RTIPC_CORE_ANY, taker_task, &a);
         rtipc_task_t *bt = start_task("second", 2, RTIPC_CORE_ANY, taker_task, &b);
-        killer_t k = {.target = at, .rc = NOT_RUN};
+        task_ctx_t k = {.target = at, .rc = NOT_RUN};
         assert_int_equal(rtipc_sem_create_binary(&k.go), RTIPC_OK);
         rtipc_task_t *kt = start_task("killer", 1, RTIPC_CORE_ANY, killer_task, &k);
         sleep_ms(5);

@@ -60,14 +60,19 @@ static void waiter_task(void *arg)
 }
 
 /* ---- the handlers -------------------------------------------------------------- */
+/* The context of the giver, the staller and the yielder below: one type,
+ * each using its own fields. */
 typedef struct {
     rtipc_sem_t *s;
-    int stall_ms;           /* then holds the interrupt thread this long */
-    int gives_ok;
+    int stall_ms;           /* giver: then holds the interrupt thread this long */
+    int gives_ok, woken;
     int64_t gave_ns, stall_end_ns;
     uint64_t gave_tick;
-    int woken;
-} giver_t;
+    int ms;                 /* staller: holds the interrupt thread this long */
+    int64_t start_ns, end_ns;
+    int go;                 /* yielder */
+    int64_t yielded_ns;
+} helper_t;
 
 /* Gives the semaphore once per waiter, never yields: every wake-up of a task
  * of this core is deferred to the tick. Then, if asked, runs on for
@@ -75,7 +80,7 @@ typedef struct {
  * up (nothing else on the core may release the wake-ups meanwhile). */
 static void giver_isr(void *arg)
 {
-    giver_t *g = arg;
+    helper_t *g = arg;
     bool woken = false;
     int ok = 0;
     for (int i = 0; i < WAITERS; ++i)
@@ -89,15 +94,10 @@ static void giver_isr(void *arg)
     store64(&g->stall_end_ns, rtipc_time_ns());
 }
 
-typedef struct {
-    int64_t start_ns, end_ns;
-    int ms;
-} staller_t;
-
 /* Holds the core's interrupt thread for ms milliseconds. */
 static void staller_isr(void *arg)
 {
-    staller_t *st = arg;
+    helper_t *st = arg;
     st->start_ns = rtipc_time_ns();
     while (rtipc_time_ns() - st->start_ns < (int64_t)st->ms * 1000000)
         ;
@@ -141,7 +141,7 @@ static void test_slow_tick_releases_every_deferred_wakeup(void **state)
     assert_int_equal(rtipc_tick_set_rate(2), RTIPC_OK);
     waiters_t ws;
     start_waiters(&ws, 0);
-    giver_t g = {.s = ws.s};
+    helper_t g = {.s = ws.s};
     rtipc_irq_t *irq;
     assert_int_equal(rtipc_irq_create(0, giver_isr, &g, &irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_trigger(irq), RTIPC_OK);
@@ -162,14 +162,9 @@ static void test_slow_tick_releases_every_deferred_wakeup(void **state)
 
 /* Same slow tick, but a task of the core makes a rescheduling call (a yield)
  * soon after: the deferred wake-ups happen then, well before the tick. */
-typedef struct {
-    int go;
-    int64_t yielded_ns;
-} yielder_t;
-
 static void yielder_task(void *arg)
 {
-    yielder_t *y = arg;
+    helper_t *y = arg;
     while (!load(&y->go))
         rtipc_task_delay(rtipc_ms(1));
     store64(&y->yielded_ns, rtipc_time_ns());
@@ -182,9 +177,9 @@ static void test_rescheduling_call_releases_before_the_slow_tick(void **state)
     assert_int_equal(rtipc_tick_set_rate(1), RTIPC_OK); /* next tick up to 1 s away */
     waiters_t ws;
     start_waiters(&ws, 0);
-    yielder_t y = {0};
+    helper_t y = {0};
     rtipc_task_t *yt = start_task("yielder", 1, 0, yielder_task, &y);
-    giver_t g = {.s = ws.s};
+    helper_t g = {.s = ws.s};
     rtipc_irq_t *irq;
     assert_int_equal(rtipc_irq_create(0, giver_isr, &g, &irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_trigger(irq), RTIPC_OK);
@@ -217,7 +212,7 @@ static void test_stalled_interrupt_thread_releases_after_the_stall(void **state)
     (void)state;
     waiters_t ws;
     start_waiters(&ws, 0);
-    giver_t g = {.s = ws.s, .stall_ms = STALL_MS};
+    helper_t g = {.s = ws.s, .stall_ms = STALL_MS};
     rtipc_irq_t *irq;
     assert_int_equal(rtipc_irq_create(0, giver_isr, &g, &irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_trigger(irq), RTIPC_OK);
@@ -252,7 +247,7 @@ static void test_late_periodic_timer_merges_missed_expiries(void **state)
 {
     (void)state;
     const int64_t period = 5000000; /* 5 ms */
-    staller_t st = {.ms = STALL_MS};
+    helper_t st = {.ms = STALL_MS};
     rtipc_irq_t *timer, *stall_irq;
     assert_int_equal(rtipc_irq_create(0, staller_isr, &st, &stall_irq), RTIPC_OK);
     assert_int_equal(rtipc_irq_create(0, timer_isr, NULL, &timer), RTIPC_OK);

@@ -241,17 +241,42 @@ static void check_task_known(void)
     CHECK_RC(in_isr, RTIPC_ECONTEXT);
 }
 
-/* ---- queues ------------------------------------------------------------------- */
+/* ---- the tasks' context ----------------------------------------------------- */
+/* One context for every check's helper task: the object it uses and what it
+ * saw, rc staying 1 until its call returns. One type rather than one per
+ * object keeps the helpers below down to the call each makes. */
 typedef struct {
-    rtipc_queue_t *q;
-    uint32_t got;
+    union {
+        rtipc_queue_t *q;
+        rtipc_sem_t *s;
+        rtipc_eventgroup_t *eg;
+        rtipc_streambuf_t *sb;
+        rtipc_mailbox_t *mb;
+        rtipc_spsc_t *r;
+        rtipc_ringbuf_t *rb;
+    };
+    uint32_t value;          /* queue item, notification value, event bits */
+    size_t got;              /* stream buffer bytes */
+    uint64_t value64, version; /* mailbox */
+    uint32_t received, errors;
     int rc;
-} queue_waiter_t;
+} task_ctx_t;
 
+/* Runs a consumer and a lower-priority producer on c to the end. */
+static void run_pair(task_ctx_t *c, const char *cons_name, rtipc_task_fn cons, const char *prod_name,
+                     rtipc_task_fn prod)
+{
+    rtipc_task_t *tc = spawn(cons_name, CHECK_PRIO - 1, cons, c);
+    rtipc_task_t *tp = spawn(prod_name, CHECK_PRIO - 2, prod, c);
+    join(tp);
+    join(tc);
+}
+
+/* ---- queues ------------------------------------------------------------------- */
 static void queue_receiver(void *arg)
 {
-    queue_waiter_t *w = arg;
-    w->rc = rtipc_queue_receive(w->q, &w->got, rtipc_ms(1000));
+    task_ctx_t *w = arg;
+    w->rc = rtipc_queue_receive(w->q, &w->value, rtipc_ms(1000));
 }
 
 static void check_queues(void)
@@ -285,12 +310,12 @@ static void check_queues(void)
     CHECK(rtipc_queue_footprint(q) == rtipc_queue_footprint_for(4, sizeof(uint32_t)));
 
     /* A higher-priority receiver blocks; a send readies it and it preempts. */
-    queue_waiter_t w = {.q = q, .rc = 1};
+    task_ctx_t w = {.q = q, .rc = 1};
     rtipc_task_t *t = spawn("qrecv", CHECK_PRIO + 1, queue_receiver, &w);
     CHECK_RC(rtipc_queue_delete(q), RTIPC_EBUSY); /* it waits on q */
     uint32_t x = 0xabcd;
     CHECK_RC(rtipc_queue_send(q, &x, RTIPC_NO_WAIT), RTIPC_OK);
-    CHECK(w.rc == RTIPC_OK && w.got == 0xabcd); /* already ran */
+    CHECK(w.rc == RTIPC_OK && w.value == 0xabcd); /* already ran */
     join(t);
 
     /* Interrupt-context variants. */
@@ -306,7 +331,7 @@ static void check_queues(void)
     CHECK_RC(rc_isr, RTIPC_OK);
     CHECK(woken); /* a priority-6 task was readied from priority 5 */
     taskYIELD();  /* what portYIELD_FROM_ISR would have done at handler exit */
-    CHECK(w.rc == RTIPC_OK && w.got == 77);
+    CHECK(w.rc == RTIPC_OK && w.value == 77);
     join(t);
     s = isr_begin();
     woken = false;
@@ -362,14 +387,9 @@ static void check_queues(void)
 }
 
 /* ---- semaphores --------------------------------------------------------------- */
-typedef struct {
-    rtipc_sem_t *s;
-    int rc;
-} sem_waiter_t;
-
 static void sem_taker(void *arg)
 {
-    sem_waiter_t *w = arg;
+    task_ctx_t *w = arg;
     w->rc = rtipc_sem_take(w->s, rtipc_ms(1000));
 }
 
@@ -392,7 +412,7 @@ static void check_sems(void)
     CHECK_RC(rtipc_sem_give(cnt), RTIPC_EOVERFLOW);
     CHECK(rtipc_sem_count(cnt) == 3);
 
-    sem_waiter_t w = {.s = bin, .rc = 1};
+    task_ctx_t w = {.s = bin, .rc = 1};
     rtipc_task_t *t = spawn("stake", CHECK_PRIO + 1, sem_taker, &w);
     CHECK_RC(rtipc_sem_delete(bin), RTIPC_EBUSY);
     bool woken = false;
@@ -530,14 +550,9 @@ static void check_mutexes(void)
 }
 
 /* ---- task notifications -------------------------------------------------------- */
-typedef struct {
-    uint32_t value;
-    int rc;
-} notify_ctx_t;
-
 static void notify_waiter(void *arg)
 {
-    notify_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     c->rc = rtipc_notify_wait(1, 0, 0xffffffffu, &c->value, rtipc_ms(1000));
 }
 
@@ -545,7 +560,7 @@ static void check_notify(void)
 {
     rtipc_task_t *self = rtipc_task_current();
     uint32_t v = 0, prev = 0;
-    notify_ctx_t c = {.rc = 1};
+    task_ctx_t c = {.rc = 1};
     rtipc_task_t *t = spawn("nwait", CHECK_PRIO + 1, notify_waiter, &c);
     CHECK_RC(rtipc_notify(t, 1, 0x5, RTIPC_NOTIFY_SET_BITS, &prev), RTIPC_OK);
     CHECK(c.rc == RTIPC_OK && c.value == 0x5); /* it ran at once */
@@ -603,21 +618,15 @@ static void check_notify(void)
 }
 
 /* ---- event groups ------------------------------------------------------------- */
-typedef struct {
-    rtipc_eventgroup_t *eg;
-    uint32_t value;
-    int rc;
-} eg_ctx_t;
-
 static void eg_all_waiter(void *arg)
 {
-    eg_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     c->rc = rtipc_eventgroup_wait_bits(c->eg, 0x3, true, true, &c->value, rtipc_ms(1000));
 }
 
 static void eg_sync_peer(void *arg)
 {
-    eg_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     c->rc = rtipc_eventgroup_sync(c->eg, 0x100, 0x300, &c->value, rtipc_ms(1000));
 }
 
@@ -630,7 +639,7 @@ static void check_eventgroups(void)
     CHECK_RC(rtipc_eventgroup_wait_bits(eg, 0x1, false, false, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
     CHECK_RC(rtipc_eventgroup_wait_bits(eg, 0x1, false, false, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
 
-    eg_ctx_t c = {.eg = eg, .rc = 1};
+    task_ctx_t c = {.eg = eg, .rc = 1};
     rtipc_task_t *t = spawn("egwait", CHECK_PRIO + 1, eg_all_waiter, &c);
     CHECK_RC(rtipc_eventgroup_delete(eg), RTIPC_EBUSY);
     CHECK_RC(rtipc_eventgroup_set_bits(eg, 0x1, &v), RTIPC_OK);
@@ -644,7 +653,7 @@ static void check_eventgroups(void)
     CHECK(v == 0x4 && rtipc_eventgroup_get_bits(eg) == 0);
 
     /* Rendezvous of two tasks. */
-    c = (eg_ctx_t){.eg = eg, .rc = 1};
+    c = (task_ctx_t){.eg = eg, .rc = 1};
     t = spawn("egsync", CHECK_PRIO - 1, eg_sync_peer, &c);
     CHECK_RC(rtipc_eventgroup_sync(eg, 0x200, 0x300, &v, rtipc_ms(1000)), RTIPC_OK);
     CHECK((v & 0x300) == 0x300);
@@ -671,15 +680,9 @@ static void check_eventgroups(void)
 }
 
 /* ---- stream and message buffers ---------------------------------------------- */
-typedef struct {
-    rtipc_streambuf_t *sb;
-    size_t got;
-    int rc;
-} sb_ctx_t;
-
 static void sb_reader(void *arg)
 {
-    sb_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     char buf[32];
     c->rc = rtipc_streambuf_receive(c->sb, buf, sizeof buf, &c->got, rtipc_ms(1000));
 }
@@ -702,7 +705,7 @@ static void check_buffers(void)
     CHECK_RC(rtipc_streambuf_receive(sb, buf, sizeof buf, &n, rtipc_ms(10)), RTIPC_ETIMEDOUT);
 
     /* A blocked reader wakes at the trigger level (4), not before. */
-    sb_ctx_t c = {.sb = sb, .rc = 1};
+    task_ctx_t c = {.sb = sb, .rc = 1};
     rtipc_task_t *t = spawn("sbread", CHECK_PRIO + 1, sb_reader, &c);
     CHECK_RC(rtipc_streambuf_send(sb, "ab", 2, &n, RTIPC_NO_WAIT), RTIPC_OK);
     CHECK(c.rc == 1);
@@ -799,29 +802,17 @@ static void check_queuesets(void)
 }
 
 /* ---- rtipc's own objects: mailbox and SPSC ring ------------------------------ */
-typedef struct {
-    rtipc_mailbox_t *mb;
-    uint64_t value, version;
-    int rc;
-} mbox_ctx_t;
-
 static void mbox_reader(void *arg)
 {
-    mbox_ctx_t *c = arg;
-    c->rc = rtipc_mailbox_wait_newer(c->mb, &c->value, 0, &c->version, rtipc_ms(1000));
+    task_ctx_t *c = arg;
+    c->rc = rtipc_mailbox_wait_newer(c->mb, &c->value64, 0, &c->version, rtipc_ms(1000));
 }
 
 #define SPSC_ITEMS 2000u
 
-typedef struct {
-    rtipc_spsc_t *r;
-    uint32_t received, errors;
-    int rc;
-} spsc_ctx_t;
-
 static void spsc_consumer(void *arg)
 {
-    spsc_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     for (uint32_t i = 0; i < SPSC_ITEMS; ++i) {
         uint32_t v;
         int rc = rtipc_spsc_pop(c->r, &v, rtipc_ms(2000));
@@ -838,7 +829,7 @@ static void spsc_consumer(void *arg)
 
 static void spsc_producer(void *arg)
 {
-    spsc_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     for (uint32_t i = 0; i < SPSC_ITEMS; ++i) {
         if (rtipc_spsc_push(c->r, &i, rtipc_ms(2000)) != RTIPC_OK) {
             ++c->errors;
@@ -858,24 +849,21 @@ static void check_own_objects(void)
     CHECK(value == 100 && version == 0); /* the initial value is version 0 */
     CHECK_RC(rtipc_mailbox_wait_newer(mb, &value, 0, &version, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
     CHECK_RC(rtipc_mailbox_wait_newer(mb, &value, 0, &version, rtipc_ms(10)), RTIPC_ETIMEDOUT);
-    mbox_ctx_t c = {.mb = mb, .rc = 1};
+    task_ctx_t c = {.mb = mb, .rc = 1};
     rtipc_task_t *t = spawn("mbread", CHECK_PRIO + 1, mbox_reader, &c);
     CHECK_RC(rtipc_mailbox_delete(mb), RTIPC_EBUSY);
     uint64_t w = 555;
     CHECK_RC(rtipc_mailbox_write(mb, &w), RTIPC_OK);
     join(t);
     CHECK_RC(c.rc, RTIPC_OK);
-    CHECK(c.value == 555 && c.version == 1);
+    CHECK(c.value64 == 555 && c.version == 1);
     CHECK_RC(rtipc_mailbox_delete(mb), RTIPC_OK);
 
-    spsc_ctx_t sc = {.rc = 1};
+    task_ctx_t sc = {.rc = 1};
     CHECK_RC(rtipc_spsc_create(8, sizeof(uint32_t), &sc.r), RTIPC_OK);
     /* The ring itself (not its handle) is cache-line aligned. */
     CHECK(((uintptr_t)rtipc__handle_get(sc.r, RTIPC__H_SPSC) & 63u) == 0);
-    rtipc_task_t *cons = spawn("consumer", CHECK_PRIO - 1, spsc_consumer, &sc);
-    rtipc_task_t *prod = spawn("producer", CHECK_PRIO - 2, spsc_producer, &sc);
-    join(prod);
-    join(cons);
+    run_pair(&sc, "consumer", spsc_consumer, "producer", spsc_producer);
     CHECK_RC(sc.rc, RTIPC_OK);
     CHECK(sc.received == SPSC_ITEMS && sc.errors == 0);
     uint32_t v = 0;
@@ -938,15 +926,21 @@ static void isr_stub(void *arg) { (void)arg; }
 
 /* A handler that raises another source: it runs in the same vector pass,
  * after this one returns (the second is still pending while this runs). */
+/* The context of a handler below (this one and rb_isr_send): what it
+ * touches and what it saw, volatile as a handler writes it. */
 typedef struct {
-    rtipc_irq_t *other;
+    union {
+        rtipc_irq_t *other;
+        rtipc_ringbuf_t *rb;
+    };
     volatile int64_t other_count_inside;
     volatile int rc;
-} irq_chain_t;
+    volatile bool woken;
+} isr_ctx_t;
 
 static void irq_chain(void *arg)
 {
-    irq_chain_t *ch = arg;
+    isr_ctx_t *ch = arg;
     ch->rc = rtipc_irq_trigger(ch->other);
     ch->other_count_inside = rtipc_irq_count(ch->other);
 }
@@ -1002,7 +996,7 @@ static void check_irq(void)
     printf("irq: periodic 2 ms timer ran %d times in %llu ticks\n", periodic, (unsigned long long)span);
     /* A trigger from a handler: the second handler has run when the first
      * trigger returns to the task, not inside the first handler. */
-    irq_chain_t ch = {irq, -1, 1};
+    isr_ctx_t ch = {.other = irq, .other_count_inside = -1, .rc = 1};
     rtipc_irq_t *first = NULL;
     CHECK_RC(rtipc_irq_create(0, irq_chain, &ch, &first), RTIPC_OK);
     if (first) {
@@ -1025,18 +1019,12 @@ static void check_irq(void)
 /* ---- ring buffers (the port's own; the contract is the conformance suite's) ---- */
 #define RB_ITEMS 2000u
 
-typedef struct {
-    rtipc_ringbuf_t *rb;
-    uint32_t received, errors;
-    int rc;
-} rb_ctx_t;
-
 /* Items of 1..13 bytes, each starting with its 4-byte sequence number. */
 static size_t rb_item_len(uint32_t seq) { return 4u + seq % 10u; }
 
 static void rb_producer(void *arg)
 {
-    rb_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     uint8_t buf[16];
     for (uint32_t seq = 0; seq < RB_ITEMS; ++seq) {
         memcpy(buf, &seq, sizeof seq);
@@ -1050,7 +1038,7 @@ static void rb_producer(void *arg)
 
 static void rb_consumer(void *arg)
 {
-    rb_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     for (uint32_t want = 0; want < RB_ITEMS; ++want) {
         void *item = NULL;
         size_t n = 0;
@@ -1066,15 +1054,9 @@ static void rb_consumer(void *arg)
     }
 }
 
-typedef struct {
-    rtipc_ringbuf_t *rb;
-    volatile int rc;
-    volatile bool woken;
-} rb_isr_t;
-
 static void rb_isr_send(void *arg)
 {
-    rb_isr_t *x = arg;
+    isr_ctx_t *x = arg;
     static const uint8_t msg[3] = {7, 8, 9};
     bool w = false;
     x->rc = rtipc_ringbuf_send_from_isr(x->rb, msg, sizeof msg, &w);
@@ -1084,7 +1066,7 @@ static void rb_isr_send(void *arg)
 /* Receive one item (the handler's 7 8 9), check and return it. */
 static void rb_take_one(void *arg)
 {
-    rb_ctx_t *c = arg;
+    task_ctx_t *c = arg;
     void *item = NULL;
     size_t n = 0;
     c->rc = rtipc_ringbuf_receive(c->rb, &item, &n, rtipc_ms(1000));
@@ -1117,11 +1099,11 @@ static void check_ringbufs(void)
 
     /* From an interrupt handler: a receiver of higher priority is readied
      * and the handler is told to yield. */
-    rb_isr_t x = {rb, 1, false};
+    isr_ctx_t x = {.rb = rb, .rc = 1, .woken = false};
     rtipc_irq_t *irq = NULL;
     CHECK_RC(rtipc_irq_create(0, rb_isr_send, &x, &irq), RTIPC_OK);
     if (irq) {
-        rb_ctx_t waiter = {.rb = rb, .rc = 1};
+        task_ctx_t waiter = {.rb = rb, .rc = 1};
         rtipc_task_t *t = spawn("rbwait", CHECK_PRIO + 1, rb_take_one, &waiter);
         CHECK_RC(rtipc_irq_trigger(irq), RTIPC_OK);
         CHECK_RC(x.rc, RTIPC_OK);
@@ -1145,12 +1127,9 @@ static void check_ringbufs(void)
 
     /* Producer and consumer of different priorities through a small buffer:
      * every item arrives once, in order, intact. */
-    rb_ctx_t c = {.rc = 1};
+    task_ctx_t c = {.rc = 1};
     CHECK_RC(rtipc_ringbuf_create(48, RTIPC_RINGBUF_NOSPLIT, &c.rb), RTIPC_OK);
-    rtipc_task_t *cons = spawn("rbcons", CHECK_PRIO - 1, rb_consumer, &c);
-    rtipc_task_t *prod = spawn("rbprod", CHECK_PRIO - 2, rb_producer, &c);
-    join(prod);
-    join(cons);
+    run_pair(&c, "rbcons", rb_consumer, "rbprod", rb_producer);
     CHECK_RC(c.rc, RTIPC_OK);
     CHECK(c.received == RB_ITEMS && c.errors == 0);
     CHECK_RC(rtipc_ringbuf_delete(c.rb), RTIPC_OK);
@@ -1250,6 +1229,7 @@ static void check_wdt(void)
     uint64_t count0 = rtipc_wdt_trip_count();
     CHECK_RC(rtipc_wdt_start(&cfg), RTIPC_OK);
     CHECK_RC(rtipc_wdt_start(&cfg), RTIPC_EBUSY);
+    CHECK(rtipc_wdt_trip_count() == count0); /* nobody subscribed: nothing to trip */
     CHECK_RC(rtipc_wdt_reset(), RTIPC_EINVAL); /* not subscribed */
     CHECK_RC(rtipc_wdt_delete(NULL), RTIPC_EINVAL);
     CHECK_RC(rtipc_wdt_add(NULL), RTIPC_OK);

@@ -68,6 +68,11 @@ long stress_count(long base);
 void enter_interrupt_context(void);
 void leave_interrupt_context(void);
 
+/* rtipc_spsc_create_static called as if from an interrupt handler (the one
+ * object every port may create there); returns its result. */
+int create_spsc_static_in_interrupt(size_t capacity, size_t item_size, void *storage, rtipc_spsc_static_t *cb,
+                                    rtipc_spsc_t **out);
+
 /* A timeout a table row can hold as a constant: -1 is RTIPC_FOREVER, 0
  * RTIPC_NO_WAIT, anything else that many milliseconds. */
 static inline rtipc_timeout_t test_timeout_ms(int ms)

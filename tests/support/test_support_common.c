@@ -21,6 +21,15 @@ void join_task(rtipc_task_t *t) { assert_int_equal(rtipc_task_join(t), RTIPC_OK)
 
 int test_core(int which) { return rtipc_core_count() >= 2 ? which : RTIPC_CORE_ANY; }
 
+int create_spsc_static_in_interrupt(size_t capacity, size_t item_size, void *storage, rtipc_spsc_static_t *cb,
+                                    rtipc_spsc_t **out)
+{
+    enter_interrupt_context();
+    int rc = rtipc_spsc_create_static(capacity, item_size, storage, cb, out);
+    leave_interrupt_context();
+    return rc;
+}
+
 long stress_count(long base)
 {
     const char *s = getenv("RTIPC_STRESS_SCALE");

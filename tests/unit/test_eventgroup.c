@@ -13,8 +13,6 @@
  * programs on a shared machine do not starve the test's tasks. */
 #define BASE 11
 
-static int other_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
-
 /* One wait (or sync) run by a task, with its outcome for the main thread. */
 typedef struct {
     rtipc_eventgroup_t *eg;
@@ -30,6 +28,9 @@ typedef struct {
     int rc;
     uint32_t value;
 } waiter_t;
+
+/* The core a waiter's .core names to run away from the main thread. */
+static int other_core(void) { return rtipc_core_count() >= 2 ? 1 : 0; }
 
 static void waiter_task(void *arg)
 {
@@ -494,21 +495,23 @@ static void interrupt_handler_sets_and_clears_bits_and_reports_woken(void **stat
     assert_int_equal(rtipc_eventgroup_delete(p.eg), RTIPC_OK);
 }
 
+/* The table at file scope: main only pins itself and runs it. */
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(create_delete_and_footprint),
+    cmocka_unit_test(reserved_bits_and_bad_arguments_are_refused_and_change_nothing),
+    cmocka_unit_test(set_and_clear_report_the_bits_after_and_before),
+    cmocka_unit_test(wait_any_and_wait_all_without_blocking),
+    cmocka_unit_test(blocked_wait_all_wakes_only_when_every_bit_is_set),
+    cmocka_unit_test(set_wakes_every_satisfied_waiter_then_clears_the_union),
+    cmocka_unit_test(set_wakes_more_waiters_than_its_batch_from_a_task_and_a_handler),
+    cmocka_unit_test(sync_is_a_rendezvous_of_three_tasks_round_after_round),
+    cmocka_unit_test(sync_without_partners_times_out_leaving_its_bit_set),
+    cmocka_unit_test(sync_wakes_the_partners_it_completes),
+    cmocka_unit_test(interrupt_handler_sets_and_clears_bits_and_reports_woken),
+};
+
 int main(void)
 {
     pin_main_to_core0();
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(create_delete_and_footprint),
-        cmocka_unit_test(reserved_bits_and_bad_arguments_are_refused_and_change_nothing),
-        cmocka_unit_test(set_and_clear_report_the_bits_after_and_before),
-        cmocka_unit_test(wait_any_and_wait_all_without_blocking),
-        cmocka_unit_test(blocked_wait_all_wakes_only_when_every_bit_is_set),
-        cmocka_unit_test(set_wakes_every_satisfied_waiter_then_clears_the_union),
-        cmocka_unit_test(set_wakes_more_waiters_than_its_batch_from_a_task_and_a_handler),
-        cmocka_unit_test(sync_is_a_rendezvous_of_three_tasks_round_after_round),
-        cmocka_unit_test(sync_without_partners_times_out_leaving_its_bit_set),
-        cmocka_unit_test(sync_wakes_the_partners_it_completes),
-        cmocka_unit_test(interrupt_handler_sets_and_clears_bits_and_reports_woken),
-    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -270,9 +270,7 @@ static void a_handler_never_grows_the_table(void **state)
     static rtipc_spsc_static_t cb;
     static int store[4];
     rtipc_spsc_t *p = NULL;
-    enter_interrupt_context();
-    int rc = rtipc_spsc_create_static(4, sizeof(int), store, &cb, &p);
-    leave_interrupt_context();
+    int rc = create_spsc_static_in_interrupt(4, sizeof(int), store, &cb, &p);
     assert_int_equal(rc, RTIPC_ENOMEM);
     assert_null(p);
     assert_int_equal(rtipc__handle_capacity(), capacity);

@@ -101,8 +101,8 @@ static void a_member_must_be_empty_and_in_one_set_only(void **state)
 static void overwrite_posts_once_while_the_item_is_unread(void **state)
 {
     (void)state;
-    rtipc_queueset_t *set;
-    rtipc_queue_t *box;
+    rtipc_queueset_t *set = NULL;
+    rtipc_queue_t *box = NULL;
     assert_int_equal(rtipc_queueset_create(1, &set), RTIPC_OK);
     assert_int_equal(rtipc_queue_create(1, sizeof(int), &box), RTIPC_OK);
     assert_int_equal(rtipc_queueset_add_queue(set, box), RTIPC_OK);

@@ -543,16 +543,18 @@ static void give_wakes_a_taker_before_its_timeout(void **state)
     assert_int_equal(rtipc_sem_delete(s), RTIPC_OK);
 }
 
+/* The one delayed give waits a fixed time: a constant, not a field. */
+enum { GIVE_DELAY_MS = 60 };
+
 typedef struct {
     rtipc_sem_t *s;
-    unsigned delay_ms;
     int rc;
 } giver_t;
 
 static void delayed_giver(void *arg)
 {
     giver_t *g = arg;
-    rtipc_task_delay(rtipc_ms(g->delay_ms));
+    rtipc_task_delay(rtipc_ms(GIVE_DELAY_MS));
     g->rc = rtipc_sem_give(g->s);
 }
 
@@ -561,7 +563,7 @@ static void give_from_a_task_wakes_the_main_thread(void **state)
     (void)state;
     rtipc_sem_t *s = NULL;
     assert_int_equal(rtipc_sem_create_binary(&s), RTIPC_OK);
-    giver_t g = {.s = s, .delay_ms = 60, .rc = NOT_RUN};
+    giver_t g = {.s = s, .rc = NOT_RUN};
     rtipc_task_t *task = start_task("giver", 5, RTIPC_CORE_ANY, delayed_giver, &g);
     int64_t t0 = rtipc_time_ns();
     int rc = rtipc_sem_take(s, rtipc_ms(5000));

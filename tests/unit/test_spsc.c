@@ -278,9 +278,7 @@ static void static_create_is_allowed_in_interrupt_context(void **state)
     static rtipc_spsc_static_t cb;
     static item_t storage[2];
     rtipc_spsc_t *r = NULL;
-    enter_interrupt_context();
-    int rc = rtipc_spsc_create_static(2, sizeof(item_t), storage, &cb, &r);
-    leave_interrupt_context();
+    int rc = create_spsc_static_in_interrupt(2, sizeof(item_t), storage, &cb, &r);
     assert_int_equal(rc, RTIPC_OK);
     assert_int_equal(rtipc_spsc_capacity(r), 2);
     assert_int_equal(rtipc_spsc_delete(r), RTIPC_OK);

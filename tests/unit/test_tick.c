@@ -61,19 +61,23 @@ static void tick_count_stays_continuous_across_a_rate_change(void **state)
     assert_int_equal(rtipc_tick_set_rate(1000), RTIPC_OK);
 }
 
+/* How many periods (of 10 ms each) the periodic task records. */
+enum { PERIODS = 10 };
+
+/* The summary first (what every run checks), then one entry per period. */
 typedef struct {
-    int64_t woke_at[10];
-    uint64_t woke_tick[10];
-    uint64_t target[10];
     int rc;
     bool missed_any;
+    int64_t woke_at[PERIODS];
+    uint64_t woke_tick[PERIODS];
+    uint64_t target[PERIODS];
 } periodic_t;
 
 static void periodic_task(void *arg)
 {
     periodic_t *p = arg;
     uint64_t wake = rtipc_tick_count();
-    for (int i = 0; i < 10; ++i) {
+    for (int i = 0; i < PERIODS; ++i) {
         bool missed = false;
         int rc = rtipc_task_delay_until(&wake, 10, &missed);
         if (rc != RTIPC_OK)
@@ -97,10 +101,10 @@ static void delay_until_wakes_on_its_tick_without_drift(void **state)
     join_task(t);
     assert_int_equal(p.rc, RTIPC_OK);
     assert_false(p.missed_any);
-    for (int i = 0; i < 10; ++i)
+    for (int i = 0; i < PERIODS; ++i)
         assert_true(p.woke_tick[i] >= p.target[i]); /* never early */
     /* Nine periods of 10 ms between the first and last wake: no drift. */
-    int64_t span = p.woke_at[9] - p.woke_at[0];
+    int64_t span = p.woke_at[PERIODS - 1] - p.woke_at[0];
     assert_in_range(span, 89000000, 97000000);
 }
 

@@ -192,17 +192,19 @@ static void abort_on_trip_aborts_the_process_after_reporting(void **state)
     assert_int_equal(WTERMSIG(status), SIGABRT);
 }
 
+/* The table at file scope: main only decides between it and the child. */
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(watchdog_calls_report_their_errors),
+    cmocka_unit_test(subscribed_task_blocked_past_the_timeout_trips_it),
+    cmocka_unit_test(task_blocked_without_subscribing_does_not_trip_it),
+    cmocka_unit_test(subscribed_task_that_resets_does_not_trip_it),
+    cmocka_unit_test(busy_top_priority_task_starves_the_idle_task_and_trips_it),
+    cmocka_unit_test(abort_on_trip_aborts_the_process_after_reporting),
+};
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--abort-child") == 0)
         return abort_child();
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(watchdog_calls_report_their_errors),
-        cmocka_unit_test(subscribed_task_blocked_past_the_timeout_trips_it),
-        cmocka_unit_test(task_blocked_without_subscribing_does_not_trip_it),
-        cmocka_unit_test(subscribed_task_that_resets_does_not_trip_it),
-        cmocka_unit_test(busy_top_priority_task_starves_the_idle_task_and_trips_it),
-        cmocka_unit_test(abort_on_trip_aborts_the_process_after_reporting),
-    };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
