@@ -1,7 +1,7 @@
 /* The file commands and outputs of rtipc-bench on a target without files
- * (cli_outputs.h): a firmware prints its JSON on the console (the target
- * seam's results sink), and the host reads it there (compare, report,
- * audit); the options that write other files are refused before the run. */
+ * (cli_outputs.h): a firmware prints its JSON on the console, and the host
+ * reads it there (compare, report, audit); the options that write other
+ * files are refused before the run. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,7 +33,7 @@ int bench_cli_outputs_prepare(const bench_cli_outputs_t *o)
 int bench_cli_outputs_write(bench_run_t *run, const bench_cli_outputs_t *o)
 {
     char err[200];
-    if (o->json && bench_write_json(run, o->json, err, sizeof err) != 0) {
+    if (o->json && bench_print_json_console(run, err, sizeof err) != 0) {
         fprintf(stderr, "rtipc-bench: %s\n", err);
         return 1;
     }

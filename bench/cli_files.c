@@ -22,6 +22,7 @@
 #include "host/report/html.h"
 #include "results/outfile.h"
 #include "results/read.h"
+#include "results/run_files.h"
 #include "trace/trace.h"
 
 static const char report_usage[] =

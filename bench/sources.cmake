@@ -93,6 +93,7 @@ set(RTIPC_BENCH_FILE_SOURCES
     ${_rtipc_bench_dir}/results/read.c
     ${_rtipc_bench_dir}/results/bootstrap.c
     ${_rtipc_bench_dir}/results/outfile.c
+    ${_rtipc_bench_dir}/results/run_files.c
     ${_rtipc_bench_dir}/host/compare/compare.c
     ${_rtipc_bench_dir}/host/audit/audit.c
     ${_rtipc_bench_dir}/host/capture/capture.c

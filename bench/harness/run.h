@@ -77,22 +77,20 @@ struct bench_run {
  * the run then has none. */
 void bench_free_rows(bench_run_t *run);
 
-/* ---- output (report.c) ---- */
+/* ---- output (results/run_output.c) ---- */
 void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outcome_t *oc);
 void bench_print_env(FILE *out, const bench_env_t *env);
 /* The target's memory figures of env->memory (after the run), one line. */
 void bench_print_memory(FILE *out, const bench_env_t *env);
 void bench_print_claims(FILE *out, const bench_run_t *run);
-/* The run in the rtipc-bench/1 schema into PATH through the target's sink
- * (bench_target_output): a file written whole or not at all
- * (results/outfile.h), or the console on a target without files. 0, or -1
- * with the reason in ERR ("cannot write PATH: No space left on device"). */
-int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen);
-/* The text bench_write_json writes (less its final newline), malloc'd: free()
- * it. NULL with errno set when memory runs out. */
+/* The run in the rtipc-bench/1 schema printed on the console between
+ * marker lines (target/console_sink.h), as it is written: the JSON output of
+ * a target without files (the files are results/run_files.h's). 0, or -1
+ * with the reason in ERR when stdout fails or the document cannot be made. */
+int bench_print_json_console(const bench_run_t *run, char *err, size_t errlen);
+/* The rtipc-bench/1 text (less its final newline), malloc'd: free() it.
+ * NULL with errno set when memory runs out. */
 char *bench_json_text(const bench_run_t *run);
-/* One CSV line per result into PATH, as bench_write_json writes. */
-int bench_write_csv(const bench_run_t *run, const char *path, char *err, size_t errlen);
 
 /* ---- the audits ---- */
 /* The claims (claims.c): run->claims from the run's rows. */

@@ -1,6 +1,6 @@
 /* rtipc-bench/1 on a firmware's console, for a firmware that keeps no run
  * model (the bare-metal Cortex-M3 firmware; those that run rtipc-bench's
- * command line print through the target seam's sink): the document between
+ * command line print through target/console_sink.h): the document between
  * two marker lines on a console that also carries other output
  * (docs/porting.md says how to cut it out). It is document.h in the order
  * such a firmware knows things: env first, rows as they finish, the

@@ -1,6 +1,6 @@
-/* A run's outputs: its tables as text, JSON (schema rtipc-bench/1,
- * docs/json-schema.md) and CSV, through the atomic writer (outfile.h) or a
- * target's console sink. */
+/* A run's outputs that every target has: its tables as text, and its JSON
+ * (schema rtipc-bench/1, docs/json-schema.md) as text or on the console of
+ * a target without files. The files are run_files.c's. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,6 @@
 #include "../target/console_sink.h"
 #include "../target/target.h"
 #include "document.h"
-#include "outfile.h"
 #include "published.h"
 
 /* ---------------------------------------------------------------- tables */
@@ -261,60 +260,18 @@ static int stdout_sink(void *ctx, const char *bytes, size_t n)
     return fwrite(bytes, 1, n, stdout) == n ? 0 : -1;
 }
 
-int bench_write_json(const bench_run_t *run, const char *path, char *err, size_t errlen)
+int bench_print_json_console(const bench_run_t *run, char *err, size_t errlen)
 {
+    /* Streamed as it is written, never held whole: a full run's document is
+     * larger than an ESP32's free heap. */
     static const char label[] = "rtipc-bench/1 JSON";
-    if (!(bench_target_features() & BENCH_TARGET_FILES)) {
-        /* The console: streamed as it is written, never held whole (a full
-         * run's document is larger than an ESP32's free heap). */
-        bench_console_sink_begin(label);
-        bench_jw_t w;
-        bench_doc_writer_init(&w, stdout_sink, NULL);
-        bench_doc_run(&w, run);
-        bool complete = bench_jw_finish(&w) == BENCH_JW_OK;
-        if (bench_console_sink_end(label, complete) == 0)
-            return 0;
-        snprintf(err, errlen, "cannot print %s on the console", label);
-        return -1;
-    }
-    char *text = bench_json_text(run);
-    if (!text) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(ENOMEM));
-        return -1;
-    }
-    size_t len = strlen(text);
-    text[len] = '\n';  /* over the terminator: the text is written by length */
-    /* A file where the target has files, else the console between markers. */
-    int rc = bench_target_output(label, path, text, len + 1, err, errlen);
-    free(text);
-    return rc;
-}
-
-/* ------------------------------------------------------------------- CSV */
-
-/* Fields are our own identifiers (no commas or quotes), written as is. */
-int bench_write_csv(const bench_run_t *run, const char *path, char *err, size_t errlen)
-{
-    bench_outfile_t o;
-    if (bench_outfile_open(&o, path, err, errlen) != 0)
-        return -1;
-    FILE *f = bench_outfile_stream(&o);
-    fprintf(f, "experiment,mechanism,variant,metric,unit,n,min,mean,p50,p90,p99,p999,max,stddev,value\n");
-    for (size_t i = 0; i < run->n_results; i++) {
-        const bench_result_t *r = run->results[i];
-        if (r->kind == BENCH_MISSING)
-            continue;
-        fprintf(f, "%s,%s,%s,%s,%s,", r->experiment, r->mechanism, r->variant, r->metric, r->unit);
-        if (r->kind == BENCH_DIST) {
-            const bench_stats_t *s = &r->stats;
-            double v[] = {s->min, s->mean, s->p50, s->p90, s->p99, s->p999, s->max, s->stddev};
-            fprintf(f, "%lu", (unsigned long)s->n);
-            for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
-                isnan(v[k]) ? fprintf(f, ",") : fprintf(f, ",%.1f", v[k]);
-            fprintf(f, ",\n");
-        } else {
-            fprintf(f, ",,,,,,,,,%.9g\n", r->value);
-        }
-    }
-    return bench_outfile_commit(&o, err, errlen);
+    bench_console_sink_begin(label);
+    bench_jw_t w;
+    bench_doc_writer_init(&w, stdout_sink, NULL);
+    bench_doc_run(&w, run);
+    bool complete = bench_jw_finish(&w) == BENCH_JW_OK;
+    if (bench_console_sink_end(label, complete) == 0)
+        return 0;
+    snprintf(err, errlen, "cannot print %s on the console", label);
+    return -1;
 }

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "../harness/env.h"
-#include "console_sink.h"
 #include "rtipc/error.h"
 #include "target.h"
 
@@ -253,18 +252,6 @@ void bench_target_describe(bench_env_t *env)
     snprintf(env->priorities, sizeof env->priorities, "no tasks: one main loop in thread mode; %s",
              board.irq_description ? board.irq_description : "no software interrupt line");
     bench_target_clock(&env->clock);
-}
-
-/* ---- results sink: the console ---- */
-
-int bench_target_output(const char *label, const char *path, const char *text, size_t len, char *err,
-                        size_t errlen)
-{
-    (void)path;
-    if (bench_console_sink_output(label, text, len) == 0)
-        return 0;
-    snprintf(err, errlen, "cannot print %s on the console", label);
-    return -1;
 }
 
 /* No signal lines on this target (target.h). */

@@ -1,23 +1,17 @@
-/* The results sink of a target without files: an output printed whole on
- * the console (stdout) between marker lines that a host-side script cuts
- * out (scripts/mcu-run.sh). */
+/* The results sink of a target without files: an output printed on the
+ * console (stdout) as it is written, between marker lines that a host-side
+ * script cuts out (scripts/mcu-run.sh). */
 #ifndef BENCH_TARGET_CONSOLE_SINK_H
 #define BENCH_TARGET_CONSOLE_SINK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Print "==== LABEL begin ====", the @p len bytes of @p text (a newline
- * added when it lacks one), "==== LABEL end ====", and flush. 0, or -1 when
- * stdout reports an error. */
-int bench_console_sink_output(const char *label, const char *text, size_t len);
-
-/* The same for a text written in pieces as it is made (a results document
- * too large to hold whole on an MCU): "==== LABEL begin ====", then the
- * caller's writes to stdout, then bench_console_sink_end. A text that could not
- * be completed (@p complete false) ends with "==== LABEL aborted ====", so
- * that the host refuses the capture instead of reading a truncated one. 0,
- * or -1 when stdout reports an error or the text is incomplete. */
+/* "==== LABEL begin ====", then the caller's writes to stdout, then
+ * bench_console_sink_end. A text that could not be completed (@p complete
+ * false) ends with "==== LABEL aborted ====", so that the host refuses the
+ * capture instead of reading a truncated one. 0, or -1 when stdout reports
+ * an error or the text is incomplete. */
 void bench_console_sink_begin(const char *label);
 int bench_console_sink_end(const char *label, bool complete);
 

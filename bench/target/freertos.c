@@ -32,11 +32,9 @@
 
 #if defined(__unix__) || defined(__APPLE__)
 #define FREERTOS_ON_HOST_OS 1
-#include "../results/outfile.h"
 #include "host.h"
 #else
 #define FREERTOS_ON_HOST_OS 0
-#include "console_sink.h"
 #endif
 
 /* The heap's statistics exist only in some heap implementations (heap_4 and
@@ -387,23 +385,6 @@ void bench_target_describe(bench_env_t *env)
              "rtipc priorities: producer 10, consumer 12, load 2-4, interrupts above all; %s",
              "FreeRTOS priority = rtipc priority");
     bench_target_clock(&env->clock);
-}
-
-/* ---- results sink ---- */
-
-int bench_target_output(const char *label, const char *path, const char *text, size_t len, char *err,
-                        size_t errlen)
-{
-#if FREERTOS_ON_HOST_OS
-    (void)label;
-    return bench_outfile_write_text(path, text, len, err, errlen);
-#else
-    (void)path;
-    if (bench_console_sink_output(label, text, len) == 0)
-        return 0;
-    snprintf(err, errlen, "cannot print %s on the console", label);
-    return -1;
-#endif
 }
 
 /* ---- signal lines ---- */

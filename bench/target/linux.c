@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "../harness/env.h"
-#include "../results/outfile.h"
 #include "host.h"
 #include "rtipc/rtipc.h"
 #include "target.h"
@@ -161,15 +160,6 @@ void bench_target_describe(bench_env_t *env)
              "rtipc priorities: producer 10, consumer 12, load 2-4, interrupts above all; %s",
              env->sched_fifo ? "SCHED_FIFO 10+p" : "logical only (SCHED_OTHER)");
     bench_target_clock(&env->clock);
-}
-
-/* ---- results sink ---- */
-
-int bench_target_output(const char *label, const char *path, const char *text, size_t len, char *err,
-                        size_t errlen)
-{
-    (void)label;
-    return bench_outfile_write_text(path, text, len, err, errlen);
 }
 
 /* No signal lines on this target (target.h). */

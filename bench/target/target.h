@@ -326,17 +326,6 @@ int bench_target_lock_memory(void);
  * started_utc is "unknown". */
 void bench_target_describe(struct bench_env *env);
 
-/* ---- the results sink ------------------------------------------------------ */
-
-/* Deliver one whole output: @p len bytes of @p text, the output @p label
- * names ("rtipc-bench/1 JSON", "CSV"), meant for the file @p path. With
- * BENCH_TARGET_FILES: written to @p path whole or not at all
- * (results/outfile.h), 0 or -1 with the reason in @p err. Without files:
- * printed on the console between "==== LABEL begin ====" and
- * "==== LABEL end ====" lines (what scripts/mcu-run.sh cuts out), 0. */
-int bench_target_output(const char *label, const char *path, const char *text, size_t len, char *err,
-                        size_t errlen);
-
 /* ---- bare metal: what the board hands over ----------------------------------- */
 
 /* A board's clock and memory, for bench/target/bare.c, which has no platform
