@@ -85,12 +85,8 @@ void rtipc_freertos_isr_exit(void)
 bool rtipc__port_in_interrupt(void) { return rtipc__in_isr(); }
 
 #if configNUMBER_OF_CORES > 1
-bool rtipc__in_isr(void)
+bool rtipc__in_bracket(void)
 {
-#ifdef rtipcCONFIG_IN_INTERRUPT
-    if (rtipcCONFIG_IN_INTERRUPT())
-        return true;
-#endif
     /* A task may move to another core between reading its core id and that
      * core's count, and then see a handler's bracket there: read both with
      * this core's interrupts masked, so that no switch comes between. */

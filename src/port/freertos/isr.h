@@ -8,21 +8,35 @@
 
 /* ---- interrupt context --------------------------------------------------------- */
 /* A handler runs: the port's own test (rtipcCONFIG_IN_INTERRUPT), or the
- * bracket rtipc_freertos_isr_enter/exit counts per core (irq.c). On one
- * core a plain read, in line, since every call asks. */
+ * bracket rtipc_freertos_isr_enter/exit counts per core (irq.c), in line
+ * since every call asks. Each core writes only its own count. */
+extern volatile uint32_t rtipc__irq_nesting[configNUMBER_OF_CORES];
 #if configNUMBER_OF_CORES > 1
-bool rtipc__in_isr(void);
-#else
-extern volatile uint32_t rtipc__irq_nesting[1];
+/* The caller's own core's count, read with that core's interrupts masked
+ * (irq.c). */
+bool rtipc__in_bracket(void);
+#endif
 static inline bool rtipc__in_isr(void)
 {
 #ifdef rtipcCONFIG_IN_INTERRUPT
     if (rtipcCONFIG_IN_INTERRUPT())
         return true;
 #endif
+#if configNUMBER_OF_CORES > 1
+    /* No bracket open on any core (the usual case): not in one, whatever
+     * core the caller runs on, with no masking. A task sees its own core's
+     * count at 0 whenever it runs, and a handler sees its own increment;
+     * only when some core has a bracket open does the caller's own core
+     * have to be read, masked, so that no move to another core comes
+     * between reading the core's id and its count. */
+    uint32_t open = 0;
+    for (unsigned c = 0; c < configNUMBER_OF_CORES; c++)
+        open |= rtipc__irq_nesting[c];
+    return open != 0 && rtipc__in_bracket();
+#else
     return rtipc__irq_nesting[0] != 0;
-}
 #endif
+}
 
 /* Task-level critical section. ESP-IDF's own SMP kernel takes a spinlock
  * argument (one lock for all of rtipc, defined in irq.c); other kernels none. */

@@ -77,6 +77,19 @@ int rtipc_mutex_delete(rtipc_mutex_t *handle)
     return RTIPC_OK;
 }
 
+/* Whether the calling task holds @p m, read without the kernel's lock: exact
+ * for this question on any number of cores, since only the holder changes
+ * a held mutex's holder, and no other task can make it the caller. */
+static bool held_by_caller(struct rtipc__mutex *m)
+{
+    return xSemaphoreGetMutexHolderFromISR(km(m)) == xTaskGetCurrentTaskHandle();
+}
+
+static BaseType_t take(struct rtipc__mutex *m, TickType_t ticks)
+{
+    return m->recursive ? xSemaphoreTakeRecursive(km(m), ticks) : xSemaphoreTake(km(m), ticks);
+}
+
 int rtipc_mutex_lock(rtipc_mutex_t *handle, rtipc_timeout_t timeout)
 {
     struct rtipc__mutex *m = get(handle);
@@ -87,13 +100,19 @@ int rtipc_mutex_lock(rtipc_mutex_t *handle, rtipc_timeout_t timeout)
     /* The holder is reported through the caller's descriptor: adopt it now. */
     if (!rtipc__self())
         return RTIPC_ENOMEM;
-    if (!m->recursive && xSemaphoreGetMutexHolder(km(m)) == xTaskGetCurrentTaskHandle())
+    /* Free (or a recursive mutex the caller holds): the kernel's take
+     * without a wait, nothing to check or count. A mutex the caller holds
+     * is never free, so the deadlock is found below, before any wait. */
+    if (take(m, 0) == pdPASS)
+        return RTIPC_OK;
+    if (!m->recursive && held_by_caller(m))
         return RTIPC_EDEADLOCK;
     TickType_t ticks = rtipc__ticks(timeout);
-    struct rtipc__task *waiter = ticks != 0 ? rtipc__wait_in(&m->h.waiters) : NULL;
-    BaseType_t ok = m->recursive ? xSemaphoreTakeRecursive(km(m), ticks) : xSemaphoreTake(km(m), ticks);
-    if (ticks != 0)
-        rtipc__wait_out(waiter, &m->h.waiters);
+    if (ticks == 0)
+        return RTIPC_EWOULDBLOCK;
+    struct rtipc__task *waiter = rtipc__wait_in(&m->h.waiters);
+    BaseType_t ok = take(m, ticks);
+    rtipc__wait_out(waiter, &m->h.waiters);
     return ok == pdPASS ? RTIPC_OK : rtipc__fail(timeout);
 }
 
@@ -104,10 +123,13 @@ int rtipc_mutex_unlock(rtipc_mutex_t *handle)
         return RTIPC_ECONTEXT;
     if (!m)
         return RTIPC_EINVAL;
-    if (xSemaphoreGetMutexHolder(km(m)) != xTaskGetCurrentTaskHandle())
+    /* The kernel's recursive give refuses a caller that does not hold the
+     * mutex; its plain give would assert instead, so that one is checked. */
+    if (m->recursive)
+        return xSemaphoreGiveRecursive(km(m)) == pdPASS ? RTIPC_OK : RTIPC_EPERM;
+    if (!held_by_caller(m))
         return RTIPC_EPERM;
-    BaseType_t ok = m->recursive ? xSemaphoreGiveRecursive(km(m)) : xSemaphoreGive(km(m));
-    return ok == pdPASS ? RTIPC_OK : RTIPC_EPERM;
+    return xSemaphoreGive(km(m)) == pdPASS ? RTIPC_OK : RTIPC_EPERM;
 }
 
 rtipc_task_t *rtipc_mutex_holder(const rtipc_mutex_t *handle)

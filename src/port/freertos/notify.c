@@ -113,6 +113,14 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
         return RTIPC_ECONTEXT;
     if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
+    /* A value there: the kernel's take without a wait, and nothing else. */
+    BaseType_t clr = clear ? pdTRUE : pdFALSE;
+    uint32_t first = ulTaskNotifyTakeIndexed(index, clr, 0);
+    if (first != 0) {
+        if (value)
+            *value = first;
+        return RTIPC_OK;
+    }
     /* The descriptor serves the spin and its counters only: a kernel that
      * never spins takes without it (and without adopting the caller). */
     struct rtipc__task *self = NULL;
@@ -120,16 +128,19 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
         return RTIPC_ENOMEM;
     /* ulTaskNotifyTake returns 0 when woken by a notification that left the
      * value 0; rtipc keeps waiting until its timeout (notify.h). */
-    BaseType_t clr = clear ? pdTRUE : pdFALSE;
     TickType_t ticks = rtipc__ticks(timeout);
-    bool timed = ticks != 0 && ticks != portMAX_DELAY; /* only then is the time spent counted */
+    if (ticks == 0) {
+        if (value)
+            *value = 0; /* the value it found, as the Linux port reports */
+        return rtipc__fail(timeout);
+    }
+    bool timed = ticks != portMAX_DELAY; /* only then is the time spent counted */
     TickType_t start = timed || RTIPC__SPINS ? xTaskGetTickCount() : 0;
-    if (RTIPC__SPINS && ticks != 0) {
+    if (RTIPC__SPINS) {
         /* Spin where the rules allow (port_internal.h), on the task's own
-         * budget; a first look without waiting comes first, so a value
-         * already there is no spin. */
+         * budget; the first look above found nothing. */
         notify_poll_t poll = {index, clr, 0, 0};
-        if (took(&poll) || rtipc__spin_wait(self, self->notify_spin, ticks, took, &poll, NOTIFY_POLL_GAP)) {
+        if (rtipc__spin_wait(self, self->notify_spin, ticks, took, &poll, NOTIFY_POLL_GAP)) {
             if (value)
                 *value = poll.value;
             return RTIPC_OK;

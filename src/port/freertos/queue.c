@@ -90,12 +90,12 @@ static int send(struct rtipc__queue *q, const void *item, rtipc_timeout_t timeou
         return RTIPC_ECONTEXT;
     if (!q || !item)
         return RTIPC_EINVAL;
-    /* Room (by a lock-free read of the count, a hint only): the kernel's
-     * call without a wait, which does what the blocking call would do
-     * first, with nothing to count and no timeout to convert. No room: on
-     * to the blocking call, which looks again under the kernel's lock. */
-    if ((pos == queueOVERWRITE || uxQueueMessagesWaitingFromISR(kq(q)) < q->length) &&
-        xQueueGenericSend(kq(q), item, 0, pos) == pdPASS)
+    /* First the kernel's call without a wait, which does what the blocking
+     * call would do first, with nothing to count and no timeout to convert.
+     * No room: on to the blocking call, which looks again. (A sender mostly
+     * finds room, so no lock-free look at the count comes first: it would
+     * cost every send a call to spare a full queue's first try.) */
+    if (xQueueGenericSend(kq(q), item, 0, pos) == pdPASS)
         return RTIPC_OK;
     TickType_t ticks = rtipc__ticks(timeout);
     if (ticks == 0)
