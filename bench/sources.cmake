@@ -52,8 +52,9 @@
 # core) and console sources; then one RTIPC_BENCH_TARGET_* list and its
 # experiments.
 #
-# rtipc_bench_version_header(TARGET) gives TARGET the generated
-# bench_version.h (version, commit, compiler and flags of the build).
+# rtipc_bench_version_header(TARGET [PATHS pathspec...]) gives TARGET the
+# generated bench_version.h (version, commit, compiler and flags of the
+# build); PATHS narrows the commit to the files TARGET is built from.
 set(_rtipc_bench_dir ${CMAKE_CURRENT_LIST_DIR})
 
 set(RTIPC_BENCH_CORE_SOURCES
@@ -212,6 +213,8 @@ function(rtipc_bench_host_libraries target)
 endfunction()
 
 function(rtipc_bench_version_header target)
+    cmake_parse_arguments(_v "" "" "PATHS" ${ARGN})
+    string(REPLACE ";" "|" _v_paths "${_v_PATHS}")
     string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
     # The flags, single-spaced, and the build type where there is one (an
     # ESP-IDF build has none: no "()").
@@ -227,7 +230,7 @@ function(rtipc_bench_version_header target)
     string(REGEX REPLACE ".*VERSION ([0-9.]+).*" "\\1" _version "${_proj}")
     add_custom_target(${target}-version
         COMMAND ${CMAKE_COMMAND} -DSRC=${_root} -DOUT=${_out}
-                -DVERSION=${_version}
+                -DVERSION=${_version} "-DPATHS=${_v_paths}"
                 "-DCOMPILER=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
                 "-DCFLAGS=${_flags}"
                 -P ${_root}/cmake/BenchVersion.cmake

@@ -4,7 +4,13 @@
 # sources, the bench, the targets, the build files), with "-dirty" when those
 # differ from it. A commit of docs or recorded results alone leaves it, and so
 # a firmware's image, unchanged (docs/json-schema.md, git_commit).
-set(_paths src include bench targets components cmake CMakeLists.txt)
+# PATHS ("|"-separated git pathspecs) narrows that to what one image is
+# built from (targets/esp32/app-sources.txt).
+if(DEFINED PATHS AND NOT PATHS STREQUAL "")
+    string(REPLACE "|" ";" _paths "${PATHS}")
+else()
+    set(_paths src include bench targets components cmake CMakeLists.txt)
+endif()
 execute_process(COMMAND git -C ${SRC} log -1 --format=%H -- ${_paths}
                 OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR commit STREQUAL "")
