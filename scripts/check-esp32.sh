@@ -142,16 +142,15 @@ cmake -S . -B "$host" -DCMAKE_BUILD_TYPE=Release -DRTIPC_WERROR=ON -DRTIPC_REQUI
 # What the figures depend on: rtipc's and the app's files as checked out,
 # whether the checkout is clean (the version string's length), the tools and
 # the run's settings. The results files and the docs are not among them.
-srcs="src include bench targets components cmake CMakeLists.txt"
+# The files the image is built from, as git pathspecs (the list the app's
+# own source commit reads).
+mapfile -t srcs < <(grep -v '^#' targets/esp32/app-sources.txt)
 inputs() {  # BOARD CHIP
     {
-        # shellcheck disable=SC2086
-        git ls-files -z -- src include bench targets/esp32 components cmake CMakeLists.txt | xargs -0 sha256sum
+        git ls-files -z -- "${srcs[@]}" | xargs -0 sha256sum
         # The source commit the app prints (cmake/BenchVersion.cmake).
-        # shellcheck disable=SC2086
-        git log -1 --format=%H -- $srcs
-        # shellcheck disable=SC2086
-        [ -z "$(git status --porcelain --untracked-files=no -- $srcs)" ] && echo clean || echo dirty
+        git log -1 --format=%H -- "${srcs[@]}"
+        [ -z "$(git status --porcelain --untracked-files=no -- "${srcs[@]}")" ] && echo clean || echo dirty
         for t in "xtensa-$2-elf" "qemu-$2" esp-idf-v5.1.6 python; do sha256sum <"$V/$t.tar.xz"; done
         # The ESP32 is the default board: its digest has no board line.
         [ "$1" = esp32 ] || echo "board $1"
@@ -193,7 +192,9 @@ check_board() {  # BOARD
     # The results say they come from the emulator (Kconfig.projbuild).
     printf 'CONFIG_RTIPC_BENCH_ARGS="%s"\nCONFIG_RTIPC_BENCH_QEMU=y\nCONFIG_RTIPC_BENCH_QEMU_ICOUNT_SHIFT=%d\n' \
         "$ARGS" "$ICOUNT_SHIFT" >"$sdkargs"
-    [ "$ICOUNT_SHIFT" -lt 0 ] || printf 'CONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM=%d\n' "$ICOUNT_QUANTUM" >>"$sdkargs"
+    # Under instruction counting, the layer's cost too (tests/perf/layer_cost.h).
+    [ "$ICOUNT_SHIFT" -lt 0 ] ||
+        printf 'CONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM=%d\nCONFIG_RTIPC_BENCH_LAYER_COST=y\n' "$ICOUNT_QUANTUM" >>"$sdkargs"
     cmake -G Ninja -S targets/esp32 -B "$dir" -DIDF_TARGET="$chip" -DPYTHON_DEPS_CHECKED=1 -DPYTHON="$TOOLS/venv/bin/python" \
         -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="$defaults;$sdkargs" \
         >"$dir/configure.log" 2>&1 || { tail -n 30 "$dir/configure.log"; say "configuring the app failed"; return 1; }
@@ -252,6 +253,20 @@ check_board() {  # BOARD
         grep -E "esp_psram: (Found|Adding pool)" "$out" | sed 's/\x1b\[[0-9;]*m//g; s/^/    /'
         grep -q "esp_psram: Adding pool of 8192K of PSRAM memory to heap allocator" "$out" ||
             { say "the console does not show 8 MB of PSRAM added to the heap; console in $out"; return 1; }
+    fi
+    if [ "$ICOUNT_SHIFT" -ge 0 ]; then
+        # The layer's cost, counted before the run, against the board's
+        # baseline (written with --record).
+        local lc_base=tests/perf/layer_cost-$board.baseline lc_rc=0
+        if [ $RECORD -eq 1 ]; then
+            tests/perf/layer_cost.sh --update --baseline "$lc_base" "$out" | sed 's/^/    /'
+            lc_rc=${PIPESTATUS[0]}
+        else
+            tests/perf/layer_cost.sh --baseline "$lc_base" "$out" | sed 's/^/    /'
+            lc_rc=${PIPESTATUS[0]}
+            [ $lc_rc -ne 77 ] || { say "  the layer's cost: not compared (another kernel or compiler than $lc_base's)"; lc_rc=0; }
+        fi
+        [ $lc_rc -eq 0 ] || { say "the layer's cost on $board failed or regressed; console in $out"; return 1; }
     fi
     # A board does not page: its console says so, not "memory locked".
     grep -q "; memory not paged;" "$out" || { say "the console does not say the board's memory is not paged"; return 1; }
@@ -328,8 +343,7 @@ print(max([int(r["value"]) for r in d["results"] if r.get("experiment") == "isr-
     fi
     digest=$(inputs "$board" "$chip")
     if [ $RECORD -eq 1 ]; then
-        # shellcheck disable=SC2086
-        [ -z "$(git status --porcelain --untracked-files=no -- $srcs)" ] ||
+        [ -z "$(git status --porcelain --untracked-files=no -- "${srcs[@]}")" ] ||
             { say "--record needs a clean checkout of rtipc's and the app's files (git status)"; return 1; }
         cp "$json" "$recorded" && echo "$digest" >"${recorded%.json}.inputs" ||
             { say "cannot write $recorded"; return 1; }

@@ -12,7 +12,9 @@
 #         regenerate the kernel's output, fail if the recorded copy for this
 #         kernel version is stale, compare the Linux runner with it
 #   cm3   targets/mps2-an385/freertos under QEMU (mps2-an385): the conformance
-#         firmware (compared on the target) and two runs of the bench firmware
+#         firmware (compared on the target), the layer-cost firmware (its
+#         instruction counts against tests/perf/layer_cost-cm3.baseline) and
+#         two runs of the bench firmware
 #   rv32  targets/qemu-virt-rv32/freertos under QEMU (virt, two harts): the
 #         FreeRTOS SMP kernel with the community RV32 SMP port
 #         (FREERTOS_PORTS_PATH, default KERNEL/../FreeRTOS-Kernel-Community-Supported-Ports;
@@ -148,6 +150,21 @@ check_cm3() {
     if [ $rc -ne 0 ]; then
         grep '^!' "$dir/conformance.txt" | head -20
         say "the Cortex-M3 conformance firmware failed (QEMU exit $rc); output in $dir/conformance.txt"
+        return 1
+    fi
+    # The layer's cost in exact instruction counts, against its baseline.
+    timeout "${MCU_TIMEOUT:-120}" qemu-system-arm -M mps2-an385 -nographic -kernel "$dir/rtipc-cm3-layer-cost.elf" \
+        -icount shift=0,sleep=off -semihosting-config enable=on,target=native </dev/null >"$dir/layer-cost.txt" 2>&1 || rc=$?
+    if [ $rc -eq 0 ]; then
+        tests/perf/layer_cost.sh --baseline tests/perf/layer_cost-cm3.baseline "$dir/layer-cost.txt" | sed 's/^/  /'
+        case ${PIPESTATUS[0]} in
+        0) ;;
+        77) say "  the layer's cost: not compared (another kernel or compiler than the baseline's)" ;;
+        *) rc=1 ;;
+        esac
+    fi
+    if [ $rc -ne 0 ]; then
+        say "the Cortex-M3 layer-cost firmware failed or its counts regressed; output in $dir/layer-cost.txt"
         return 1
     fi
     cmake -S . -B "$BUILD/release" -DCMAKE_BUILD_TYPE=Release -DRTIPC_WERROR=ON -DRTIPC_REQUIRE_DEPS=ON -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ >/dev/null &&

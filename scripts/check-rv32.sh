@@ -111,6 +111,29 @@ check_freertos() {
         grep -E '^(spin check|rtipc-rv32-spin:)' "$dir/spin-check.txt" | sed 's/^/    /'
         [ $rc -eq 0 ] || { say "rtipc-rv32-spin-check failed; output in $dir/spin-check.txt"; return 1; }
     fi
+    # The layer's cost in instructions (minstret), against its baseline: in
+    # the vendored QEMU's deterministic mode only, where the two harts take
+    # turns of fixed length and the counts repeat exactly (the other hart's
+    # hold on the kernel's locks is part of them).
+    local iq
+    iq=$(icount_qemu) || { say "cannot unpack the vendored QEMU"; return 1; }
+    if [ -z "$iq" ]; then
+        say "  rtipc-rv32-layer-cost: SKIPPED without ESP32_TOOLS (the counts repeat only in the vendored QEMU's deterministic mode)"
+        return 0
+    fi
+    rc=0
+    QEMU_ICOUNT_DETERMINISTIC=1 QEMU_ICOUNT_RR_QUANTUM=$ICOUNT_QUANTUM QEMU_ICOUNT_PARALLEL=1 timeout "$T" \
+        "$iq" "${QEMU[@]:1}" -icount shift=$ICOUNT_SHIFT,sleep=off -kernel "$dir/rtipc-rv32-layer-cost.elf" \
+        </dev/null >"$dir/layer-cost.txt" 2>&1 || rc=$?
+    say "  rtipc-rv32-layer-cost (-icount shift=$ICOUNT_SHIFT, turns of $ICOUNT_QUANTUM): exit $rc"
+    [ $rc -eq 0 ] || { say "rtipc-rv32-layer-cost failed; output in $dir/layer-cost.txt"; return 1; }
+    # 5%: the other hart's turns shift a little with the code's layout.
+    tests/perf/layer_cost.sh --threshold 5 --baseline tests/perf/layer_cost-rv32.baseline "$dir/layer-cost.txt" | sed 's/^/    /'
+    case ${PIPESTATUS[0]} in
+    0) ;;
+    77) say "  the layer's cost: not compared (another kernel or compiler than the baseline's)" ;;
+    *) say "the layer's cost on RV32 regressed; output in $dir/layer-cost.txt"; return 1 ;;
+    esac
 }
 
 # The experiments rtipc-rv32-bench must have run (docs/rv32-virt.md): every

@@ -16,6 +16,28 @@
 
 #include "cli.h"
 
+#if CONFIG_RTIPC_BENCH_LAYER_COST
+#include "esp_cpu.h"
+#include "layer_cost.h"
+
+/* CCOUNT, 32 bits: an interval is far shorter than a wrap. Under QEMU's
+ * instruction counting it follows the instructions at the configured CPU
+ * clock (2^shift ns each), not one count apiece: the calibration line says
+ * how many it gives a loop of known length. */
+static uint32_t lc_started;
+static void lc_start(void) { lc_started = esp_cpu_get_cycle_count(); }
+static uint64_t lc_stop(void) { return (uint32_t)(esp_cpu_get_cycle_count() - lc_started); }
+
+static void lc_calibrate(void)
+{
+    uint32_t n = 100000; /* two instructions a turn */
+    uint32_t t0 = esp_cpu_get_cycle_count();
+    __asm__ volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
+    uint32_t d = esp_cpu_get_cycle_count() - t0;
+    printf("layer-cost calibration: a loop of 200000 instructions counted %lu\n", (unsigned long)d);
+}
+#endif
+
 /* Below every measured task (rtipc priorities 2-12), as on the other
  * targets; the stack holds the command line's tables and statistics. */
 #define RUNNER_PRIORITY 1
@@ -46,6 +68,12 @@ static void output_line(int gpio)
 static void runner(void *arg)
 {
     (void)arg;
+#if CONFIG_RTIPC_BENCH_LAYER_COST
+    lc_calibrate();
+    static const layer_cost_counter_t counter = {lc_start, lc_stop, "CCOUNT cycles"};
+    if (layer_cost_run(&counter) != 0)
+        printf("rtipc-bench: the layer's cost could not be counted\n");
+#endif
     int status = bench_cli(nargs, args);
     fflush(stdout);
     printf("rtipc-bench: exit status %d\n", status);
