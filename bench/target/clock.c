@@ -11,6 +11,7 @@ static const char *const provenance_names[BENCH_CLOCK_PROVENANCES] = {
     [BENCH_CLOCK_EMULATED_INSTRUCTIONS] = "emulated-instructions",
     [BENCH_CLOCK_EMULATED_WALL] = "emulated-wall-clock",
     [BENCH_CLOCK_EMULATED_CORE_CYCLES] = "emulated-core-cycles",
+    [BENCH_CLOCK_LOGIC_ANALYZER] = "logic-analyzer",
 };
 
 const char *bench_clock_provenance_name(bench_clock_provenance_t p)

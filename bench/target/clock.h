@@ -24,14 +24,19 @@ typedef enum {
                                            only; QEMU without -icount derives it from the
                                            host's cycle counter, so it too follows the host's
                                            time, at a finer grain than the shared clock */
+    BENCH_CLOCK_LOGIC_ANALYZER,         /* "logic-analyzer": edges of a board's signal lines
+                                           sampled by an instrument (logic analyzer,
+                                           oscilloscope) at its own sample rate, the board's
+                                           clock out of the loop (rtipc-bench scope) */
 } bench_clock_provenance_t;
 
 /* Number of provenances (the enum's values are 0 .. this - 1). */
-#define BENCH_CLOCK_PROVENANCES 6
+#define BENCH_CLOCK_PROVENANCES 7
 
 /* The stable name of @p p ("host-tsc", "os-clock", "mcu-cycles",
- * "emulated-instructions", "emulated-wall-clock", "emulated-core-cycles"), or NULL for a value out
- * of the enum. Context: any. Never blocks. */
+ * "emulated-instructions", "emulated-wall-clock", "emulated-core-cycles",
+ * "logic-analyzer"), or NULL for a value out of the enum. Context: any.
+ * Never blocks. */
 const char *bench_clock_provenance_name(bench_clock_provenance_t p);
 
 /* The provenance named @p name (exactly one of the names above): 0 and *out

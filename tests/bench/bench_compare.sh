@@ -218,7 +218,7 @@ run 2 --bogus "$base" "$base"
 run 0 --help
 grep -q "usage: rtipc-bench compare" "$out" || fail "compare --help not on stdout"
 # --help names every clock a row may carry (bench/target/clock.c).
-for clock in host-tsc os-clock mcu-cycles emulated-instructions emulated-wall-clock emulated-core-cycles; do
+for clock in host-tsc os-clock mcu-cycles emulated-instructions emulated-wall-clock emulated-core-cycles logic-analyzer; do
     grep -q -- "$clock" "$out" || fail "compare --help does not name the clock $clock"
 done
 "$bench" --help | grep -q "rtipc-bench compare BASE.json NEW.json" || fail "rtipc-bench --help does not list compare"

@@ -281,7 +281,7 @@ static void test_provenance_names_are_stable(void **state)
     (void)state;
     static const char *const names[BENCH_CLOCK_PROVENANCES] = {
         "host-tsc", "os-clock", "mcu-cycles", "emulated-instructions", "emulated-wall-clock",
-        "emulated-core-cycles"};
+        "emulated-core-cycles", "logic-analyzer"};
     for (int i = 0; i < BENCH_CLOCK_PROVENANCES; i++) {
         bench_clock_provenance_t p = BENCH_CLOCK_OS;
         assert_string_equal(bench_clock_provenance_name((bench_clock_provenance_t)i), names[i]);
