@@ -70,6 +70,8 @@ CTEST_FLAGS ?= --repeat until-pass:2
 BUILD_DEPS := cmake make gcc g++ clang libclang-rt-14-dev pkg-config libcmocka-dev libcjson-dev
 # The HTML report's charts (gnuplot), and its test (xmllint, headless Chromium).
 BUILD_DEPS += gnuplot-nox libxml2-utils chromium
+# rtipc-bench scope's sigrok session reader, and sigrok-cli for its tests.
+BUILD_DEPS += libsigrok-dev sigrok-cli
 # Per-operation instruction counts (tests/perf).
 BUILD_DEPS += valgrind
 # The lock-free queue libraries rtipc-bench's `peers` experiment measures

@@ -8,6 +8,7 @@
  *   rtipc-bench report RESULTS.json DIR
  *   rtipc-bench audit RESULTS.json [--json OUT.json]             (audit/audit.h)
  *   rtipc-bench capture [options] SOURCE OUT.json                (capture/capture.h)
+ *   rtipc-bench scope [options] CAPTURE OUT.json                  (scope/scope.h)
  *   rtipc-bench --help | --version
  *
  * GNU conventions throughout: options before or after the operands, `--`
@@ -17,7 +18,9 @@
  * compare: 0 nothing regressed, 1 a metric regressed, 2 usage error or
  * invalid input. report: 0 written, 1 not written, 2 usage error or invalid
  * input. audit: 0 audited, 1 OUT.json not written, 2 usage error or invalid
- * input. capture: 0 written, 1 no valid document, 2 usage error. Results files are read by one reader (results/read.h) and every
+ * input. capture: 0 written, 1 no valid document, 2 usage error. scope: 0
+ * written, 1 not written, 2 usage error or a capture that cannot be read or
+ * paired. Results files are read by one reader (results/read.h) and every
  * output is written whole or not at all (results/outfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -56,6 +59,10 @@ static const char usage_text[] =
     "                                    the JSON a board prints, from a serial device, a\n"
     "                                    file or stdin ('-'), checked, into OUT.json\n"
     "                                    (capture --help)\n"
+    "       rtipc-bench scope [options] --start LINE --end LINE CAPTURE OUT.json\n"
+    "                                    latencies between two lines of a logic analyzer's\n"
+    "                                    or oscilloscope's capture, as a --json file\n"
+    "                                    (scope --help)\n"
     "       rtipc-bench --help | --version\n"
     "\n"
     "options for run (before or after the IDs; '--' ends the options; each at most once):\n"
@@ -164,7 +171,7 @@ static int cmd_help(int argc, char **argv)
         return status;
     if (!bench_experiment_find(what))
         return usage_error("'%s' is neither an experiment nor a command (see 'rtipc-bench list'; commands: list, "
-                           "help, run, compare, report, audit, capture)", what);
+                           "help, run, compare, report, audit, capture, scope)", what);
     return show_experiment(what);
 }
 
@@ -414,7 +421,7 @@ static int cmd_run(int argc, char **argv)
 int bench_cli(int argc, char **argv)
 {
     if (argc < 2)
-        return usage_error("%s", "a command is required: list, help ID, run, compare, report, audit or capture");
+        return usage_error("%s", "a command is required: list, help ID, run, compare, report, audit, capture or scope");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
         fputs(usage_text, stdout);
@@ -434,10 +441,10 @@ int bench_cli(int argc, char **argv)
     else if (bench_cli_file_command(cmd, argc - 1, argv + 1, &rc))
         ;
     else if (cmd[0] == '-')
-        return usage_error("unknown option '%s' (a command comes first: list, help, run, compare, report, audit, capture)",
+        return usage_error("unknown option '%s' (a command comes first: list, help, run, compare, report, audit, capture, scope)",
                            cmd);
     else
-        return usage_error("unknown command '%s' (list, help, run, compare, report, audit, capture)", cmd);
+        return usage_error("unknown command '%s' (list, help, run, compare, report, audit, capture, scope)", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "rtipc-bench: writing to stdout failed\n");
         return 1;

@@ -13,7 +13,7 @@ bool bench_cli_file_command(const char *cmd, int argc, char **argv, int *status)
 {
     (void)argc, (void)argv;
     if (strcmp(cmd, "compare") != 0 && strcmp(cmd, "report") != 0 && strcmp(cmd, "audit") != 0 &&
-        strcmp(cmd, "capture") != 0)
+        strcmp(cmd, "capture") != 0 && strcmp(cmd, "scope") != 0)
         return false;
     *status = bench_usage_error("rtipc-bench", "%s reads results files, which this target (%s) does not have: "
                                 "run it on the host on the JSON this target prints",

@@ -20,6 +20,7 @@
 #include "harness/args.h"
 #include "names.h"
 #include "host/report/html.h"
+#include "host/scope/scope.h"
 #include "results/outfile.h"
 #include "results/read.h"
 #include "results/run_files.h"
@@ -197,6 +198,8 @@ bool bench_cli_file_command(const char *cmd, int argc, char **argv, int *status)
         *status = bench_audit_main(argc, argv);
     else if (!strcmp(cmd, "capture"))
         *status = bench_capture_main(argc, argv);
+    else if (!strcmp(cmd, "scope"))
+        *status = bench_scope_main(argc, argv);
     else
         return false;
     return true;

@@ -98,6 +98,14 @@ set(RTIPC_BENCH_FILE_SOURCES
     ${_rtipc_bench_dir}/host/compare/compare.c
     ${_rtipc_bench_dir}/host/audit/audit.c
     ${_rtipc_bench_dir}/host/capture/capture.c
+    ${_rtipc_bench_dir}/host/scope/scope.c
+    ${_rtipc_bench_dir}/host/scope/lines.c
+    ${_rtipc_bench_dir}/host/scope/pairing.c
+    ${_rtipc_bench_dir}/host/scope/read.c
+    ${_rtipc_bench_dir}/host/scope/read_vcd.c
+    ${_rtipc_bench_dir}/host/scope/read_saleae.c
+    ${_rtipc_bench_dir}/host/scope/read_csv.c
+    ${_rtipc_bench_dir}/host/scope/read_sigrok.c
     ${_rtipc_bench_dir}/host/report/html.c
     ${_rtipc_bench_dir}/host/report/plot.c
     ${_rtipc_bench_dir}/host/trace_export/trace_vcd.c
@@ -210,6 +218,22 @@ function(rtipc_bench_host_libraries target)
         target_link_libraries(${target} PRIVATE ${RTIPC_BENCH_URCU_COMMON})
         target_compile_definitions(${target} PRIVATE BENCH_HAVE_URCU=1)
     endif()
+endfunction()
+
+# libsigrok, which `rtipc-bench scope` reads sigrok session files (.sr)
+# with: found through pkg-config, RTIPC_BENCH_SIGROK set when it is. Without
+# it scope reads every other format and says why it refuses a .sr file.
+# Sets RTIPC_BENCH_SIGROK_FOUND in the caller's scope.
+function(rtipc_bench_capture_readers target)
+    find_package(PkgConfig QUIET)
+    if(PkgConfig_FOUND)
+        pkg_check_modules(RTIPC_SIGROK QUIET IMPORTED_TARGET libsigrok)
+    endif()
+    if(RTIPC_SIGROK_FOUND)
+        target_link_libraries(${target} PRIVATE PkgConfig::RTIPC_SIGROK)
+        target_compile_definitions(${target} PRIVATE RTIPC_BENCH_SIGROK=1)
+    endif()
+    set(RTIPC_BENCH_SIGROK_FOUND ${RTIPC_SIGROK_FOUND} PARENT_SCOPE)
 endfunction()
 
 function(rtipc_bench_version_header target)

@@ -21,20 +21,32 @@
 #include "layer_cost.h"
 
 /* CCOUNT, 32 bits: an interval is far shorter than a wrap. Under QEMU's
- * instruction counting it follows the instructions at the configured CPU
- * clock (2^shift ns each), not one count apiece: the calibration line says
- * how many it gives a loop of known length. */
-static uint32_t lc_started;
+ * instruction counting it follows the instructions at the emulated CPU
+ * clock, not one count apiece (0.96 a instruction on the ESP32, 0.16 on the
+ * S3): a loop of known length calibrates it, and intervals are turned into
+ * instructions with that ratio. */
+#define LC_CALIBRATION_INSTRUCTIONS 200000u
+static uint32_t lc_started, lc_calibration = LC_CALIBRATION_INSTRUCTIONS;
+static char lc_unit[64] = "instructions";
 static void lc_start(void) { lc_started = esp_cpu_get_cycle_count(); }
-static uint64_t lc_stop(void) { return (uint32_t)(esp_cpu_get_cycle_count() - lc_started); }
+static uint64_t lc_stop(void)
+{
+    uint32_t d = esp_cpu_get_cycle_count() - lc_started;
+    return ((uint64_t)d * LC_CALIBRATION_INSTRUCTIONS + lc_calibration / 2) / lc_calibration;
+}
 
 static void lc_calibrate(void)
 {
-    uint32_t n = 100000; /* two instructions a turn */
+    uint32_t n = LC_CALIBRATION_INSTRUCTIONS / 2; /* two instructions a turn */
     uint32_t t0 = esp_cpu_get_cycle_count();
     __asm__ volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
     uint32_t d = esp_cpu_get_cycle_count() - t0;
-    printf("layer-cost calibration: a loop of 200000 instructions counted %lu\n", (unsigned long)d);
+    printf("layer-cost calibration: a loop of %u instructions counted %lu\n", LC_CALIBRATION_INSTRUCTIONS,
+           (unsigned long)d);
+    if (d > 0)
+        lc_calibration = d;
+    snprintf(lc_unit, sizeof lc_unit, "instructions (CCOUNT x %u/%lu)", LC_CALIBRATION_INSTRUCTIONS,
+             (unsigned long)lc_calibration);
 }
 #endif
 
@@ -70,7 +82,7 @@ static void runner(void *arg)
     (void)arg;
 #if CONFIG_RTIPC_BENCH_LAYER_COST
     lc_calibrate();
-    static const layer_cost_counter_t counter = {lc_start, lc_stop, "CCOUNT cycles"};
+    static layer_cost_counter_t counter = {lc_start, lc_stop, lc_unit};
     if (layer_cost_run(&counter) != 0)
         printf("rtipc-bench: the layer's cost could not be counted\n");
 #endif
