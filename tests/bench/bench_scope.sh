@@ -77,6 +77,13 @@ grep -q 'p99.9 needs 10000, p99 1000, so p99 and p99.9 are absent (not padded)' 
     fail "a short capture does not say which percentiles are absent"
 echo "ok: a short capture says which percentiles it lacks"
 
+# The ESP32 app's sdkconfig names the experiment the board ran.
+printf 'CONFIG_RTIPC_BENCH_GPIO_SEND=18\nCONFIG_RTIPC_BENCH_ARGS="run --samples 2000 --json - notify-vs-sem"\n' >sdkconfig
+"$bench" scope --sdkconfig sdkconfig --sample-rate 25M --start send --end recv clean.vcd out.json >/dev/null ||
+    fail "--sdkconfig"
+grep -q '"experiment": "notify-vs-sem", "mechanism": "kernel-queue"' out.json || fail "--sdkconfig did not name the row"
+echo "ok: --sdkconfig names the experiment"
+
 # ---- rtipc-bench's own --vcd, and the same through sigrok-cli ----
 "$bench" run --quick --no-progress queue-latency --vcd own.vcd >/dev/null 2>&1 || fail "run --vcd failed"
 "$bench" scope --start r1_send_in_flight --end r1_received --end-edge both own.vcd own.json --latencies own-vcd.txt \

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "scope.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +61,11 @@ static const char scope_usage[] =
     "                      an oscilloscope CSV without its time base)\n"
     "  --threshold V       an oscilloscope CSV's logic threshold, in its unit\n"
     "                      (default midway between a column's extremes)\n"
-    "  --experiment ID     the row's experiment (default queue-latency)\n"
+    "  --experiment ID     the row's experiment (default: the first experiment of\n"
+    "                      the app's command line with --sdkconfig, else\n"
+    "                      queue-latency)\n"
+    "  --sdkconfig FILE    the ESP32 app's sdkconfig the board ran: its\n"
+    "                      CONFIG_RTIPC_BENCH_ARGS names the experiment\n"
     "  --mechanism NAME    the row's mechanism (default kernel-queue)\n"
     "  --variant NAME      the row's variant (default cross-core)\n"
     "  --instrument TEXT   name the instrument (default: what the file says)\n"
@@ -116,7 +121,8 @@ static double parse_rate(const char *s)
 }
 
 typedef struct {
-    const char *start, *end, *experiment, *mechanism, *variant, *instrument, *latencies;
+    const char *start, *end, *experiment, *mechanism, *variant, *instrument, *latencies, *sdkconfig;
+    bool experiment_given;
     scope_edge_t start_edge, end_edge;
     scope_pairing_t pairing;
     double max_latency_s, glitch_s, from_s, to_s;
@@ -128,7 +134,7 @@ static int parse_options(int argc, char **argv, options_t *o, int *status)
 {
     enum {
         OPT_START = 0x100, OPT_END, OPT_START_EDGE, OPT_END_EDGE, OPT_PAIR, OPT_MAX, OPT_GLITCH, OPT_FORMAT,
-        OPT_RATE, OPT_THRESHOLD, OPT_EXPERIMENT, OPT_MECHANISM, OPT_VARIANT, OPT_INSTRUMENT, OPT_TICK, OPT_LATENCIES, OPT_FROM, OPT_TO
+        OPT_RATE, OPT_THRESHOLD, OPT_EXPERIMENT, OPT_MECHANISM, OPT_VARIANT, OPT_INSTRUMENT, OPT_TICK, OPT_LATENCIES, OPT_FROM, OPT_TO, OPT_SDKCONFIG
     };
     static const struct option longopts[] = {{"start", required_argument, 0, OPT_START},
                                              {"end", required_argument, 0, OPT_END},
@@ -148,6 +154,7 @@ static int parse_options(int argc, char **argv, options_t *o, int *status)
                                              {"latencies", required_argument, 0, OPT_LATENCIES},
                                              {"from", required_argument, 0, OPT_FROM},
                                              {"to", required_argument, 0, OPT_TO},
+                                             {"sdkconfig", required_argument, 0, OPT_SDKCONFIG},
                                              {"help", no_argument, 0, 'h'},
                                              {"version", no_argument, 0, BENCH_OPT_VERSION},
                                              {0, 0, 0, 0}};
@@ -210,7 +217,9 @@ static int parse_options(int argc, char **argv, options_t *o, int *status)
                                                    "list)", optarg),
                        -1;
             o->experiment = optarg;
+            o->experiment_given = true;
             break;
+        case OPT_SDKCONFIG: o->sdkconfig = optarg; break;
         case OPT_MECHANISM:
         case OPT_VARIANT:
         case OPT_INSTRUMENT:
@@ -235,6 +244,40 @@ static int parse_options(int argc, char **argv, options_t *o, int *status)
     if (!o->start || !o->end)
         return *status = bench_usage_error(PROG, "%s", "--start LINE and --end LINE name the two lines to pair"), -1;
     return 0;
+}
+
+/* The first experiment CONFIG_RTIPC_BENCH_ARGS names in the ESP32 app's
+ * sdkconfig @p path: 0 with o->experiment set (kept in @p keep), 1 when it
+ * names none (the app runs them all: the default stays), -1 with the reason
+ * in @p err. */
+static int experiment_of_sdkconfig(const char *path, options_t *o, char *keep, size_t keeplen, char *err,
+                                   size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    static const char key[] = "CONFIG_RTIPC_BENCH_ARGS=\"";
+    char line[1024];
+    int rc = -1;
+    snprintf(err, errlen, "%s has no CONFIG_RTIPC_BENCH_ARGS (not the sdkconfig of rtipc's ESP32 app?)", path);
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, sizeof key - 1) != 0)
+            continue;
+        rc = 1;
+        char *save = NULL;
+        for (char *w = strtok_r(line + sizeof key - 1, " \"\n", &save); w; w = strtok_r(NULL, " \"\n", &save))
+            if (bench_experiment_find(w)) {
+                snprintf(keep, keeplen, "%s", w);
+                o->experiment = keep;
+                rc = 0;
+                break;
+            }
+        break;
+    }
+    fclose(f);
+    return rc;
 }
 
 /* The line @p spec names, or -1 after saying which lines there are. */
@@ -348,13 +391,18 @@ int bench_scope_main(int argc, char **argv)
     if (argc - optind != 2)
         return bench_usage_error(PROG, "%s", "scope wants a capture and an output file: scope CAPTURE OUT.json");
     const char *path = argv[optind], *out = argv[optind + 1];
+    char experiment[64], err[600];
+    if (o.sdkconfig && !o.experiment_given &&
+        experiment_of_sdkconfig(o.sdkconfig, &o, experiment, sizeof experiment, err, sizeof err) < 0) {
+        fprintf(stderr, "%s: %s\n", PROG, err);
+        return 2;
+    }
     FILE *text = !strcmp(out, "-") ? stderr : stdout;
     if (strcmp(out, "-") != 0 && bench_same_file(path, out))
         return bench_usage_error(PROG, "OUT.json %s is the capture itself", out);
     if (o.latencies && (bench_same_file(o.latencies, out) || bench_same_file(o.latencies, path) ||
                         (!strcmp(o.latencies, "-") && !strcmp(out, "-"))))
         return bench_usage_error(PROG, "--latencies %s is the capture or OUT.json", o.latencies);
-    char err[600];
     if (bench_output_check(out, err, sizeof err) != 0 ||
         (o.latencies && bench_output_check(o.latencies, err, sizeof err) != 0)) {
         fprintf(stderr, "%s: %s\n", PROG, err);
