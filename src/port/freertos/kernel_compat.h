@@ -161,7 +161,16 @@ static inline bool rtipc__cm_ipsr(void)
  * timeout is rounded up to whole ticks plus one, since the current tick is
  * already partly over and the whole timeout must elapse; a duration beyond
  * the tick type waits forever, as time.h says of durations that overflow. */
-TickType_t rtipc__ticks(rtipc_timeout_t timeout);
+TickType_t rtipc__ticks_finite(rtipc_timeout_t timeout); /* time.c: the rounding */
+static inline TickType_t rtipc__ticks(rtipc_timeout_t timeout)
+{
+    /* The two a blocking call mostly gets, in line: every wait asks. */
+    if (rtipc_timeout_is_forever(timeout))
+        return portMAX_DELAY;
+    if (rtipc_timeout_is_no_wait(timeout))
+        return 0;
+    return rtipc__ticks_finite(timeout);
+}
 
 /* Tick count widened to 64 bits (it wraps in the kernel's TickType_t). */
 uint64_t rtipc__tick_count64(void);

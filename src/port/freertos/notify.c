@@ -113,14 +113,20 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
         return RTIPC_ECONTEXT;
     if (!rtipc__notify_index_ok(index))
         return RTIPC_EINVAL;
-    /* A value there: the kernel's take without a wait, and nothing else. */
     BaseType_t clr = clear ? pdTRUE : pdFALSE;
+#if RTIPC__SPINS
+    /* Where waits spin, a value already there is taken by the kernel's call
+     * without a wait before anything else: adopting the caller and reading
+     * the tick cost a multicore kernel more than that look. (On one core
+     * the blocking call below looks first itself: a separate look would only
+     * add a failed call to every wait that blocks.) */
     uint32_t first = ulTaskNotifyTakeIndexed(index, clr, 0);
     if (first != 0) {
         if (value)
             *value = first;
         return RTIPC_OK;
     }
+#endif
     /* The descriptor serves the spin and its counters only: a kernel that
      * never spins takes without it (and without adopting the caller). */
     struct rtipc__task *self = NULL;
@@ -129,14 +135,9 @@ int rtipc_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout
     /* ulTaskNotifyTake returns 0 when woken by a notification that left the
      * value 0; rtipc keeps waiting until its timeout (notify.h). */
     TickType_t ticks = rtipc__ticks(timeout);
-    if (ticks == 0) {
-        if (value)
-            *value = 0; /* the value it found, as the Linux port reports */
-        return rtipc__fail(timeout);
-    }
-    bool timed = ticks != portMAX_DELAY; /* only then is the time spent counted */
+    bool timed = ticks != 0 && ticks != portMAX_DELAY; /* only then is the time spent counted */
     TickType_t start = timed || RTIPC__SPINS ? xTaskGetTickCount() : 0;
-    if (RTIPC__SPINS) {
+    if (RTIPC__SPINS && ticks != 0) {
         /* Spin where the rules allow (port_internal.h), on the task's own
          * budget; the first look above found nothing. */
         notify_poll_t poll = {index, clr, 0, 0};

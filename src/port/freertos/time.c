@@ -47,12 +47,8 @@ uint64_t rtipc__tick_count64(void)
 
 int64_t rtipc_time_ns(void) { return (int64_t)rtipc__tick_count64() * NS_PER_TICK; }
 
-TickType_t rtipc__ticks(rtipc_timeout_t timeout)
+TickType_t rtipc__ticks_finite(rtipc_timeout_t timeout)
 {
-    if (rtipc_timeout_is_forever(timeout))
-        return portMAX_DELAY;
-    if (rtipc_timeout_is_no_wait(timeout))
-        return 0;
     /* Below about 4 s the division is in 32 bits by a constant, which the
      * compiler turns into a multiplication; a 64-bit one would be a library
      * call on a 32-bit MCU. */
