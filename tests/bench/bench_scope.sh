@@ -77,6 +77,12 @@ grep -q 'p99.9 needs 10000, p99 1000, so p99 and p99.9 are absent (not padded)' 
     fail "a short capture does not say which percentiles are absent"
 echo "ok: a short capture says which percentiles it lacks"
 
+# '-' is standard output, and then only the pairs go there.
+"$bench" scope --sample-rate 25M --start send --end recv clean.vcd out.json --latencies - >stdout.txt 2>/dev/null ||
+    fail "--latencies -"
+cmp -s stdout.txt expected.txt || fail "--latencies - printed more than the pairs on stdout"
+echo "ok: --latencies - prints the pairs alone"
+
 # The ESP32 app's sdkconfig names the experiment the board ran.
 printf 'CONFIG_RTIPC_BENCH_GPIO_SEND=18\nCONFIG_RTIPC_BENCH_ARGS="run --samples 2000 --json - notify-vs-sem"\n' >sdkconfig
 "$bench" scope --sdkconfig sdkconfig --sample-rate 25M --start send --end recv clean.vcd out.json >/dev/null ||

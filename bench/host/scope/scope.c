@@ -397,7 +397,8 @@ int bench_scope_main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", PROG, err);
         return 2;
     }
-    FILE *text = !strcmp(out, "-") ? stderr : stdout;
+    /* The summary keeps off standard output when an output takes it. */
+    FILE *text = !strcmp(out, "-") || (o.latencies && !strcmp(o.latencies, "-")) ? stderr : stdout;
     if (strcmp(out, "-") != 0 && bench_same_file(path, out))
         return bench_usage_error(PROG, "OUT.json %s is the capture itself", out);
     if (o.latencies && (bench_same_file(o.latencies, out) || bench_same_file(o.latencies, path) ||
