@@ -34,6 +34,9 @@ same "oscilloscope CSV, Rigol layout, noisy volts" expected.txt --start CH1 --en
 if command -v sigrok-cli >/dev/null 2>&1; then
     sigrok-cli -I binary:samplerate=25000000:numchannels=2 -i clean.raw -o clean.sr || fail "sigrok-cli could not write clean.sr"
     same "sigrok session (.sr) through libsigrok" expected.txt --start 0 --end 1 clean.sr
+    # libsigrok's own VCD: a 10 ns timescale, the 25 MHz rate in its comment.
+    sigrok-cli -i clean.sr -O vcd -o fromsr.vcd || fail "sigrok-cli could not write a VCD"
+    same "libsigrok's VCD (the rate from its comment)" expected.txt --start 0 --end 1 fromsr.vcd
 else
     echo "SKIP: sigrok session files (no sigrok-cli: Debian sigrok-cli)"
 fi

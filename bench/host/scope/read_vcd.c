@@ -76,6 +76,23 @@ static double timescale_hz(const char *num, const char *unit)
     return 0;
 }
 
+/* "25" "MHz" (a number, then a unit of Hz): the rate, else 0. */
+static double rate_of(const char *num, const char *unit)
+{
+    char *end;
+    double v = strtod(num, &end);
+    if (end == num || *end || !(v > 0))
+        return 0;
+    static const struct {
+        const char *name;
+        double hz;
+    } units[] = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(unit, units[i].name))
+            return v * units[i].hz;
+    return 0;
+}
+
 static int fail(char *err, size_t errlen, const char *path, const char *why, vars_t *vs, char *text)
 {
     snprintf(err, errlen, "%s: %s", path, why);
@@ -92,7 +109,7 @@ int scope_read_vcd(const char *path, const scope_read_opts_t *o, scope_lines_t *
         return -1;
     tok_t t = {text, text + len};
     vars_t vs = {0};
-    double unit_hz = 0;
+    double unit_hz = 0, comment_rate_hz = 0;
     bool defined = false;
     char *s;
     /* Declarations, up to $enddefinitions. */
@@ -137,6 +154,15 @@ int scope_read_vcd(const char *path, const scope_read_opts_t *o, scope_lines_t *
                 if (strlen(words) + strlen(w) + 2 < sizeof words)
                     snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s", *words ? " " : "", w);
             snprintf(c->instrument, sizeof c->instrument, "%s", *words ? words : "unknown");
+        } else if (!strcmp(s, "$comment")) {
+            /* libsigrok writes its sample rate here ("Acquisition with 2/2
+             * channels at 25 MHz"), finer than its $timescale may be. */
+            char *prev = NULL;
+            for (char *w; (w = next_token(&t)) && strcmp(w, "$end") != 0; prev = w)
+                if (prev && comment_rate_hz == 0)
+                    comment_rate_hz = rate_of(prev, w);
+            if (t.p >= t.end && !defined)
+                return fail(err, errlen, path, "the file ends inside a $comment (truncated?)", &vs, text);
         } else if (!strcmp(s, "$enddefinitions")) {
             if (!skip_section(&t))
                 return fail(err, errlen, path, "$enddefinitions has no $end", &vs, text);
@@ -156,9 +182,10 @@ int scope_read_vcd(const char *path, const scope_read_opts_t *o, scope_lines_t *
     double per_unit = 1;
     c->rate_hz = unit_hz;
     c->rate_known = true;
-    if (o->sample_rate > 0) {
-        per_unit = o->sample_rate / unit_hz;
-        c->rate_hz = o->sample_rate;
+    double rate = o->sample_rate > 0 ? o->sample_rate : comment_rate_hz;
+    if (rate > 0 && rate < unit_hz) {
+        per_unit = rate / unit_hz;
+        c->rate_hz = rate;
     }
     bool seen_time = false;
     int64_t now = 0;
