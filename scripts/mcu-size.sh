@@ -23,7 +23,7 @@ mkdir -p "$work/include/rtipc" "$out"
 # rtipc/config.h as the bare-metal build generates it (targets/common/rtipc_bare.cmake).
 version=$(sed -n 's/^project(rtipc VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/' -e 's/@RTIPC_PRIORITY_LEVELS@/32/' -e 's/@RTIPC_SPIN_NS_DEFAULT@/0/' \
-    -e 's/@RTIPC_PORT@/bare/' -e 's/@RTIPC_PORT_IS_FREERTOS@/0/' -e 's/@RTIPC_[A-Z]*_STATIC_SIZE@/0/' -e 's/@RTIPC_BYTEBUF_STORAGE_EXTRA@/0/' \
+    -e 's/@RTIPC_PORT@/bare/' -e 's/@RTIPC_PORT_IS_FREERTOS@/0/' -e "s/@RTIPC_DIRECT@/0/" -e 's/@RTIPC_[A-Z]*_STATIC_SIZE@/0/' -e 's/@RTIPC_BYTEBUF_STORAGE_EXTRA@/0/' \
     -e "s/@PROJECT_VERSION@/$version/" include/rtipc/config.h.in >"$work/include/rtipc/config.h"
 
 flags="-mcpu=cortex-m3 -mthumb -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes

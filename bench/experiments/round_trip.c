@@ -164,8 +164,12 @@ static const bench_result_t *two_tasks(bench_run_t *run, const bench_mech_t *m, 
     return r;
 }
 
-/* Both ends in one task, nobody waiting: one round of the mechanism's
- * pairs (send then receive, give then take). */
+/* Both ends in one task, nobody waiting: ONE_TASK_ROUNDS rounds of the
+ * mechanism's pairs (send then receive, give then take) between two
+ * stamps, a sample being their mean. A round is a few stamp counts on a
+ * coarse clock (40 instructions a count on the Cortex-M3): one round a
+ * sample would round a 3 % difference to a whole count, 20 %. */
+#define ONE_TASK_ROUNDS 8
 static const bench_result_t *one_task_body(bench_run_t *run, const bench_mech_t *m, const char *metric,
                                            size_t samples)
 {
@@ -182,10 +186,10 @@ static const bench_result_t *one_task_body(bench_run_t *run, const bench_mech_t 
     int failed = 0;
     for (size_t i = 0; i < total && !failed; i++) {
         int64_t t0 = bench_core_now_ns();
-        failed = m->pairs(obj, (uint32_t)i, 1) != 0;
+        failed = m->pairs(obj, (uint32_t)(i * ONE_TASK_ROUNDS), ONE_TASK_ROUNDS) != 0;
         int64_t t1 = bench_core_now_ns();
         if (i >= total - samples)
-            (void)bench_samples_push(&s, t1 - t0);
+            (void)bench_samples_push(&s, (t1 - t0 + ONE_TASK_ROUNDS / 2) / ONE_TASK_ROUNDS);
     }
     m->destroy(obj);
     bench_result_t *r = NULL;
@@ -373,7 +377,8 @@ const bench_experiment_t exp_round_trip = {
         "  core, waits for the request and sends it back. Queues of depth 1 carry the sequence number;\n"
         "  semaphores and notifications pass it in a word.\n"
         "send+receive, give+take (ns), variant one-task: both calls in one task, nobody waiting (the\n"
-        "  notification given to the task itself): the calls' own cost.\n"
+        "  notification given to the task itself): the calls' own cost, a sample being the mean of 8\n"
+        "  rounds in a row between two stamps (a coarse clock's count is then an eighth).\n"
         "send-from-isr, give-from-isr (ns), variant from-isr: the interrupt-safe send (give) alone,\n"
         "  between two timestamps inside an interrupt handler on core 0 that the experiment's task\n"
         "  raises (rtipc_irq), into an object with room whose receiver is that task, not waiting;\n"

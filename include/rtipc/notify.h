@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/task.h"
 #include "rtipc/time.h"
@@ -151,5 +152,9 @@ int rtipc_notify_set_spin(rtipc_task_t *task, int64_t ns);
 
 #ifdef __cplusplus
 }
+#endif
+
+#if RTIPC_DIRECT
+#include "rtipc/freertos_direct.h" /* the hot calls in line (direct mode) */
 #endif
 #endif

@@ -218,4 +218,8 @@ int rtipc_queue_set_spin(rtipc_queue_t *q, int64_t ns);
 #ifdef __cplusplus
 }
 #endif
+
+#if RTIPC_DIRECT
+#include "rtipc/freertos_direct.h" /* the hot calls in line (direct mode) */
+#endif
 #endif

@@ -138,4 +138,8 @@ int rtipc_sem_set_spin(rtipc_sem_t *s, int64_t ns);
 #ifdef __cplusplus
 }
 #endif
+
+#if RTIPC_DIRECT
+#include "rtipc/freertos_direct.h" /* the hot calls in line (direct mode) */
+#endif
 #endif

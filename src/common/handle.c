@@ -7,6 +7,15 @@
 
 #include "port.h"
 
+#if RTIPC_DIRECT
+/* Direct mode: handles are addresses (handle.h); nothing to keep. */
+uintptr_t rtipc__handle_open_or_free(void *obj, unsigned kind, size_t align)
+{
+    (void)align;
+    return rtipc__handle_open(obj, kind);
+}
+#else
+
 #define CHUNK_ALIGN _Alignof(rtipc__handle_slot_t)
 
 static rtipc__handle_slot_t chunk0[RTIPC__HANDLE_CHUNK];
@@ -147,3 +156,4 @@ size_t rtipc__handle_capacity(void)
     rtipc__port_handle_unlock();
     return n;
 }
+#endif

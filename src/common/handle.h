@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtipc/config.h"
+
 /* What a handle names; a handle of one kind is refused by every other. */
 enum rtipc__handle_kind {
     RTIPC__H_TASK = 1,
@@ -88,6 +90,24 @@ typedef struct rtipc__handle_slot {
  * allocator and are never freed. */
 extern rtipc__handle_slot_t *_Atomic rtipc__handle_chunks[RTIPC__HANDLE_MAX_CHUNKS];
 
+#if RTIPC_DIRECT
+/* Direct mode (FreeRTOS, rtipc/config.h): a handle is the object's own
+ * address, which the public in-line calls use as the kernel object
+ * (rtipc/freertos_direct.h). No table: nothing is refused but NULL, and a
+ * stale handle is the caller's error, as a deleted kernel handle is. */
+static inline uintptr_t rtipc__handle_open(void *obj, unsigned kind)
+{
+    (void)kind;
+    return (uintptr_t)obj;
+}
+uintptr_t rtipc__handle_open_or_free(void *obj, unsigned kind, size_t align);
+static inline void rtipc__handle_close(uintptr_t h) { (void)h; }
+static inline void *rtipc__handle_get(const void *handle, unsigned kind)
+{
+    (void)kind;
+    return (void *)(uintptr_t)handle;
+}
+#else
 /* Open a handle for @p obj of @p kind. Returns the handle, or 0 when the table
  * is full or a new chunk could not be allocated (the caller's ENOMEM). Any
  * context the port's handle lock allows. */
@@ -124,6 +144,7 @@ static inline void *rtipc__handle_get(const void *handle, unsigned kind)
         return NULL;
     return atomic_load_explicit(&s->obj, memory_order_relaxed);
 }
+#endif
 
 /* The slot index of a handle: what a control block keeps (where its magic
  * number used to be, beside its flags) to find its own handle again with

@@ -35,8 +35,12 @@ sizes=$(cmake -DPRINT=sizes:host64 -P "$src/cmake/FreeRTOSPortSources.cmake" 2>&
 mkdir -p "$gen/port/rtipc"
 # shellcheck disable=SC2086
 sed -e 's/@RTIPC_NOTIFY_SLOTS@/3/; s/@RTIPC_PRIORITY_LEVELS@/25/; s/@RTIPC_SPIN_NS_DEFAULT@/20000/' \
-    -e 's/@RTIPC_PORT@/freertos/; s/@RTIPC_PORT_IS_FREERTOS@/1/; s/@PROJECT_VERSION@/0.0/' $sizes \
+    -e 's/@RTIPC_PORT@/freertos/; s/@RTIPC_PORT_IS_FREERTOS@/1/; s/@PROJECT_VERSION@/0.0/; s/@RTIPC_DIRECT@/0/' $sizes \
     "$src/include/rtipc/config.h.in" >"$gen/port/rtipc/config.h"
+# ... and in direct mode (menuconfig's RTIPC_DIRECT: rtipc/freertos_direct.h).
+mkdir -p "$gen/direct/rtipc"
+sed 's/^#define RTIPC_DIRECT 0$/#define RTIPC_DIRECT 1/' "$gen/port/rtipc/config.h" >"$gen/direct/rtipc/config.h"
+grep -q '^#define RTIPC_DIRECT 1$' "$gen/direct/rtipc/config.h" || { echo "esp32 syntax check: no RTIPC_DIRECT in config.h.in"; exit 1; }
 status=0
 for cc in gcc clang; do
     command -v $cc >/dev/null || continue
@@ -56,6 +60,21 @@ for cc in gcc clang; do
             -I"$src/include" -I"$src/src" -I"$gen/port" "$f" || { echo "esp32 syntax check ($cc): $f"; status=1; }
     done
 done
+# Direct mode: the app (whose calls become the kernel's, in line) and the
+# component, with gcc.
+for f in $files; do
+    gcc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror -DESP_PLATFORM -D_GNU_SOURCE \
+        -I"$src/tests/esp32/stand-ins" -I"$src/targets/freertos-posix" -I"$k/include" \
+        -I"$k/portable/ThirdParty/GCC/Posix" -I"$k/portable/ThirdParty/GCC/Posix/utils" \
+        -I"$src/include" -I"$gen/direct" -I"$b" -I"$gen" "$f" || { echo "esp32 syntax check (direct mode): $f"; status=1; }
+done
+for f in $port; do
+    gcc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -DESP_PLATFORM -D_GNU_SOURCE -DrtipcCONFIG_TLS_INDEX=0 \
+        -I"$src/tests/esp32/stand-ins/kernel" -I"$src/tests/esp32/stand-ins" -I"$src/targets/freertos-posix" \
+        -I"$k/include" -I"$k/portable/ThirdParty/GCC/Posix" -I"$k/portable/ThirdParty/GCC/Posix/utils" \
+        -I"$src/include" -I"$src/src" -I"$gen/direct" "$f" || { echo "esp32 syntax check (direct mode): $f"; status=1; }
+done
 # On a configuration rtipc does not fit, ESP-IDF's users read one message
 # per setting, naming the menuconfig option: a thread-local-storage count
 # and a notification array of 1 each (ESP-IDF's defaults) give exactly two
@@ -74,5 +93,5 @@ if [ "$(echo "$errs" | grep -c .)" -ne 2 ] ||
     echo "esp32 syntax check: ESP-IDF's defaults do not give one error per setting, naming its menuconfig option"
     status=1
 fi
-[ $status -eq 0 ] && echo "esp32 syntax check: $(echo "$files" | wc -w) sources of the app and $(echo "$port" | wc -w) of the component, gcc and clang: ok"
+[ $status -eq 0 ] && echo "esp32 syntax check: $(echo "$files" | wc -w) sources of the app and $(echo "$port" | wc -w) of the component, gcc and clang, and in direct mode: ok"
 exit $status

@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The port's sources define the calls that direct mode puts in line
+ * (rtipc/freertos_direct.h): its macros must not rename them here. */
+#define RTIPC__DEFINING_CALLS 1
+
 /* ESP-IDF has the kernel's headers under freertos/ only; other builds put
  * the kernel's include directory itself on the path. */
 #ifdef ESP_PLATFORM

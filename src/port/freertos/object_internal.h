@@ -10,15 +10,25 @@
 /* Wrappers of kernel queues (queue, semaphore, mutex, a ring buffer's
  * member semaphore) share this head so that a queue set can map a kernel
  * member handle back to the rtipc handle it stands for, which the head
- * keeps (flags sit after waiters, in what would be padding on 64-bit). */
+ * keeps (flags sit after waiters, in what would be padding on 64-bit). Each
+ * wrapper starts with it. */
 struct rtipc__qhead {
+#if RTIPC_DIRECT
+    /* Direct mode: the wrapper's address is the kernel handle and the rtipc
+     * handle (rtipc/freertos_direct.h). */
+    StaticQueue_t cb;
+    uintptr_t handle;
+#else
     uintptr_t handle; /* the rtipc object's handle (a ring buffer's, for its member) */
     StaticQueue_t cb; /* the kernel object; its handle is &cb */
+#endif
     void *set;        /* the rtipc queue set it belongs to, or NULL */
     volatile uint32_t waiters; /* tasks inside a blocking call (delete -> EBUSY) */
     uint32_t flags;
     int64_t spin;
 };
+
+_Static_assert(!RTIPC_DIRECT || offsetof(struct rtipc__qhead, cb) == 0, "direct mode: a wrapper's address is its kernel handle");
 
 static inline QueueHandle_t rtipc__qhandle(struct rtipc__qhead *h) { return (QueueHandle_t)(void *)&h->cb; }
 

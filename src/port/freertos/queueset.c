@@ -246,7 +246,14 @@ int rtipc_queueset_remove_ringbuf(rtipc_queueset_t *handle, rtipc_ringbuf_t *rb)
 /* The rtipc handle a kernel member stands for, as its head keeps it. Only
  * members of the set have events in it (rtipc__set_purge), so the head
  * is alive. */
-static void *member_of(QueueSetMemberHandle_t h) { return (void *)rtipc__qhead_of(h)->handle; }
+static void *member_of(QueueSetMemberHandle_t h)
+{
+#if RTIPC_DIRECT
+    return (void *)h; /* the handle is the kernel object (rtipc/freertos_direct.h) */
+#else
+    return (void *)rtipc__qhead_of(h)->handle;
+#endif
+}
 
 int rtipc_queueset_select(rtipc_queueset_t *handle, void **member, rtipc_timeout_t timeout)
 {

@@ -30,8 +30,13 @@
 #endif
 
 struct rtipc__ringbuf {
+#if RTIPC_DIRECT
+    StaticRingbuffer_t cb; /* first: in direct mode the address is the handle, as with a queue */
+    uintptr_t handle;
+#else
     uintptr_t handle;      /* what rtipc_queueset_select hands back, where struct rtipc__qhead keeps its own */
     StaticRingbuffer_t cb; /* ESP-IDF's ring buffer; its handle is &cb */
+#endif
     uint32_t flags;
     unsigned char *storage;
     uint32_t size;         /* storage bytes */
@@ -46,9 +51,10 @@ _Static_assert(sizeof(struct rtipc__ringbuf) <= sizeof(rtipc_ringbuf_static_t),
                "rtipc_ringbuf_static_t holds the ring buffer (raise RTIPC_RINGBUF_STATIC_SIZE)");
 _Static_assert(_Alignof(struct rtipc__ringbuf) <= _Alignof(rtipc_ringbuf_static_t), "static block alignment");
 _Static_assert(sizeof(struct rtipc__ringbuf) % 4 == 0, "the storage after a dynamic control block is aligned");
-_Static_assert(offsetof(struct rtipc__ringbuf, handle) == offsetof(struct rtipc__qhead, handle) &&
-                   offsetof(struct rtipc__ringbuf, cb) == offsetof(struct rtipc__qhead, cb),
-               "queueset.c finds the rtipc handle in front of a member handle");
+_Static_assert(RTIPC_DIRECT ? offsetof(struct rtipc__ringbuf, cb) == 0
+                            : offsetof(struct rtipc__ringbuf, handle) == offsetof(struct rtipc__qhead, handle) &&
+                                  offsetof(struct rtipc__ringbuf, cb) == offsetof(struct rtipc__qhead, cb),
+               "queueset.c finds the rtipc handle of a member handle");
 _Static_assert((int)RTIPC_RINGBUF_NOSPLIT == (int)RINGBUF_TYPE_NOSPLIT &&
                    (int)RTIPC_RINGBUF_ALLOWSPLIT == (int)RINGBUF_TYPE_ALLOWSPLIT &&
                    (int)RTIPC_RINGBUF_BYTEBUF == (int)RINGBUF_TYPE_BYTEBUF,

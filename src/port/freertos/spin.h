@@ -15,8 +15,9 @@ struct rtipc__qhead;
  * ready (INCLUDE_eTaskGetState), and time a budget shorter than a tick
  * (rtipcCONFIG_CYCLES). Single-core kernels, ESP-IDF (its own SMP kernel and
  * affinity API) and kernels without those never spin: every wait blocks in
- * the kernel at once and every counter of rtipc_spin_stats stays 0. */
-#if !defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1 && defined(configUSE_CORE_AFFINITY) && \
+ * the kernel at once and every counter of rtipc_spin_stats stays 0; so does
+ * direct mode (rtipc/freertos_direct.h). */
+#if !RTIPC_DIRECT && !defined(ESP_PLATFORM) && configNUMBER_OF_CORES > 1 && defined(configUSE_CORE_AFFINITY) && \
     configUSE_CORE_AFFINITY == 1 && defined(INCLUDE_eTaskGetState) && INCLUDE_eTaskGetState == 1 && \
     defined(rtipcCONFIG_CYCLES)
 #define RTIPC__SPINS 1

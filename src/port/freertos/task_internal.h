@@ -22,10 +22,10 @@ struct rtipc__bytebuf;
  * handle table, src/common/handle.h), never its address; the kernel task
  * reaches it through its thread-local storage pointer. */
 struct rtipc__task {
+    TaskHandle_t handle;     /* the kernel's; first, for direct mode's in-line calls */
     rtipc_task_t *id;        /* the handle it was given (closed when it is released) */
     uint32_t flags;
     volatile bool ended;     /* its entry returned: its kernel task is gone or going */
-    TaskHandle_t handle;     /* the kernel's */
     struct rtipc__task *next_live;          /* list of live descriptors (task.c) */
     /* What the task is blocked in, so that a delete can see it (waiting_on:
      * written by the task alone, rtipc__wait_in) and rtipc_task_delete
@@ -125,6 +125,11 @@ struct rtipc__task *rtipc__task_find(TaskHandle_t handle);
  * critical section. rtipc__wait_in returns what rtipc__wait_out takes. */
 static inline struct rtipc__task *rtipc__wait_in(volatile uint32_t *w)
 {
+#if RTIPC_DIRECT
+    /* Direct mode: a delete does not look for waiters (freertos_direct.h). */
+    (void)w;
+    return NULL;
+#else
     struct rtipc__task *self = rtipc__self();
     if (self) {
         self->waiting_on = w;
@@ -134,10 +139,15 @@ static inline struct rtipc__task *rtipc__wait_in(volatile uint32_t *w)
         RTIPC__TASK_CRIT_EXIT();
     }
     return self;
+#endif
 }
 
 static inline void rtipc__wait_out(struct rtipc__task *self, volatile uint32_t *w)
 {
+#if RTIPC_DIRECT
+    (void)self;
+    (void)w;
+#else
     if (self) {
         self->waiting_on = NULL;
     } else {
@@ -145,6 +155,7 @@ static inline void rtipc__wait_out(struct rtipc__task *self, volatile uint32_t *
         *w -= 1u;
         RTIPC__TASK_CRIT_EXIT();
     }
+#endif
 }
 
 /* Some task is inside a blocking call of the object whose counter is @p w:
