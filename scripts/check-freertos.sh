@@ -13,8 +13,9 @@
 #         kernel version is stale, compare the Linux runner with it
 #   cm3   targets/mps2-an385/freertos under QEMU (mps2-an385): the conformance
 #         firmware (compared on the target), the layer-cost firmware (its
-#         instruction counts against tests/perf/layer_cost-cm3.baseline) and
-#         two runs of the bench firmware
+#         instruction counts against tests/perf/layer_cost-cm3.baseline),
+#         two runs of the bench firmware, and the layer-cost and bench
+#         firmwares again in direct mode (RTIPC_FREERTOS_DIRECT)
 #   rv32  targets/qemu-virt-rv32/freertos under QEMU (virt, two harts): the
 #         FreeRTOS SMP kernel with the community RV32 SMP port
 #         (FREERTOS_PORTS_PATH, default KERNEL/../FreeRTOS-Kernel-Community-Supported-Ports;
@@ -35,6 +36,8 @@ record=0
 [ "${1:-}" = "--record" ] && record=1
 
 say() { echo "check-freertos: $*"; }
+# shellcheck source=scripts/direct-targets.sh
+. scripts/direct-targets.sh
 
 if [ -z "${FREERTOS_KERNEL_PATH:-}" ]; then
     say "FREERTOS_KERNEL_PATH is not set: SKIPPED every check that needs a FreeRTOS kernel:"
@@ -197,6 +200,41 @@ footprint notify-vs-sem notify-modes round-trip lockfree-cost" \
         fi
     fi
     [ $rc -eq 0 ] || { say "the Cortex-M3 bench firmware failed; output in $dir/bench.txt"; return 1; }
+    check_cm3_direct
+}
+
+# Direct mode (docs/porting.md): the same firmwares built with
+# RTIPC_FREERTOS_DIRECT; its layer-cost counts against their own baseline,
+# and one bench run (deterministic: compared with the recorded one) whose
+# round-trip ratios must all hold at 1.10x.
+check_cm3_direct() {
+    local dir=$BUILD/freertos-cm3-direct-$tag rc=0
+    cmake -S targets/mps2-an385/freertos -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/targets/mps2-an385/board/toolchain.cmake" \
+        -DFREERTOS_KERNEL_PATH="$kernel" -DRTIPC_FREERTOS_DIRECT=ON >/dev/null &&
+        cmake --build "$dir" -j"$JOBS" --target rtipc-cm3-layer-cost rtipc-cm3-freertos-bench >/dev/null || return 1
+    timeout "${MCU_TIMEOUT:-120}" qemu-system-arm -M mps2-an385 -nographic -kernel "$dir/rtipc-cm3-layer-cost.elf" \
+        -icount shift=0,sleep=off -semihosting-config enable=on,target=native </dev/null >"$dir/layer-cost.txt" 2>&1 || rc=$?
+    if [ $rc -eq 0 ]; then
+        say "  direct mode's layer cost:"
+        tests/perf/layer_cost.sh --baseline tests/perf/layer_cost-cm3-direct.baseline "$dir/layer-cost.txt" | sed 's/^/  /'
+        case ${PIPESTATUS[0]} in
+        0 | 77) ;;
+        *) rc=1 ;;
+        esac
+    fi
+    [ $rc -eq 0 ] || { say "the direct-mode layer-cost firmware failed or regressed; output in $dir/layer-cost.txt"; return 1; }
+    timeout "${MCU_TIMEOUT:-120}" qemu-system-arm -M mps2-an385 -nographic -kernel "$dir/rtipc-cm3-freertos-bench.elf" \
+        -icount shift=0,sleep=off -semihosting-config enable=on,target=native </dev/null >"$dir/bench.txt" 2>&1 || rc=$?
+    sed -n '/^==== rtipc-bench\/1 JSON begin ====$/,/^==== rtipc-bench\/1 JSON end ====$/p' "$dir/bench.txt" |
+        sed '1d;$d' >"$dir/bench.json"
+    [ $rc -eq 0 ] && [ -s "$dir/bench.json" ] || { say "the direct-mode bench firmware failed; output in $dir/bench.txt"; return 1; }
+    direct_targets "$dir/bench.json" || return 1
+    # The recorded direct-mode run (docs/data) is this run, instruction for
+    # instruction, while the sources it was recorded from stand.
+    "$BUILD/release/bench/rtipc-bench" compare docs/data/freertos-cm3-direct.json "$dir/bench.json" >"$dir/compare.txt" 2>&1
+    rc=$?
+    grep '^summary:' "$dir/compare.txt" | sed 's/^/  /'
+    [ $rc -le 1 ] || { cat "$dir/compare.txt"; say "rtipc-bench compare refused the direct-mode run"; return 1; }
 }
 
 for c in $CHECKS; do

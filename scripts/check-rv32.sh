@@ -16,7 +16,11 @@
 #             the console's markers must validate with every experiment the
 #             target runs, `rtipc-bench audit` must give claim 9 a verdict
 #             from it, and `rtipc-bench compare` must accept it beside the
-#             recorded full run (docs/data/freertos-rv32-smp.json)
+#             recorded full run (docs/data/freertos-rv32-smp.json); then,
+#             in a direct-mode build (RTIPC_FREERTOS_DIRECT), the layer-cost
+#             counts against tests/perf/layer_cost-rv32-direct.baseline and
+#             round-trip, whose rtipc/kernel ratios must hold at 1.10x
+#             (docs/data/freertos-rv32-smp-direct.json)
 #
 #   scripts/check-rv32.sh [bare] [freertos] [bench]      (default: all three)
 #
@@ -49,6 +53,8 @@ TOOLCHAIN=$PWD/targets/qemu-virt-rv32/board/toolchain.cmake
 say() { echo "check-rv32: $*"; }
 # shellcheck source=scripts/kernel-claims.sh
 . scripts/kernel-claims.sh
+# shellcheck source=scripts/direct-targets.sh
+. scripts/direct-targets.sh
 failed=""
 skipped=""
 
@@ -220,6 +226,41 @@ check_bench() {
     "$host/bench/rtipc-bench" compare docs/data/freertos-rv32-smp.json "$dir/bench.json" >"$dir/compare.txt" 2>&1 || rc=$?
     grep '^summary:' "$dir/compare.txt" | sed 's/^/    /'
     [ $rc -le 1 ] || { cat "$dir/compare.txt"; say "rtipc-bench compare refused the firmware's JSON"; return 1; }
+    check_direct "$iq" "$host"
+}
+
+# Direct mode (docs/porting.md): the layer-cost firmware against its own
+# baseline and round-trip alone, whose rtipc/kernel ratios must all hold at
+# 1.10x, from a build with RTIPC_FREERTOS_DIRECT. Instruction time only.
+check_direct() {
+    local iq=$1 host=$2 dir=$BUILD/rv32-freertos-direct rc=0
+    [ -n "$iq" ] || { say "  direct mode: SKIPPED without ESP32_TOOLS (its counts need the deterministic mode)"; return 0; }
+    cmake -S targets/qemu-virt-rv32/freertos -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
+        -DFREERTOS_KERNEL_PATH="$kernel" -DFREERTOS_PORTS_PATH="$ports" -DRTIPC_RV32_ICOUNT_SHIFT=$ICOUNT_SHIFT \
+        -DRTIPC_FREERTOS_DIRECT=ON >/dev/null &&
+        cmake --build "$dir" -j"$JOBS" --target rtipc-rv32-layer-cost rtipc-rv32-bench >/dev/null || return 1
+    QEMU_ICOUNT_DETERMINISTIC=1 QEMU_ICOUNT_RR_QUANTUM=$ICOUNT_QUANTUM QEMU_ICOUNT_PARALLEL=1 timeout "$T" \
+        "$iq" "${QEMU[@]:1}" -icount shift=$ICOUNT_SHIFT,sleep=off -kernel "$dir/rtipc-rv32-layer-cost.elf" \
+        </dev/null >"$dir/layer-cost.txt" 2>&1 || rc=$?
+    [ $rc -eq 0 ] || { say "direct mode's rtipc-rv32-layer-cost failed; output in $dir/layer-cost.txt"; return 1; }
+    say "  direct mode's layer cost:"
+    tests/perf/layer_cost.sh --threshold 5 --baseline tests/perf/layer_cost-rv32-direct.baseline "$dir/layer-cost.txt" |
+        sed 's/^/    /'
+    case ${PIPESTATUS[0]} in
+    0 | 77) ;;
+    *) say "direct mode's layer cost on RV32 regressed; output in $dir/layer-cost.txt"; return 1 ;;
+    esac
+    QEMU_ICOUNT_DETERMINISTIC=1 QEMU_ICOUNT_RR_QUANTUM=$ICOUNT_QUANTUM QEMU_ICOUNT_PARALLEL=1 timeout "$T" \
+        "$iq" "${QEMU[@]:1}" -icount shift=$ICOUNT_SHIFT,sleep=off -kernel "$dir/rtipc-rv32-bench.elf" \
+        -append "run --quick --no-progress --json - round-trip" </dev/null >"$dir/bench.txt" 2>&1 || rc=$?
+    sed -n '/^==== rtipc-bench\/1 JSON begin ====$/,/^==== rtipc-bench\/1 JSON end ====$/p' "$dir/bench.txt" |
+        sed '1d;$d' >"$dir/bench.json"
+    [ $rc -eq 0 ] && [ -s "$dir/bench.json" ] || { say "direct mode's round-trip failed; output in $dir/bench.txt"; return 1; }
+    direct_targets "$dir/bench.json" || return 1
+    "$host/bench/rtipc-bench" compare docs/data/freertos-rv32-smp-direct.json "$dir/bench.json" >"$dir/compare.txt" 2>&1
+    rc=$?
+    grep '^summary:' "$dir/compare.txt" | sed 's/^/    /'
+    [ $rc -le 1 ] || { cat "$dir/compare.txt"; say "rtipc-bench compare refused direct mode's JSON"; return 1; }
 }
 
 t_all=$(date +%s)
