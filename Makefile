@@ -46,7 +46,8 @@
 #                the ESP-IDF component and the ESP32 app built with that
 #                ESP-IDF, the app run on Espressif's QEMU with both cores, its
 #                JSON validated, audited and compared (scripts/check-esp32.sh,
-#                docs/esp32.md); part of `make check`
+#                docs/esp32.md), then in direct mode on the ESP32 and the S3
+#                (round-trip's ratios at most 1.10x); part of `make check`
 #   make check-builds  rtipc built as its users build it: the library alone
 #                with a C compiler, as a subproject (no -Werror on a consumer),
 #                rtipc-bench with RTIPC_BENCH_PEERS=OFF, the tree with clang-19
@@ -201,6 +202,7 @@ check-rv32: deps
 # else skipped, saying so.
 check-esp32: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh --direct --board esp32 --board esp32s3
 
 # rtipc built as its users build it: the library alone with a C compiler,
 # as a consumer's subproject without -Werror, rtipc-bench without its

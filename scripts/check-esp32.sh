@@ -36,11 +36,18 @@
 # (docs/data/BOARD-qemu.inputs), every row must equal the recorded run's
 # exactly; compare's thresholds apply as well.
 #
-#   scripts/check-esp32.sh [--board NAME]... [--args "ARGS"] [--wall-clock] [--record]
+#   scripts/check-esp32.sh [--board NAME]... [--args "ARGS"] [--direct] [--wall-clock] [--record]
 #     --board       esp32, esp32s3 or esp32s3-nopsram; repeatable (default:
 #                   all three)
 #     --args        the app's command line (CONFIG_RTIPC_BENCH_ARGS; default
 #                   "run --quick --no-progress --json -")
+#     --direct      rtipc in direct mode (menuconfig RTIPC_DIRECT; docs/porting.md)
+#                   and round-trip alone (default ARGS "run --quick
+#                   --no-progress --json - round-trip"): the layer's cost
+#                   against tests/perf/layer_cost-BOARD-direct.baseline,
+#                   every rtipc/kernel round-trip ratio at most 1.10x
+#                   (scripts/direct-targets.sh), beside
+#                   docs/data/BOARD-direct-qemu.json
 #     --wall-clock  QEMU without instruction counting: its clocks follow the
 #                   host's (rows emulated-wall-clock); nothing is compared
 #                   with the recorded runs, which are in instruction time
@@ -56,16 +63,18 @@ T=${ESP32_TIMEOUT:-600}
 # cores run in turns of the quantum, and no host timing enters.
 ICOUNT_SHIFT=2
 ICOUNT_QUANTUM=1000
-ARGS="run --quick --no-progress --json -"
+ARGS=""
 RECORD=0
+DIRECT=0
 BOARDS=()
-usage="usage: check-esp32.sh [--board esp32|esp32s3|esp32s3-nopsram]... [--args ARGS] [--wall-clock] [--record]"
+usage="usage: check-esp32.sh [--board esp32|esp32s3|esp32s3-nopsram]... [--args ARGS] [--direct] [--wall-clock] [--record]"
 while [ $# -gt 0 ]; do
     case $1 in
     --args | --board)
         [ $# -ge 2 ] || { echo "check-esp32: $1 needs a value ($usage)" >&2; exit 2; }
         if [ "$1" = --args ]; then ARGS=$2; else BOARDS+=("$2"); fi
         shift 2 ;;
+    --direct) DIRECT=1; shift ;;
     --wall-clock) ICOUNT_SHIFT=-1; shift ;;
     --record) RECORD=1; shift ;;
     -h | --help) echo "$usage"; exit 0 ;;
@@ -73,6 +82,14 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=(esp32 esp32s3 esp32s3-nopsram)
+if [ -z "$ARGS" ]; then
+    ARGS="run --quick --no-progress --json -"
+    [ $DIRECT -eq 0 ] || ARGS="$ARGS round-trip"
+fi
+# Direct mode's builds, baselines and recorded runs are apart from the
+# default mode's.
+MODE=""
+[ $DIRECT -eq 0 ] || MODE=-direct
 for b in "${BOARDS[@]}"; do
     case $b in esp32 | esp32s3 | esp32s3-nopsram) ;; *) echo "check-esp32: unknown board '$b' ($usage)" >&2; exit 2 ;; esac
 done
@@ -83,6 +100,8 @@ fi
 say() { echo "check-esp32: $*"; }
 # shellcheck source=scripts/kernel-claims.sh
 . scripts/kernel-claims.sh
+# shellcheck source=scripts/direct-targets.sh
+. scripts/direct-targets.sh
 
 if [ -z "${ESP32_TOOLS:-}" ]; then
     say "SKIPPED: ESP32_TOOLS is not set (a folder laid out as ../shared/vendor/esp32: see its README.md)"
@@ -155,6 +174,7 @@ inputs() {  # BOARD CHIP
         # The ESP32 is the default board: its digest has no board line.
         [ "$1" = esp32 ] || echo "board $1"
         echo "$ARGS icount $ICOUNT_SHIFT $ICOUNT_QUANTUM"
+        [ $DIRECT -eq 0 ] || echo "direct mode"
     } | sha256sum | cut -d' ' -f1
 }
 
@@ -165,117 +185,10 @@ experiments="queue-latency queue-placement byte-stream blocked-producer state-vs
 queue-set footprint notify-vs-sem round-trip lockfree-cost isr-handoff mechanism-compare interference notify-modes"
 not_here="peers"
 
-check_board() {  # BOARD
-    local board=$1 chip=${1%%-*} flash=4MB psram=0 qemu_mem=() defaults=$PWD/targets/esp32/sdkconfig.defaults
-    if [ "$board" = esp32s3 ]; then
-        # An N8R8 module, as report 1's board: 8 MB flash, 8 MB octal PSRAM.
-        flash=8MB psram=1 defaults="$defaults;$PWD/targets/esp32/sdkconfig.n8r8"
-        # shellcheck disable=SC2054 # one QEMU option value, commas and all
-        qemu_mem=(-m 8M -global driver=ssi_psram,property=is_octal,value=true)
-    fi
-    local name="$board (QEMU machine $chip${qemu_mem[*]:+, 8 MB octal PSRAM})"
-    say "board $name"
-    export PATH=$TOOLS/xtensa-$chip-elf/bin:$TOOLS/venv/bin:$PATH0
-    local dir=$B/$board-app
-    # A changed command line, sdkconfig file or app option is a changed
-    # configuration (ESP-IDF applies the defaults only to a new sdkconfig):
-    # start afresh.
-    local config
-    config="$board $ARGS qemu icount $ICOUNT_SHIFT $ICOUNT_QUANTUM $(cat targets/esp32/sdkconfig.* targets/esp32/main/Kconfig.projbuild | cksum)"
-    if [ ! -f "$dir/rtipc-check.stamp" ] || [ "$(cat "$dir/rtipc-check.stamp")" != "$config" ]; then
-        rm -rf "$dir"
-    fi
-    mkdir -p "$dir" && printf '%s' "$config" >"$dir/rtipc-check.stamp"
-    local t0
-    t0=$(date +%s)
-    local sdkargs=$dir/sdkconfig.args
-    # The results say they come from the emulator (Kconfig.projbuild).
-    printf 'CONFIG_RTIPC_BENCH_ARGS="%s"\nCONFIG_RTIPC_BENCH_QEMU=y\nCONFIG_RTIPC_BENCH_QEMU_ICOUNT_SHIFT=%d\n' \
-        "$ARGS" "$ICOUNT_SHIFT" >"$sdkargs"
-    # Under instruction counting, the layer's cost too (tests/perf/layer_cost.h).
-    [ "$ICOUNT_SHIFT" -lt 0 ] ||
-        printf 'CONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM=%d\nCONFIG_RTIPC_BENCH_LAYER_COST=y\n' "$ICOUNT_QUANTUM" >>"$sdkargs"
-    cmake -G Ninja -S targets/esp32 -B "$dir" -DIDF_TARGET="$chip" -DPYTHON_DEPS_CHECKED=1 -DPYTHON="$TOOLS/venv/bin/python" \
-        -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="$defaults;$sdkargs" \
-        >"$dir/configure.log" 2>&1 || { tail -n 30 "$dir/configure.log"; say "configuring the app failed"; return 1; }
-    # The offline build names the component without its manifest, which
-    # ESP-IDF would warn about with its component manager off.
-    if grep -q 'idf_component.yml" file was found' "$dir/configure.log"; then
-        say "ESP-IDF warned that rtipc's idf_component.yml is ignored; log in $dir/configure.log"
-        return 1
-    fi
-    ninja -C "$dir" -j"$JOBS" >"$dir/build.log" 2>&1 || {
-        grep -E "error|Error" "$dir/build.log" | head -n 30; say "building the app failed; log in $dir/build.log"; return 1; }
-    # rtipc's own files must build without a warning under ESP-IDF's flags too.
-    local warnings
-    warnings=$(grep -E "^$PWD/(src|include|bench|targets)/.*warning:" "$dir/build.log" || true)
-    if [ -n "$warnings" ]; then
-        echo "$warnings" | head -n 20
-        say "rtipc's sources warn under ESP-IDF ($chip); log in $dir/build.log"
-        return 1
-    fi
-    grep -q "^CONFIG_IDF_TARGET=\"$chip\"" "$dir/sdkconfig" || { say "the app was not configured for $chip"; return 1; }
-    (cd "$dir" && python -m esptool --chip "$chip" merge_bin --fill-flash-size "$flash" -o flash.bin @flash_args) \
-        >"$dir/merge.log" 2>&1 || { cat "$dir/merge.log"; say "making the flash image failed"; return 1; }
-    say "  app built for $chip ($(( $(date +%s) - t0 )) s; component 'rtipc' from components/rtipc)"
-
-    # QEMU does not exit by itself: watch the console for the app's last
-    # line. The timer groups' watchdogs stay emulated: ESP-IDF's task
-    # watchdog is one of them, and blocked-producer needs it to trip (the app
-    # turns the interrupt watchdog off instead, sdkconfig.defaults).
-    local out=$dir/console.txt icount=() mode="QEMU's wall clock (the host's time)" vars=()
-    if [ "$ICOUNT_SHIFT" -ge 0 ]; then
-        icount=(-icount "shift=$ICOUNT_SHIFT,sleep=off")
-        vars=(QEMU_ICOUNT_DETERMINISTIC=1 QEMU_ICOUNT_RR_QUANTUM="$ICOUNT_QUANTUM" QEMU_ICOUNT_PARALLEL=1)
-        mode="-icount shift=$ICOUNT_SHIFT, turns of $ICOUNT_QUANTUM"
-    fi
-    t0=$(date +%s)
-    env "${vars[@]}" \
-        "$TOOLS/qemu-$chip/bin/qemu-system-xtensa" -nographic -machine "$chip" -L "$TOOLS/qemu-$chip/share" \
-        "${qemu_mem[@]}" -drive file="$dir/flash.bin",if=mtd,format=raw,snapshot=on -no-reboot \
-        "${icount[@]}" </dev/null >"$out" 2>&1 &
-    local qemu=$! status=""
-    while kill -0 "$qemu" 2>/dev/null; do
-        status=$(sed -n 's/^rtipc-bench: exit status \([0-9]*\).*/\1/p' "$out" | head -n 1)
-        [ -n "$status" ] && break
-        if [ $(( $(date +%s) - t0 )) -ge "$T" ]; then
-            say "no 'rtipc-bench: exit status' line after ${T}s; console in $out"
-            break
-        fi
-        sleep 1
-    done
-    kill "$qemu" 2>/dev/null
-    wait "$qemu" 2>/dev/null
-    say "  app under QEMU ($chip, 2 cores, $mode) '$ARGS': exit status ${status:-none} ($(( $(date +%s) - t0 )) s)"
-    [ "$status" = 0 ] || { tail -n 30 "$out"; say "the app failed; console in $out"; return 1; }
-    if [ $psram -eq 1 ]; then
-        # ESP-IDF found the module's PSRAM and gave it to the heap.
-        grep -E "esp_psram: (Found|Adding pool)" "$out" | sed 's/\x1b\[[0-9;]*m//g; s/^/    /'
-        grep -q "esp_psram: Adding pool of 8192K of PSRAM memory to heap allocator" "$out" ||
-            { say "the console does not show 8 MB of PSRAM added to the heap; console in $out"; return 1; }
-    fi
-    if [ "$ICOUNT_SHIFT" -ge 0 ]; then
-        # The layer's cost, counted before the run, against the board's
-        # baseline (written with --record).
-        local lc_base=tests/perf/layer_cost-$board.baseline lc_rc=0
-        if [ $RECORD -eq 1 ]; then
-            tests/perf/layer_cost.sh --update --baseline "$lc_base" "$out" | sed 's/^/    /'
-            lc_rc=${PIPESTATUS[0]}
-        else
-            tests/perf/layer_cost.sh --baseline "$lc_base" "$out" | sed 's/^/    /'
-            lc_rc=${PIPESTATUS[0]}
-            [ $lc_rc -ne 77 ] || { say "  the layer's cost: not compared (another kernel or compiler than $lc_base's)"; lc_rc=0; }
-        fi
-        [ $lc_rc -eq 0 ] || { say "the layer's cost on $board failed or regressed; console in $out"; return 1; }
-    fi
-    # A board does not page: its console says so, not "memory locked".
-    grep -q "; memory not paged;" "$out" || { say "the console does not say the board's memory is not paged"; return 1; }
-    case $ARGS in *--json*) ;; *) say "  $board passed (no --json in the command line: nothing to validate)"; return 0 ;; esac
-
-    local json=$dir/bench.json
-    # Cut out of the console as a board's would be (docs/esp32.md).
-    "$host/bench/rtipc-bench" capture --no-progress "$out" "$json" | sed 's/^/    /'
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { say "no valid JSON in the app's console ($out)"; return 1; }
+# The whole suite's checks of check_board's run (its json, dir, chip, psram,
+# host): every experiment there, the kernel's rows and claim 9, the
+# placements and the hardware timer.
+suite_checks() {
     # shellcheck disable=SC2086
     "$host/tests/validate_bench_json" "$json" $experiments | sed 's/^/    /' ||
         { say "the app's JSON is not valid rtipc-bench/1 with every experiment it runs"; return 1; }
@@ -335,8 +248,132 @@ print(max([int(r["value"]) for r in d["results"] if r.get("experiment") == "isr-
     [ "$rate" -gt 2000 ] ||
         { say "isr-handoff's timer raised its source $rate times/s (10000 asked, 1000 Hz tick): hardware timers not in use"; return 1; }
     say "  isr-handoff's 10 kHz hardware timer: $rate interrupts/s at depth 100"
+}
 
-    local recorded=docs/data/$board-qemu.json digest
+check_board() {  # BOARD
+    local board=$1 chip=${1%%-*} flash=4MB psram=0 qemu_mem=() defaults=$PWD/targets/esp32/sdkconfig.defaults
+    if [ "$board" = esp32s3 ]; then
+        # An N8R8 module, as report 1's board: 8 MB flash, 8 MB octal PSRAM.
+        flash=8MB psram=1 defaults="$defaults;$PWD/targets/esp32/sdkconfig.n8r8"
+        # shellcheck disable=SC2054 # one QEMU option value, commas and all
+        qemu_mem=(-m 8M -global driver=ssi_psram,property=is_octal,value=true)
+    fi
+    local name="$board (QEMU machine $chip${qemu_mem[*]:+, 8 MB octal PSRAM})"
+    say "board $name"
+    export PATH=$TOOLS/xtensa-$chip-elf/bin:$TOOLS/venv/bin:$PATH0
+    local dir=$B/$board$MODE-app
+    # A changed command line, sdkconfig file or app option is a changed
+    # configuration (ESP-IDF applies the defaults only to a new sdkconfig):
+    # start afresh.
+    local config
+    config="$board$MODE $ARGS qemu icount $ICOUNT_SHIFT $ICOUNT_QUANTUM $(cat targets/esp32/sdkconfig.* targets/esp32/main/Kconfig.projbuild | cksum)"
+    if [ ! -f "$dir/rtipc-check.stamp" ] || [ "$(cat "$dir/rtipc-check.stamp")" != "$config" ]; then
+        rm -rf "$dir"
+    fi
+    mkdir -p "$dir" && printf '%s' "$config" >"$dir/rtipc-check.stamp"
+    local t0
+    t0=$(date +%s)
+    local sdkargs=$dir/sdkconfig.args
+    # The results say they come from the emulator (Kconfig.projbuild).
+    printf 'CONFIG_RTIPC_BENCH_ARGS="%s"\nCONFIG_RTIPC_BENCH_QEMU=y\nCONFIG_RTIPC_BENCH_QEMU_ICOUNT_SHIFT=%d\n' \
+        "$ARGS" "$ICOUNT_SHIFT" >"$sdkargs"
+    # Under instruction counting, the layer's cost too (tests/perf/layer_cost.h).
+    [ "$ICOUNT_SHIFT" -lt 0 ] ||
+        printf 'CONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM=%d\nCONFIG_RTIPC_BENCH_LAYER_COST=y\n' "$ICOUNT_QUANTUM" >>"$sdkargs"
+    [ $DIRECT -eq 0 ] || echo 'CONFIG_RTIPC_DIRECT=y' >>"$sdkargs"
+    cmake -G Ninja -S targets/esp32 -B "$dir" -DIDF_TARGET="$chip" -DPYTHON_DEPS_CHECKED=1 -DPYTHON="$TOOLS/venv/bin/python" \
+        -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="$defaults;$sdkargs" \
+        >"$dir/configure.log" 2>&1 || { tail -n 30 "$dir/configure.log"; say "configuring the app failed"; return 1; }
+    # The offline build names the component without its manifest, which
+    # ESP-IDF would warn about with its component manager off.
+    if grep -q 'idf_component.yml" file was found' "$dir/configure.log"; then
+        say "ESP-IDF warned that rtipc's idf_component.yml is ignored; log in $dir/configure.log"
+        return 1
+    fi
+    ninja -C "$dir" -j"$JOBS" >"$dir/build.log" 2>&1 || {
+        grep -E "error|Error" "$dir/build.log" | head -n 30; say "building the app failed; log in $dir/build.log"; return 1; }
+    # rtipc's own files must build without a warning under ESP-IDF's flags too.
+    local warnings
+    warnings=$(grep -E "^$PWD/(src|include|bench|targets)/.*warning:" "$dir/build.log" || true)
+    if [ -n "$warnings" ]; then
+        echo "$warnings" | head -n 20
+        say "rtipc's sources warn under ESP-IDF ($chip); log in $dir/build.log"
+        return 1
+    fi
+    grep -q "^CONFIG_IDF_TARGET=\"$chip\"" "$dir/sdkconfig" || { say "the app was not configured for $chip"; return 1; }
+    if [ $DIRECT -eq 1 ]; then
+        grep -q "^CONFIG_RTIPC_DIRECT=y" "$dir/sdkconfig" || { say "the app was not configured in direct mode"; return 1; }
+    fi
+    (cd "$dir" && python -m esptool --chip "$chip" merge_bin --fill-flash-size "$flash" -o flash.bin @flash_args) \
+        >"$dir/merge.log" 2>&1 || { cat "$dir/merge.log"; say "making the flash image failed"; return 1; }
+    say "  app built for $chip ($(( $(date +%s) - t0 )) s; component 'rtipc' from components/rtipc)"
+
+    # QEMU does not exit by itself: watch the console for the app's last
+    # line. The timer groups' watchdogs stay emulated: ESP-IDF's task
+    # watchdog is one of them, and blocked-producer needs it to trip (the app
+    # turns the interrupt watchdog off instead, sdkconfig.defaults).
+    local out=$dir/console.txt icount=() mode="QEMU's wall clock (the host's time)" vars=()
+    if [ "$ICOUNT_SHIFT" -ge 0 ]; then
+        icount=(-icount "shift=$ICOUNT_SHIFT,sleep=off")
+        vars=(QEMU_ICOUNT_DETERMINISTIC=1 QEMU_ICOUNT_RR_QUANTUM="$ICOUNT_QUANTUM" QEMU_ICOUNT_PARALLEL=1)
+        mode="-icount shift=$ICOUNT_SHIFT, turns of $ICOUNT_QUANTUM"
+    fi
+    t0=$(date +%s)
+    env "${vars[@]}" \
+        "$TOOLS/qemu-$chip/bin/qemu-system-xtensa" -nographic -machine "$chip" -L "$TOOLS/qemu-$chip/share" \
+        "${qemu_mem[@]}" -drive file="$dir/flash.bin",if=mtd,format=raw,snapshot=on -no-reboot \
+        "${icount[@]}" </dev/null >"$out" 2>&1 &
+    local qemu=$! status=""
+    while kill -0 "$qemu" 2>/dev/null; do
+        status=$(sed -n 's/^rtipc-bench: exit status \([0-9]*\).*/\1/p' "$out" | head -n 1)
+        [ -n "$status" ] && break
+        if [ $(( $(date +%s) - t0 )) -ge "$T" ]; then
+            say "no 'rtipc-bench: exit status' line after ${T}s; console in $out"
+            break
+        fi
+        sleep 1
+    done
+    kill "$qemu" 2>/dev/null
+    wait "$qemu" 2>/dev/null
+    say "  app under QEMU ($chip, 2 cores, $mode) '$ARGS': exit status ${status:-none} ($(( $(date +%s) - t0 )) s)"
+    [ "$status" = 0 ] || { tail -n 30 "$out"; say "the app failed; console in $out"; return 1; }
+    if [ $psram -eq 1 ]; then
+        # ESP-IDF found the module's PSRAM and gave it to the heap.
+        grep -E "esp_psram: (Found|Adding pool)" "$out" | sed 's/\x1b\[[0-9;]*m//g; s/^/    /'
+        grep -q "esp_psram: Adding pool of 8192K of PSRAM memory to heap allocator" "$out" ||
+            { say "the console does not show 8 MB of PSRAM added to the heap; console in $out"; return 1; }
+    fi
+    if [ "$ICOUNT_SHIFT" -ge 0 ]; then
+        # The layer's cost, counted before the run, against the board's
+        # baseline (written with --record).
+        local lc_base=tests/perf/layer_cost-$board$MODE.baseline lc_rc=0
+        if [ $RECORD -eq 1 ]; then
+            tests/perf/layer_cost.sh --update --baseline "$lc_base" "$out" | sed 's/^/    /'
+            lc_rc=${PIPESTATUS[0]}
+        else
+            tests/perf/layer_cost.sh --baseline "$lc_base" "$out" | sed 's/^/    /'
+            lc_rc=${PIPESTATUS[0]}
+            [ $lc_rc -ne 77 ] || { say "  the layer's cost: not compared (another kernel or compiler than $lc_base's)"; lc_rc=0; }
+        fi
+        [ $lc_rc -eq 0 ] || { say "the layer's cost on $board failed or regressed; console in $out"; return 1; }
+    fi
+    # A board does not page: its console says so, not "memory locked".
+    grep -q "; memory not paged;" "$out" || { say "the console does not say the board's memory is not paged"; return 1; }
+    case $ARGS in *--json*) ;; *) say "  $board passed (no --json in the command line: nothing to validate)"; return 0 ;; esac
+
+    local json=$dir/bench.json
+    # Cut out of the console as a board's would be (docs/esp32.md).
+    "$host/bench/rtipc-bench" capture --no-progress "$out" "$json" | sed 's/^/    /'
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { say "no valid JSON in the app's console ($out)"; return 1; }
+    if [ $DIRECT -eq 1 ]; then
+        "$host/tests/validate_bench_json" "$json" round-trip | sed 's/^/    /' ||
+            { say "the app's JSON is not valid rtipc-bench/1 with round-trip"; return 1; }
+        direct_targets "$json" || return 1
+    else
+        suite_checks || return 1
+    fi
+
+    local recorded=docs/data/$board$MODE-qemu.json digest
     if [ "$ICOUNT_SHIFT" -lt 0 ]; then
         say "  $board passed (wall clock: the recorded run, in instruction time, is not compared)"
         return 0

@@ -57,10 +57,18 @@
 extern "C" {
 #endif
 
+/* In line at every optimisation level: ESP-IDF builds with -Og by default,
+ * which inlines nothing that is only "inline". */
+#if defined(__GNUC__)
+#define RTIPC__DIRECT_CALL static inline __attribute__((always_inline))
+#else
+#define RTIPC__DIRECT_CALL static inline
+#endif
+
 /* A finite timeout in ticks, rounded up (the port's time.c). */
 TickType_t rtipc__ticks_finite(rtipc_timeout_t timeout);
 
-static inline TickType_t rtipc__direct_ticks(rtipc_timeout_t t)
+RTIPC__DIRECT_CALL TickType_t rtipc__direct_ticks(rtipc_timeout_t t)
 {
     if (rtipc_timeout_is_forever(t))
         return portMAX_DELAY;
@@ -68,9 +76,9 @@ static inline TickType_t rtipc__direct_ticks(rtipc_timeout_t t)
 }
 
 /* The kernel's "could not" for a wait of @p ticks: none asked, or it ran out. */
-static inline int rtipc__direct_fail(TickType_t ticks) { return ticks == 0 ? RTIPC_EWOULDBLOCK : RTIPC_ETIMEDOUT; }
+RTIPC__DIRECT_CALL int rtipc__direct_fail(TickType_t ticks) { return ticks == 0 ? RTIPC_EWOULDBLOCK : RTIPC_ETIMEDOUT; }
 
-static inline void rtipc__direct_woken(BaseType_t hp, bool *woken)
+RTIPC__DIRECT_CALL void rtipc__direct_woken(BaseType_t hp, bool *woken)
 {
     if (hp != pdFALSE && woken)
         *woken = true;
@@ -82,7 +90,7 @@ static inline void rtipc__direct_woken(BaseType_t hp, bool *woken)
 #define RTIPC__DIRECT_KTASK(t) (*(TaskHandle_t *)(void *)(t))
 
 /* ---- queues ---------------------------------------------------------------- */
-static inline int rtipc__direct_queue_send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout,
+RTIPC__DIRECT_CALL int rtipc__direct_queue_send(rtipc_queue_t *q, const void *item, rtipc_timeout_t timeout,
                                            BaseType_t pos)
 {
     if (!q || !item)
@@ -92,7 +100,7 @@ static inline int rtipc__direct_queue_send(rtipc_queue_t *q, const void *item, r
                                                                                 : rtipc__direct_fail(ticks);
 }
 
-static inline int rtipc__direct_queue_receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)
+RTIPC__DIRECT_CALL int rtipc__direct_queue_receive(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)
 {
     if (!q || !item)
         return RTIPC_EINVAL;
@@ -100,7 +108,7 @@ static inline int rtipc__direct_queue_receive(rtipc_queue_t *q, void *item, rtip
     return xQueueReceive(RTIPC__DIRECT_KQ(q), item, ticks) == pdPASS ? RTIPC_OK : rtipc__direct_fail(ticks);
 }
 
-static inline int rtipc__direct_queue_peek(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)
+RTIPC__DIRECT_CALL int rtipc__direct_queue_peek(rtipc_queue_t *q, void *item, rtipc_timeout_t timeout)
 {
     if (!q || !item)
         return RTIPC_EINVAL;
@@ -108,7 +116,7 @@ static inline int rtipc__direct_queue_peek(rtipc_queue_t *q, void *item, rtipc_t
     return xQueuePeek(RTIPC__DIRECT_KQ(q), item, ticks) == pdPASS ? RTIPC_OK : rtipc__direct_fail(ticks);
 }
 
-static inline int rtipc__direct_queue_send_from_isr(rtipc_queue_t *q, const void *item, bool *woken,
+RTIPC__DIRECT_CALL int rtipc__direct_queue_send_from_isr(rtipc_queue_t *q, const void *item, bool *woken,
                                                     BaseType_t pos)
 {
     if (!q || !item)
@@ -119,7 +127,7 @@ static inline int rtipc__direct_queue_send_from_isr(rtipc_queue_t *q, const void
     return ok == pdPASS ? RTIPC_OK : RTIPC_EWOULDBLOCK;
 }
 
-static inline int rtipc__direct_queue_receive_from_isr(rtipc_queue_t *q, void *item, bool *woken)
+RTIPC__DIRECT_CALL int rtipc__direct_queue_receive_from_isr(rtipc_queue_t *q, void *item, bool *woken)
 {
     if (!q || !item)
         return RTIPC_EINVAL;
@@ -130,14 +138,14 @@ static inline int rtipc__direct_queue_receive_from_isr(rtipc_queue_t *q, void *i
 }
 
 /* ---- semaphores ------------------------------------------------------------ */
-static inline int rtipc__direct_sem_give(rtipc_sem_t *s)
+RTIPC__DIRECT_CALL int rtipc__direct_sem_give(rtipc_sem_t *s)
 {
     if (!s)
         return RTIPC_EINVAL;
     return xSemaphoreGive(RTIPC__DIRECT_KQ(s)) == pdPASS ? RTIPC_OK : RTIPC_EOVERFLOW;
 }
 
-static inline int rtipc__direct_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout)
+RTIPC__DIRECT_CALL int rtipc__direct_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout)
 {
     if (!s)
         return RTIPC_EINVAL;
@@ -145,7 +153,7 @@ static inline int rtipc__direct_sem_take(rtipc_sem_t *s, rtipc_timeout_t timeout
     return xSemaphoreTake(RTIPC__DIRECT_KQ(s), ticks) == pdPASS ? RTIPC_OK : rtipc__direct_fail(ticks);
 }
 
-static inline int rtipc__direct_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
+RTIPC__DIRECT_CALL int rtipc__direct_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
 {
     if (!s)
         return RTIPC_EINVAL;
@@ -155,7 +163,7 @@ static inline int rtipc__direct_sem_give_from_isr(rtipc_sem_t *s, bool *woken)
     return ok == pdPASS ? RTIPC_OK : RTIPC_EOVERFLOW;
 }
 
-static inline int rtipc__direct_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
+RTIPC__DIRECT_CALL int rtipc__direct_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
 {
     if (!s)
         return RTIPC_EINVAL;
@@ -166,7 +174,7 @@ static inline int rtipc__direct_sem_take_from_isr(rtipc_sem_t *s, bool *woken)
 }
 
 /* ---- task notifications ------------------------------------------------------ */
-static inline int rtipc__direct_notify_give(rtipc_task_t *task, unsigned index)
+RTIPC__DIRECT_CALL int rtipc__direct_notify_give(rtipc_task_t *task, unsigned index)
 {
     if (!task || index >= RTIPC_NOTIFY_SLOTS)
         return RTIPC_EINVAL;
@@ -174,7 +182,7 @@ static inline int rtipc__direct_notify_give(rtipc_task_t *task, unsigned index)
     return RTIPC_OK;
 }
 
-static inline int rtipc__direct_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken)
+RTIPC__DIRECT_CALL int rtipc__direct_notify_give_from_isr(rtipc_task_t *task, unsigned index, bool *woken)
 {
     if (!task || index >= RTIPC_NOTIFY_SLOTS)
         return RTIPC_EINVAL;
@@ -184,7 +192,7 @@ static inline int rtipc__direct_notify_give_from_isr(rtipc_task_t *task, unsigne
     return RTIPC_OK;
 }
 
-static inline int rtipc__direct_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout)
+RTIPC__DIRECT_CALL int rtipc__direct_notify_take(unsigned index, bool clear, uint32_t *value, rtipc_timeout_t timeout)
 {
     if (index >= RTIPC_NOTIFY_SLOTS)
         return RTIPC_EINVAL;
