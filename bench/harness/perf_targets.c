@@ -75,6 +75,11 @@ static const char *const spsc_peers[] = {BENCH_MECH_BOOST_SPSC, BENCH_MECH_CK_RI
      VALUE(BENCH_MECH_RTIPC_SPSC, var, BENCH_METRIC_THROUGHPUT),                                             \
      VALUE(BENCH_MECH_BOOST_SPSC, var, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6, floor}
 
+#define SPSC_PEER(mech, peer, limit, floor)                                                                  \
+    {PEERS, mech, "throughput-" BENCH_VARIANT_PER_ITEM "/" peer, "throughput per-item / " peer,               \
+     VALUE(mech, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),                                           \
+     VALUE(peer, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), limit, true, "%.1f / %.1f M/s", 1e-6, floor}
+
 #define KERNEL(mech, kernel, var, metric)                                                                    \
     {BENCH_EXP_ROUND_TRIP, mech, var "/" kernel, var " p50 / " kernel, P50(mech, var, metric),                \
      P50(kernel, var, metric), 1.10, false, "%.0f / %.0f", 1, NULL}
@@ -121,17 +126,11 @@ static const target_t targets[] = {
      "%.1f / %.1f M/s", 1e-6, NULL},
     /* The blocking ring against the blocking SPSC peer, and its polling
      * path (a consumer that finds items never parks) against the same
-     * algorithm without a parked side to look for. */
-    {PEERS, BENCH_MECH_RTIPC_SPSC, "throughput-" BENCH_VARIANT_PER_ITEM "/" BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ,
-     "throughput per-item / " BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ,
-     VALUE(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
-     VALUE(BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 1.2, true,
-     "%.1f / %.1f M/s", 1e-6, BENCH_MECH_SPSC_FENCE_FLOOR},
-    {PEERS, BENCH_MECH_RTIPC_SPSC, "throughput-" BENCH_VARIANT_PER_ITEM "/" BENCH_MECH_CK_RING,
-     "throughput per-item / " BENCH_MECH_CK_RING,
-     VALUE(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
-     VALUE(BENCH_MECH_CK_RING, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 0.9, true, "%.1f / %.1f M/s", 1e-6,
-     BENCH_MECH_SPSC_FENCE_FLOOR},
+     * algorithm without a parked side to look for; both fences. */
+    SPSC_PEER(BENCH_MECH_RTIPC_SPSC, BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, 1.2, BENCH_MECH_SPSC_FENCE_FLOOR),
+    SPSC_PEER(BENCH_MECH_RTIPC_SPSC, BENCH_MECH_CK_RING, 0.9, BENCH_MECH_SPSC_FENCE_FLOOR),
+    SPSC_PEER(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, 1.2, NULL),
+    SPSC_PEER(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_MECH_CK_RING, 0.9, NULL),
     /* A queue any task may send to cannot cost less than the atomic
      * read-modify-writes of its lock: the cas-floor. */
     {PEERS, BENCH_MECH_RTIPC_QUEUE, "call-cost-p50/" BENCH_MECH_CAS_FLOOR, "call-cost p50 / " BENCH_MECH_CAS_FLOOR,

@@ -13,6 +13,11 @@
  * waiting until the value is non-zero or the timeout expires.
  *
  * Memory: 8 bytes per slot inside the task descriptor.
+ *
+ * Port notes: a FreeRTOS build in direct mode (RTIPC_DIRECT, rtipc/config.h)
+ * makes the hot calls the kernel's own, in line, without refusing a stale
+ * handle or an interrupt handler: rtipc/freertos_direct.h lists them and
+ * what changes.
  */
 #ifndef RTIPC_NOTIFY_H
 #define RTIPC_NOTIFY_H

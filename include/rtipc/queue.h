@@ -12,6 +12,11 @@
  * 64-bit hosts, 8 of them the spin budget and its padding) plus
  * length x item_size bytes of storage (one allocation when created
  * dynamically; caller storage when created statically).
+ *
+ * Port notes: a FreeRTOS build in direct mode (RTIPC_DIRECT, rtipc/config.h)
+ * makes the hot calls the kernel's own, in line, without refusing a stale
+ * handle or an interrupt handler: rtipc/freertos_direct.h lists them and
+ * what changes.
  */
 #ifndef RTIPC_QUEUE_H
 #define RTIPC_QUEUE_H

@@ -8,6 +8,11 @@
  * equals. Any number of tasks may give and take concurrently.
  *
  * Memory: rtipc_sem_footprint() bytes, one allocation when dynamic.
+ *
+ * Port notes: a FreeRTOS build in direct mode (RTIPC_DIRECT, rtipc/config.h)
+ * makes the hot calls the kernel's own, in line, without refusing a stale
+ * handle or an interrupt handler: rtipc/freertos_direct.h lists them and
+ * what changes.
  */
 #ifndef RTIPC_SEM_H
 #define RTIPC_SEM_H
