@@ -204,14 +204,22 @@ footprint notify-vs-sem notify-modes round-trip lockfree-cost" \
 }
 
 # Direct mode (docs/porting.md): the same firmwares built with
-# RTIPC_FREERTOS_DIRECT; its layer-cost counts against their own baseline,
+# RTIPC_FREERTOS_DIRECT; the conformance suite (two listed deviations),
+# its layer-cost counts against their own baseline,
 # and one bench run (deterministic: compared with the recorded one) whose
 # round-trip ratios must all hold at 1.10x.
 check_cm3_direct() {
     local dir=$BUILD/freertos-cm3-direct-$tag rc=0
     cmake -S targets/mps2-an385/freertos -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/targets/mps2-an385/board/toolchain.cmake" \
         -DFREERTOS_KERNEL_PATH="$kernel" -DRTIPC_FREERTOS_DIRECT=ON >/dev/null &&
-        cmake --build "$dir" -j"$JOBS" --target rtipc-cm3-layer-cost rtipc-cm3-freertos-bench >/dev/null || return 1
+        cmake --build "$dir" -j"$JOBS" --target rtipc-cm3-conformance rtipc-cm3-layer-cost rtipc-cm3-freertos-bench \
+            >/dev/null || return 1
+    # The conformance suite, against the same expected lines: only the two
+    # refusals direct mode gives up are its listed deviations.
+    timeout "${MCU_TIMEOUT:-120}" qemu-system-arm -M mps2-an385 -nographic -kernel "$dir/rtipc-cm3-conformance.elf" \
+        -icount shift=0,sleep=off -semihosting-config enable=on,target=native </dev/null >"$dir/conformance.txt" 2>&1 || rc=$?
+    grep '^conformance:' "$dir/conformance.txt" | sed 's/^/  direct mode /'
+    [ $rc -eq 0 ] || { grep '^!' "$dir/conformance.txt" | head -20; say "the direct-mode conformance firmware failed; output in $dir/conformance.txt"; return 1; }
     timeout "${MCU_TIMEOUT:-120}" qemu-system-arm -M mps2-an385 -nographic -kernel "$dir/rtipc-cm3-layer-cost.elf" \
         -icount shift=0,sleep=off -semihosting-config enable=on,target=native </dev/null >"$dir/layer-cost.txt" 2>&1 || rc=$?
     if [ $rc -eq 0 ]; then

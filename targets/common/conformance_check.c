@@ -61,7 +61,7 @@ static void emit(const char *line, void *ctx)
     } else if (strcmp(want, line) != 0) {
         if (is_known_deviation(line, want)) {
             accepted++;
-            printf("~ a documented deviation of this kernel; expected.txt: %s\n", want);
+            printf("~ a documented deviation of this kernel or build; expected.txt: %s\n", want);
         } else {
             differing++;
             printf("! expected:   %s\n", want);

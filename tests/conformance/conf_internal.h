@@ -78,7 +78,10 @@ bool conf_setup(conf_t *c, const char *what, int rc);
 /* false (with a "# skip" line) when ordered scenarios cannot run. */
 bool conf_need_order(conf_t *c, const char *group);
 
-/* Error code as its macro name ("0" for success). */
+/* What a check prints for a call it did not make ("not-called"): FreeRTOS
+ * direct mode gives up a refusal the check would look for. No rtipc code. */
+#define CONF_NOT_CALLED (-1000)
+/* Error code as its macro name ("0" for success, "not-called"). */
 const char *conf_err(int rc);
 /* "ok", "early" or "late" for a wait of @p elapsed ns against @p timeout_ns. */
 const char *conf_bound(int64_t elapsed, int64_t timeout_ns);

@@ -32,10 +32,20 @@ static void conf_isr(void *arg)
     case ISR_CONTEXT:
         put(s, rtipc_in_interrupt());
         put(s, rtipc_irq_core());
+#if RTIPC_DIRECT
+        /* FreeRTOS direct mode: the in-line task calls are the kernel's,
+         * which do not refuse a handler (rtipc/freertos_direct.h): not
+         * called here, and said so. */
+        (void)v;
+        put(s, CONF_NOT_CALLED);
+        put(s, rtipc_mutex_unlock(s->mutex));
+        put(s, CONF_NOT_CALLED);
+#else
         put(s, rtipc_sem_take(s->sem, RTIPC_NO_WAIT));
         put(s, rtipc_mutex_unlock(s->mutex));
         v = 1;
         put(s, rtipc_queue_send(s->q, &v, RTIPC_NO_WAIT));
+#endif
         put(s, rtipc_task_delay(rtipc_ms(1)));
         break;
     case ISR_NO_WAITER:

@@ -87,6 +87,8 @@ const char *conf_err(int rc)
 {
     if (rc == RTIPC_OK)
         return "0";
+    if (rc == CONF_NOT_CALLED)
+        return "not-called";
     const char *name = rtipc_error_name(rc);
     return name ? name : rc > 0 ? "positive" : "unknown";
 }
