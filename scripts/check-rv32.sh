@@ -229,8 +229,8 @@ check_bench() {
     check_direct "$iq" "$host"
 }
 
-# Direct mode (docs/porting.md): the layer-cost firmware against its own
-# baseline and round-trip alone, whose rtipc/kernel ratios must all hold at
+# Direct mode (docs/porting.md): the conformance suite, the layer-cost
+# firmware against its own baseline and round-trip alone, whose rtipc/kernel ratios must all hold at
 # 1.10x, from a build with RTIPC_FREERTOS_DIRECT. Instruction time only.
 check_direct() {
     local iq=$1 host=$2 dir=$BUILD/rv32-freertos-direct rc=0
@@ -238,7 +238,19 @@ check_direct() {
     cmake -S targets/qemu-virt-rv32/freertos -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$TOOLCHAIN" \
         -DFREERTOS_KERNEL_PATH="$kernel" -DFREERTOS_PORTS_PATH="$ports" -DRTIPC_RV32_ICOUNT_SHIFT=$ICOUNT_SHIFT \
         -DRTIPC_FREERTOS_DIRECT=ON >/dev/null &&
-        cmake --build "$dir" -j"$JOBS" --target rtipc-rv32-layer-cost rtipc-rv32-bench >/dev/null || return 1
+        cmake --build "$dir" -j"$JOBS" --target rtipc-rv32-conformance rtipc-rv32-layer-cost rtipc-rv32-bench \
+            >/dev/null || return 1
+    # The conformance suite: the SMP kernel's deviations and the two
+    # refusals direct mode gives up, as in check_freertos (two attempts).
+    local attempt
+    for attempt in 1 2; do
+        rc=0
+        run "direct mode's rtipc-rv32-conformance (attempt $attempt)" "$dir/rtipc-rv32-conformance.elf" \
+            "$dir/conformance.txt" || rc=$?
+        grep -E '^(conformance:|! )' "$dir/conformance.txt" | sed 's/^/    /'
+        [ $rc -eq 0 ] && break
+    done
+    [ $rc -eq 0 ] || { say "direct mode's rtipc-rv32-conformance failed twice; output in $dir/conformance.txt"; return 1; }
     QEMU_ICOUNT_DETERMINISTIC=1 QEMU_ICOUNT_RR_QUANTUM=$ICOUNT_QUANTUM QEMU_ICOUNT_PARALLEL=1 timeout "$T" \
         "$iq" "${QEMU[@]:1}" -icount shift=$ICOUNT_SHIFT,sleep=off -kernel "$dir/rtipc-rv32-layer-cost.elf" \
         </dev/null >"$dir/layer-cost.txt" 2>&1 || rc=$?
