@@ -7,7 +7,8 @@
 #
 # Checks (FREERTOS_CHECKS picks some of them; default "sim diff cm3"):
 #   sim   targets/freertos-posix: rtipc_freertos_check, the FreeRTOS port's
-#         own checks plus the conformance suite, on the POSIX simulator
+#         own checks plus the conformance suite, on the POSIX simulator, and
+#         sim_test_direct in a direct-mode build
 #   diff  the differential suite (tests/differential, kernel V11 or later):
 #         regenerate the kernel's output, fail if the recorded copy for this
 #         kernel version is stale, compare the Linux runner with it
@@ -103,6 +104,14 @@ check_sim() {
         "$BUILD/release/tests/validate_bench_json" "$dir/bench.json" footprint round-trip lockfree-cost | sed 's/^/  /' ||
             return 1
     fi
+    # Direct mode's in-line calls, every return path (tests/freertos/test_direct.c).
+    local ddir=$BUILD/freertos-posix-direct-$tag
+    cmake -S targets/freertos-posix -B "$ddir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DRTIPC_EXAMPLE_BENCH=OFF -DRTIPC_FREERTOS_DIRECT=ON >/dev/null &&
+        cmake --build "$ddir" -j"$JOBS" --target sim_test_direct >/dev/null || return 1
+    timeout 300 "$ddir/sim_test_direct" >"$ddir/sim_test_direct.txt" 2>&1 ||
+        { grep -a -E "FAILED|ERROR|LINE" "$ddir/sim_test_direct.txt" | head -20; say "sim_test_direct failed; output in $ddir/sim_test_direct.txt"; return 1; }
+    say "  sim_test_direct (direct mode): $(grep -a -E '^\[  PASSED  \] [0-9]' "$ddir/sim_test_direct.txt")"
 }
 
 check_diff() {
