@@ -58,7 +58,7 @@
 #define BENCH_MECH_RTIPC_NOTIFY_FROM_ISR "rtipc-notify-from-isr"
 #define BENCH_MECH_RTIPC_MAILBOX "rtipc-mailbox"
 #define BENCH_MECH_RTIPC_SPSC "rtipc-spsc"
-#define BENCH_MECH_RTIPC_SPSC_ASYM "rtipc-spsc-asym"  /* the ring with RTIPC_SPSC_FENCE_ASYMMETRIC */
+#define BENCH_MECH_RTIPC_SPSC_SYM "rtipc-spsc-sym"  /* the ring with RTIPC_SPSC_FENCE_SYMMETRIC */
 #define BENCH_MECH_RTIPC_SPSC_FROM_ISR "rtipc-spsc-from-isr"  /* pushed by a handler, polled */
 #define BENCH_MECH_RTIPC_RINGBUF_NOSPLIT "rtipc-ringbuf-nosplit"
 #define BENCH_MECH_RTIPC_RINGBUF_ALLOWSPLIT "rtipc-ringbuf-allowsplit"

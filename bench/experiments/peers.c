@@ -55,7 +55,7 @@ static const char *const measured[] = {
     BENCH_MECH_RTIPC_SEM,
     BENCH_MECH_RTIPC_NOTIFY,
     BENCH_MECH_RTIPC_SPSC,
-    BENCH_MECH_RTIPC_SPSC_ASYM,
+    BENCH_MECH_RTIPC_SPSC_SYM,
     BENCH_MECH_RTIPC_MAILBOX,
 };
 #define N_MEASURED (sizeof measured / sizeof measured[0])
@@ -68,8 +68,8 @@ static const struct {
 } streams[] = {
     {BENCH_MECH_RTIPC_SPSC, true},
     {BENCH_MECH_RTIPC_SPSC, false},
-    {BENCH_MECH_RTIPC_SPSC_ASYM, true},
-    {BENCH_MECH_RTIPC_SPSC_ASYM, false},
+    {BENCH_MECH_RTIPC_SPSC_SYM, true},
+    {BENCH_MECH_RTIPC_SPSC_SYM, false},
     {BENCH_MECH_SPSC_FENCE_FLOOR, true},
     {BENCH_MECH_SPSC_FENCE_FLOOR, false},
     {BENCH_MECH_BOOST_SPSC, true},
@@ -241,7 +241,7 @@ static const bench_mech_t *stream_mech(size_t i)
 
 /* Each stream's window of each round (a mechanism not built here leaves
  * its windows zero: nothing sent, no window). */
-#define TP_ROUNDS_MAX 3
+#define TP_ROUNDS_MAX 7
 static throughput_result_t tp[N_STREAMS][TP_ROUNDS_MAX];
 
 /* One window of stream i in round r, into tp[i][r]. */
@@ -417,7 +417,8 @@ static int call_cost(bench_run_t *run, double p0, double p1)
 
 /* ------------------------------------------- the asymmetric fence's floor */
 
-/* What a park of rtipc-spsc-asym pays on this machine: one
+/* What a park of rtipc-spsc pays on this machine where its fence is the
+ * asymmetric one: one
  * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), timed alone on core 1 while
  * the other threads of the process sleep ("peer-idle") and while a task
  * spins on core 0 ("peer-running": the kernel must interrupt that core). */
@@ -456,14 +457,15 @@ static void barrier_times(void *arg)
 
 static int barrier_floor(bench_run_t *run)
 {
-    if (rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_ASYMMETRIC) != RTIPC_OK) {
-        bench_note(run, "spsc fence: asymmetric not available here (rtipc_spsc_set_fence refused it): "
-                   "rtipc-spsc-asym is missing and its barrier not measured");
+    if (rtipc_spsc_fence() != RTIPC_SPSC_FENCE_ASYMMETRIC) {
+        bench_note(run, "spsc fence: no process-wide barrier here (membarrier PRIVATE_EXPEDITED refused, or a "
+                   "ThreadSanitizer build): rtipc-spsc has the symmetric fence, as rtipc-spsc-sym, a full fence "
+                   "per push and pop; no barrier to measure");
         return 0;
     }
-    (void)rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_SYMMETRIC);
-    bench_note(run, "spsc fence: rings are symmetric by default (a full fence per push and pop); the asymmetric "
-               "fence is available here (membarrier PRIVATE_EXPEDITED registered): rtipc-spsc-asym uses it");
+    bench_note(run, "spsc fence: rtipc-spsc has the library's default here, the asymmetric fence (membarrier "
+               "PRIVATE_EXPEDITED registered: a compiler barrier per push and pop, the barrier per park); "
+               "rtipc-spsc-sym the symmetric one (a full fence per push and pop)");
     size_t n = bench_sample_count(run, 400, 50);
     bench_samples_t s;
     if (bench_samples_init(&s, n) != 0)
@@ -498,7 +500,7 @@ static int barrier_floor(bench_run_t *run)
             rc = bench_fail(run, "membarrier floor: task creation: %s", rtipc_strerror(r));
         else if (bt.rc != 0)
             rc = bench_fail(run, "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration");
-        else if (!bench_add_dist(run, BENCH_MECH_RTIPC_SPSC_ASYM, running ? "park-barrier,peer-running"
+        else if (!bench_add_dist(run, BENCH_MECH_RTIPC_SPSC, running ? "park-barrier,peer-running"
                                                                           : "park-barrier,peer-idle",
                                  BENCH_METRIC_CALL_COST, &s))
             rc = -1;
@@ -551,10 +553,13 @@ static int run_peers(bench_run_t *run)
      * every other round), a window of dur each: one window of a pair of
      * tasks settles into a regime (the ring mostly full, or mostly empty)
      * that moves its rate several-fold from one run to the next, so the row
-     * is the median of the rounds. */
+     * is the median of the rounds: seven, so that one or two windows in an
+     * odd regime do not move it. Rest as long as a window (at most 0.15 s):
+     * both cores busy about half the time stay far from the kernel's
+     * real-time budget. */
     size_t rounds = bench_quick(run) ? 1 : TP_ROUNDS_MAX;
     double dur = bench_duration(run, 0.4, 0.04) / (double)rounds;
-    double rest = bench_quick(run) ? 0.01 : 0.15;
+    double rest = bench_quick(run) ? 0.01 : dur < 0.15 ? dur : 0.15;
     if (dur > 0.7)
         bench_note(run, "throughput phases of %.2f s keep both cores busy past the kernel's real-time budget "
                    "(95%% of a second): they may include throttling stalls", dur);
@@ -625,11 +630,13 @@ const bench_experiment_t exp_peers = {
         "    __cds_wfcq_dequeue_nonblocking polled (one dequeuer: no dequeue lock), calls into\n"
         "    liburcu-common; its nodes come in order from a pool of 1024, reused once the consumer's\n"
         "    count says they were dequeued (which bounds it at 1024); not built under TSan.\n"
-        "  rtipc-spsc-asym: the same ring as rtipc-spsc created with RTIPC_SPSC_FENCE_ASYMMETRIC\n"
-        "    (spsc.h): a compiler barrier per push and pop, membarrier(PRIVATE_EXPEDITED) per park.\n"
-        "    Its call-cost rows park-barrier,peer-idle and park-barrier,peer-running time that one\n"
-        "    barrier (the run's clock before and after the system call, on core 1) with the other\n"
-        "    threads asleep and with a task spinning on core 0: what each park of this ring adds.\n"
+        "  rtipc-spsc-sym: the same ring as rtipc-spsc created with RTIPC_SPSC_FENCE_SYMMETRIC\n"
+        "    (spsc.h): a full fence per push and pop. rtipc-spsc has the library's default: the\n"
+        "    asymmetric fence where membarrier(PRIVATE_EXPEDITED) registers (a compiler barrier per\n"
+        "    push and pop, the barrier per park; a note says which). Its call-cost rows\n"
+        "    park-barrier,peer-idle and park-barrier,peer-running time that one barrier (the run's\n"
+        "    clock before and after the system call, on core 1) with the other threads asleep and\n"
+        "    with a task spinning on core 0: what each park of the ring adds.\n"
         "  rtipc-queue: rtipc_queue_send/receive (RTIPC_FOREVER), depth 1024. rtipc-sem: binary\n"
         "    semaphore give/take, the number in a shared word. rtipc-notify: rtipc_notify_give to\n"
         "    the receiver's slot 0 / rtipc_notify_take(clear) (a count other than 1 fails).\n"
@@ -654,7 +661,7 @@ const bench_experiment_t exp_peers = {
         "  6000 samples in 2 rounds (quick 1000). Not for the kernel-only peers.\n"
         "throughput (items/s): producer task on core 1 (priority 10) pushes sequence numbers as fast\n"
         "  as the mechanism takes them, consumer task on core 0 (priority 12) takes them and checks\n"
-        "  each. In 3 rounds (quick: 1), every stream once per round, the order reversed every other\n"
+        "  each. In 7 rounds (quick: 1), every stream once per round, the order reversed every other\n"
         "  round; a round's window is the duration (0.4 s; quick 0.04 s; --duration) over the\n"
         "  rounds, counted from the consumer's first clock read after a warm-up (20% of the window,\n"
         "  at least 10 ms) to its first read a window later, divided by the time between those two\n"
@@ -675,9 +682,9 @@ const bench_experiment_t exp_peers = {
         "  moodycamel-blocking-cq's try_enqueue_bulk (all or none) / try_dequeue_bulk, up to 64\n"
         "  items per call (the other libraries have no array call). eventfd (counter): write(1)\n"
         "  per item, the reader takes the accumulated count. The pipe holds 64 KiB (kernel default).\n"
-        "  sent == received is checked exactly after an end marker; phases rest 0.15 s apart. When\n"
-        "  the consumer's window spans less than half the duration (it did not run: another program\n"
-        "  held its core), the phase gives no row and a note says so.\n"
+        "  sent == received is checked exactly after an end marker; phases rest a window apart (at\n"
+        "  most 0.15 s). When the consumer's window spans less than half the duration (it did not\n"
+        "  run: another program held its core), the phase gives no row and a note says so.\n"
         "call-cost: ns per uncontended send + receive pair on one task (core 1): 1000 pairs timed as\n"
         "  a whole, divided by 1000 and rounded to whole ns; 200 such batches (quick 40) after a few\n"
         "  warm-up batches. notify: give to the calling task itself + take; sem: give + take; spsc:\n"
@@ -692,11 +699,9 @@ const bench_experiment_t exp_peers = {
         "  handoff-active p50 <= 2 x spin; rtipc-spsc handoff-active p50 <= moodycamel-blocking-rwq's;\n"
         "  rtipc-spsc throughput >= 1.2 x boost-spsc (bulk vs bulk and per-item vs per-item) and\n"
         "  per-item >= 1.2 x the best SPSC peer of the run (the largest per-item figure of\n"
-        "  boost-spsc, ck-ring, atomic-queue-spsc, moodycamel-rwq present; the note names it; the\n"
-        "  three notes also give spsc-fence-floor's figure of the same variant over the same\n"
-        "  denominator);\n"
-        "  rtipc-spsc and rtipc-spsc-asym per-item throughput >= 1.2 x moodycamel-blocking-rwq's and\n"
-        "  >= 0.9 x ck-ring's (rtipc-spsc's notes give spsc-fence-floor's over the same denominator);\n"
+        "  boost-spsc, ck-ring, atomic-queue-spsc, moodycamel-rwq present; the note names it);\n"
+        "  rtipc-spsc per-item throughput >= 1.2 x moodycamel-blocking-rwq's and >= 0.9 x ck-ring's\n"
+        "  (rtipc-spsc-sym is not targeted: spsc-fence-floor bounds any ring with its fence);\n"
         "  rtipc-queue per-item throughput >= moodycamel-blocking-cq's;\n"
         "  rtipc-queue call-cost p50 <= 1.15 x cas-floor (the floor of a call that takes a lock);\n"
         "  rtipc-notify call-cost p50 <= 25 ns (its note gives cas-floor's over 25 ns);\n"

@@ -99,26 +99,16 @@ static const target_t targets[] = {
      P50(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE),
      P50(BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, BENCH_VARIANT_GAP_1_3US, BENCH_METRIC_HANDOFF_ACTIVE), 1.0, false,
      "%.3f / %.3f us", 1e-3, NULL},
-    /* The floor: a ring that pays only the handshake's fence, once per
-     * call (spsc-fence-floor, lockfree.c). */
-    THROUGHPUT(BENCH_VARIANT_BULK_64, BENCH_MECH_SPSC_FENCE_FLOOR),
-    THROUGHPUT(BENCH_VARIANT_PER_ITEM, BENCH_MECH_SPSC_FENCE_FLOOR),
+    /* The ring with the library's default fence (asymmetric where the port
+     * has the barrier). A ring that pays the full fence per call cannot
+     * exceed spsc-fence-floor; rtipc-spsc-sym is that ring, untargeted. */
+    THROUGHPUT(BENCH_VARIANT_BULK_64, NULL),
+    THROUGHPUT(BENCH_VARIANT_PER_ITEM, NULL),
     {PEERS, BENCH_MECH_RTIPC_SPSC, "throughput-" BENCH_VARIANT_PER_ITEM "/best-spsc-peer",
      "throughput per-item / best SPSC peer",
      VALUE(BENCH_MECH_RTIPC_SPSC, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
      BEST_VALUE(spsc_peers, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6,
-     BENCH_MECH_SPSC_FENCE_FLOOR},
-    /* The same ring with the asymmetric fence (spsc.h): what it buys, and
-     * what its parks cost against the sleeping target. */
-    SLEEPING(BENCH_MECH_RTIPC_SPSC_ASYM),
-    {PEERS, BENCH_MECH_RTIPC_SPSC_ASYM, "throughput-" BENCH_VARIANT_PER_ITEM "/best-spsc-peer",
-     "throughput per-item / best SPSC peer",
-     VALUE(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
-     BEST_VALUE(spsc_peers, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6, NULL},
-    {PEERS, BENCH_MECH_RTIPC_SPSC_ASYM, "throughput-" BENCH_VARIANT_BULK_64 "/" BENCH_MECH_BOOST_SPSC,
-     "throughput " BENCH_VARIANT_BULK_64 " / " BENCH_MECH_BOOST_SPSC,
-     VALUE(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_VARIANT_BULK_64, BENCH_METRIC_THROUGHPUT),
-     VALUE(BENCH_MECH_BOOST_SPSC, BENCH_VARIANT_BULK_64, BENCH_METRIC_THROUGHPUT), 1.2, true, "%.1f / %.1f M/s", 1e-6, NULL},
+     NULL},
     {PEERS, BENCH_MECH_RTIPC_QUEUE, "throughput-" BENCH_VARIANT_PER_ITEM "/" BENCH_MECH_MOODYCAMEL_BLOCKING_CQ,
      "throughput per-item / " BENCH_MECH_MOODYCAMEL_BLOCKING_CQ,
      VALUE(BENCH_MECH_RTIPC_QUEUE, BENCH_VARIANT_PER_ITEM, BENCH_METRIC_THROUGHPUT),
@@ -126,11 +116,9 @@ static const target_t targets[] = {
      "%.1f / %.1f M/s", 1e-6, NULL},
     /* The blocking ring against the blocking SPSC peer, and its polling
      * path (a consumer that finds items never parks) against the same
-     * algorithm without a parked side to look for; both fences. */
-    SPSC_PEER(BENCH_MECH_RTIPC_SPSC, BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, 1.2, BENCH_MECH_SPSC_FENCE_FLOOR),
-    SPSC_PEER(BENCH_MECH_RTIPC_SPSC, BENCH_MECH_CK_RING, 0.9, BENCH_MECH_SPSC_FENCE_FLOOR),
-    SPSC_PEER(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, 1.2, NULL),
-    SPSC_PEER(BENCH_MECH_RTIPC_SPSC_ASYM, BENCH_MECH_CK_RING, 0.9, NULL),
+     * algorithm without a parked side to look for. */
+    SPSC_PEER(BENCH_MECH_RTIPC_SPSC, BENCH_MECH_MOODYCAMEL_BLOCKING_RWQ, 1.2, NULL),
+    SPSC_PEER(BENCH_MECH_RTIPC_SPSC, BENCH_MECH_CK_RING, 0.9, NULL),
     /* A queue any task may send to cannot cost less than the atomic
      * read-modify-writes of its lock: the cas-floor. */
     {PEERS, BENCH_MECH_RTIPC_QUEUE, "call-cost-p50/" BENCH_MECH_CAS_FLOOR, "call-cost p50 / " BENCH_MECH_CAS_FLOOR,

@@ -14,7 +14,7 @@ extern const bench_mech_t bench_mech_rtipc_queue;
 extern const bench_mech_t bench_mech_rtipc_sem;
 extern const bench_mech_t bench_mech_rtipc_notify;
 extern const bench_mech_t bench_mech_rtipc_spsc;
-extern const bench_mech_t bench_mech_rtipc_spsc_asym;
+extern const bench_mech_t bench_mech_rtipc_spsc_sym;
 extern const bench_mech_t bench_mech_rtipc_mailbox;
 extern const bench_mech_t bench_mech_rtipc_ringbuf_nosplit;
 extern const bench_mech_t bench_mech_rtipc_ringbuf_allowsplit;
@@ -57,7 +57,7 @@ const bench_mech_t *const bench_mechanisms[] = {
     &bench_mech_rtipc_notify,
     &bench_mech_rtipc_mailbox,
     &bench_mech_rtipc_spsc,
-    &bench_mech_rtipc_spsc_asym,
+    &bench_mech_rtipc_spsc_sym,
     &bench_mech_rtipc_ringbuf_nosplit,
     &bench_mech_rtipc_ringbuf_allowsplit,
     &bench_mech_rtipc_ringbuf_bytebuf,

@@ -15,8 +15,11 @@
  *   wake-ups.
  * - Waking costs the other side the ring's internal lock and one wake-up
  *   call, and only when a side actually sleeps: with nobody parked, every
- *   operation stays lock-free. Each successful operation pays one full memory
- *   fence to check for a sleeper (the bulk calls pay it once per call).
+ *   operation stays lock-free. Each successful operation checks for a
+ *   sleeper behind a fence (the bulk calls once per call): on Linux, where
+ *   the kernel offers a process-wide barrier, a compiler barrier, the side
+ *   about to park paying the barrier; elsewhere a full memory fence
+ *   (rtipc_spsc_fence_t).
  *
  * Concurrency contract (not checked): at any moment at most one thread or
  * handler produces (try_push, push_bulk, push, push_from_isr,
@@ -275,15 +278,20 @@ int rtipc_spsc_set_spin(rtipc_spsc_t *r, int64_t ns);
 
 /** How a ring orders its index stores before it looks for a parked peer. */
 typedef enum {
-    /** A full fence on every successful push and pop (the default; every
-     * port). */
+    /** A full fence on every successful push and pop: each waits for its
+     * index store to reach the other core. The default where the port has
+     * no process-wide barrier (FreeRTOS, bare metal; Linux where the kernel
+     * refuses it, and ThreadSanitizer builds). Choose it on Linux when no
+     * other CPU running the process may be interrupted by a park, e.g. a
+     * process with threads on isolated cores. */
     RTIPC_SPSC_FENCE_SYMMETRIC = 0,
     /** A compiler barrier on every push and pop; a side about to park pays
      * a process-wide barrier instead (Linux: membarrier
-     * MEMBARRIER_CMD_PRIVATE_EXPEDITED). Faster streaming; each park costs
-     * the barrier, which interrupts every CPU running a thread of the
-     * process (its cost, measured by rtipc-bench peers, is in
-     * docs/performance.md), and a message arriving meanwhile waits for it. */
+     * MEMBARRIER_CMD_PRIVATE_EXPEDITED). The default where the port has
+     * it. Streams 3-4x faster per item; each park costs the barrier, which
+     * interrupts every CPU running a thread of the process (its cost,
+     * measured by rtipc-bench peers, is in docs/performance.md), and a
+     * message arriving meanwhile waits for it. */
     RTIPC_SPSC_FENCE_ASYMMETRIC = 1,
 } rtipc_spsc_fence_t;
 
@@ -302,7 +310,9 @@ typedef enum {
  */
 int rtipc_spsc_set_fence(rtipc_spsc_fence_t fence);
 
-/** The fence rings created now get. Context: any. Never blocks. */
+/** The fence rings created now get: the last one chosen, else the port's
+ * default (rtipc_spsc_fence_t). Context: any. Never blocks (the first call
+ * on Linux asks the kernel once whether it has the barrier). */
 rtipc_spsc_fence_t rtipc_spsc_fence(void);
 
 /** The fence ring @p r was created with, or -1 (RTIPC_EINVAL) when @p r is

@@ -45,8 +45,11 @@
  * fences, or the store and the load both come before it (the parking side
  * then sees the index: it does not park) or both after it (the fast side
  * then sees the flag: it wakes). The parking side pays the barrier; every
- * push and pop saves a full fence. Not the default: on a virtual machine the
- * barrier's interrupts cost up to tens of microseconds per park. */
+ * push and pop saves a full fence. The default where the port has the
+ * barrier: without it, each push and pop waits for its index store to
+ * reach the other core (about 100 ns here), which no ring that parks its
+ * peer can otherwise avoid; on a virtual machine the barrier's interrupts
+ * cost up to tens of microseconds per park instead. */
 #include <stdint.h>
 #include <string.h>
 
@@ -57,10 +60,21 @@
 
 #include "port.h"
 
-/* The fence of rings created now (rtipc_spsc_set_fence). Relaxed: a ring
- * reads it once, before its handle is published (with release) to both
- * sides, who then read the ring's own flag. */
-static _Atomic int fence_policy = RTIPC_SPSC_FENCE_SYMMETRIC;
+/* The fence of rings created now (rtipc_spsc_set_fence), or POLICY_PORT
+ * until a caller chooses: the asymmetric fence where the port has a
+ * process-wide barrier, else the symmetric one. Relaxed: a ring reads it
+ * once, before its handle is published (with release) to both sides, who
+ * then read the ring's own flag. */
+#define POLICY_PORT (-1)
+static _Atomic int fence_policy = POLICY_PORT;
+
+static rtipc_spsc_fence_t policy_now(void)
+{
+    int p = atomic_load_explicit(&fence_policy, memory_order_relaxed);
+    if (p == POLICY_PORT)
+        return rtipc__port_asym_fence() ? RTIPC_SPSC_FENCE_ASYMMETRIC : RTIPC_SPSC_FENCE_SYMMETRIC;
+    return (rtipc_spsc_fence_t)p;
+}
 
 int rtipc_spsc_set_fence(rtipc_spsc_fence_t fence)
 {
@@ -74,10 +88,7 @@ int rtipc_spsc_set_fence(rtipc_spsc_fence_t fence)
     return RTIPC_OK;
 }
 
-rtipc_spsc_fence_t rtipc_spsc_fence(void)
-{
-    return (rtipc_spsc_fence_t)atomic_load_explicit(&fence_policy, memory_order_relaxed);
-}
+rtipc_spsc_fence_t rtipc_spsc_fence(void) { return policy_now(); }
 
 int rtipc_spsc_fence_of(const rtipc_spsc_t *handle)
 {
@@ -118,9 +129,7 @@ void rtipc__spsc_init(struct rtipc__spsc *r, size_t capacity, size_t item_size, 
     r->mask = (uint32_t)(capacity - 1);
     r->item_size = (uint32_t)item_size;
     r->slots = storage;
-    r->flags = flags | (atomic_load_explicit(&fence_policy, memory_order_relaxed) == RTIPC_SPSC_FENCE_ASYMMETRIC
-                            ? RTIPC__SPSC_ASYM
-                            : 0u);
+    r->flags = flags | (policy_now() == RTIPC_SPSC_FENCE_ASYMMETRIC ? RTIPC__SPSC_ASYM : 0u);
     rtipc__spsc_port_init(r);
 }
 
@@ -293,14 +302,44 @@ static int pop_n(struct rtipc__spsc *r, void *items, size_t n, bool *woken)
     return (int)moved;
 }
 
+/* One item: put() and get() for n = 1, apart so that the per-item path has
+ * no count arithmetic and no wrap-around split. The same orderings. */
 int rtipc__spsc_try_push(struct rtipc__spsc *r, const void *item, bool *woken)
 {
-    return push_n(r, item, 1, woken) == 1 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+    uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    if (tail - r->head_cache > r->mask) {
+        /* A2, as in put(). */
+        r->head_cache = atomic_load_explicit(&r->head, memory_order_acquire);
+        if (tail - r->head_cache > r->mask)
+            return RTIPC_EWOULDBLOCK;
+    }
+    rtipc__copy_item(r->slots + (size_t)(tail & r->mask) * r->item_size, item, r->item_size);
+    /* R1, as in put(): publishes the slot just filled. */
+    atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+    /* F1, as in put(). */
+    rtipc__spsc_fast_fence(r);
+    if (atomic_load_explicit(&r->sleeping[RTIPC__SPSC_CONSUMER], memory_order_relaxed) != 0)
+        rtipc__spsc_wake(r, RTIPC__SPSC_CONSUMER, woken);
+    return RTIPC_OK;
 }
 
 int rtipc__spsc_try_pop(struct rtipc__spsc *r, void *item, bool *woken)
 {
-    return pop_n(r, item, 1, woken) == 1 ? RTIPC_OK : RTIPC_EWOULDBLOCK;
+    uint32_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    if (head == r->tail_cache) {
+        /* A1, as in available(). */
+        r->tail_cache = atomic_load_explicit(&r->tail, memory_order_acquire);
+        if (head == r->tail_cache)
+            return RTIPC_EWOULDBLOCK;
+    }
+    rtipc__copy_item(item, r->slots + (size_t)(head & r->mask) * r->item_size, r->item_size);
+    /* R2, as in get(): the slot just read is free. */
+    atomic_store_explicit(&r->head, head + 1, memory_order_release);
+    /* F2, as in get(). */
+    rtipc__spsc_fast_fence(r);
+    if (atomic_load_explicit(&r->sleeping[RTIPC__SPSC_PRODUCER], memory_order_relaxed) != 0)
+        rtipc__spsc_wake(r, RTIPC__SPSC_PRODUCER, woken);
+    return RTIPC_OK;
 }
 
 int rtipc_spsc_push_from_isr(rtipc_spsc_t *handle, const void *item, bool *woken)

@@ -302,7 +302,7 @@ static void task_only_calls_in_interrupt_context_are_wrong_context(void **state)
     int fence_of = rtipc_spsc_fence_of(r);
     leave_interrupt_context();
     assert_int_equal(rc_fence, RTIPC_ECONTEXT);
-    assert_int_equal(fence_of, RTIPC_SPSC_FENCE_SYMMETRIC); /* any context */
+    assert_int_equal(fence_of, (int)rtipc_spsc_fence()); /* any context */
     assert_int_equal(rc_create, RTIPC_ECONTEXT);
     assert_null(r2);
     assert_int_equal(rc_delete, RTIPC_ECONTEXT);
@@ -1126,12 +1126,31 @@ static void interrupt_safe_calls_report_each_outcome_in_a_handler(void **state)
 #define RTIPC_TEST_TSAN 0
 #endif
 
+/* Run before any test chooses a fence: the port's default is the
+ * asymmetric fence where the kernel has the barrier, else the full one. */
+static void the_default_fence_is_the_asymmetric_one_where_the_port_has_it(void **state)
+{
+    (void)state;
+    rtipc_spsc_fence_t def = rtipc_spsc_fence();
+    rtipc_spsc_t *r;
+    assert_int_equal(rtipc_spsc_create(4, 4, &r), RTIPC_OK);
+    assert_int_equal(rtipc_spsc_fence_of(r), def);
+    int rc = rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_ASYMMETRIC);
+#if RTIPC_TEST_TSAN
+    assert_int_equal(rc, RTIPC_ENOTSUP);
+#endif
+    assert_int_equal(def, rc == RTIPC_OK ? RTIPC_SPSC_FENCE_ASYMMETRIC : RTIPC_SPSC_FENCE_SYMMETRIC);
+    assert_int_equal(rtipc_spsc_fence(), def); /* refused or the same: unchanged */
+    assert_int_equal(rtipc_spsc_delete(r), RTIPC_OK);
+}
+
 static void set_fence_refuses_what_is_not_a_fence(void **state)
 {
     (void)state;
+    rtipc_spsc_fence_t was = rtipc_spsc_fence();
     assert_int_equal(rtipc_spsc_set_fence((rtipc_spsc_fence_t)2), RTIPC_EINVAL);
     assert_int_equal(rtipc_spsc_set_fence((rtipc_spsc_fence_t)-1), RTIPC_EINVAL);
-    assert_int_equal(rtipc_spsc_fence(), RTIPC_SPSC_FENCE_SYMMETRIC);
+    assert_int_equal(rtipc_spsc_fence(), was);
     assert_int_equal(rtipc_spsc_fence_of(NULL), RTIPC_EINVAL);
 }
 
@@ -1139,6 +1158,7 @@ static void a_ring_keeps_the_fence_it_was_created_with(void **state)
 {
     (void)state;
     rtipc_spsc_t *before, *after;
+    assert_int_equal(rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_SYMMETRIC), RTIPC_OK);
     assert_int_equal(rtipc_spsc_create(4, 4, &before), RTIPC_OK);
     assert_int_equal(rtipc_spsc_fence_of(before), RTIPC_SPSC_FENCE_SYMMETRIC);
     int rc = rtipc_spsc_set_fence(RTIPC_SPSC_FENCE_ASYMMETRIC);
@@ -1173,6 +1193,8 @@ int main(void)
          * is empty, i.e. before any task has been joined. */
         cmocka_unit_test(blocking_calls_from_a_thread_that_cannot_be_adopted_fail_with_nomem),
         cmocka_unit_test(create_fails_with_nomem_when_memory_is_exhausted),
+        /* Before any test chooses a fence. */
+        cmocka_unit_test(the_default_fence_is_the_asymmetric_one_where_the_port_has_it),
         cmocka_unit_test(create_gives_an_empty_ring_of_the_requested_capacity),
         cmocka_unit_test(create_with_an_invalid_shape_is_invalid),
         cmocka_unit_test(static_ring_uses_caller_storage),
