@@ -16,6 +16,14 @@ if(NOT CMAKE_BUILD_EARLY_EXPANSION)
     string(REGEX REPLACE ".*VERSION ([0-9.]+).*" "\\1" PROJECT_VERSION "${_rtipc_proj}")
     set(RTIPC_PORT freertos)
     set(RTIPC_PORT_IS_FREERTOS 1)
+    # The application's notification slots are the kernel's indexes: 3 and
+    # rtipc's own parking index with 4 entries or more (the recommended
+    # sdkconfig), one slot per entry below that (ESP-IDF's and Arduino's
+    # default of 1), rtipc then parking on a semaphore (kernel_compat.h).
+    if(NOT DEFINED RTIPC_NOTIFY_SLOTS AND CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES
+       AND CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES LESS 4)
+        set(RTIPC_NOTIFY_SLOTS ${CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES})
+    endif()
     foreach(_v NOTIFY_SLOTS:3 PRIORITY_LEVELS:25 SPIN_NS_DEFAULT:20000)
         string(REPLACE ":" ";" _kv "${_v}")
         list(GET _kv 0 _k)

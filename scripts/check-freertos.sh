@@ -75,25 +75,22 @@ timed() { # name command...: run, report the time, remember a failure
     return 0
 }
 
-check_sim() {
-    local dir=$BUILD/freertos-posix-$tag
-    cmake -S targets/freertos-posix -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DRTIPC_EXAMPLE_BENCH=ON >/dev/null &&
-        cmake --build "$dir" -j"$JOBS" >/dev/null &&
-        timeout 300 "$dir/rtipc_freertos_check" >"$dir/check.txt" 2>&1
+# One simulator build's suite: rtipc_freertos_check, the unit tests of
+# tests/unit built for the port (RTIPC_SIM_UNIT_TESTS), and rtipc-bench
+# from the same experiment sources: every experiment listed (as many as the
+# registry has), and a short run of three whose JSON must validate.
+sim_suite() {  # DIR
+    local dir=$1
+    timeout 300 "$dir/rtipc_freertos_check" >"$dir/check.txt" 2>&1
     local rc=$?
     tail -n 3 "$dir/check.txt" 2>/dev/null | sed 's/^/  /'
     [ $rc -eq 0 ] || { say "rtipc_freertos_check failed (exit $rc); its output is in $dir/check.txt"; return 1; }
-    # The unit tests of tests/unit built for the port (RTIPC_SIM_UNIT_TESTS).
     local t
     for t in $(sed "s|^|$dir/|" "$dir/sim_unit_tests.txt" 2>/dev/null); do
         timeout 300 "$t" >"$t.txt" 2>&1 ||
             { grep -a -E "FAILED|ERROR|LINE" "$t.txt" | head -20; say "$(basename "$t") failed; output in $t.txt"; return 1; }
         say "  $(basename "$t"): $(grep -a -E '^\[  (PASSED|SKIPPED)  ?\] [0-9]' "$t.txt" | tr '\n' ' ')"
     done
-    # rtipc-bench on the simulator, from the same experiment sources: every
-    # experiment listed (as many as the registry has), and a short run of
-    # three whose JSON must validate.
     local n want
     n=$("$dir/rtipc-bench-freertos" list | grep -c '^[a-z]')
     want=$(grep -c '^    &exp_' bench/experiments/registry.c)
@@ -103,6 +100,28 @@ check_sim() {
     if [ -x "$BUILD/release/tests/validate_bench_json" ]; then
         "$BUILD/release/tests/validate_bench_json" "$dir/bench.json" footprint round-trip lockfree-cost | sed 's/^/  /' ||
             return 1
+    fi
+}
+
+check_sim() {
+    local dir=$BUILD/freertos-posix-$tag
+    cmake -S targets/freertos-posix -B "$dir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DRTIPC_EXAMPLE_BENCH=ON -DRTIPC_EXAMPLE_STOCK_CONFIG=OFF >/dev/null &&
+        cmake --build "$dir" -j"$JOBS" >/dev/null || { say "building $dir failed"; return 1; }
+    sim_suite "$dir" || return 1
+    # The kernel's stock settings (RTIPC_EXAMPLE_STOCK_CONFIG, V11 kernels):
+    # one notification index and no thread-local storage pointer, as
+    # ESP-IDF's and Arduino's defaults have them. rtipc parks on a
+    # semaphore and finds descriptors by task handle; the suite again.
+    if [ "${major:-0}" -ge 11 ]; then
+        local sdir=$BUILD/freertos-posix-stock-$tag
+        cmake -S targets/freertos-posix -B "$sdir" -DFREERTOS_KERNEL_PATH="$kernel" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+            -DRTIPC_EXAMPLE_BENCH=ON -DRTIPC_EXAMPLE_STOCK_CONFIG=ON >/dev/null &&
+            cmake --build "$sdir" -j"$JOBS" >/dev/null || { say "building $sdir failed"; return 1; }
+        grep -q '^#define RTIPC_NOTIFY_SLOTS 1$' "$sdir/rtipc/include/rtipc/config.h" ||
+            { say "the stock build's rtipc/config.h does not have one notification slot"; return 1; }
+        say "  the kernel's stock settings (1 notification index, no TLS pointer):"
+        sim_suite "$sdir" || return 1
     fi
     # Direct mode's in-line calls, every return path (tests/freertos/test_direct.c).
     local ddir=$BUILD/freertos-posix-direct-$tag

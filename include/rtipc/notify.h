@@ -14,6 +14,12 @@
  *
  * Memory: 8 bytes per slot inside the task descriptor.
  *
+ * RTIPC_NOTIFY_SLOTS (rtipc/config.h) is 3 unless the build sets it. On
+ * FreeRTOS slot i is the kernel's notification index i, so the build's count
+ * is at most configTASK_NOTIFICATION_ARRAY_ENTRIES: the ESP-IDF component
+ * takes one slot per menuconfig entry below 4 (ESP-IDF's and Arduino's
+ * default of 1 gives one slot).
+ *
  * Port notes: a FreeRTOS build in direct mode (RTIPC_DIRECT, rtipc/config.h)
  * makes the hot calls the kernel's own, in line, without refusing a stale
  * handle or an interrupt handler: rtipc/freertos_direct.h lists them and

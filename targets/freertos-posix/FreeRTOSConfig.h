@@ -42,10 +42,13 @@
 #define configUSE_COUNTING_SEMAPHORES 1        /* rtipc: required */
 #define configUSE_QUEUE_SETS 1                 /* rtipc: required */
 #define configUSE_TASK_NOTIFICATIONS 1         /* rtipc: required */
-#ifndef configTASK_NOTIFICATION_ARRAY_ENTRIES /* (tests/esp32/syntax_check.sh tries 1) */
-#define configTASK_NOTIFICATION_ARRAY_ENTRIES 4 /* rtipc: RTIPC_NOTIFY_SLOTS (3) + rtipc's own index */
+/* (RTIPC_EXAMPLE_STOCK_CONFIG gives 1 and 0: a kernel's stock settings.) */
+#ifndef configTASK_NOTIFICATION_ARRAY_ENTRIES
+#define configTASK_NOTIFICATION_ARRAY_ENTRIES 4 /* rtipc: RTIPC_NOTIFY_SLOTS (3) + rtipc's parking index */
 #endif
+#ifndef configNUM_THREAD_LOCAL_STORAGE_POINTERS
 #define configNUM_THREAD_LOCAL_STORAGE_POINTERS 1 /* rtipc: the task descriptor */
+#endif
 #define configMESSAGE_BUFFER_LENGTH_TYPE uint32_t /* rtipc: RTIPC_MSGBUF_LENGTH_BYTES is 4 */
 #define configUSE_STREAM_BUFFERS 1
 #define configUSE_EVENT_GROUPS 1

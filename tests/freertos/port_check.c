@@ -241,6 +241,51 @@ static void check_task_known(void)
     CHECK_RC(in_isr, RTIPC_ECONTEXT);
 }
 
+/* A build whose descriptors are found by task handle with a small table
+ * (targets/freertos-posix, RTIPC_EXAMPLE_STOCK_CONFIG): a task beyond the
+ * table's live entries is refused as a want of memory, and both a joined
+ * task and an adopted task that ends through rtipc give their entry back. */
+#if defined(rtipcCONFIG_TASK_LOOKUP_SLOTS) && configNUM_THREAD_LOCAL_STORAGE_POINTERS == 0
+static void wait_released(void *arg)
+{
+    while (!*(volatile int *)arg)
+        vTaskDelay(1);
+}
+
+static void check_task_lookup_full(void)
+{
+    enum { MAX = rtipcCONFIG_TASK_LOOKUP_SLOTS };
+    static rtipc_task_t *held[MAX];
+    volatile int release = 0;
+    rtipc_task_config_t cfg = {.name = "lookup", .priority = CHECK_PRIO - 1, .core = RTIPC_CORE_ANY,
+                               .entry = wait_released, .arg = (void *)&release};
+    int n = 0, rc = RTIPC_OK;
+    while (n < MAX && (rc = rtipc_task_create(&cfg, &held[n])) == RTIPC_OK)
+        n++;
+    CHECK_RC(rc, RTIPC_ENOMEM); /* the table, before the heap */
+    CHECK(n > 0 && n < MAX);    /* this task and the others alive hold the rest */
+    printf("task lookup: %d tasks created beside the live ones, then RTIPC_ENOMEM (%d slots)\n", n, MAX);
+    /* An adopted task cannot join either while the table is full. */
+    known_t k = {-9, -9, -9, 0};
+    CHECK(xTaskCreate(known_probe, "known", configMINIMAL_STACK_SIZE * 2, &k, CHECK_PRIO + 1, NULL) == pdPASS);
+    while (!k.done)
+        vTaskDelay(1);
+    CHECK(k.after == 0); /* rtipc_task_current found no slot for it */
+    release = 1;
+    for (int i = 0; i < n; i++)
+        join(held[i]);
+    /* Every entry is back: as many again. */
+    release = 0;
+    int again = 0;
+    while (again < n && rtipc_task_create(&cfg, &held[again]) == RTIPC_OK)
+        again++;
+    CHECK(again == n);
+    release = 1;
+    for (int i = 0; i < again; i++)
+        join(held[i]);
+}
+#endif
+
 /* ---- the tasks' context ----------------------------------------------------- */
 /* One context for every check's helper task: the object it uses and what it
  * saw, rc staying 1 until its call returns. One type rather than one per
@@ -550,10 +595,15 @@ static void check_mutexes(void)
 }
 
 /* ---- task notifications -------------------------------------------------------- */
+/* The slots the checks below use: 1 and 2 where the build has three, all
+ * slot 0 where it has one (the kernel's stock configuration). */
+#define SLOT_A (RTIPC_NOTIFY_SLOTS > 1 ? 1u : 0u)
+#define SLOT_B (RTIPC_NOTIFY_SLOTS > 2 ? 2u : 0u)
+
 static void notify_waiter(void *arg)
 {
     task_ctx_t *c = arg;
-    c->rc = rtipc_notify_wait(1, 0, 0xffffffffu, &c->value, rtipc_ms(1000));
+    c->rc = rtipc_notify_wait(SLOT_A, 0, 0xffffffffu, &c->value, rtipc_ms(1000));
 }
 
 static void check_notify(void)
@@ -562,7 +612,7 @@ static void check_notify(void)
     uint32_t v = 0, prev = 0;
     task_ctx_t c = {.rc = 1};
     rtipc_task_t *t = spawn("nwait", CHECK_PRIO + 1, notify_waiter, &c);
-    CHECK_RC(rtipc_notify(t, 1, 0x5, RTIPC_NOTIFY_SET_BITS, &prev), RTIPC_OK);
+    CHECK_RC(rtipc_notify(t, SLOT_A, 0x5, RTIPC_NOTIFY_SET_BITS, &prev), RTIPC_OK);
     CHECK(c.rc == RTIPC_OK && c.value == 0x5); /* it ran at once */
     join(t);
 
@@ -582,29 +632,31 @@ static void check_notify(void)
     CHECK_RC(rtipc_notify_value_clear(NULL, 0, 0, &prev), RTIPC_OK);
     CHECK(prev == 42);
 
+    CHECK_RC(rtipc_notify_value_clear(NULL, SLOT_B, 0xffffffffu, NULL), RTIPC_OK); /* slot 0 holds 42 */
     for (int i = 0; i < 3; ++i)
-        CHECK_RC(rtipc_notify_give(self, 2), RTIPC_OK);
-    CHECK_RC(rtipc_notify_take(2, false, &v, RTIPC_NO_WAIT), RTIPC_OK);
+        CHECK_RC(rtipc_notify_give(self, SLOT_B), RTIPC_OK);
+    CHECK_RC(rtipc_notify_take(SLOT_B, false, &v, RTIPC_NO_WAIT), RTIPC_OK);
     CHECK(v == 3);
-    CHECK_RC(rtipc_notify_take(2, true, &v, RTIPC_NO_WAIT), RTIPC_OK);
+    CHECK_RC(rtipc_notify_take(SLOT_B, true, &v, RTIPC_NO_WAIT), RTIPC_OK);
     CHECK(v == 2);
-    CHECK_RC(rtipc_notify_take(2, true, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
+    CHECK_RC(rtipc_notify_take(SLOT_B, true, &v, RTIPC_NO_WAIT), RTIPC_EWOULDBLOCK);
     /* A no-action notification leaves the value 0: take keeps waiting. */
-    CHECK_RC(rtipc_notify(self, 2, 0, RTIPC_NOTIFY_NO_ACTION, NULL), RTIPC_OK);
-    CHECK_RC(rtipc_notify_take(2, true, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
+    CHECK_RC(rtipc_notify(self, SLOT_B, 0, RTIPC_NOTIFY_NO_ACTION, NULL), RTIPC_OK);
+    CHECK_RC(rtipc_notify_take(SLOT_B, true, &v, rtipc_ms(10)), RTIPC_ETIMEDOUT);
 
-    CHECK_RC(rtipc_notify(self, 1, 0xff, RTIPC_NOTIFY_OVERWRITE, NULL), RTIPC_OK);
-    CHECK(rtipc_notify_state_clear(NULL, 1) == 1);
-    CHECK(rtipc_notify_state_clear(NULL, 1) == 0);
-    CHECK_RC(rtipc_notify_value_clear(NULL, 1, 0x0f, &prev), RTIPC_OK);
+    CHECK_RC(rtipc_notify(self, SLOT_A, 0xff, RTIPC_NOTIFY_OVERWRITE, NULL), RTIPC_OK);
+    CHECK(rtipc_notify_state_clear(NULL, SLOT_A) == 1);
+    CHECK(rtipc_notify_state_clear(NULL, SLOT_A) == 0);
+    CHECK_RC(rtipc_notify_value_clear(NULL, SLOT_A, 0x0f, &prev), RTIPC_OK);
     CHECK(prev == 0xff);
-    CHECK_RC(rtipc_notify_value_clear(NULL, 1, 0, &prev), RTIPC_OK);
+    CHECK_RC(rtipc_notify_value_clear(NULL, SLOT_A, 0, &prev), RTIPC_OK);
     CHECK(prev == 0xf0);
 
     bool woken = false;
     UBaseType_t s = isr_begin();
     int r1 = rtipc_notify_from_isr(self, 0, 7, RTIPC_NOTIFY_OVERWRITE, NULL, &woken);
-    int r2 = rtipc_notify_give_from_isr(self, 2, &woken);
+    /* (One slot: the give lands on slot 0, after the overwrite.) */
+    int r2 = rtipc_notify_give_from_isr(self, SLOT_B, &woken);
     int r3 = rtipc_notify_take(0, true, &v, RTIPC_NO_WAIT);
     isr_end(s);
     CHECK_RC(r1, RTIPC_OK);
@@ -612,9 +664,11 @@ static void check_notify(void)
     CHECK_RC(r3, RTIPC_ECONTEXT);
     CHECK(!woken); /* the notified task (us) was not waiting */
     CHECK_RC(rtipc_notify_wait(0, 0, 0xffffffffu, &v, RTIPC_NO_WAIT), RTIPC_OK);
-    CHECK(v == 7);
-    CHECK_RC(rtipc_notify_take(2, true, &v, RTIPC_NO_WAIT), RTIPC_OK);
-    CHECK(v == 1);
+    CHECK(v == (SLOT_B == 0 ? 8u : 7u));
+    if (SLOT_B != 0) {
+        CHECK_RC(rtipc_notify_take(SLOT_B, true, &v, RTIPC_NO_WAIT), RTIPC_OK);
+        CHECK(v == 1);
+    }
 }
 
 /* ---- event groups ------------------------------------------------------------- */
@@ -1370,13 +1424,25 @@ static void collect(const char *line, void *ctx)
 }
 
 /* Remove, in place, every line that starts with '#'. */
+/* A scenario the suite leaves out in this build (it says so in a comment
+ * line): with one notification slot, the slots' separation. */
+static bool left_out(const char *line)
+{
+#if RTIPC_NOTIFY_SLOTS < 2
+    return strncmp(line, "notify.index.separate:", 22) == 0;
+#else
+    (void)line;
+    return false;
+#endif
+}
+
 static char *drop_comments(char *text)
 {
     char *w = text;
     for (char *r = text; *r;) {
         char *eol = strchr(r, '\n');
         size_t n = eol ? (size_t)(eol - r) + 1 : strlen(r);
-        if (*r != '#') {
+        if (*r != '#' && !left_out(r)) {
             memmove(w, r, n);
             w += n;
         }
@@ -1436,6 +1502,9 @@ static void check_task(void *arg)
     run_section("time/tick", check_time);
     run_section("tasks", check_tasks);
     run_section("task known", check_task_known);
+#if defined(rtipcCONFIG_TASK_LOOKUP_SLOTS) && configNUM_THREAD_LOCAL_STORAGE_POINTERS == 0
+    run_section("task lookup full", check_task_lookup_full);
+#endif
     run_section("queues", check_queues);
     run_section("semaphores", check_sems);
     run_section("mutexes", check_mutexes);

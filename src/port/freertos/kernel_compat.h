@@ -83,15 +83,17 @@
  * frame on the task's stack overflows. */
 #define rtipcCONFIG_DEFAULT_STACK_WORDS (CONFIG_PTHREAD_TASK_STACK_SIZE_DEFAULT / sizeof(StackType_t))
 #endif
-#ifndef rtipcCONFIG_TLS_INDEX
-/* Index 0 is ESP-IDF's pthread layer's. */
+#if !defined(rtipcCONFIG_TLS_INDEX) && defined(CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS) && \
+    CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS > 1
+/* Index 0 is ESP-IDF's pthread layer's: rtipc takes index 1 where
+ * menuconfig gives two or more; with ESP-IDF's default of one it finds
+ * descriptors by task handle (task.c). */
 #define rtipcCONFIG_TLS_INDEX 1
 #endif
 /* With TLS deletion callbacks ESP-IDF doubles configNUM_THREAD_LOCAL_STORAGE_POINTERS
- * (the upper half holds the callbacks): check the menuconfig count itself. */
-#if defined(CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS) && \
-    CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX
-#error "rtipc on ESP-IDF needs CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 1): set it to 2 or more in menuconfig"
+ * (the upper half holds the callbacks): the menuconfig count is the one to check. */
+#ifdef CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS
+#define RTIPC__TLS_POINTERS CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS
 #endif
 #endif
 
@@ -130,31 +132,54 @@ static inline bool rtipc__cm_ipsr(void)
 #error "rtipc on FreeRTOS needs INCLUDE_vTaskDelete, INCLUDE_uxTaskPriorityGet, INCLUDE_vTaskPrioritySet, INCLUDE_vTaskDelay, INCLUDE_xTaskGetSchedulerState, INCLUDE_xTaskGetCurrentTaskHandle and INCLUDE_xSemaphoreGetMutexHolder set to 1"
 #endif
 
-/* Thread-local storage pointer of each task that holds its rtipc descriptor. */
-#ifndef rtipcCONFIG_TLS_INDEX
+/* ---- where a task's descriptor is found (task.c) -------------------------------
+ * A thread-local storage pointer where the configuration has one for rtipc
+ * (rtipcCONFIG_TLS_INDEX; by default index 0, or 1 on ESP-IDF, whose
+ * pthread layer holds index 0); otherwise, or with rtipcCONFIG_TLS_INDEX
+ * set to -1, a table keyed by the kernel's task handle. The pointer is one
+ * load; the table a few more. */
+#ifndef RTIPC__TLS_POINTERS
+#ifdef configNUM_THREAD_LOCAL_STORAGE_POINTERS
+#define RTIPC__TLS_POINTERS configNUM_THREAD_LOCAL_STORAGE_POINTERS
+#else
+#define RTIPC__TLS_POINTERS 0
+#endif
+#endif
+#if !defined(rtipcCONFIG_TLS_INDEX) && !defined(ESP_PLATFORM) && RTIPC__TLS_POINTERS > 0
 #define rtipcCONFIG_TLS_INDEX 0
 #endif
-/* (ESP-IDF's menuconfig count is checked above, by its own name: one
- * message, not two.) */
-#if !defined(CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS) && \
-    (!defined(configNUM_THREAD_LOCAL_STORAGE_POINTERS) || configNUM_THREAD_LOCAL_STORAGE_POINTERS <= rtipcCONFIG_TLS_INDEX)
-#error "rtipc on FreeRTOS needs configNUM_THREAD_LOCAL_STORAGE_POINTERS > rtipcCONFIG_TLS_INDEX (default 0; 1 on ESP-IDF)"
+#if !defined(rtipcCONFIG_TLS_INDEX) || rtipcCONFIG_TLS_INDEX < 0
+#define RTIPC__DESCRIPTOR_IN_TLS 0
+#elif RTIPC__TLS_POINTERS <= rtipcCONFIG_TLS_INDEX
+#ifdef CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS
+#error "rtipcCONFIG_TLS_INDEX names a thread-local storage pointer that CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS does not give: raise the count in menuconfig, or leave rtipcCONFIG_TLS_INDEX undefined"
+#else
+#error "rtipcCONFIG_TLS_INDEX names a thread-local storage pointer that configNUM_THREAD_LOCAL_STORAGE_POINTERS does not give: raise the count, or leave rtipcCONFIG_TLS_INDEX undefined"
+#endif
+#else
+#define RTIPC__DESCRIPTOR_IN_TLS 1
 #endif
 
-/* The notification index rtipc keeps for itself (parking in the mailbox and
- * SPSC ring): the last one. The application's slots 0 .. RTIPC_NOTIFY_SLOTS-1
- * are FreeRTOS indexes 0 .. RTIPC_NOTIFY_SLOTS-1. */
+/* ---- notifications and parking ----------------------------------------------
+ * The application's slots 0 .. RTIPC_NOTIFY_SLOTS-1 are the kernel's
+ * notification indexes 0 .. RTIPC_NOTIFY_SLOTS-1. rtipc's own objects that
+ * park a task (mailbox, SPSC ring: park.h) use the last index where the
+ * array has one beyond the slots; otherwise each descriptor's own binary
+ * semaphore. (The ESP-IDF component sizes RTIPC_NOTIFY_SLOTS from
+ * menuconfig's array: 3 slots and the index with 4 entries or more, one
+ * slot per entry below that.) */
 #if !defined(configUSE_TASK_NOTIFICATIONS) || configUSE_TASK_NOTIFICATIONS != 1
 #error "rtipc on FreeRTOS needs configUSE_TASK_NOTIFICATIONS 1"
 #endif
-#if configTASK_NOTIFICATION_ARRAY_ENTRIES < RTIPC_NOTIFY_SLOTS + 1
-#if defined(CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES)
-#error "rtipc on ESP-IDF needs CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS + 1 (4 with the default 3 slots; one index is rtipc's own): set it in menuconfig, Component config > FreeRTOS > Kernel"
-#else
-#error "rtipc on FreeRTOS needs configTASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS + 1 (one index is rtipc's own)"
+#if configTASK_NOTIFICATION_ARRAY_ENTRIES < RTIPC_NOTIFY_SLOTS
+#error "rtipc on FreeRTOS needs configTASK_NOTIFICATION_ARRAY_ENTRIES >= RTIPC_NOTIFY_SLOTS (each slot is a kernel index): build rtipc with RTIPC_NOTIFY_SLOTS at most the array's entries"
 #endif
-#endif
+#if configTASK_NOTIFICATION_ARRAY_ENTRIES > RTIPC_NOTIFY_SLOTS
+#define RTIPC__PARK_ON_INDEX 1
 #define RTIPC__PARK_INDEX (configTASK_NOTIFICATION_ARRAY_ENTRIES - 1)
+#else
+#define RTIPC__PARK_ON_INDEX 0
+#endif
 
 #if RTIPC_PRIORITY_LEVELS > configMAX_PRIORITIES
 #error "RTIPC_PRIORITY_LEVELS must not exceed configMAX_PRIORITIES (rtipc priority p is FreeRTOS priority p)"

@@ -1,10 +1,13 @@
 /* Parking for rtipc's own objects (mailbox, SPSC ring) on FreeRTOS: a task
  * that must wait links a node from its stack into the object's list inside a
  * critical section and blocks on its notification index
- * RTIPC__PARK_INDEX; a waker unlinks the node and gives that index, in
- * the same kind of critical section (task or interrupt). A give that arrives
- * after the waiter gave up only makes its next park return early: every
- * parking loop checks its condition again. */
+ * RTIPC__PARK_INDEX, or on its descriptor's binary semaphore where the
+ * notification array has no index beyond the application's slots
+ * (kernel_compat.h); a waker unlinks the node and gives that index or
+ * semaphore, in the same kind of critical section (task or interrupt). A
+ * give that arrives after the waiter gave up only makes its next park return
+ * early: every parking loop checks its condition again. Both hold at most
+ * one pending give that the next park takes. */
 #ifndef RTIPC_PORT_FREERTOS_PARK_H
 #define RTIPC_PORT_FREERTOS_PARK_H
 
@@ -54,11 +57,22 @@ static inline void rtipc__park_wake(rtipc__parked_t **head, rtipc__parked_t *n, 
     rtipc__stat_bump_locked(n->owner, RTIPC__STAT_WAKES);
     rtipc__park_unlink(head, n);
     /* Braces: ESP-IDF's macro for the FromISR give ends in a semicolon. */
+#if RTIPC__PARK_ON_INDEX
     if (isr) {
         vTaskNotifyGiveIndexedFromISR(n->task, RTIPC__PARK_INDEX, hp);
     } else {
         (void)xTaskNotifyGiveIndexed(n->task, RTIPC__PARK_INDEX);
     }
+#else
+    /* Read before the give: once given, the woken task may free its
+     * descriptor. The give of a binary semaphore never blocks. */
+    SemaphoreHandle_t park = n->owner->park;
+    if (isr) {
+        (void)xSemaphoreGiveFromISR(park, hp);
+    } else {
+        (void)xSemaphoreGive(park);
+    }
+#endif
 }
 
 /* The section a waker holds while it unlinks and gives. From a task the
@@ -88,7 +102,11 @@ static inline bool rtipc__park_sleep(rtipc__parked_t *n, TimeOut_t *since, TickT
     if (xTaskCheckForTimeOut(since, left) != pdFALSE)
         return false;
     rtipc__stat_bump(n->owner, RTIPC__STAT_SLEEPS);
+#if RTIPC__PARK_ON_INDEX
     (void)ulTaskNotifyTakeIndexed(RTIPC__PARK_INDEX, pdTRUE, *left);
+#else
+    (void)xSemaphoreTake(n->owner->park, *left);
+#endif
     return true;
 }
 

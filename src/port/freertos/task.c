@@ -1,7 +1,10 @@
 /* Tasks on FreeRTOS: one FreeRTOS task per rtipc task (xTaskCreate, or
  * xTaskCreateAffinitySet on an SMP kernel with core affinity, or
- * xTaskCreatePinnedToCore on ESP-IDF). The rtipc
- * descriptor hangs off thread-local storage pointer rtipcCONFIG_TLS_INDEX. */
+ * xTaskCreatePinnedToCore on ESP-IDF). A kernel task finds its rtipc
+ * descriptor through thread-local storage pointer rtipcCONFIG_TLS_INDEX, or
+ * where the configuration has none for rtipc, through a table keyed by its
+ * task handle (kernel_compat.h). */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "common/task_lookup.h"
@@ -10,10 +13,181 @@
 #include "port_internal.h"
 #include "rtipc/port_freertos.h"
 
+#if RTIPC__DESCRIPTOR_IN_TLS
 struct rtipc__task *rtipc__task_of(TaskHandle_t handle)
 {
     /* Cleared before a descriptor is released (trampoline, release's callers). */
     return pvTaskGetThreadLocalStoragePointer(handle, rtipcCONFIG_TLS_INDEX);
+}
+
+static bool reserve(void) { return true; }
+static void unreserve(void) {}
+
+static bool attach(TaskHandle_t handle, struct rtipc__task *t, bool reserved)
+{
+    (void)reserved;
+    vTaskSetThreadLocalStoragePointer(handle, rtipcCONFIG_TLS_INDEX, t);
+    return true;
+}
+
+/* Only a task's own pointer, or a deleted task's (gone with it). */
+static void detach(TaskHandle_t handle, struct rtipc__task *t)
+{
+    (void)t;
+    if (handle == NULL)
+        vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
+}
+#else
+/* Descriptors by kernel task handle: open addressing with linear probing.
+ * Attach and detach write in critical sections; a task looks up its own
+ * handle without one. That read is safe because a slot's value is written
+ * before its key is published (release, paired with the lookup's acquire)
+ * and a slot holding a task's handle changes only when that task is
+ * detached, which happens on the task itself or once it is deleted. A
+ * detached slot becomes a tombstone, so that no probe chain breaks under a
+ * reader; the next attach on the chain reuses it. A task deleted by
+ * vTaskDelete alone leaves its entry, which a later task at the same
+ * address would take for its own: adopted tasks end with
+ * rtipc_task_delete(NULL) (task.h). */
+#ifndef rtipcCONFIG_TASK_LOOKUP_SLOTS
+#define rtipcCONFIG_TASK_LOOKUP_SLOTS 64
+#endif
+#define LOOKUP_SLOTS ((size_t)rtipcCONFIG_TASK_LOOKUP_SLOTS)
+_Static_assert((LOOKUP_SLOTS & (LOOKUP_SLOTS - 1)) == 0 && LOOKUP_SLOTS <= 65536,
+               "rtipcCONFIG_TASK_LOOKUP_SLOTS must be a power of two, at most 65536");
+#define TOMBSTONE ((TaskHandle_t)(uintptr_t)1) /* never a task handle: TCBs are aligned */
+
+static struct {
+    _Atomic(TaskHandle_t) key;
+    struct rtipc__task *_Atomic value;
+} lookup[LOOKUP_SLOTS];
+/* Keys in the table, and slots promised to tasks being created (critical
+ * sections): a task pinned to the other core may attach itself before its
+ * creator does, so the creator makes sure of a slot before the task exists. */
+static size_t lookup_used, lookup_reserved;
+
+static bool reserve(void)
+{
+    rtipc__crit_t c = rtipc__enter();
+    bool ok = lookup_used + lookup_reserved < LOOKUP_SLOTS;
+    if (ok)
+        lookup_reserved++;
+    rtipc__exit(c);
+    return ok;
+}
+
+static void unreserve(void)
+{
+    rtipc__crit_t c = rtipc__enter();
+    lookup_reserved--;
+    rtipc__exit(c);
+}
+
+static size_t home(TaskHandle_t handle)
+{
+    /* Fibonacci hashing of the TCB's address, its high product bits. */
+    uint32_t x = (uint32_t)((uintptr_t)handle >> 3) * 2654435769u;
+    return (size_t)(x >> 16) & (LOOKUP_SLOTS - 1);
+}
+
+struct rtipc__task *rtipc__task_of(TaskHandle_t handle)
+{
+    if (handle == NULL)
+        handle = xTaskGetCurrentTaskHandle();
+    size_t i = home(handle);
+    for (size_t n = 0; n < LOOKUP_SLOTS; n++, i = (i + 1) & (LOOKUP_SLOTS - 1)) {
+        /* acquire: pairs with attach's release of the key; the value is the
+         * descriptor attached with it. */
+        TaskHandle_t k = atomic_load_explicit(&lookup[i].key, memory_order_acquire);
+        if (k == handle)
+            return atomic_load_explicit(&lookup[i].value, memory_order_relaxed);
+        if (k == NULL)
+            break; /* the end of the chain: never attached */
+    }
+    return NULL;
+}
+
+/* Fails only when every slot is taken or promised, and never for a
+ * @p reserved attach (its creator's reservation stays until unreserve). */
+static bool attach(TaskHandle_t handle, struct rtipc__task *t, bool reserved)
+{
+    if (handle == NULL)
+        handle = xTaskGetCurrentTaskHandle();
+    bool done = false;
+    rtipc__crit_t c = rtipc__enter();
+    if (!reserved && lookup_used + lookup_reserved >= LOOKUP_SLOTS) {
+        rtipc__exit(c);
+        return false;
+    }
+    size_t i = home(handle), free_slot = LOOKUP_SLOTS;
+    for (size_t n = 0; n < LOOKUP_SLOTS; n++, i = (i + 1) & (LOOKUP_SLOTS - 1)) {
+        TaskHandle_t k = atomic_load_explicit(&lookup[i].key, memory_order_relaxed);
+        if (k == handle) { /* attached already (trampoline and creator both attach) */
+            atomic_store_explicit(&lookup[i].value, t, memory_order_relaxed);
+            done = true;
+            break;
+        }
+        if (k == TOMBSTONE && free_slot == LOOKUP_SLOTS)
+            free_slot = i;
+        if (k == NULL) {
+            if (free_slot == LOOKUP_SLOTS)
+                free_slot = i;
+            break;
+        }
+    }
+    if (!done && free_slot < LOOKUP_SLOTS) {
+        atomic_store_explicit(&lookup[free_slot].value, t, memory_order_relaxed);
+        /* release: publishes the value stored just above with the key. */
+        atomic_store_explicit(&lookup[free_slot].key, handle, memory_order_release);
+        lookup_used++;
+        done = true;
+    }
+    rtipc__exit(c);
+    return done;
+}
+
+/* Only the entry that still names @p t: the slot may belong to a newer task
+ * at the same address by now. */
+static void detach(TaskHandle_t handle, struct rtipc__task *t)
+{
+    if (handle == NULL)
+        handle = xTaskGetCurrentTaskHandle();
+    rtipc__crit_t c = rtipc__enter();
+    size_t i = home(handle);
+    for (size_t n = 0; n < LOOKUP_SLOTS; n++, i = (i + 1) & (LOOKUP_SLOTS - 1)) {
+        TaskHandle_t k = atomic_load_explicit(&lookup[i].key, memory_order_relaxed);
+        if (k == NULL)
+            break;
+        if (k == handle) {
+            if (atomic_load_explicit(&lookup[i].value, memory_order_relaxed) == t) {
+                atomic_store_explicit(&lookup[i].key, TOMBSTONE, memory_order_relaxed);
+                lookup_used--;
+            }
+            break;
+        }
+    }
+    rtipc__exit(c);
+}
+#endif
+
+/* The descriptor's own parking semaphore, where no notification index is
+ * rtipc's (park.h). */
+static void park_init(struct rtipc__task *t)
+{
+#if !RTIPC__PARK_ON_INDEX
+    t->park = xSemaphoreCreateBinaryStatic(&t->park_cb);
+#else
+    (void)t;
+#endif
+}
+
+static void park_fini(struct rtipc__task *t)
+{
+#if !RTIPC__PARK_ON_INDEX
+    vSemaphoreDelete(t->park);
+#else
+    (void)t;
+#endif
 }
 
 /* Every live descriptor, so that a kernel handle (a mutex holder) can be
@@ -121,7 +295,14 @@ struct rtipc__task *rtipc__self(void)
         vPortFree(t); /* the handle table is full: as if out of memory */
         return NULL;
     }
-    vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
+    park_init(t);
+    if (!attach(NULL, t, false)) {
+        /* The lookup table is full: as if out of memory. */
+        rtipc__handle_close((uintptr_t)t->id);
+        park_fini(t);
+        vPortFree(t);
+        return NULL;
+    }
     track(t);
     return t;
 }
@@ -130,6 +311,8 @@ struct rtipc__task *rtipc__self(void)
  * call reaches it. Critical sections only (the scheduler may be suspended). */
 static void retire(struct rtipc__task *t)
 {
+    if (t->handle) /* none if its creation failed */
+        detach(t->handle, t);
     untrack(t);
     rtipc__handle_close((uintptr_t)t->id);
 }
@@ -172,6 +355,7 @@ static void dispose(struct rtipc__task *t)
     run_hooks(t, false); /* a watchdog subscription ends with its task */
     if (t->flags & RTIPC__TASK_CREATED)
         vSemaphoreDelete(t->done);
+    park_fini(t);
     vPortFree(t);
 }
 
@@ -187,14 +371,15 @@ static void trampoline(void *arg)
     struct rtipc__task *t = arg;
 #ifdef ESP_PLATFORM
     /* ESP-IDF's vTaskSuspendAll holds only the creator's core: a task pinned
-     * to the other core may start before the creator attached its descriptor. */
-    vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, t);
+     * to the other core may start before the creator attached its descriptor
+     * (the creator made sure a lookup slot is there for it). */
+    (void)attach(NULL, t, true);
 #endif
     t->entry(t->arg);
     t->ended = true; /* the calls on a running task refuse it from now on */
     run_hooks(t, false); /* it has ended, as on Linux; not at the join */
     /* Detach from the descriptor before the joiner may free it. */
-    vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
+    detach(NULL, t);
     xSemaphoreGive(t->done);
     vTaskDelete(NULL);
 }
@@ -235,11 +420,13 @@ int rtipc__task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priority, 
     t->base_priority = priority;
 #endif
     t->done = xSemaphoreCreateBinaryStatic(&t->done_cb);
+    park_init(t);
     /* Opened before the task exists, so that it can use its own handle at
      * once; a full table is refused as a want of memory. */
     t->id = (rtipc_task_t *)rtipc__handle_open(t, RTIPC__H_TASK);
     if (!t->id) {
         vSemaphoreDelete(t->done);
+        park_fini(t);
         vPortFree(t);
         return RTIPC_ENOMEM;
     }
@@ -258,6 +445,11 @@ int rtipc__task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priority, 
         return RTIPC_ENOMEM;
     }
 
+    if (!reserve()) {
+        /* No lookup slot left for another task: as if out of memory. */
+        release(t);
+        return RTIPC_ENOMEM;
+    }
     /* Suspend the scheduler so the task cannot run before its descriptor is
      * attached to it. */
     vTaskSuspendAll();
@@ -274,9 +466,10 @@ int rtipc__task_create_at(const rtipc_task_config_t *cfg, UBaseType_t priority, 
     ok = xTaskCreate(trampoline, t->name, (configSTACK_DEPTH_TYPE)words, t, priority, &t->handle);
 #endif
     if (ok == pdPASS) {
-        vTaskSetThreadLocalStoragePointer(t->handle, rtipcCONFIG_TLS_INDEX, t);
+        (void)attach(t->handle, t, true);
         track(t);
     }
+    unreserve();
     (void)xTaskResumeAll();
     if (ok != pdPASS) {
         release(t);
@@ -328,7 +521,7 @@ int rtipc_task_delete(rtipc_task_t *handle)
     if (handle == NULL || (task != NULL && task == self)) {
         if (self) {
             run_hooks(self, false); /* may take the watchdog's lock: first */
-            vTaskSetThreadLocalStoragePointer(NULL, rtipcCONFIG_TLS_INDEX, NULL);
+            detach(NULL, self);
             vTaskSuspendAll(); /* no join starts between the check and the release */
             RTIPC__TASK_CRIT_ENTER();
             bool claimed = (self->flags & RTIPC__TASK_CLAIMED) != 0;

@@ -20,7 +20,8 @@ struct rtipc__bytebuf;
 
 /* A task's descriptor. The application holds its handle (id: a slot of the
  * handle table, src/common/handle.h), never its address; the kernel task
- * reaches it through its thread-local storage pointer. */
+ * reaches it through its thread-local storage pointer or the lookup table
+ * keyed by its handle (task.c). */
 struct rtipc__task {
     TaskHandle_t handle;     /* the kernel's; first, for direct mode's in-line calls */
     rtipc_task_t *id;        /* the handle it was given (closed when it is released) */
@@ -53,6 +54,12 @@ struct rtipc__task {
     char name[16];
     StaticSemaphore_t done_cb; /* given when entry has returned */
     SemaphoreHandle_t done;
+#if !RTIPC__PARK_ON_INDEX
+    /* Parking in a mailbox or SPSC ring (park.h), where no notification
+     * index is rtipc's own. */
+    StaticSemaphore_t park_cb;
+    SemaphoreHandle_t park;
+#endif
     /* Task watchdog (wdt.c): the link and the flag are guarded by its list
      * lock; the stamps are read and written in critical sections (64 bits). */
     struct rtipc__task *wdt_next;
@@ -109,7 +116,8 @@ enum { RTIPC__TASK_HOOKS = 4 };
 void rtipc__task_hooks_add(const rtipc__task_hooks_t *hooks);
 
 /* The descriptor of a FreeRTOS task, or NULL if it never used rtipc. Reads
- * the task's TLS: only for a task known to exist (NULL = the caller). */
+ * the task's TLS pointer or the lookup table (task.c): only for a task known
+ * to exist (NULL = the caller). */
 struct rtipc__task *rtipc__task_of(TaskHandle_t handle);
 
 /* The live descriptor whose task is @p handle, or NULL, found without
