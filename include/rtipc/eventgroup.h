@@ -55,7 +55,7 @@ typedef struct rtipc_eventgroup rtipc_eventgroup_t;
 
 /** Caller-provided memory for a statically created event group. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[RTIPC_EVENTGROUP_STATIC_SIZE];
+    RTIPC_ALIGNAS(8) unsigned char opaque[RTIPC_EVENTGROUP_STATIC_SIZE];
 } rtipc_eventgroup_static_t;
 
 /**

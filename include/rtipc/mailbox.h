@@ -45,6 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -57,7 +58,7 @@ typedef struct rtipc_mailbox rtipc_mailbox_t;
 
 /** Caller-provided memory for a statically created mailbox's control block. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[64];
+    RTIPC_ALIGNAS(8) unsigned char opaque[64];
 } rtipc_mailbox_static_t;
 
 /** Largest value a mailbox may hold, in bytes (1 GiB). */

@@ -55,7 +55,7 @@ typedef struct rtipc_msgbuf rtipc_msgbuf_t;
  *  block (the storage is passed separately): RTIPC_MSGBUF_STATIC_SIZE bytes,
  *  per port (config.h). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[RTIPC_MSGBUF_STATIC_SIZE];
+    RTIPC_ALIGNAS(8) unsigned char opaque[RTIPC_MSGBUF_STATIC_SIZE];
 } rtipc_msgbuf_static_t;
 
 /** Bytes of storage a static message buffer of @p size bytes (prefixes

@@ -60,7 +60,7 @@ typedef struct rtipc_mutex rtipc_mutex_t;
 
 /** Caller-provided memory for a statically created mutex. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[RTIPC_MUTEX_STATIC_SIZE];
+    RTIPC_ALIGNAS(8) unsigned char opaque[RTIPC_MUTEX_STATIC_SIZE];
 } rtipc_mutex_static_t;
 
 /**

@@ -37,7 +37,7 @@ typedef struct rtipc_queue rtipc_queue_t;
 
 /** Caller-provided memory for a statically created queue's control block. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[RTIPC_QUEUE_STATIC_SIZE];
+    RTIPC_ALIGNAS(8) unsigned char opaque[RTIPC_QUEUE_STATIC_SIZE];
 } rtipc_queue_static_t;
 
 /**

@@ -115,7 +115,7 @@ typedef struct rtipc_ringbuf rtipc_ringbuf_t;
  *  holds a kernel semaphore for queue-set membership besides, 192 on a
  *  32-bit target, rtipc/config.h). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[RTIPC_RINGBUF_STATIC_SIZE];
+    RTIPC_ALIGNAS(8) unsigned char opaque[RTIPC_RINGBUF_STATIC_SIZE];
 } rtipc_ringbuf_static_t;
 
 /**

@@ -33,7 +33,7 @@ typedef struct rtipc_sem rtipc_sem_t;
 
 /** Caller-provided memory for a statically created semaphore. */
 typedef struct {
-    _Alignas(8) unsigned char opaque[RTIPC_SEM_STATIC_SIZE];
+    RTIPC_ALIGNAS(8) unsigned char opaque[RTIPC_SEM_STATIC_SIZE];
 } rtipc_sem_static_t;
 
 /**

@@ -49,6 +49,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rtipc/config.h"
 #include "rtipc/spin.h"
 #include "rtipc/time.h"
 
@@ -62,7 +63,7 @@ typedef struct rtipc_spsc rtipc_spsc_t;
 /** Caller-provided memory for a statically created ring's control block:
  *  three cache lines, 64-byte aligned (a declared variable of this type is). */
 typedef struct {
-    _Alignas(64) unsigned char opaque[192];
+    RTIPC_ALIGNAS(64) unsigned char opaque[192];
 } rtipc_spsc_static_t;
 
 /** Largest capacity a ring may have (2^30 items). */

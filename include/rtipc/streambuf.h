@@ -63,7 +63,7 @@ typedef struct rtipc_streambuf rtipc_streambuf_t;
  *  block (the byte storage is passed separately): RTIPC_STREAMBUF_STATIC_SIZE
  *  bytes, per port (config.h). */
 typedef struct {
-    _Alignas(8) unsigned char opaque[RTIPC_STREAMBUF_STATIC_SIZE];
+    RTIPC_ALIGNAS(8) unsigned char opaque[RTIPC_STREAMBUF_STATIC_SIZE];
 } rtipc_streambuf_static_t;
 
 /** Bytes of storage a static stream buffer of @p size usable bytes needs:
