@@ -165,7 +165,8 @@ static int cmd_help(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(what, commands[i]))
             return fputs(usage_text, stdout) < 0 ? 1 : 0;
-    char *sub[] = {(char *)what, "--help", NULL};
+    static char help_option[] = "--help";
+    char *sub[] = {(char *)what, help_option, NULL};
     int status;
     if (bench_cli_file_command(what, 2, sub, &status))
         return status;
@@ -178,6 +179,26 @@ static int cmd_help(int argc, char **argv)
 /* Where the run's tables go: stdout, or stderr while an output takes stdout
  * ('-'). */
 static FILE *human;
+
+/* The experiment's notes, copied from the run's buffer at their length. A
+ * copy that finds no memory is replaced by a line saying so, never dropped
+ * in silence (and a failure, so that the run's status shows it). */
+static char notes_lost[] = "its notes were lost: no memory for a copy\n";
+
+static void keep_notes(bench_run_t *run, bench_outcome_t *oc)
+{
+    size_t n = strlen(run->notes) + 1;
+    oc->notes = malloc(n);
+    if (oc->notes) {
+        memcpy(oc->notes, run->notes, n);
+        return;
+    }
+    oc->notes = notes_lost;
+    if (!oc->failed) {
+        oc->failed = 1;
+        snprintf(oc->failure, sizeof oc->failure, "no memory to keep its %lu bytes of notes", (unsigned long)n);
+    }
+}
 
 static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index, size_t count)
 {
@@ -192,7 +213,8 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
         /* Not run here: a missing row with the reason, as a mechanism the
          * target lacks is reported. */
         bench_add_missing(run, e->id, why);
-        snprintf(oc->notes, sizeof oc->notes, "not run on this target: %s\n", why);
+        snprintf(run->notes, sizeof run->notes, "not run on this target: %s\n", why);
+        keep_notes(run, oc);
         run->current = NULL;
         bench_print_experiment(human, run, oc);
         fflush(human);
@@ -218,7 +240,7 @@ static void run_one(bench_run_t *run, const bench_experiment_t *e, size_t index,
         snprintf(oc->failure, sizeof oc->failure, "%s",
                  run->failure[0] ? run->failure : "failed without a reason (a bug)");
     }
-    snprintf(oc->notes, sizeof oc->notes, "%s", run->notes);
+    keep_notes(run, oc);
     if (run->opts.progress)
         fprintf(stderr, "\r  %-20s done in %.1f s%s\n", e->id, oc->seconds, oc->failed ? " (FAILED)" : "");
     run->current = NULL;
@@ -400,6 +422,9 @@ static int run_command(bench_run_t *runp, int argc, char **argv)
         fprintf(stderr, "rtipc-bench: writing the results to stdout failed\n");
         status = 1;
     }
+    for (size_t i = 0; i < runp->n_outcomes; i++)
+        if (runp->outcomes[i].notes != notes_lost)
+            free(runp->outcomes[i].notes);
     bench_free_rows(runp);
     return status;
 }

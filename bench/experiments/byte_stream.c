@@ -430,18 +430,21 @@ static int run_phase(bench_run_t *run, const bs_mech_t *m, bool paced, size_t bl
     } else if (st->received == 0) {
         result = bench_fail(run, "%s/%s: no byte moved", m->name, phase);
     } else {
-        /* ns per byte = ms per MB (MB = 10^6 B). */
+        /* ns per byte = ms per MB (MB = 10^6 B); none without per-task CPU time. */
         double cpu = (double)(st->cpu_prod_ns + st->cpu_cons_ns) / (double)st->received;
+        bool timed = (bench_target_features() & BENCH_TARGET_THREAD_CPU_TIME) != 0;
         if (paced) {
             bench_add_value(run, m->name, phase, BENCH_METRIC_DELIVERED, "B", (double)st->received);
             bench_add_value(run, m->name, phase, BENCH_METRIC_DROPPED, "B", (double)st->dropped);
-            bench_add_value(run, m->name, phase, BENCH_METRIC_CPU_PER_MB, "ms/MB", cpu);
+            if (timed)
+                bench_add_value(run, m->name, phase, BENCH_METRIC_CPU_PER_MB, "ms/MB", cpu);
             bench_add_value(run, m->name, phase, BENCH_METRIC_RECEIVES, "count", (double)st->receives);
         } else {
             double secs = (double)(st->t_last_recv - st->t_first_send) / 1e9;
             bench_add_value(run, m->name, phase, BENCH_METRIC_DELIVERED, "B", (double)st->received);
             bench_add_value(run, m->name, phase, BENCH_METRIC_THROUGHPUT, "B/s", (double)st->received / secs);
-            bench_add_value(run, m->name, phase, BENCH_METRIC_CPU_PER_MB, "ms/MB", cpu);
+            if (timed)
+                bench_add_value(run, m->name, phase, BENCH_METRIC_CPU_PER_MB, "ms/MB", cpu);
             bench_add_value(run, m->name, phase, BENCH_METRIC_RECEIVES, "count", (double)st->receives);
         }
     }
@@ -473,9 +476,13 @@ static int run_byte_stream(bench_run_t *run)
             return -1;
     }
     bench_progress(run, 1.0);
-    bench_note(run, "cpu-per-MB is all the CPU time the kernel charges to both threads, their sleeps "
-               "and wake-ups included: at the paced rate it is mostly the cost of each wake-up "
-               "(see receives), not of copying bytes");
+    if (bench_target_features() & BENCH_TARGET_THREAD_CPU_TIME)
+        bench_note(run, "cpu-per-MB is all the CPU time the kernel charges to both threads, their sleeps "
+                   "and wake-ups included: at the paced rate it is mostly the cost of each wake-up "
+                   "(see receives), not of copying bytes");
+    else
+        bench_note(run, "cpu-per-MB not measured: this target does not know each task's CPU time (on ESP-IDF "
+                   "the kernel's run-time statistics, CONFIG_FREERTOS_GENERATE_RUN_TIME_STATS, are off)");
     bench_note(run, "paced: %lu blocks of %d B every 10 ms (%d B/s, %.2f s); max: blocking sends for %.3f s; "
                "every mechanism holds %d B (40 ms of audio)", (unsigned long)blocks, BLOCK, RATE, (double)blocks * PERIOD_NS / 1e9,
                (double)max_ns / 1e9, CAPACITY);

@@ -205,7 +205,7 @@ static double tail(const bench_result_t *r, int level)
     return level == 2 ? r->stats.p999 : level == 1 ? r->stats.p99 : r->stats.p90;
 }
 
-static int run_interference(bench_run_t *run)
+static int measure_interference(bench_run_t *run)
 {
     rtipc_queue_t *q = NULL;
     bench_rtipc_notify_handoff_t note = {0};
@@ -431,10 +431,18 @@ static int run_interference(bench_run_t *run)
         if (irq_rc == 0)
             snprintf(storm, sizeof storm, "irq-storm ran %.0f interrupts/s (%.0f asked; late expiries merge)",
                      irq_hz, 1e9 / IRQ_PERIOD_NS);
-        bench_note(run,
-                   "Loads on core 1 (mean over %s mechanisms' rounds): %s; cpu-hog got %.0f%% of core 1; "
-                   "memory-hog got %.0f%% and read+wrote back %.0f MB/s of cache lines.",
-                   ran == 4 ? "the four" : ran == 3 ? "the three" : "both", storm, cpu_share, mem_share, mem_mbs);
+        const char *over = ran == 4 ? "the four" : ran == 3 ? "the three" : "both";
+        if (bench_target_features() & BENCH_TARGET_THREAD_CPU_TIME)
+            bench_note(run,
+                       "Loads on core 1 (mean over %s mechanisms' rounds): %s; cpu-hog got %.0f%% of core 1; "
+                       "memory-hog got %.0f%% and read+wrote back %.0f MB/s of cache lines.",
+                       over, storm, cpu_share, mem_share, mem_mbs);
+        else
+            bench_note(run,
+                       "Loads on core 1 (mean over %s mechanisms' rounds): %s; memory-hog read+wrote back %.0f MB/s "
+                       "of cache lines; the hogs' shares of core 1 are not known (no per-task CPU time on this "
+                       "target).",
+                       over, storm, mem_mbs);
     }
 
     for (int m = 0; m < MECHS; m++)
@@ -450,6 +458,36 @@ static int run_interference(bench_run_t *run)
     free(loads);
     free(buf);
     return bench_failed(run) ? -1 : 0;
+}
+
+/* On FreeRTOS a runner at or below the load's priority, on the load's core,
+ * would never run again to stop the load: a sketch's loop task is such a
+ * runner (priority 1 on core 1). It is raised just above the load for the
+ * experiment, below every measured task, and put back afterwards; a runner
+ * that cannot be raised is refused, with the reason. (Linux shares a core
+ * between priorities in time: its runner is left as it is.) */
+static int run_interference(bench_run_t *run)
+{
+    if (strcmp(bench_target_name(), "freertos") != 0)
+        return measure_interference(run);
+    rtipc_task_t *self = rtipc_task_current();
+    int was = self ? rtipc_task_priority(self) : RTIPC_ENOMEM;
+    if (was < 0)
+        return bench_fail(run, "the runner's priority is unknown (%s): the priority-%d load could starve it",
+                          rtipc_strerror(was), LOAD_PRIORITY);
+    if (was > LOAD_PRIORITY)
+        return measure_interference(run);
+    int rc = rtipc_task_set_priority(NULL, LOAD_PRIORITY + 1);
+    if (rc != 0)
+        return bench_fail(run, "the runner (priority %d) cannot be raised above the priority-%d load: %s", was,
+                          LOAD_PRIORITY, rtipc_strerror(rc));
+    bench_note(run, "the runner was raised from priority %d to %d for this experiment, above its priority-%d load",
+               was, LOAD_PRIORITY + 1, LOAD_PRIORITY);
+    int status = measure_interference(run);
+    rc = rtipc_task_set_priority(NULL, (unsigned)was);
+    if (rc != 0 && status == 0)
+        status = bench_fail(run, "the runner's priority %d could not be put back: %s", was, rtipc_strerror(rc));
+    return status;
 }
 
 const bench_experiment_t exp_interference = {

@@ -43,12 +43,15 @@ typedef struct {
     const bench_experiment_t *experiment;
     int failed;              /* 1 when it failed (its rows may be partial) */
     char failure[256];       /* why */
-    char notes[BENCH_NOTES_BYTES]; /* its remarks */
+    /* Its remarks: a copy of the run's notes as long as they are, owned
+     * (bench_free_rows frees it); "" for none. A fixed buffer in each
+     * outcome would hold 40 KiB of an MCU's heap for the whole run. */
+    char *notes;
     double seconds;          /* wall time it took */
 } bench_outcome_t;
 
 /* Outcomes a run keeps: one per experiment of the registry (checked there),
- * with room for a few more; each is 2.3 KiB on an MCU, which its heap feels. */
+ * with room for a few more. */
 #define BENCH_MAX_EXPERIMENTS 20
 
 struct bench_run {

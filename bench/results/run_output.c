@@ -134,7 +134,7 @@ void bench_print_experiment(FILE *out, const bench_run_t *run, const bench_outco
         if (r->kind == BENCH_MISSING && strcmp(r->experiment, id) == 0)
             fprintf(out, "missing: %s (%s)\n", r->mechanism, bench_result_note_text(r));
     }
-    if (oc->notes[0]) {
+    if (oc->notes && oc->notes[0]) {
         const char *p = oc->notes;
         while (*p) {
             const char *nl = strchr(p, '\n');

@@ -490,7 +490,7 @@ int bench_scope_main(int argc, char **argv)
                    pairs.n < bench_samples_needed(0.5)    ? "every percentile is"
                    : pairs.n < bench_samples_needed(0.99) ? "p99 and p99.9 are"
                                                           : "p99.9 is");
-    snprintf(oc->notes, sizeof oc->notes, "%s", run->notes);
+    oc->notes = run->notes; /* one experiment: the run's buffer lasts as long as the run */
     run->current = NULL;
     bench_audit_claims(run);
     if (bench_write_json(run, out, err, sizeof err) != 0) {
