@@ -36,6 +36,7 @@
 #include "soc/systimer_struct.h"
 #endif
 #include "esp_cpu.h"
+#include "esp_rom_sys.h"
 #include "esp_timer.h"
 #include "freertos/FreeRTOS.h"
 #include "freertos/task.h"
@@ -195,7 +196,20 @@ void bench_target_clock(bench_clock_t *out)
 
 /* ---- each core's own cycle counter ---- */
 
-#define CORE_HZ ((uint64_t)CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ * 1000000u)
+/* The CPU clock CCOUNT counts. On a board, the one it runs at, which may
+ * differ from the configured one: an Arduino sketch's core sets its board
+ * menu's frequency (240 MHz) at start-up over its libraries' configured
+ * 160. Under QEMU, the configured one, which its CCOUNT follows. */
+uint32_t bench_espidf_cpu_mhz(void)
+{
+#ifdef CONFIG_RTIPC_BENCH_QEMU
+    return CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ;
+#else
+    uint32_t mhz = esp_rom_get_cpu_ticks_per_us();
+    return mhz ? mhz : CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ;
+#endif
+}
+#define CORE_HZ ((uint64_t)bench_espidf_cpu_mhz() * 1000000u)
 
 /* ESP-IDF 5.1's kernel names its core count configNUM_CORES, later ones
  * configNUMBER_OF_CORES; portNUM_PROCESSORS is in both. */
@@ -210,8 +224,9 @@ static struct {
     int64_t origin_ns;   /* the shared clock then */
 } cores[CORES];
 
-/* ns per count, times 2^32: no division on a timed path. */
-static const uint64_t core_mult = (uint64_t)((1e9 / (double)CORE_HZ) * 4294967296.0 + 0.5);
+/* ns per count, times 2^32: no division on a timed path. Set with the
+ * first anchor (every core writes the same value). */
+static uint64_t core_mult;
 
 static int64_t core_ns(uint64_t d)
 {
@@ -232,6 +247,7 @@ int64_t bench_target_core_now_ns(void)
     cores[core].last = c;
     uint64_t ext = ((uint64_t)cores[core].wraps << 32) | c;
     if (!cores[core].anchored) {
+        core_mult = (uint64_t)((1e9 / (double)CORE_HZ) * 4294967296.0 + 0.5);
         cores[core].anchored = true;
         cores[core].origin = ext;
         cores[core].origin_ns = bench_target_now_ns();
@@ -256,7 +272,7 @@ bool bench_target_core_clock(bench_clock_t *out)
              (unsigned)CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ);
     out->provenance = BENCH_CLOCK_EMULATED_CORE_CYCLES;
 #else
-    snprintf(out->name, sizeof out->name, "CCOUNT, each core's own, at %u MHz", (unsigned)CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ);
+    snprintf(out->name, sizeof out->name, "CCOUNT, each core's own, at %u MHz", (unsigned)bench_espidf_cpu_mhz());
     out->provenance = BENCH_CLOCK_MCU_CYCLES;
 #endif
     out->rate_hz = (double)CORE_HZ;

@@ -71,7 +71,7 @@ static bool have_interrupts(void)
 #if defined(CONFIG_FREERTOS_RUN_TIME_STATS_USING_ESP_TIMER)
 #define benchCONFIG_RUN_TIME_COUNTER_HZ 1000000u
 #elif defined(CONFIG_FREERTOS_RUN_TIME_STATS_USING_CPU_CLK)
-#define benchCONFIG_RUN_TIME_COUNTER_HZ (CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ * 1000000u)
+#define benchCONFIG_RUN_TIME_COUNTER_HZ (bench_espidf_cpu_mhz() * 1000000u)
 #endif
 #endif
 
@@ -357,8 +357,8 @@ void bench_target_describe(bench_env_t *env)
     snprintf(env->cpu_model, sizeof env->cpu_model, "emulated ESP32 (QEMU): %s, %d MHz configured%s",
              CONFIG_IDF_TARGET, CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ, psram);
 #else
-    snprintf(env->cpu_model, sizeof env->cpu_model, "%s, %d MHz%s", CONFIG_IDF_TARGET,
-             CONFIG_ESP_DEFAULT_CPU_FREQ_MHZ, psram);
+    snprintf(env->cpu_model, sizeof env->cpu_model, "%s, %u MHz%s", CONFIG_IDF_TARGET,
+             (unsigned)bench_espidf_cpu_mhz(), psram);
 #endif
 #elif defined(benchCONFIG_BOARD)
     snprintf(env->cpu_model, sizeof env->cpu_model, "%s", benchCONFIG_BOARD);

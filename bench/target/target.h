@@ -326,6 +326,12 @@ int bench_target_lock_memory(void);
  * started_utc is "unknown". */
 void bench_target_describe(struct bench_env *env);
 
+#ifdef ESP_PLATFORM
+/* ESP-IDF: the CPU clock in MHz that CCOUNT counts (espidf_clock.c): the
+ * running frequency on a board, the configured one under QEMU. */
+uint32_t bench_espidf_cpu_mhz(void);
+#endif
+
 /* ---- bare metal: what the board hands over ----------------------------------- */
 
 /* A board's clock and memory, for bench/target/bare.c, which has no platform
