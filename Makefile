@@ -47,7 +47,13 @@
 #                ESP-IDF, the app run on Espressif's QEMU with both cores, its
 #                JSON validated, audited and compared (scripts/check-esp32.sh,
 #                docs/esp32.md), then in direct mode on the ESP32 and the S3
-#                (round-trip's ratios at most 1.10x); part of `make check`
+#                (round-trip's ratios at most 1.10x), then on the ESP32 with
+#                ESP-IDF's default sdkconfig and with the Arduino core's
+#                values (the whole quick suite); part of `make check`
+#   make check-arduino  with ESP32_TOOLS: the Arduino library assembled
+#                (scripts/arduino-library.sh) and compiled as the Arduino IDE
+#                compiles it, with the Arduino core's settings
+#                (scripts/check-arduino.sh, docs/arduino.md); part of `make check`
 #   make check-builds  rtipc built as its users build it: the library alone
 #                with a C compiler, as a subproject (no -Werror on a consumer),
 #                rtipc-bench with RTIPC_BENCH_PEERS=OFF, the tree with clang-19
@@ -88,7 +94,7 @@ BUILD_DEPS += gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-m
 SHELL := /bin/bash
 
 .PHONY: all build install bench check check-release check-asan check-tsan check-fuzz fuzz deps clean soak mcu check-mcu \
-        check-freertos record-kernel-output check-rv32 check-esp32 check-builds
+        check-freertos record-kernel-output check-rv32 check-esp32 check-arduino check-builds
 
 # Extra options for rtipc-bench (e.g. BENCH_FLAGS="--cpus 2,3 --tick-hz 100").
 BENCH_FLAGS ?=
@@ -203,6 +209,14 @@ check-rv32: deps
 check-esp32: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh
 	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh --direct --board esp32 --board esp32s3
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh --config idf-defaults --board esp32
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-esp32.sh --config arduino --board esp32
+
+# The Arduino library (docs/arduino.md) assembled and compiled as the
+# Arduino IDE compiles it, with the ESP32 tools of ESP32_TOOLS (else
+# skipped, saying so).
+check-arduino: deps
+	BUILD=$(BUILD) JOBS=$(JOBS) scripts/check-arduino.sh
 
 # rtipc built as its users build it: the library alone with a C compiler,
 # as a consumer's subproject without -Werror, rtipc-bench without its
@@ -214,8 +228,8 @@ check-builds: deps
 record-kernel-output: deps
 	BUILD=$(BUILD) JOBS=$(JOBS) FREERTOS_CHECKS=diff scripts/check-freertos.sh --record
 
-check: check-release check-builds check-mcu check-rv32 check-freertos check-esp32 check-asan check-tsan check-fuzz
-	@echo "rtipc: all test builds passed (Release gcc, the library alone and as a subproject, rtipc-bench without its peers, clang-19, bare-metal Cortex-M3 under QEMU, two-hart RV32 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ESP32 app under QEMU$(if $(ESP32_TOOLS),, skipped: ESP32_TOOLS not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
+check: check-release check-builds check-mcu check-rv32 check-freertos check-esp32 check-arduino check-asan check-tsan check-fuzz
+	@echo "rtipc: all test builds passed (Release gcc, the library alone and as a subproject, rtipc-bench without its peers, clang-19, bare-metal Cortex-M3 under QEMU, two-hart RV32 under QEMU, FreeRTOS kernel checks$(if $(FREERTOS_KERNEL_PATH),, skipped: FREERTOS_KERNEL_PATH not set), ESP32 app under QEMU and the Arduino library's build$(if $(ESP32_TOOLS),, skipped: ESP32_TOOLS not set), ASan+UBSan gcc, TSan clang, libFuzzer harnesses)"
 
 clean:
 	rm -rf $(BUILD)

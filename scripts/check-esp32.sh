@@ -36,11 +36,23 @@
 # (docs/data/BOARD-qemu.inputs), every row must equal the recorded run's
 # exactly; compare's thresholds apply as well.
 #
-#   scripts/check-esp32.sh [--board NAME]... [--args "ARGS"] [--direct] [--wall-clock] [--record]
+#   scripts/check-esp32.sh [--board NAME]... [--args "ARGS"] [--config NAME] [--direct] [--wall-clock] [--record]
 #     --board       esp32, esp32s3 or esp32s3-nopsram; repeatable (default:
 #                   all three)
 #     --args        the app's command line (CONFIG_RTIPC_BENCH_ARGS; default
 #                   "run --quick --no-progress --json -")
+#     --config      the sdkconfig the app is built with:
+#                     recommended   targets/esp32/sdkconfig.defaults, rtipc's
+#                                   (the default; the recorded runs')
+#                     idf-defaults  ESP-IDF's own defaults (1 notification
+#                                   entry, 1 TLS pointer, 100 Hz tick, the task
+#                                   watchdog on both idle tasks)
+#                     arduino       ESP-IDF's defaults with the Arduino ESP32
+#                                   core 3.0 values (targets/esp32/sdkconfig.arduino),
+#                                   and the app leaves heap and tasks as a
+#                                   sketch does (RTIPC_BENCH_ARDUINO_LIKE)
+#                   The last two check the whole suite and its kernel rows;
+#                   nothing is compared with a recorded run
 #     --direct      rtipc in direct mode (menuconfig RTIPC_DIRECT; docs/porting.md)
 #                   and round-trip alone (default ARGS "run --quick
 #                   --no-progress --json - round-trip"): the layer's cost
@@ -64,15 +76,16 @@ T=${ESP32_TIMEOUT:-600}
 ICOUNT_SHIFT=2
 ICOUNT_QUANTUM=1000
 ARGS=""
+CONFIG=recommended
 RECORD=0
 DIRECT=0
 BOARDS=()
-usage="usage: check-esp32.sh [--board esp32|esp32s3|esp32s3-nopsram]... [--args ARGS] [--direct] [--wall-clock] [--record]"
+usage="usage: check-esp32.sh [--board esp32|esp32s3|esp32s3-nopsram]... [--args ARGS] [--config recommended|idf-defaults|arduino] [--direct] [--wall-clock] [--record]"
 while [ $# -gt 0 ]; do
     case $1 in
-    --args | --board)
+    --args | --board | --config)
         [ $# -ge 2 ] || { echo "check-esp32: $1 needs a value ($usage)" >&2; exit 2; }
-        if [ "$1" = --args ]; then ARGS=$2; else BOARDS+=("$2"); fi
+        case $1 in --args) ARGS=$2 ;; --board) BOARDS+=("$2") ;; *) CONFIG=$2 ;; esac
         shift 2 ;;
     --direct) DIRECT=1; shift ;;
     --wall-clock) ICOUNT_SHIFT=-1; shift ;;
@@ -93,6 +106,14 @@ MODE=""
 for b in "${BOARDS[@]}"; do
     case $b in esp32 | esp32s3 | esp32s3-nopsram) ;; *) echo "check-esp32: unknown board '$b' ($usage)" >&2; exit 2 ;; esac
 done
+case $CONFIG in recommended | idf-defaults | arduino) ;; *) echo "check-esp32: unknown configuration '$CONFIG' ($usage)" >&2; exit 2 ;; esac
+# Another configuration's builds are apart from the recommended one's.
+CFG=""
+[ "$CONFIG" = recommended ] || CFG=-$CONFIG
+if [ $RECORD -eq 1 ] && [ "$CONFIG" != recommended ]; then
+    echo "check-esp32: --record is for the recommended configuration (the recorded runs')" >&2
+    exit 2
+fi
 if [ $RECORD -eq 1 ] && [ $ICOUNT_SHIFT -lt 0 ]; then
     echo "check-esp32: --record needs instruction time (the recorded runs are deterministic): drop --wall-clock" >&2
     exit 2
@@ -252,21 +273,25 @@ print(max([int(r["value"]) for r in d["results"] if r.get("experiment") == "isr-
 
 check_board() {  # BOARD
     local board=$1 chip=${1%%-*} flash=4MB psram=0 qemu_mem=() defaults=$PWD/targets/esp32/sdkconfig.defaults
+    case $CONFIG in
+    idf-defaults) defaults="" ;;
+    arduino) defaults=$PWD/targets/esp32/sdkconfig.arduino ;;
+    esac
     if [ "$board" = esp32s3 ]; then
         # An N8R8 module, as report 1's board: 8 MB flash, 8 MB octal PSRAM.
-        flash=8MB psram=1 defaults="$defaults;$PWD/targets/esp32/sdkconfig.n8r8"
+        flash=8MB psram=1 defaults="${defaults:+$defaults;}$PWD/targets/esp32/sdkconfig.n8r8"
         # shellcheck disable=SC2054 # one QEMU option value, commas and all
         qemu_mem=(-m 8M -global driver=ssi_psram,property=is_octal,value=true)
     fi
-    local name="$board (QEMU machine $chip${qemu_mem[*]:+, 8 MB octal PSRAM})"
+    local name="$board (QEMU machine $chip${qemu_mem[*]:+, 8 MB octal PSRAM}; $CONFIG sdkconfig)"
     say "board $name"
     export PATH=$TOOLS/xtensa-$chip-elf/bin:$TOOLS/venv/bin:$PATH0
-    local dir=$B/$board$MODE-app
+    local dir=$B/$board$MODE$CFG-app
     # A changed command line, sdkconfig file or app option is a changed
     # configuration (ESP-IDF applies the defaults only to a new sdkconfig):
     # start afresh.
     local config
-    config="$board$MODE $ARGS qemu icount $ICOUNT_SHIFT $ICOUNT_QUANTUM $(cat targets/esp32/sdkconfig.* targets/esp32/main/Kconfig.projbuild | cksum)"
+    config="$board$MODE$CFG $ARGS qemu icount $ICOUNT_SHIFT $ICOUNT_QUANTUM $(cat targets/esp32/sdkconfig.* targets/esp32/main/Kconfig.projbuild | cksum)"
     if [ ! -f "$dir/rtipc-check.stamp" ] || [ "$(cat "$dir/rtipc-check.stamp")" != "$config" ]; then
         rm -rf "$dir"
     fi
@@ -279,10 +304,14 @@ check_board() {  # BOARD
         "$ARGS" "$ICOUNT_SHIFT" >"$sdkargs"
     # Under instruction counting, the layer's cost too (tests/perf/layer_cost.h).
     [ "$ICOUNT_SHIFT" -lt 0 ] ||
-        printf 'CONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM=%d\nCONFIG_RTIPC_BENCH_LAYER_COST=y\n' "$ICOUNT_QUANTUM" >>"$sdkargs"
+        printf 'CONFIG_RTIPC_BENCH_QEMU_ICOUNT_QUANTUM=%d\n' "$ICOUNT_QUANTUM" >>"$sdkargs"
+    # (The layer's cost is counted, and compared with its baseline, on the
+    # recommended configuration.)
+    [ "$ICOUNT_SHIFT" -lt 0 ] || [ -n "$CFG" ] || echo 'CONFIG_RTIPC_BENCH_LAYER_COST=y' >>"$sdkargs"
+    [ "$CONFIG" != arduino ] || echo 'CONFIG_RTIPC_BENCH_ARDUINO_LIKE=y' >>"$sdkargs"
     [ $DIRECT -eq 0 ] || echo 'CONFIG_RTIPC_DIRECT=y' >>"$sdkargs"
     cmake -G Ninja -S targets/esp32 -B "$dir" -DIDF_TARGET="$chip" -DPYTHON_DEPS_CHECKED=1 -DPYTHON="$TOOLS/venv/bin/python" \
-        -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="$defaults;$sdkargs" \
+        -DCOMPONENTS=main -DSDKCONFIG="$dir/sdkconfig" -DSDKCONFIG_DEFAULTS="${defaults:+$defaults;}$sdkargs" \
         >"$dir/configure.log" 2>&1 || { tail -n 30 "$dir/configure.log"; say "configuring the app failed"; return 1; }
     # The offline build names the component without its manifest, which
     # ESP-IDF would warn about with its component manager off.
@@ -301,6 +330,16 @@ check_board() {  # BOARD
         return 1
     fi
     grep -q "^CONFIG_IDF_TARGET=\"$chip\"" "$dir/sdkconfig" || { say "the app was not configured for $chip"; return 1; }
+    if [ -n "$CFG" ]; then
+        # The stock settings rtipc must fit, as configured.
+        local want="CONFIG_FREERTOS_TASK_NOTIFICATION_ARRAY_ENTRIES=1 CONFIG_FREERTOS_THREAD_LOCAL_STORAGE_POINTERS=1
+            CONFIG_ESP_TASK_WDT_CHECK_IDLE_TASK_CPU0=y CONFIG_ESP_TASK_WDT_CHECK_IDLE_TASK_CPU1=y" w
+        if [ "$CONFIG" = arduino ]; then want="$want CONFIG_FREERTOS_HZ=1000"; else want="$want CONFIG_FREERTOS_HZ=100"; fi
+        for w in $want; do
+            grep -qx "$w" "$dir/sdkconfig" || { say "the $CONFIG configuration does not have $w"; return 1; }
+        done
+        say "  configured: $(echo $want)"
+    fi
     if [ $DIRECT -eq 1 ]; then
         grep -q "^CONFIG_RTIPC_DIRECT=y" "$dir/sdkconfig" || { say "the app was not configured in direct mode"; return 1; }
     fi
@@ -343,7 +382,7 @@ check_board() {  # BOARD
         grep -q "esp_psram: Adding pool of 8192K of PSRAM memory to heap allocator" "$out" ||
             { say "the console does not show 8 MB of PSRAM added to the heap; console in $out"; return 1; }
     fi
-    if [ "$ICOUNT_SHIFT" -ge 0 ]; then
+    if [ "$ICOUNT_SHIFT" -ge 0 ] && [ -z "$CFG" ]; then
         # The layer's cost, counted before the run, against the board's
         # baseline (written with --record).
         local lc_base=tests/perf/layer_cost-$board$MODE.baseline lc_rc=0
@@ -374,6 +413,15 @@ check_board() {  # BOARD
     fi
 
     local recorded=docs/data/$board$MODE-qemu.json digest
+    if [ "$CONFIG" = arduino ]; then
+        grep -a "Arduino-like" "$out" | sed 's/^/    /'
+        grep -q "the runner was raised from priority 1" "$json" ||
+            { say "interference did not raise the priority-1 runner above its load"; return 1; }
+    fi
+    if [ -n "$CFG" ]; then
+        say "  $board passed ($CONFIG configuration: the recorded runs are the recommended one's)"
+        return 0
+    fi
     if [ "$ICOUNT_SHIFT" -lt 0 ]; then
         say "  $board passed (wall clock: the recorded run, in instruction time, is not compared)"
         return 0

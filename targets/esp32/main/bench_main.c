@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "driver/gpio.h"
+#include "esp_heap_caps.h"
 #include "freertos/FreeRTOS.h"
 #include "freertos/task.h"
 #include "sdkconfig.h"
@@ -92,6 +93,37 @@ static void runner(void *arg)
     vTaskDelete(NULL);
 }
 
+#if CONFIG_RTIPC_BENCH_ARDUINO_LIKE
+/* What a sketch leaves the run: the Arduino core's loop task (8 KiB, core
+ * 1, priority 1; asleep, as loop() with delay() is) and the heap the core
+ * and its drivers hold, taken here in blocks until about
+ * CONFIG_RTIPC_BENCH_ARDUINO_FREE_KIB is free once the runner has its
+ * stack. The blocks are never given back. */
+#define ARDUINO_LOOP_STACK_BYTES (8 * 1024)
+#define BALLAST_BLOCK_BYTES (4 * 1024)
+
+static void arduino_loop(void *arg)
+{
+    (void)arg;
+    for (;;)
+        vTaskDelay(pdMS_TO_TICKS(1000));
+}
+
+static void arduino_like(void)
+{
+    if (xTaskCreatePinnedToCore(arduino_loop, "loopTask", ARDUINO_LOOP_STACK_BYTES, NULL, 1, NULL, 1) != pdPASS)
+        printf("rtipc-bench: cannot create the Arduino-like loop task\n");
+    const size_t keep = (size_t)CONFIG_RTIPC_BENCH_ARDUINO_FREE_KIB * 1024 + RUNNER_STACK_BYTES;
+    size_t held = 0;
+    while (heap_caps_get_free_size(MALLOC_CAP_DEFAULT) >= keep + BALLAST_BLOCK_BYTES &&
+           heap_caps_malloc(BALLAST_BLOCK_BYTES, MALLOC_CAP_DEFAULT) != NULL)
+        held += BALLAST_BLOCK_BYTES;
+    printf("rtipc-bench: Arduino-like: loop task (8 KiB, priority 1, core 1), %u KiB of heap held back, "
+           "%u KiB free before the runner's stack\n",
+           (unsigned)(held >> 10), (unsigned)(heap_caps_get_free_size(MALLOC_CAP_DEFAULT) >> 10));
+}
+#endif
+
 /* ESP-IDF's entry point (called by its main task; declared by no header). */
 void app_main(void);
 
@@ -101,6 +133,9 @@ void app_main(void)
     output_line(CONFIG_RTIPC_BENCH_GPIO_RECV);
     snprintf(line, sizeof line, "%s", CONFIG_RTIPC_BENCH_ARGS);
     split(line);
+#if CONFIG_RTIPC_BENCH_ARDUINO_LIKE
+    arduino_like();
+#endif
     if (xTaskCreatePinnedToCore(runner, "rtipc-bench", RUNNER_STACK_BYTES, NULL, RUNNER_PRIORITY, NULL, 0) != pdPASS)
         printf("rtipc-bench: cannot create the runner task\n");
 }
