@@ -74,6 +74,8 @@ EOF
 done
 [ -f "$SDKCONFIG_ARDUINO" ] || { echo "check-arduino: no such file: $SDKCONFIG_ARDUINO" >&2; exit 2; }
 say() { echo "check-arduino: $*"; }
+# shellcheck source=scripts/esp32-tools.sh
+. scripts/esp32-tools.sh
 T0=$(date +%s)
 
 if [ -z "${ESP32_TOOLS:-}" ]; then
@@ -92,31 +94,9 @@ scripts/install-deps.sh python3-venv python3-pyparsing python3-pyelftools python
 
 case $BUILD in /*) B=$BUILD ;; *) B=$PWD/$BUILD ;; esac
 TOOLS=$B/esp32-tools
-mkdir -p "$TOOLS" || exit 1
-# Unpacked again when a tarball is newer than its stamp (the stamps are
-# scripts/check-esp32.sh's: one copy serves both).
-venv_new=0
-for t in $tarballs; do
-    stamp=$TOOLS/.unpacked-$t
-    [ -f "$stamp" ] && [ ! "$V/$t.tar.xz" -nt "$stamp" ] && continue
-    t0=$(date +%s)
-    rm -rf "${TOOLS:?}/$t" "$stamp"
-    tar -C "$TOOLS" -xJf "$V/$t.tar.xz" || { say "cannot unpack $t.tar.xz"; exit 1; }
-    touch "$stamp"
-    [ "$t" = python ] && venv_new=1
-    say "  $t unpacked into $TOOLS ($(( $(date +%s) - t0 )) s)"
-done
-if [ $venv_new -eq 1 ] || [ ! -x "$TOOLS/venv/bin/python" ]; then
-    rm -rf "$TOOLS/venv"
-    if ! /usr/bin/python3 -m venv --system-site-packages "$TOOLS/venv" ||
-        ! "$TOOLS/venv/bin/pip" install -q --no-index --no-deps --no-build-isolation \
-            "$TOOLS/python/esp-idf-kconfig" "$TOOLS/python/esptool"; then
-        say "cannot set up the Python tools"
-        exit 1
-    fi
-fi
-export IDF_PATH=$TOOLS/esp-idf-v5.1.6 IDF_COMPONENT_MANAGER=0 IDF_SKIP_CHECK_SUBMODULES=1 IDF_MAINTAINER=1
-[ -f "$IDF_PATH/version.txt" ] || echo v5.1.6 >"$IDF_PATH/version.txt"
+# Shared with scripts/check-esp32.sh: one unpacked copy serves both.
+# shellcheck disable=SC2086 # one tarball a word
+esp32_tools "$V" "$TOOLS" $tarballs || exit 1
 export PATH=$TOOLS/xtensa-esp32-elf/bin:$TOOLS/venv/bin:$PATH
 
 D=$B/arduino-check

@@ -123,6 +123,8 @@ say() { echo "check-esp32: $*"; }
 . scripts/kernel-claims.sh
 # shellcheck source=scripts/direct-targets.sh
 . scripts/direct-targets.sh
+# shellcheck source=scripts/esp32-tools.sh
+. scripts/esp32-tools.sh
 
 if [ -z "${ESP32_TOOLS:-}" ]; then
     say "SKIPPED: ESP32_TOOLS is not set (a folder laid out as ../shared/vendor/esp32: see its README.md)"
@@ -146,32 +148,8 @@ scripts/install-deps.sh python3-venv python3-pyparsing python3-pyelftools python
 
 case $BUILD in /*) B=$BUILD ;; *) B=$PWD/$BUILD ;; esac
 TOOLS=$B/esp32-tools
-mkdir -p "$TOOLS" || exit 1
-# Each tarball is unpacked again when it is newer than its stamp.
-venv_new=0
-for t in $tarballs; do
-    stamp=$TOOLS/.unpacked-$t
-    [ -f "$stamp" ] && [ ! "$V/$t.tar.xz" -nt "$stamp" ] && continue
-    t0=$(date +%s)
-    rm -rf "${TOOLS:?}/$t" "$stamp"
-    tar -C "$TOOLS" -xJf "$V/$t.tar.xz" || { say "cannot unpack $t.tar.xz"; exit 1; }
-    touch "$stamp"
-    [ "$t" = python ] && venv_new=1
-    say "  $t unpacked into $TOOLS ($(( $(date +%s) - t0 )) s)"
-done
-if [ $venv_new -eq 1 ] || [ ! -x "$TOOLS/venv/bin/python" ]; then
-    rm -rf "$TOOLS/venv"
-    /usr/bin/python3 -m venv --system-site-packages "$TOOLS/venv" &&
-        "$TOOLS/venv/bin/pip" install -q --no-index --no-deps --no-build-isolation \
-            "$TOOLS/python/esp-idf-kconfig" "$TOOLS/python/esptool" || { say "cannot set up the Python tools"; exit 1; }
-fi
-export IDF_PATH=$TOOLS/esp-idf-v5.1.6 IDF_COMPONENT_MANAGER=0 IDF_SKIP_CHECK_SUBMODULES=1
-# The tarball has no git history, from which ESP-IDF would take its version
-# (it then describes the enclosing checkout: rtipc's commit); its build reads
-# version.txt first.
-[ -f "$IDF_PATH/version.txt" ] || echo v5.1.6 >"$IDF_PATH/version.txt"
-# ESP-IDF accepts a toolchain whose version string is not Espressif's.
-export IDF_MAINTAINER=1
+# shellcheck disable=SC2086 # one tarball a word
+esp32_tools "$V" "$TOOLS" $tarballs || exit 1
 PATH0=$PATH
 
 # The host's rtipc-bench and the checkers read what the app prints.
@@ -338,7 +316,7 @@ check_board() {  # BOARD
         for w in $want; do
             grep -qx "$w" "$dir/sdkconfig" || { say "the $CONFIG configuration does not have $w"; return 1; }
         done
-        say "  configured: $(echo $want)"
+        say "  configured: $(echo "$want" | tr -s ' \n' ' ')"
     fi
     if [ $DIRECT -eq 1 ]; then
         grep -q "^CONFIG_RTIPC_DIRECT=y" "$dir/sdkconfig" || { say "the app was not configured in direct mode"; return 1; }
