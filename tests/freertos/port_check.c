@@ -274,6 +274,9 @@ static void check_task_lookup_full(void)
     release = 1;
     for (int i = 0; i < n; i++)
         join(held[i]);
+    /* The idle task frees the ended tasks' stacks: let it run, so that the
+     * heap is not what refuses the tasks below. */
+    vTaskDelay(pdMS_TO_TICKS(50));
     /* Every entry is back: as many again. */
     release = 0;
     int again = 0;
